@@ -1,0 +1,19 @@
+"""The rules engine: pure Python (stdlib, PyYAML, jsonschema), no Django.
+
+    library = load_tree(Path("rules_data"))
+    book = library.book("t9a-0.11", "empire-of-sonnstahl", "0.11.1")
+    report = validate(book, parse_roster_json(text))
+"""
+from .book import Book, Rule, System
+from .checks import CHECKS
+from .engine import validate
+from .errors import ListDocumentError, RulesDataError, RulesError
+from .loader import Library, load_tree
+from .report import Report, Violation
+from .roster import Roster, RosterUnit, parse_roster, parse_roster_json, roster_to_dict
+
+__all__ = [
+    "Book", "CHECKS", "Library", "ListDocumentError", "Report", "Roster", "RosterUnit", "Rule", "RulesDataError",
+    "RulesError", "System", "Violation", "load_tree", "parse_roster", "parse_roster_json", "roster_to_dict",
+    "validate",
+]

@@ -1,0 +1,231 @@
+"""Price and describe every unit of a list against its book, once, before the checks run.
+
+`Army` is the checks' shared context: each unit's points, category, models, troop type (after its
+mount), Wizard level, roles, tags and the items each of its models carries, plus the army's totals.
+Names in the list that the book does not define become violations here (`list.unknown_*`), and the
+unit is priced without them, so one typo never hides the rest of the report.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from .book import Book, Entry, Item, ItemAccess, MountChoice, SizeBand, TroopType
+from .report import Violation
+from .roster import Roster, RosterUnit
+
+
+class Bearer:
+    """One model of a unit that carries items: the character (or unit), its champion or its standard."""
+    __slots__ = ("kind", "label", "items", "access", "is_bsb", "veteran", "unit")
+
+    def __init__(self, kind: str, label: str, items: list[Item], access: ItemAccess | None,
+                 is_bsb: bool, veteran: bool, unit: "Unit"):
+        self.kind = kind
+        self.label = label
+        self.items = items
+        self.access = access
+        self.is_bsb = is_bsb
+        self.veteran = veteran
+        self.unit = unit
+
+    def points(self) -> int:
+        category = self.unit.category
+        return sum(item.price_for(category) for item in self.items)
+
+
+class Unit:
+    __slots__ = ("id", "index", "roster", "entry", "name", "category", "character", "size", "points",
+                 "options", "mount", "troop_type", "on_foot", "large_target", "war_machine",
+                 "wizard_level", "is_bsb", "general", "leadership", "armour_access", "frees_path",
+                 "tagged", "bearers", "tags")
+
+    def __init__(self, index: int, roster: RosterUnit, entry: Entry):
+        self.index = index
+        self.id = roster.id
+        self.roster = roster
+        self.entry = entry
+        self.name = entry.name
+        self.character = entry.character
+        self.general = roster.general
+        self.options: dict[str, int] = {}
+        self.mount: MountChoice | None = None
+        self.tagged: list[tuple[str, str, str]] = []  # (tag, what is counted, its name)
+        self.bearers: list[Bearer] = []
+
+    @property
+    def models(self) -> int:
+        return self.size
+
+    def describe(self) -> str:
+        return f"{self.name} ({self.id})"
+
+
+class Army:
+    """A list resolved against its book: the context every check reads."""
+
+    def __init__(self, book: Book, roster: Roster):
+        system = book.system
+        self.book = book
+        self.system = system
+        self.roster = roster
+        self.limit = roster.points_limit
+        self.band: SizeBand | None = system.band_for(roster.points_limit)
+        self.composition = roster.composition if roster.composition in book.compositions else None
+        self.problems: list[Violation] = []
+        self.units: list[Unit] = []
+        for index, ru in enumerate(roster.units):
+            entry = book.entries.get(ru.entry)
+            if entry is None:
+                self.problems.append(Violation(
+                    "list.unknown_entry", f"Unit {ru.id} names {ru.entry!r}, which is not in {book.name} {book.version}.",
+                    unit=ru.id, rule="list", source="list document"))
+                continue
+            self.units.append(self._resolve(index, ru, entry))
+        if roster.composition and self.composition is None:
+            self.problems.append(Violation(
+                "list.unknown_composition",
+                f"Composition {roster.composition!r} is not one of {book.name}'s "
+                f"({', '.join(book.compositions) or 'it has none'}).", rule="list", source="list document"))
+
+        self.total = sum(u.points for u in self.units)
+        self.category_points = {c.id: 0 for c in system.categories}
+        self.category_units = {c.id: 0 for c in system.categories}
+        for u in self.units:
+            self.category_points[u.category] = self.category_points.get(u.category, 0) + u.points
+            self.category_units[u.category] = self.category_units.get(u.category, 0) + 1
+        self.has_wizards = any(u.wizard_level for u in self.units)
+
+    # -- pricing one unit ---------------------------------------------------------------------
+    def _resolve(self, index: int, ru: RosterUnit, entry: Entry) -> Unit:
+        book, system = self.book, self.system
+        unit = Unit(index, ru, entry)
+        unit.category = entry.category_in(self.roster.composition)
+        size = ru.size if ru.size is not None else entry.size_min
+        unit.size = size
+        points = entry.base_points + entry.points * size
+        wizard_level = entry.wizard_level
+        leadership = entry.leadership
+        item_allowance = entry.items.allowance if entry.items else None
+        is_bsb = False
+        equipment = set(entry.equipment)
+        tags = set(entry.tags)
+        for tag in entry.tags:
+            unit.tagged.append((tag, "entry:" + entry.id, entry.name))
+
+        for oid, count in ru.options:
+            option = entry.options.get(oid)
+            if option is None:
+                self._unknown(ru, "option", oid, entry)
+                continue
+            unit.options[oid] = count
+            points += option.cost * count * (size if option.per_model else 1)
+            equipment.update(option.equipment)
+            if option.wizard_level > wizard_level:
+                wizard_level = option.wizard_level
+            if option.leadership is not None:
+                leadership = option.leadership
+            if option.role == "bsb":
+                is_bsb = True
+            if option.item_allowance is not None:
+                item_allowance = option.item_allowance
+            tags.update(option.tags)
+            for tag in option.tags:
+                unit.tagged.append((tag, "option:" + oid, option.name))
+
+        troop_type: TroopType = system.troop_types[entry.troop_type]
+        on_foot = troop_type.on_foot
+        if ru.mount:
+            choice = entry.mounts.get(ru.mount)
+            if choice is None:
+                self._unknown(ru, "mount", ru.mount, entry)
+            else:
+                unit.mount = choice
+                points += choice.cost
+                mount_type = system.troop_types[choice.mount.troop_type]
+                # A character riding a War Beast becomes Cavalry, and so on (000:L1646-1655).
+                troop_type = system.troop_types.get(mount_type.as_mount or mount_type.id, mount_type)
+                on_foot = False
+                tags.update(choice.tags)
+                for tag in choice.tags:
+                    unit.tagged.append((tag, "mount:" + ru.mount, choice.mount.name))
+
+        for role in ru.command:
+            part = entry.command.get(role)
+            if part is None:
+                self.problems.append(Violation(
+                    "list.unknown_command", f"{entry.name} ({ru.id}) cannot take a {role}.", unit=ru.id,
+                    rule="list", source="army book"))
+                continue
+            points += part.cost
+        standard = entry.command.get("standard") if "standard" in ru.command else None
+        if ru.veteran_standard and standard is not None:
+            points += standard.veteran_cost
+            for tag in system.veteran_standard_tags:
+                unit.tagged.append((tag, "veteran-standard", "Veteran Standard Bearer"))
+
+        unit.wizard_level = wizard_level
+        unit.is_bsb = is_bsb
+        unit.tags = frozenset(tags)
+        unit.troop_type = troop_type
+        unit.on_foot = on_foot
+        unit.large_target = troop_type.large_target
+        unit.war_machine = troop_type.war_machine
+        unit.leadership = leadership
+        # Magical Armour and Wizards (000:L2827-2828): mundane armour, or the option to buy it.
+        armour = system.armour
+        unit.armour_access = bool(equipment & armour) or any(
+            armour.intersection(o.equipment) for o in entry.options.values())
+
+        model_items = self._items(ru, ru.items, entry)
+        if entry.items is not None or model_items:
+            access = entry.items
+            if access is not None and item_allowance != access.allowance:
+                access = ItemAccess(item_allowance, access.categories, access.book_only)
+            unit.bearers.append(Bearer("model", entry.name, model_items, access, is_bsb, False, unit))
+        for role, ids in (("champion", ru.champion_items), ("standard", ru.standard_items)):
+            part = entry.command.get(role)
+            if ids or (part is not None and role in ru.command and (part.items is not None or (
+                    role == "standard" and ru.veteran_standard))):
+                items = self._items(ru, ids, entry)
+                label = f"{entry.name} {role}"
+                access = part.items if part is not None and role in ru.command else None
+                if access is None and role == "standard" and ru.veteran_standard and part is not None and part.veteran:
+                    # The Veteran Standard Bearer may take a Magical Standard (000:L2134-2136); its
+                    # points cap is the veteran_standard rule's.
+                    access = ItemAccess(None, frozenset(c.id for c in system.item_categories.values() if c.standard))
+                unit.bearers.append(Bearer(role, label, items, access, False,
+                                           role == "standard" and ru.veteran_standard, unit))
+        unit.points = points + sum(b.points() for b in unit.bearers)
+        # A Wizard's Hood makes its bearer a Wizard (000:L2990-2995); we count it as one for
+        # "an army with no Wizards" too.
+        unit.frees_path = False
+        for bearer in unit.bearers:
+            for item in bearer.items:
+                if item.wizard_level and not unit.wizard_level:
+                    unit.wizard_level = item.wizard_level
+                if item.frees_path:
+                    unit.frees_path = True
+        return unit
+
+    def _items(self, ru: RosterUnit, ids: tuple[str, ...], entry: Entry) -> list[Item]:
+        items = []
+        for iid in ids:
+            item = self.book.items.get(iid)
+            if item is None:
+                self._unknown(ru, "item", iid, entry)
+            else:
+                items.append(item)
+        return items
+
+    def _unknown(self, ru: RosterUnit, what: str, name: str, entry: Entry) -> None:
+        self.problems.append(Violation(
+            f"list.unknown_{what}", f"{entry.name} ({ru.id}) has {what} {name!r}, which {entry.name} "
+            f"cannot take in {self.book.name} {self.book.version}.", unit=ru.id, rule="list", source="army book"))
+
+    # -- helpers for checks -------------------------------------------------------------------
+    def all_bearers(self) -> Iterator[Bearer]:
+        for unit in self.units:
+            yield from unit.bearers
+
+    def category_name(self, category_id: str) -> str:
+        return self.system.category_names.get(category_id, category_id)

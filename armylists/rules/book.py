@@ -1,0 +1,261 @@
+"""Immutable, compiled views of a game system and an army book.
+
+The loader checks the YAML and builds these once; validation then only does dictionary lookups.
+A `Book` holds everything one list needs: its system, the common items and the book's own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+CHARACTERISTICS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    type: str
+    params: Mapping[str, Any]
+    severity: str = "error"
+    source: str = ""
+    text: str = ""
+    origin: str = ""  # "system", "book" or "event": which document it came from
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    id: str
+    name: str
+    character: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SizeBand:
+    id: str
+    name: str
+    min_points: int | None = None
+    max_points: int | None = None
+    source: str = ""
+
+    def contains(self, points: int) -> bool:
+        if self.min_points is not None and points < self.min_points:
+            return False
+        if self.max_points is not None and points > self.max_points:
+            return False
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class TroopType:
+    id: str
+    name: str
+    on_foot: bool = False
+    large_target: bool = False
+    war_machine: bool = False
+    as_mount: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ItemCategory:
+    id: str
+    name: str
+    wizards_only: bool = False
+    standard: bool = False
+    wizard_needs_armour: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    id: str
+    name: str
+    category: str
+    cost: int
+    cost_by_category: Mapping[str, int] = field(default_factory=dict)
+    type: str = ""
+    one_use: bool = False
+    repeatable: bool = False
+    counts_as: str | None = None
+    restrictions: Mapping[str, Any] = field(default_factory=dict)
+    frees_path: bool = False
+    wizard_level: int = 0
+    source: str = ""
+    text: str = ""
+    common: bool = True
+
+    def price_for(self, unit_category: str) -> int:
+        """Dual-priced items cost more for Lords (000:L2846-2849)."""
+        return self.cost_by_category.get(unit_category, self.cost)
+
+    @property
+    def identity(self) -> str:
+        """The id One per Army counts: a variant shares its original's."""
+        return self.counts_as or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class ItemAccess:
+    allowance: int | None  # None: no points cap
+    categories: frozenset[str] | None  # None: every category but standards
+    book_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Mount:
+    id: str
+    name: str
+    troop_type: str
+    profiles: tuple[Mapping[str, Any], ...] = ()
+    tags: frozenset[str] = frozenset()
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MountChoice:
+    mount: Mount
+    cost: int
+    requires: tuple[str, ...] = ()
+    tags: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    id: str
+    name: str
+    cost: int
+    per_model: bool = False
+    group: str | None = None
+    max: int = 1
+    requires: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    equipment: tuple[str, ...] = ()
+    wizard_level: int = 0
+    role: str | None = None
+    leadership: int | None = None
+    tags: frozenset[str] = frozenset()
+    item_allowance: int | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionGroup:
+    id: str
+    name: str
+    min: int = 0
+    max: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CommandPart:
+    role: str  # champion, musician, standard
+    cost: int
+    items: ItemAccess | None = None
+    veteran: bool = False
+    veteran_cost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    id: str
+    name: str
+    category: str
+    troop_type: str
+    points: int
+    base_points: int
+    size_min: int
+    size_max: int | None
+    character: bool
+    profiles: tuple[Mapping[str, Any], ...]
+    equipment: frozenset[str]
+    tags: frozenset[str]
+    wizard_level: int
+    paths: tuple[str, ...]
+    items: ItemAccess | None
+    options: Mapping[str, Option]
+    groups: Mapping[str, OptionGroup]
+    mounts: Mapping[str, MountChoice]
+    mount_required: bool
+    command: Mapping[str, CommandPart]
+    leadership: int | None
+    composition_categories: Mapping[str, str]
+    rules: tuple[str, ...] = ()
+    base: str = ""
+    text: str = ""
+
+    def category_in(self, composition: str | None) -> str:
+        if composition and composition in self.composition_categories:
+            return self.composition_categories[composition]
+        return self.category
+
+
+@dataclass(frozen=True, slots=True)
+class Composition:
+    id: str
+    name: str
+    rules: tuple[Rule, ...] = ()
+    replace_rules: frozenset[str] = frozenset()
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class System:
+    id: str
+    name: str
+    version: str
+    categories: tuple[Category, ...]
+    size_bands: tuple[SizeBand, ...]
+    troop_types: Mapping[str, TroopType]
+    armour: frozenset[str]
+    item_categories: Mapping[str, ItemCategory]
+    items_one_per_army: bool
+    item_allowances: Mapping[str, int]
+    veteran_standard_tags: frozenset[str]
+    paths: Mapping[str, str]
+    rules: tuple[Rule, ...]
+    budget_unit: str = "pts"
+    default_limit: int | None = None
+    sources: tuple[str, ...] = ()
+    content_hash: str = ""
+
+    def band_for(self, points_limit: int) -> SizeBand | None:
+        for band in self.size_bands:
+            if band.contains(points_limit):
+                return band
+        return None
+
+    @property
+    def category_names(self) -> dict[str, str]:
+        return {c.id: c.name for c in self.categories}
+
+
+@dataclass(frozen=True)
+class Book:
+    id: str
+    name: str
+    version: str
+    system: System
+    entries: Mapping[str, Entry]
+    items: Mapping[str, Item]
+    mounts: Mapping[str, Mount]
+    paths: Mapping[str, str]  # id -> name, the Paths its Wizards may choose by default
+    compositions: Mapping[str, Composition]
+    rules: tuple[Rule, ...]  # the book's own, added to the system's
+    sources: tuple[str, ...] = ()
+    notes: str = ""
+    imported: bool = False
+    unchecked: tuple[str, ...] = ()
+    content_hash: str = ""
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.system.id, self.id, self.version)
+
+    def rules_for(self, composition: str | None, extra: tuple[Rule, ...] = ()) -> tuple[Rule, ...]:
+        """The system's rules, then the book's, then the composition's and any extra (event) rules."""
+        comp = self.compositions.get(composition) if composition else None
+        replaced = comp.replace_rules if comp else frozenset()
+        rules = [r for r in self.system.rules + self.rules if r.id not in replaced]
+        if comp:
+            rules.extend(comp.rules)
+        rules.extend(extra)
+        return tuple(rules)

@@ -1,0 +1,464 @@
+"""The rule types: one small function per type, registered in CHECKS.
+
+A rule in the data (`{id, type, params, source}`) names one of these by `type`. Each function reads the
+resolved `Army` and yields `Violation`s whose message names the numbers. Bounds are inclusive and
+percentages are compared in integers (`points * 100` against `percent * limit`), so "at most 25%"
+passes at exactly 25% and fails one point above. See docs/rule-types.md for every type's parameters.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from .report import Violation
+
+if TYPE_CHECKING:  # the registry is imported by the loader, which army.py depends on
+    from .army import Army, Bearer, Unit
+    from .book import Rule
+
+Check = Callable[["Army", "Rule"], Iterator[Violation]]
+CHECKS: dict[str, Check] = {}
+
+BOUND = {"$ref": "#/$defs/bound"}
+DEFS = {
+    "bound": {
+        "oneOf": [
+            {"type": "integer", "minimum": 0},
+            {"type": "object", "additionalProperties": False, "required": ["by_band"],
+             "properties": {"by_band": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}}},
+            {"type": "object", "additionalProperties": False, "required": ["per_points", "each"],
+             "properties": {"per_points": {"type": "integer", "minimum": 1}, "each": {"type": "integer", "minimum": 0},
+                            "above": {"type": "integer", "minimum": 0}, "base": {"type": "integer", "minimum": 0}}},
+        ]
+    },
+    "slugs": {"type": "array", "items": {"type": "string"}},
+}
+
+
+def check(name: str, **params: Any) -> Callable[[Check], Check]:
+    """Register a rule type; `params` is the JSON Schema of its parameters (checked at load time)."""
+    def register(fn: Check) -> Check:
+        fn.params_schema = {  # type: ignore[attr-defined]
+            "type": "object", "additionalProperties": False, "properties": params,
+            "required": [k for k, v in params.items() if v.pop("required", False)], "$defs": DEFS,
+        }
+        CHECKS[name] = fn
+        return fn
+    return register
+
+
+def violation(rule: "Rule", code: str, message: str, unit: "Unit | None" = None) -> Violation:
+    return Violation(code=code, message=message, severity=rule.severity,
+                     unit=unit.id if unit is not None else None, rule=rule.id, source=rule.source)
+
+
+def resolve_bound(bound: Any, army: "Army") -> int | None:
+    """A bound as data: a number, one per size band, or `each` per `per_points` of the limit."""
+    if bound is None or isinstance(bound, int):
+        return bound
+    if "by_band" in bound:
+        return bound["by_band"].get(army.band.id) if army.band else None
+    steps = max(0, army.limit - bound.get("above", 0)) // bound["per_points"]
+    return bound.get("base", 0) + steps * bound["each"]
+
+
+def percent(points: int, limit: int, bound: int | None = None) -> str:
+    """One decimal, or two when one would round onto the bound it breaks (25.04% is not 25.0%)."""
+    value = points * 100 / limit
+    text = f"{value:.1f}"
+    if bound is not None and float(text) == bound and points * 100 != bound * limit:
+        text = f"{value:.2f}"
+    return text + "%"
+
+
+def band_phrase(army: "Army") -> str:
+    return f"a {army.band.name} ({army.limit} pts)" if army.band else f"a {army.limit}-pt army"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+# --- points ------------------------------------------------------------------------------------
+
+@check("points_limit")
+def points_limit(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    unit_name = army.system.budget_unit
+    if army.total > army.limit:
+        yield violation(rule, "points.over_limit",
+                        f"Total {army.total} {unit_name} is {army.total - army.limit} {unit_name} over the "
+                        f"{army.limit} {unit_name} limit.")
+
+
+@check("points_shortfall", max_under={"type": "integer", "minimum": 0, "required": True})
+def points_shortfall(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    under = army.limit - army.total
+    if under > rule.params["max_under"]:
+        yield violation(rule, "points.under_limit",
+                        f"Total {army.total} pts is {under} pts under the {army.limit} pts limit; "
+                        f"an army may be at most {rule.params['max_under']} pts under it.")
+
+
+@check("category_percent", categories={"$ref": "#/$defs/slugs", "required": True},
+       min={"type": "integer", "minimum": 0, "maximum": 100}, max={"type": "integer", "minimum": 0, "maximum": 100})
+def category_percent(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    cats = rule.params["categories"]
+    points = sum(army.category_points.get(c, 0) for c in cats)
+    name = " + ".join(army.category_name(c) for c in cats)
+    limit = army.limit
+    low, high = rule.params.get("min"), rule.params.get("max")
+    if low is not None and points * 100 < low * limit:
+        need = -(-low * limit // 100)
+        yield violation(rule, "category.min_percent",
+                        f"{name}: {points} pts is {percent(points, limit, low)} of {limit}; "
+                        f"at least {low}% ({need} pts) is required.")
+    if high is not None and points * 100 > high * limit:
+        allowed = high * limit // 100
+        yield violation(rule, "category.max_percent",
+                        f"{name}: {points} pts is {percent(points, limit, high)} of {limit}; "
+                        f"at most {high}% ({allowed} pts).")
+
+
+# --- how many of what --------------------------------------------------------------------------
+
+@check("duplicates", limits={"type": "object", "additionalProperties": BOUND, "required": True},
+       exempt_tags={"$ref": "#/$defs/slugs"})
+def duplicates(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    limits = rule.params["limits"]
+    exempt = set(rule.params.get("exempt_tags", []))
+    seen: dict[str, list["Unit"]] = {}
+    for unit in army.units:
+        if unit.category in limits and not (exempt & unit.tags):
+            seen.setdefault(unit.entry.id, []).append(unit)
+    for units in seen.values():
+        first = units[0]
+        most = resolve_bound(limits[first.category], army)
+        if most is not None and len(units) > most:
+            yield violation(rule, "duplicates.max",
+                            f"{first.name} is taken {len(units)} times; {army.category_name(first.category)} "
+                            f"units may each be taken at most {most} times in {band_phrase(army)}.", units[most])
+
+
+@check("min_units", min={**BOUND, "required": True}, war_machines_as_one={"type": "boolean"},
+       exclude_troop_types={"$ref": "#/$defs/slugs"})
+def min_units(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    least = resolve_bound(rule.params["min"], army)
+    excluded = set(rule.params.get("exclude_troop_types", []))
+    as_one = rule.params.get("war_machines_as_one", False)
+    count, machines = 0, 0
+    for unit in army.units:
+        if unit.character or unit.troop_type.id in excluded:
+            continue
+        if as_one and unit.war_machine:
+            machines += 1
+        else:
+            count += 1
+    count += 1 if machines else 0
+    if least is not None and count < least:
+        how = "; all War Machines count as one" if as_one and machines > 1 else ""
+        yield violation(rule, "units.min",
+                        f"The army has {plural(count, 'unit')} that are not Characters{how}; "
+                        f"{band_phrase(army)} needs at least {least}.")
+
+
+@check("role_max", role={"enum": ["bsb"], "required": True}, max={**BOUND, "required": True})
+def role_max(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    bearers = [u for u in army.units if u.is_bsb]
+    most = resolve_bound(rule.params["max"], army)
+    if most is not None and len(bearers) > most:
+        names = ", ".join(u.describe() for u in bearers)
+        yield violation(rule, "bsb.max",
+                        f"{len(bearers)} Battle Standard Bearers ({names}); an army may include at most {most}.",
+                        bearers[most])
+
+
+@check("tag_max", tag={"type": "string", "required": True}, label={"type": "string"},
+       max={**BOUND, "required": True}, code={"type": "string"})
+def tag_max(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """Each thing (entry, option, mount, Veteran Standard) carrying the tag, at most `max` times."""
+    tag = rule.params["tag"]
+    label = rule.params.get("label", tag)
+    code = rule.params.get("code") or tag.replace("-", "_") + ".max"
+    most = resolve_bound(rule.params["max"], army)
+    taken: dict[str, list[tuple["Unit", str]]] = {}
+    for unit in army.units:
+        for t, key, name in unit.tagged:
+            if t == tag:
+                taken.setdefault(key, []).append((unit, name))
+    for found in taken.values():
+        if most is not None and len(found) > most:
+            unit, name = found[most]
+            yield violation(rule, code,
+                            f"{name} is {label} and is taken {len(found)} times; at most {most} in {band_phrase(army)}.",
+                            unit)
+
+
+@check("general", ineligible_tags={"$ref": "#/$defs/slugs"}, bsb_may_be_general={"type": "boolean"},
+       highest_leadership={"type": "boolean"})
+def general(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    ineligible = set(rule.params.get("ineligible_tags", []))
+    bsb_ok = rule.params.get("bsb_may_be_general", False)
+
+    def why_not(unit: "Unit") -> str | None:
+        if not unit.character:
+            return f"{unit.describe()} is not a Character"
+        if unit.is_bsb and not bsb_ok:
+            return f"{unit.describe()} is the Battle Standard Bearer"
+        barred = ineligible & unit.tags
+        if barred:
+            return f"{unit.describe()} has {', '.join(sorted(barred)).replace('-', ' ').title()}"
+        return None
+
+    eligible = [u for u in army.units if why_not(u) is None]
+    named = [u for u in army.units if u.general]
+    if not named:
+        if eligible:
+            choices = ", ".join(f"{u.describe()} Ld {u.leadership}" for u in eligible)
+            message = f"No General is named; one Character must be: {choices}."
+        else:
+            message = "No General is named, and the list has no Character who may be the General."
+        yield violation(rule, "general.missing", message)
+        return
+    if len(named) > 1:
+        yield violation(rule, "general.multiple",
+                        f"{len(named)} units are named General ({', '.join(u.describe() for u in named)}); "
+                        f"an army has exactly one.", named[1])
+    for unit in named:
+        reason = why_not(unit)
+        if reason:
+            yield violation(rule, "general.not_eligible", f"{reason} and cannot be the General.", unit)
+    if rule.params.get("highest_leadership", True) and len(named) == 1 and not why_not(named[0]):
+        chosen = named[0]
+        best = max(eligible, key=lambda u: u.leadership or 0)
+        if (best.leadership or 0) > (chosen.leadership or 0):
+            yield violation(rule, "general.not_highest_leadership",
+                            f"The General {chosen.describe()} has Leadership {chosen.leadership}, but "
+                            f"{best.describe()} has {best.leadership}; the General must be the eligible "
+                            f"Character with the highest Leadership.", chosen)
+
+
+# --- magical items ----------------------------------------------------------------------------
+
+@check("items_once_per_army")
+def items_once_per_army(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    holders: dict[str, list["Bearer"]] = {}
+    names: dict[str, str] = {}
+    for bearer in army.all_bearers():
+        for item in bearer.items:
+            if item.repeatable:
+                continue
+            holders.setdefault(item.identity, []).append(bearer)
+            names.setdefault(item.identity, army.book.items[item.identity].name)
+    for identity, bearers in holders.items():
+        if len(bearers) > 1:
+            where = ", ".join(b.unit.describe() for b in bearers)
+            yield violation(rule, "items.duplicate",
+                            f"{names[identity]} is taken {len(bearers)} times ({where}); "
+                            f"each magical item may be taken once per army.", bearers[1].unit)
+
+
+@check("items_one_per_category")
+def items_one_per_category(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    categories = army.system.item_categories
+    for bearer in army.all_bearers():
+        if len(bearer.items) < 2:
+            continue
+        counts = Counter(item.category for item in bearer.items)
+        for cat, n in counts.items():
+            if n > 1:
+                names = ", ".join(i.name for i in bearer.items if i.category == cat)
+                yield violation(rule, "items.same_category",
+                                f"{bearer.label} ({bearer.unit.id}) carries {n} {categories[cat].name} ({names}); "
+                                f"a model may carry one item of each category.", bearer.unit)
+
+
+@check("item_allowance", bsb_standard_beyond_allowance={"type": "boolean"})
+def item_allowance(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    standards = {c.id for c in army.system.item_categories.values() if c.standard}
+    beyond = rule.params.get("bsb_standard_beyond_allowance", False)
+    for bearer in army.all_bearers():
+        access = bearer.access
+        if access is None or access.allowance is None or not bearer.items:
+            continue
+        spent = bearer.points()
+        if spent <= access.allowance:
+            continue
+        # The Battle Standard Bearer's Magical Standard may exceed the allowance if it is the
+        # model's only item (000:L2044-2047).
+        if beyond and bearer.is_bsb and all(i.category in standards for i in bearer.items):
+            continue
+        extra = ""
+        if beyond and bearer.is_bsb and any(i.category in standards for i in bearer.items):
+            extra = " A Battle Standard Bearer may exceed it only with a Magical Standard and no other item."
+        yield violation(rule, "items.allowance",
+                        f"{bearer.label} ({bearer.unit.id}) has {spent} pts of magical items; "
+                        f"its allowance is {access.allowance} pts.{extra}", bearer.unit)
+
+
+@check("item_eligibility")
+def item_eligibility(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    categories = army.system.item_categories
+    for bearer in army.all_bearers():
+        unit = bearer.unit
+        who = f"{bearer.label} ({unit.id})"
+        for item in bearer.items:
+            cat = categories[item.category]
+            limits = item.restrictions
+            access = bearer.access
+            if access is None:
+                yield violation(rule, "items.not_allowed", f"{who} cannot take magical items ({item.name}).", unit)
+                continue
+            if cat.standard:
+                if not (bearer.kind == "standard" or bearer.is_bsb):
+                    yield violation(rule, "items.standard_bearers_only",
+                                    f"{item.name} is a Magical Standard; only a Standard Bearer or the Battle "
+                                    f"Standard Bearer may carry one, not {who}.", unit)
+                    continue
+            elif access.categories is None and bearer.kind == "standard":
+                yield violation(rule, "items.category_not_allowed",
+                                f"{who} may carry only a Magical Standard, not {item.name}.", unit)
+                continue
+            if access.categories is not None and item.category not in access.categories and not (
+                    cat.standard and bearer.is_bsb):
+                yield violation(rule, "items.category_not_allowed",
+                                f"{who} may not take {cat.name} ({item.name}).", unit)
+            if access.book_only and item.common:
+                yield violation(rule, "items.not_allowed",
+                                f"{who} may take only its own book's items, not {item.name}.", unit)
+            if (cat.wizards_only or limits.get("wizards_only")) and not unit.wizard_level:
+                yield violation(rule, "items.wizards_only", f"{item.name} is for Wizards only; {who} is not one.", unit)
+            if limits.get("not_wizards") and unit.wizard_level:
+                yield violation(rule, "items.not_wizards", f"{item.name} may not be taken by a Wizard ({who}).", unit)
+            if cat.wizard_needs_armour and unit.wizard_level and not unit.armour_access:
+                yield violation(rule, "items.wizard_armour",
+                                f"{who} is a Wizard without mundane armour or the option to buy it, so it "
+                                f"cannot take {cat.name} ({item.name}).", unit)
+            if limits.get("on_foot") and not unit.on_foot:
+                yield violation(rule, "items.on_foot",
+                                f"{item.name} is for models on foot only; {who} is {unit.troop_type.name}.", unit)
+            allowed_types = limits.get("troop_types")
+            if allowed_types and unit.troop_type.id not in allowed_types:
+                names = ", ".join(army.system.troop_types[t].name for t in allowed_types)
+                yield violation(rule, "items.troop_type",
+                                f"{item.name} is for {names} only; {who} is {unit.troop_type.name}.", unit)
+            if limits.get("not_large_target") and unit.large_target:
+                yield violation(rule, "items.large_target",
+                                f"{item.name} cannot be taken by a Large Target ({who}).", unit)
+            if limits.get("army_without_wizards") and army.has_wizards:
+                wizards = ", ".join(u.describe() for u in army.units if u.wizard_level)
+                yield violation(rule, "items.army_has_wizards",
+                                f"{item.name} may only be taken in an army with no Wizards; this one has {wizards}.",
+                                unit)
+
+
+@check("veteran_standard", categories={"$ref": "#/$defs/slugs", "required": True},
+       max_item_points={"type": "integer", "minimum": 0, "required": True})
+def veteran_standard(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    cap = rule.params["max_item_points"]
+    for unit in army.units:
+        if not unit.roster.veteran_standard:
+            continue
+        part = unit.entry.command.get("standard")
+        if "standard" not in unit.roster.command:
+            yield violation(rule, "veteran_standard.no_standard",
+                            f"{unit.describe()} has a Veteran Standard Bearer but no Standard Bearer.", unit)
+        elif part is None or not part.veteran or unit.category not in rule.params["categories"]:
+            yield violation(rule, "veteran_standard.not_allowed",
+                            f"{unit.describe()} may not upgrade its Standard Bearer to the Veteran Standard Bearer; "
+                            f"only some {', '.join(army.category_name(c) for c in rule.params['categories'])} "
+                            f"units may.", unit)
+        for bearer in unit.bearers:
+            if bearer.veteran and bearer.points() > cap:
+                yield violation(rule, "veteran_standard.item_points",
+                                f"The Veteran Standard Bearer of {unit.describe()} carries a {bearer.points()}-pt "
+                                f"Magical Standard; it may take one worth up to {cap} pts.", unit)
+
+
+# --- Wizards ----------------------------------------------------------------------------------
+
+@check("wizard_paths")
+def wizard_paths(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    book = army.book
+    for unit in army.units:
+        chosen = unit.roster.path
+        if not unit.wizard_level:
+            if chosen:
+                yield Violation("wizard.path_not_wizard", f"{unit.describe()} is not a Wizard but has a Path noted.",
+                                "warning", unit.id, rule.id, rule.source)
+            continue
+        allowed = unit.entry.paths or tuple(book.paths)
+        if not chosen:
+            if unit.frees_path:
+                continue
+            names = ", ".join(book.paths.get(p, army.system.paths.get(p, p)) for p in allowed) or "none"
+            yield violation(rule, "wizard.path_missing",
+                            f"{unit.describe()} is a Level {unit.wizard_level} Wizard with no Path on the list; "
+                            f"choose one of: {names}.", unit)
+        elif chosen not in allowed and not unit.frees_path:
+            yield violation(rule, "wizard.path_not_allowed",
+                            f"{unit.describe()} may not use {chosen!r}; its Paths are {', '.join(allowed)}.", unit)
+
+
+# --- the army book's own unit rules -------------------------------------------------------------
+
+@check("unit_size")
+def unit_size(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    for unit in army.units:
+        entry = unit.entry
+        if unit.size < entry.size_min:
+            yield violation(rule, "unit.size_min",
+                            f"{unit.describe()} has {plural(unit.size, 'model')}; at least {entry.size_min}.", unit)
+        elif entry.size_max is not None and unit.size > entry.size_max:
+            yield violation(rule, "unit.size_max",
+                            f"{unit.describe()} has {plural(unit.size, 'model')}; at most {entry.size_max}.", unit)
+
+
+@check("unit_options")
+def unit_options(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    for unit in army.units:
+        entry = unit.entry
+        chosen = set(unit.options)
+        if unit.mount is not None:
+            chosen.add(unit.mount.mount.id)
+        by_group: dict[str, list[str]] = {}
+        for oid, count in unit.options.items():
+            option = entry.options[oid]
+            if count > option.max:
+                yield violation(rule, "options.max",
+                                f"{unit.describe()} takes {option.name} {count} times; at most {option.max}.", unit)
+            if option.group:
+                by_group.setdefault(option.group, []).append(option.name)
+            for need in option.requires:
+                if need not in chosen:
+                    yield violation(rule, "options.requires",
+                                    f"{unit.describe()}: {option.name} requires {_option_name(entry, need)}.", unit)
+            for bar in option.excludes:
+                if bar in chosen:
+                    yield violation(rule, "options.excludes",
+                                    f"{unit.describe()}: {option.name} cannot be taken with {_option_name(entry, bar)}.",
+                                    unit)
+        for gid, group in entry.groups.items():
+            names = by_group.get(gid, [])
+            if len(names) > group.max:
+                yield violation(rule, "options.group_max",
+                                f"{unit.describe()}: {', '.join(names)} are alternatives ({group.name}); "
+                                f"choose at most {group.max}.", unit)
+            elif len(names) < group.min:
+                yield violation(rule, "options.group_min",
+                                f"{unit.describe()} must choose at least {group.min} of {group.name}.", unit)
+        if unit.mount is not None:
+            for need in unit.mount.requires:
+                if need not in chosen:
+                    yield violation(rule, "options.requires",
+                                    f"{unit.describe()}: {unit.mount.mount.name} requires {_option_name(entry, need)}.",
+                                    unit)
+        elif entry.mount_required:
+            yield violation(rule, "mount.required", f"{unit.describe()} must ride one of its mounts.", unit)
+
+
+def _option_name(entry: Any, oid: str) -> str:
+    if oid in entry.options:
+        return entry.options[oid].name
+    if oid in entry.mounts:
+        return entry.mounts[oid].mount.name
+    return oid

@@ -1,0 +1,70 @@
+"""Validate a list against its book: resolve it, run every rule, and gather the Report."""
+from __future__ import annotations
+
+from .army import Army
+from .book import Book, Rule
+from .checks import CHECKS, resolve_bound
+from .report import CategoryLine, Report, UnitLine
+from .roster import Roster
+
+
+def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = ()) -> Report:
+    """The Report of `roster` against `book`; pure: the same input always gives the same Report.
+
+    `extra_rules` are appended after the system's and book's (an event's own rules).
+    """
+    army = Army(book, roster)
+    rules = book.rules_for(army.composition, extra_rules)
+    violations = list(army.problems)
+    for rule in rules:
+        violations.extend(CHECKS[rule.type](army, rule))
+    return Report(
+        system=book.system.id, book=book.id, book_version=book.version,
+        points_limit=army.limit, total_points=army.total,
+        band=army.band.id if army.band else None, band_name=army.band.name if army.band else None,
+        categories=_categories(army, rules),
+        units=tuple(UnitLine(u.id, u.entry.id, u.name, u.category, u.points, u.size) for u in army.units),
+        figures=_figures(army),
+        violations=tuple(violations),
+        budget_unit=book.system.budget_unit,
+        unchecked=book.unchecked,
+    )
+
+
+def _categories(army: Army, rules: tuple[Rule, ...]) -> tuple[CategoryLine, ...]:
+    """Each category's points and percent of the limit, with the bounds of rules naming it alone."""
+    bounds: dict[str, dict[str, int]] = {}
+    for rule in rules:
+        if rule.type == "category_percent" and len(rule.params["categories"]) == 1:
+            slot = bounds.setdefault(rule.params["categories"][0], {})
+            for key in ("min", "max"):
+                if key in rule.params:
+                    slot[key] = rule.params[key]
+    lines = []
+    for cat in army.system.categories:
+        points = army.category_points.get(cat.id, 0)
+        lines.append(CategoryLine(
+            id=cat.id, name=cat.name, points=points, percent=round(points * 100 / army.limit, 1),
+            min_percent=bounds.get(cat.id, {}).get("min"), max_percent=bounds.get(cat.id, {}).get("max"),
+            units=army.category_units.get(cat.id, 0),
+        ))
+    return tuple(lines)
+
+
+def _figures(army: Army) -> dict[str, int]:
+    """What players count: models, units, deployment drops (000:L289-295), Wizards and their levels."""
+    units = army.units
+    characters = [u for u in units if u.character]
+    machines = [u for u in units if u.war_machine and not u.character]
+    others = len(units) - len(characters) - len(machines)
+    return {
+        "units": len(units),
+        "models": sum(u.size for u in units),
+        "characters": len(characters),
+        "drops": others + (1 if machines else 0) + (1 if characters else 0),
+        "wizards": sum(1 for u in units if u.wizard_level),
+        "wizard_levels": sum(u.wizard_level for u in units),
+    }
+
+
+__all__ = ["validate", "resolve_bound"]

@@ -1,0 +1,105 @@
+"""What the engine answers: a Report with the figures and every Violation.
+
+The page, the API, the PDF and tournament checking all show this one object, so they cannot disagree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    code: str  # stable, e.g. "category.max_percent"
+    message: str  # names the numbers
+    severity: str = ERROR
+    unit: str | None = None  # the id of the unit in the list it is about
+    rule: str = ""  # the rule id in the data
+    source: str = ""  # where the rule comes from: "000:L84-90", a book page...
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "severity": self.severity, "message": self.message,
+                "unit": self.unit, "rule": self.rule, "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryLine:
+    id: str
+    name: str
+    points: int
+    percent: float  # of the points limit, one decimal
+    min_percent: int | None = None
+    max_percent: int | None = None
+    units: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "points": self.points, "percent": self.percent,
+                "min_percent": self.min_percent, "max_percent": self.max_percent, "units": self.units}
+
+
+@dataclass(frozen=True, slots=True)
+class UnitLine:
+    id: str
+    entry: str
+    name: str
+    category: str
+    points: int
+    models: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "entry": self.entry, "name": self.name, "category": self.category,
+                "points": self.points, "models": self.models}
+
+
+@dataclass(frozen=True)
+class Report:
+    system: str
+    book: str
+    book_version: str
+    points_limit: int
+    total_points: int
+    band: str | None
+    band_name: str | None
+    categories: tuple[CategoryLine, ...]
+    units: tuple[UnitLine, ...]
+    figures: dict[str, int]
+    violations: tuple[Violation, ...]
+    budget_unit: str = "pts"
+    unchecked: tuple[str, ...] = field(default=())
+
+    @property
+    def valid(self) -> bool:
+        return not any(v.severity == ERROR for v in self.violations)
+
+    @property
+    def points_left(self) -> int:
+        return self.points_limit - self.total_points
+
+    @property
+    def errors(self) -> tuple[Violation, ...]:
+        return tuple(v for v in self.violations if v.severity == ERROR)
+
+    def violations_for(self, unit_id: str) -> list[Violation]:
+        return [v for v in self.violations if v.unit == unit_id]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "system": self.system,
+            "book": self.book,
+            "book_version": self.book_version,
+            "points_limit": self.points_limit,
+            "total_points": self.total_points,
+            "points_left": self.points_left,
+            "budget_unit": self.budget_unit,
+            "band": self.band,
+            "band_name": self.band_name,
+            "categories": [c.to_dict() for c in self.categories],
+            "units": [u.to_dict() for u in self.units],
+            "figures": dict(self.figures),
+            "violations": [v.to_dict() for v in self.violations],
+            "unchecked": list(self.unchecked),
+        }

@@ -1,0 +1,134 @@
+"""The list document: parse it, check its shape, and write it back out unchanged.
+
+The document format is described in docs/list-format.md and its JSON Schema in schema/list.schema.json.
+Parsing only checks shape; whether the list is legal is the engine's job, so an illegal list parses.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .errors import ListDocumentError
+from .loader import check_schema
+
+FORMAT = "armylist/1"
+MAX_DOCUMENT_BYTES = 512 * 1024  # a 200-unit list is about 60 kB; anything far larger is not a list
+
+
+@dataclass(frozen=True, slots=True)
+class RosterUnit:
+    id: str
+    entry: str
+    size: int | None = None
+    options: tuple[tuple[str, int], ...] = ()
+    mount: str | None = None
+    items: tuple[str, ...] = ()
+    command: tuple[str, ...] = ()
+    veteran_standard: bool = False
+    standard_items: tuple[str, ...] = ()
+    champion_items: tuple[str, ...] = ()
+    general: bool = False
+    path: str | None = None
+    label: str = ""
+    notes: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    system: str
+    book: str
+    book_version: str
+    points_limit: int
+    units: tuple[RosterUnit, ...] = ()
+    name: str = ""
+    player: str = ""
+    composition: str | None = None
+    notes: str = ""
+
+
+def parse_roster(data: Any, source: str = "list") -> Roster:
+    """Build a `Roster` from a decoded list document, or raise `ListDocumentError`."""
+    check_schema("list", data, source, ListDocumentError)
+    units, seen = [], {}
+    for i, u in enumerate(data["units"]):
+        uid = u.get("id") or f"u{i + 1}"
+        if uid in seen:
+            raise ListDocumentError(source, ("units", i, "id"), f"unit id {uid!r} is already used by units[{seen[uid]}]")
+        seen[uid] = i
+        units.append(RosterUnit(
+            id=uid, entry=u["entry"], size=u.get("size"),
+            options=tuple(u.get("options", {}).items()), mount=u.get("mount"),
+            items=tuple(u.get("items", [])), command=tuple(u.get("command", [])),
+            veteran_standard=u.get("veteran_standard", False),
+            standard_items=tuple(u.get("standard_items", [])), champion_items=tuple(u.get("champion_items", [])),
+            general=u.get("general", False), path=u.get("path"),
+            label=u.get("label", ""), notes=u.get("notes", ""),
+        ))
+    return Roster(
+        system=data["system"], book=data["book"], book_version=data["book_version"],
+        points_limit=data["points_limit"], units=tuple(units), name=data.get("name", ""),
+        player=data.get("player", ""), composition=data.get("composition"), notes=data.get("notes", ""),
+    )
+
+
+def parse_roster_json(text: str | bytes, source: str = "list") -> Roster:
+    """Decode JSON text and parse it; every failure is a `ListDocumentError`."""
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise ListDocumentError(source, (), f"is {len(text)} bytes; a list document may be at most {MAX_DOCUMENT_BYTES}")
+    try:
+        data = json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise ListDocumentError(source, (), f"is not UTF-8 text: {exc.reason}") from None
+    except json.JSONDecodeError as exc:
+        raise ListDocumentError(source, (), f"is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    return parse_roster(data, source)
+
+
+def roster_to_dict(roster: Roster) -> dict[str, Any]:
+    """The canonical document: parse(roster_to_dict(r)) == r, and defaults are left out."""
+    doc: dict[str, Any] = {"format": FORMAT}
+    if roster.name:
+        doc["name"] = roster.name
+    if roster.player:
+        doc["player"] = roster.player
+    doc.update(system=roster.system, book=roster.book, book_version=roster.book_version)
+    if roster.composition:
+        doc["composition"] = roster.composition
+    doc["points_limit"] = roster.points_limit
+    if roster.notes:
+        doc["notes"] = roster.notes
+    doc["units"] = [_unit_to_dict(u) for u in roster.units]
+    return doc
+
+
+def _unit_to_dict(u: RosterUnit) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": u.id, "entry": u.entry}
+    if u.size is not None:
+        out["size"] = u.size
+    if u.options:
+        out["options"] = dict(u.options)
+    if u.mount:
+        out["mount"] = u.mount
+    for key in ("items", "command", "standard_items", "champion_items"):
+        if getattr(u, key):
+            out[key] = list(getattr(u, key))
+    if u.veteran_standard:
+        out["veteran_standard"] = True
+    if u.general:
+        out["general"] = True
+    if u.path:
+        out["path"] = u.path
+    if u.label:
+        out["label"] = u.label
+    if u.notes:
+        out["notes"] = u.notes
+    return out
+
+
+def new_roster(system: str, book: str, version: str, points_limit: int, **fields: Any) -> Roster:
+    return Roster(system=system, book=book, book_version=version, points_limit=points_limit, **fields)
+
+
+def unit_options(unit: RosterUnit) -> Mapping[str, int]:
+    return dict(unit.options)
