@@ -211,6 +211,8 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
     if size.get("max") is not None and size["max"] < size["min"]:
         raise RulesDataError(source, path + ("size",), f"max {size['max']} is below min {size['min']}")
 
+    if data.get("base_points", 0) + data["points"] * size["min"] < 0:
+        raise RulesDataError(source, path + ("base_points",), "makes the smallest unit cost less than nothing")
     raw_options = data.get("options", [])
     _unique(raw_options, source, path + ("options",), "option")
     groups = {gid: OptionGroup(id=gid, name=g.get("name", gid), min=g.get("min", 0), max=g.get("max", 1))

@@ -1,0 +1,40 @@
+"""Shared fixtures: the real rules data, the test-only book, and builders for list documents."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from armylists.rules import Book, Library, Report, load_tree, parse_roster, validate
+from armylists.rules.loader import build_book, read_yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_DATA = ROOT / "rules_data"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SYSTEM = "t9a-0.11"
+
+
+@pytest.fixture(scope="session")
+def library() -> Library:
+    return load_tree(RULES_DATA)
+
+
+@pytest.fixture(scope="session")
+def test_book(library: Library) -> Book:
+    path = FIXTURES / "rules" / SYSTEM / "books" / "test-book.yaml"
+    return build_book(read_yaml(path), library.systems[SYSTEM], library.common_items[SYSTEM], str(path))
+
+
+def list_document(units: list[dict], points_limit: int = 2400, book: str = "test-book", version: str = "1",
+                  **extra) -> dict:
+    return {"format": "armylist/1", "system": SYSTEM, "book": book, "book_version": version,
+            "points_limit": points_limit, "units": copy.deepcopy(units), **extra}
+
+
+@pytest.fixture
+def check(test_book: Book):
+    """check(units, points_limit) -> Report against the test book."""
+    def run(units: list[dict], points_limit: int = 2400, **extra) -> Report:
+        return validate(test_book, parse_roster(list_document(units, points_limit, **extra)))
+    return run

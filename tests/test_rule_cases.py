@@ -1,0 +1,59 @@
+"""Every rule type at its boundaries, as data: tests/cases/<rules>.yaml, one case per behaviour.
+
+Each case starts from a legal baseline list (tests/cases/_baselines.yaml) against the test book,
+changes it, and names the exact violation codes (and, where given, messages) the engine must report.
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from armylists.rules import parse_roster, validate
+
+from .conftest import list_document
+
+CASES = Path(__file__).resolve().parent / "cases"
+BASELINES = yaml.safe_load((CASES / "_baselines.yaml").read_text())
+
+
+def _cases():
+    for path in sorted(CASES.glob("*.yaml")):
+        if path.name.startswith("_"):
+            continue
+        data = yaml.safe_load(path.read_text())
+        for case in data["cases"]:
+            yield pytest.param(case, id=f"{path.stem}: {case['name']}")
+
+
+def build(case: dict) -> dict:
+    base = BASELINES[case["base"]]
+    units = [copy.deepcopy(u) for u in base["units"] if u["id"] not in case.get("remove", [])]
+    by_id = {u["id"]: u for u in units}
+    for uid, size in case.get("sizes", {}).items():
+        by_id[uid]["size"] = size
+    for uid, items in case.get("items", {}).items():
+        by_id[uid]["items"] = items
+    for uid, mount in case.get("mounts", {}).items():
+        by_id[uid]["mount"] = mount
+    units += copy.deepcopy(case.get("add", []))
+    return list_document(units, case.get("points_limit", base["points_limit"]))
+
+
+@pytest.mark.parametrize("case", list(_cases()))
+def test_rule_case(case, test_book):
+    report = validate(test_book, parse_roster(build(case)))
+    codes = sorted(v.code for v in report.violations)
+    assert codes == sorted(case["expect"]), [v.message for v in report.violations]
+    for message in case.get("messages", []):
+        assert message in [v.message for v in report.violations]
+    assert report.valid is case.get("valid", not case["expect"])
+
+
+def test_every_baseline_is_legal_and_exact(test_book):
+    for name, base in BASELINES.items():
+        report = validate(test_book, parse_roster(list_document(base["units"], base["points_limit"])))
+        assert report.violations == (), name
+        assert report.total_points == base["points_limit"], name
