@@ -38,6 +38,8 @@ def build(case: dict) -> dict:
         by_id[uid]["items"] = items
     for uid, mount in case.get("mounts", {}).items():
         by_id[uid]["mount"] = mount
+    for uid, options in case.get("options", {}).items():
+        by_id[uid]["options"] = options
     units += copy.deepcopy(case.get("add", []))
     return list_document(units, case.get("points_limit", base["points_limit"]))
 

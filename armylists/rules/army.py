@@ -145,8 +145,9 @@ class Army:
                 # A character riding a War Beast becomes Cavalry, and so on (000:L1646-1655).
                 troop_type = system.troop_types.get(mount_type.as_mount or mount_type.id, mount_type)
                 on_foot = False
-                tags.update(choice.tags)
-                for tag in choice.tags:
+                mount_tags = choice.tags | choice.mount.tags
+                tags.update(mount_tags)
+                for tag in mount_tags:
                     unit.tagged.append((tag, "mount:" + ru.mount, choice.mount.name))
 
         for role in ru.command:
@@ -168,7 +169,7 @@ class Army:
         unit.tags = frozenset(tags)
         unit.troop_type = troop_type
         unit.on_foot = on_foot
-        unit.large_target = troop_type.large_target
+        unit.large_target = troop_type.large_target or "large-target" in tags
         unit.war_machine = troop_type.war_machine
         unit.leadership = leadership
         # Magical Armour and Wizards (000:L2827-2828): mundane armour, or the option to buy it.

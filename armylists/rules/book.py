@@ -126,6 +126,7 @@ class Option:
     group: str | None = None
     max: int = 1
     requires: tuple[str, ...] = ()
+    requires_any: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
     equipment: tuple[str, ...] = ()
     wizard_level: int = 0

@@ -417,7 +417,7 @@ def unit_size(army: "Army", rule: "Rule") -> Iterator[Violation]:
 def unit_options(army: "Army", rule: "Rule") -> Iterator[Violation]:
     for unit in army.units:
         entry = unit.entry
-        chosen = set(unit.options)
+        chosen = set(unit.options) | set(unit.roster.command)
         if unit.mount is not None:
             chosen.add(unit.mount.mount.id)
         by_group: dict[str, list[str]] = {}
@@ -432,6 +432,9 @@ def unit_options(army: "Army", rule: "Rule") -> Iterator[Violation]:
                 if need not in chosen:
                     yield violation(rule, "options.requires",
                                     f"{unit.describe()}: {option.name} requires {_option_name(entry, need)}.", unit)
+            if option.requires_any and not chosen.intersection(option.requires_any):
+                names = " or ".join(_option_name(entry, o) for o in option.requires_any)
+                yield violation(rule, "options.requires", f"{unit.describe()}: {option.name} requires {names}.", unit)
             for bar in option.excludes:
                 if bar in chosen:
                     yield violation(rule, "options.excludes",
@@ -461,4 +464,4 @@ def _option_name(entry: Any, oid: str) -> str:
         return entry.options[oid].name
     if oid in entry.mounts:
         return entry.mounts[oid].mount.name
-    return oid
+    return f"a {oid}" if oid in entry.command else oid

@@ -224,6 +224,7 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         options[o["id"]] = Option(
             id=o["id"], name=o["name"], cost=o["cost"], per_model=o.get("per_model", False),
             group=o.get("group"), max=o.get("max", 1), requires=tuple(o.get("requires", [])),
+            requires_any=tuple(o.get("requires_any", [])),
             excludes=tuple(o.get("excludes", [])), equipment=tuple(o.get("equipment", [])),
             wizard_level=o.get("wizard_level", 0), role=o.get("role"), leadership=o.get("leadership"),
             tags=frozenset(o.get("tags", [])), item_allowance=o.get("item_allowance"), text=o.get("text", ""),
@@ -234,13 +235,14 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
             raise RulesDataError(source, path + ("mounts", i, "mount"), f"unknown mount {m['mount']!r}")
         choices[m["mount"]] = MountChoice(mount=mounts[m["mount"]], cost=m["cost"],
                                           requires=tuple(m.get("requires", [])), tags=frozenset(m.get("tags", [])))
-    known = set(options) | set(choices)
+    # An option may depend on another option, a mount, or a command part (champion, musician, standard).
+    known = set(options) | set(choices) | set(data.get("command", {}))
     for i, o in enumerate(raw_options):
-        for key in ("requires", "excludes"):
+        for key in ("requires", "requires_any", "excludes"):
             for j, ref in enumerate(o.get(key, [])):
                 if ref not in known:
                     raise RulesDataError(source, path + ("options", i, key, j),
-                                         f"names {ref!r}, which is not an option or mount of {data['id']!r}")
+                                         f"names {ref!r}, which is not an option, mount or command part of {data['id']!r}")
     for i, m in enumerate(data.get("mounts", [])):
         for j, ref in enumerate(m.get("requires", [])):
             if ref not in options:
