@@ -1,0 +1,139 @@
+"""Loading rules data: every bad file stops the load with the file, the path inside it and the reason."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from armylists.rules import RulesDataError, load_tree
+
+from .conftest import RULES_DATA
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A writable copy of the real rules data."""
+    root = tmp_path / "rules_data"
+    shutil.copytree(RULES_DATA, root)
+    return root
+
+
+def edit(path: Path, change) -> None:
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def book_path(tree: Path) -> Path:
+    return tree / "t9a-0.11" / "books" / "empire-of-sonnstahl.yaml"
+
+
+def load_error(tree: Path) -> str:
+    with pytest.raises(RulesDataError) as caught:
+        load_tree(tree)
+    return str(caught.value)
+
+
+class TestRealData:
+    def test_it_loads_the_system_items_and_both_books(self, library):
+        assert set(library.systems) == {"t9a-0.11"}
+        assert {key[1] for key in library.books} == {"empire-of-sonnstahl", "ogre-khans"}
+
+    def test_it_has_the_74_common_items_of_the_seed_and_the_dispel_scroll_variant(self, library):
+        items = library.common_items["t9a-0.11"]
+        originals = [i for i in items.values() if i.counts_as is None]
+        assert len(originals) == 74  # seed 000:L2859-3108
+        by_category = {}
+        for item in originals:
+            by_category[item.category] = by_category.get(item.category, 0) + 1
+        assert by_category == {"weapon": 17, "armour": 12, "talisman": 11, "enchanted": 11, "arcane": 11, "standard": 12}
+        assert items["dispel-scroll-enchanted"].cost == 50 and items["dispel-scroll-enchanted"].counts_as == "dispel-scroll"
+
+    def test_dual_prices_are_lord_then_hero(self, library):
+        items = library.common_items["t9a-0.11"]
+        assert (items["giant-sword"].price_for("lords"), items["giant-sword"].price_for("heroes")) == (60, 50)  # 000:L2846-2849
+        assert (items["essence-of-a-free-mind"].price_for("lords"), items["essence-of-a-free-mind"].price_for("heroes")) == (100, 50)
+
+    @pytest.mark.parametrize("book", ["empire-of-sonnstahl", "ogre-khans"])
+    def test_each_book_has_every_category_and_names_its_source(self, library, book):
+        found = library.latest("t9a-0.11", book)
+        assert {e.category for e in found.entries.values()} == {"lords", "heroes", "core", "special", "rare"}
+        assert found.sources and all(found.sources)
+        assert any(o.role == "bsb" for e in found.entries.values() for o in e.options.values())
+        assert any(e.wizard_level for e in found.entries.values())
+        assert any(e.mounts for e in found.entries.values() if e.character)
+        assert any(not i.common for i in found.items.values())
+        assert any(p.veteran for e in found.entries.values() for p in e.command.values())
+
+
+class TestBadFiles:
+    def test_malformed_yaml(self, tree):
+        book_path(tree).write_text("kind: book\nid: [unclosed\n")
+        assert load_error(tree) == (
+            "rules_data/t9a-0.11/books/empire-of-sonnstahl.yaml: (top level): is not valid YAML at line 3, "
+            "column 1: expected ',' or ']', but got '<stream end>'")
+
+    def test_a_missing_required_key(self, tree):
+        edit(book_path(tree), lambda d: d["entries"][0].pop("points"))
+        assert load_error(tree).endswith("empire-of-sonnstahl.yaml: entries[0]: 'points' is a required property")
+
+    def test_an_unknown_key(self, tree):
+        edit(book_path(tree), lambda d: d["entries"][2].update(pointz=5))
+        assert "entries[2]: Additional properties are not allowed ('pointz' was unexpected)" in load_error(tree)
+
+    def test_a_negative_cost(self, tree):
+        edit(book_path(tree), lambda d: d["entries"][1]["options"][0].update(cost=-5))
+        assert "entries[1].options[0].cost: -5 is less than the minimum of 0" in load_error(tree)
+
+    def test_an_option_naming_a_missing_option(self, tree):
+        edit(book_path(tree), lambda d: d["entries"][1]["options"][0].update(requires=["no-such-option"]))
+        assert "entries[1].options[0].requires[0]: names 'no-such-option', which is not an option, mount or " \
+               "command part of" in load_error(tree)
+
+    def test_a_mount_choice_naming_a_missing_mount(self, tree):
+        def change(d):
+            entry = next(e for e in d["entries"] if e.get("mounts"))
+            entry["mounts"][0]["mount"] = "wyvern"
+        edit(book_path(tree), change)
+        assert ".mounts[0].mount: unknown mount 'wyvern'" in load_error(tree)
+
+    def test_an_unknown_category_and_troop_type(self, tree):
+        edit(book_path(tree), lambda d: d["entries"][0].update(category="elites"))
+        assert "entries[0].category: unknown category 'elites'" in load_error(tree)
+
+    def test_an_item_of_an_unknown_category(self, tree):
+        edit(tree / "t9a-0.11" / "items" / "common.yaml", lambda d: d["items"][3].update(category="relic"))
+        assert "common.yaml: items[3].category: unknown item category 'relic'" in load_error(tree)
+
+    def test_an_unknown_rule_type(self, tree):
+        edit(tree / "t9a-0.11" / "system.yaml", lambda d: d["rules"][2].update(type="no_such_check"))
+        assert "system.yaml: rules[2].type: unknown rule type 'no_such_check'; known: " in load_error(tree)
+
+    def test_bad_rule_parameters(self, tree):
+        edit(tree / "t9a-0.11" / "system.yaml", lambda d: d["rules"][2]["params"].update(min="a quarter"))
+        assert "system.yaml: rules[2].params.min: 'a quarter' is not of type 'integer'" in load_error(tree)
+
+    def test_a_duplicated_entry_id(self, tree):
+        edit(book_path(tree), lambda d: d["entries"][1].update(id=d["entries"][0]["id"]))
+        assert "entries[1].id: entry id" in load_error(tree) and "is defined twice" in load_error(tree)
+
+    def test_a_book_of_another_system(self, tree):
+        edit(book_path(tree), lambda d: d.update(system="the-old-world"))
+        assert "system: is 'the-old-world', but the file is in 't9a-0.11'" in load_error(tree)
+
+    def test_an_unknown_path(self, tree):
+        edit(book_path(tree), lambda d: d.update(paths=["fire", "necromancy"]))
+        assert "paths[1]: unknown Path 'necromancy'" in load_error(tree)
+
+    def test_a_unit_cheaper_than_nothing(self, tree):
+        def change(d):
+            entry = next(e for e in d["entries"] if e["id"] == "knights-of-the-sun-griffon")
+            entry["base_points"] = -1000
+        edit(book_path(tree), change)
+        assert "base_points: makes the smallest unit cost less than nothing" in load_error(tree)
+
+    def test_a_file_that_is_not_a_mapping(self, tree):
+        book_path(tree).write_text("- just\n- a list\n")
+        assert "empire-of-sonnstahl.yaml: (top level): ['just', 'a list'] is not of type 'object'" in load_error(tree)
