@@ -387,16 +387,16 @@ def wizard_paths(army: "Army", rule: "Rule") -> Iterator[Violation]:
                                 "warning", unit.id, rule.id, rule.source)
             continue
         allowed = unit.entry.paths or tuple(book.paths)
+        names = ", ".join(book.paths.get(p, army.system.paths.get(p, p)) for p in allowed) or "none"
         if not chosen:
             if unit.frees_path:
                 continue
-            names = ", ".join(book.paths.get(p, army.system.paths.get(p, p)) for p in allowed) or "none"
             yield violation(rule, "wizard.path_missing",
                             f"{unit.describe()} is a Level {unit.wizard_level} Wizard with no Path on the list; "
                             f"choose one of: {names}.", unit)
         elif chosen not in allowed and not unit.frees_path:
             yield violation(rule, "wizard.path_not_allowed",
-                            f"{unit.describe()} may not use {chosen!r}; its Paths are {', '.join(allowed)}.", unit)
+                            f"{unit.describe()} may not use {chosen!r}; its Paths are: {names}.", unit)
 
 
 # --- the army book's own unit rules -------------------------------------------------------------
