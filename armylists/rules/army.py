@@ -97,9 +97,11 @@ class Army:
 
     # -- pricing one unit ---------------------------------------------------------------------
     def _resolve(self, index: int, ru: RosterUnit, entry: Entry) -> Unit:
-        book, system = self.book, self.system
+        """Price one unit and describe it; kept lean, since it runs for every unit at every edit."""
+        system = self.system
         unit = Unit(index, ru, entry)
-        unit.category = entry.category_in(self.roster.composition)
+        composition = self.roster.composition
+        unit.category = entry.composition_categories.get(composition, entry.category) if composition else entry.category
         size = ru.size if ru.size is not None else entry.size_min
         unit.size = size
         points = entry.base_points + entry.points * size
@@ -107,19 +109,18 @@ class Army:
         leadership = entry.leadership
         item_allowance = entry.items.allowance if entry.items else None
         is_bsb = False
-        equipment = set(entry.equipment)
-        tags = set(entry.tags)
-        for tag in entry.tags:
-            unit.tagged.append((tag, "entry:" + entry.id, entry.name))
+        tags = entry.tags
+        tagged = unit.tagged
+        tagged.extend(entry.tagged)
 
+        options = entry.options
         for oid, count in ru.options:
-            option = entry.options.get(oid)
+            option = options.get(oid)
             if option is None:
                 self._unknown(ru, "option", oid, entry)
                 continue
             unit.options[oid] = count
             points += option.cost * count * (size if option.per_model else 1)
-            equipment.update(option.equipment)
             if option.wizard_level > wizard_level:
                 wizard_level = option.wizard_level
             if option.leadership is not None:
@@ -128,9 +129,9 @@ class Army:
                 is_bsb = True
             if option.item_allowance is not None:
                 item_allowance = option.item_allowance
-            tags.update(option.tags)
-            for tag in option.tags:
-                unit.tagged.append((tag, "option:" + oid, option.name))
+            if option.tags:
+                tags = tags | option.tags
+                tagged.extend((tag, "option:" + oid, option.name) for tag in option.tags)
 
         troop_type: TroopType = system.troop_types[entry.troop_type]
         on_foot = troop_type.on_foot
@@ -146,66 +147,63 @@ class Army:
                 troop_type = system.troop_types.get(mount_type.as_mount or mount_type.id, mount_type)
                 on_foot = False
                 mount_tags = choice.tags | choice.mount.tags
-                tags.update(mount_tags)
-                for tag in mount_tags:
-                    unit.tagged.append((tag, "mount:" + ru.mount, choice.mount.name))
+                if mount_tags:
+                    tags = tags | mount_tags
+                    tagged.extend((tag, "mount:" + ru.mount, choice.mount.name) for tag in mount_tags)
 
+        command = entry.command
         for role in ru.command:
-            part = entry.command.get(role)
+            part = command.get(role)
             if part is None:
                 self.problems.append(Violation(
                     "list.unknown_command", f"{entry.name} ({ru.id}) cannot take a {role}.", unit=ru.id,
                     rule="list", source="army book"))
                 continue
             points += part.cost
-        standard = entry.command.get("standard") if "standard" in ru.command else None
-        if ru.veteran_standard and standard is not None:
-            points += standard.veteran_cost
-            for tag in system.veteran_standard_tags:
-                unit.tagged.append((tag, "veteran-standard", "Veteran Standard Bearer"))
+        if ru.veteran_standard and "standard" in ru.command and "standard" in command:
+            points += command["standard"].veteran_cost
+            tagged.extend((tag, "veteran-standard", "Veteran Standard Bearer") for tag in system.veteran_standard_tags)
 
         unit.wizard_level = wizard_level
         unit.is_bsb = is_bsb
-        unit.tags = frozenset(tags)
+        unit.tags = tags
         unit.troop_type = troop_type
         unit.on_foot = on_foot
         unit.large_target = troop_type.large_target or "large-target" in tags
         unit.war_machine = troop_type.war_machine
         unit.leadership = leadership
-        # Magical Armour and Wizards (000:L2827-2828): mundane armour, or the option to buy it.
-        armour = system.armour
-        unit.armour_access = bool(equipment & armour) or any(
-            armour.intersection(o.equipment) for o in entry.options.values())
+        unit.armour_access = entry.armour_access
+        unit.frees_path = False
 
-        model_items = self._items(ru, ru.items, entry)
-        if entry.items is not None or model_items:
+        # Only models that carry items become Bearers: the item checks look at nothing else.
+        if ru.items:
             access = entry.items
             if access is not None and item_allowance != access.allowance:
                 access = ItemAccess(item_allowance, access.categories, access.book_only)
-            unit.bearers.append(Bearer("model", entry.name, model_items, access, is_bsb, False, unit))
-        for role, ids in (("champion", ru.champion_items), ("standard", ru.standard_items)):
-            part = entry.command.get(role)
-            if ids or (part is not None and role in ru.command and (part.items is not None or (
-                    role == "standard" and ru.veteran_standard))):
-                items = self._items(ru, ids, entry)
-                label = f"{entry.name} {role}"
-                access = part.items if part is not None and role in ru.command else None
-                if access is None and role == "standard" and ru.veteran_standard and part is not None and part.veteran:
-                    # The Veteran Standard Bearer may take a Magical Standard (000:L2134-2136); its
-                    # points cap is the veteran_standard rule's.
-                    access = ItemAccess(None, frozenset(c.id for c in system.item_categories.values() if c.standard))
-                unit.bearers.append(Bearer(role, label, items, access, False,
-                                           role == "standard" and ru.veteran_standard, unit))
-        unit.points = points + sum(b.points() for b in unit.bearers)
-        # A Wizard's Hood makes its bearer a Wizard (000:L2990-2995); we count it as one for
-        # "an army with no Wizards" too.
-        unit.frees_path = False
+            unit.bearers.append(Bearer("model", entry.name, self._items(ru, ru.items, entry), access, is_bsb, False, unit))
+        if ru.champion_items:
+            part = command.get("champion") if "champion" in ru.command else None
+            unit.bearers.append(Bearer("champion", f"{entry.name} champion", self._items(ru, ru.champion_items, entry),
+                                       part.items if part else None, False, False, unit))
+        if ru.standard_items:
+            part = command.get("standard") if "standard" in ru.command else None
+            access = part.items if part else None
+            if access is None and part is not None and part.veteran and ru.veteran_standard:
+                # The Veteran Standard Bearer may take a Magical Standard (000:L2134-2136); its
+                # points cap is the veteran_standard rule's.
+                access = ItemAccess(None, frozenset(c.id for c in system.item_categories.values() if c.standard))
+            unit.bearers.append(Bearer("standard", f"{entry.name} standard", self._items(ru, ru.standard_items, entry),
+                                       access, False, ru.veteran_standard, unit))
         for bearer in unit.bearers:
+            points += bearer.points()
             for item in bearer.items:
+                # A Wizard's Hood makes its bearer a Wizard (000:L2990-2995); we count it as one for
+                # "an army with no Wizards" too.
                 if item.wizard_level and not unit.wizard_level:
                     unit.wizard_level = item.wizard_level
                 if item.frees_path:
                     unit.frees_path = True
+        unit.points = points
         return unit
 
     def _items(self, ru: RosterUnit, ids: tuple[str, ...], entry: Entry) -> list[Item]:

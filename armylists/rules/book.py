@@ -178,6 +178,9 @@ class Entry:
     command: Mapping[str, CommandPart]
     leadership: int | None
     composition_categories: Mapping[str, str]
+    option_minimums: tuple[OptionGroup, ...] = ()  # the groups that must be chosen from
+    armour_access: bool = False  # has mundane armour or the option to buy it (000:L2827-2828)
+    tagged: tuple[tuple[str, str, str], ...] = ()  # (tag, what tag_max counts, name) of the entry itself
     rules: tuple[str, ...] = ()
     base: str = ""
     text: str = ""
@@ -253,6 +256,14 @@ class Book:
 
     def rules_for(self, composition: str | None, extra: tuple[Rule, ...] = ()) -> tuple[Rule, ...]:
         """The system's rules, then the book's, then the composition's and any extra (event) rules."""
+        if not extra:
+            cache = self.__dict__.setdefault("_rules_cache", {})
+            if composition not in cache:
+                cache[composition] = self._rules_for(composition, ())
+            return cache[composition]
+        return self._rules_for(composition, extra)
+
+    def _rules_for(self, composition: str | None, extra: tuple[Rule, ...]) -> tuple[Rule, ...]:
         comp = self.compositions.get(composition) if composition else None
         replaced = comp.replace_rules if comp else frozenset()
         rules = [r for r in self.system.rules + self.rules if r.id not in replaced]

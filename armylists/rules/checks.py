@@ -386,15 +386,15 @@ def wizard_paths(army: "Army", rule: "Rule") -> Iterator[Violation]:
                 yield Violation("wizard.path_not_wizard", f"{unit.describe()} is not a Wizard but has a Path noted.",
                                 "warning", unit.id, rule.id, rule.source)
             continue
-        allowed = unit.entry.paths or tuple(book.paths)
+        allowed = unit.entry.paths or book.paths
+        if chosen in allowed or unit.frees_path:
+            continue
         names = ", ".join(book.paths.get(p, army.system.paths.get(p, p)) for p in allowed) or "none"
         if not chosen:
-            if unit.frees_path:
-                continue
             yield violation(rule, "wizard.path_missing",
                             f"{unit.describe()} is a Level {unit.wizard_level} Wizard with no Path on the list; "
                             f"choose one of: {names}.", unit)
-        elif chosen not in allowed and not unit.frees_path:
+        else:
             yield violation(rule, "wizard.path_not_allowed",
                             f"{unit.describe()} may not use {chosen!r}; its Paths are: {names}.", unit)
 
@@ -417,7 +417,9 @@ def unit_size(army: "Army", rule: "Rule") -> Iterator[Violation]:
 def unit_options(army: "Army", rule: "Rule") -> Iterator[Violation]:
     for unit in army.units:
         entry = unit.entry
-        chosen = set(unit.options) | set(unit.roster.command)
+        if not (unit.options or entry.option_minimums or entry.mount_required or (unit.mount and unit.mount.requires)):
+            continue
+        chosen = set(unit.options).union(unit.roster.command)
         if unit.mount is not None:
             chosen.add(unit.mount.mount.id)
         by_group: dict[str, list[str]] = {}
@@ -440,13 +442,14 @@ def unit_options(army: "Army", rule: "Rule") -> Iterator[Violation]:
                     yield violation(rule, "options.excludes",
                                     f"{unit.describe()}: {option.name} cannot be taken with {_option_name(entry, bar)}.",
                                     unit)
-        for gid, group in entry.groups.items():
-            names = by_group.get(gid, [])
+        for gid, names in by_group.items():
+            group = entry.groups[gid]
             if len(names) > group.max:
                 yield violation(rule, "options.group_max",
                                 f"{unit.describe()}: {', '.join(names)} are alternatives ({group.name}); "
                                 f"choose at most {group.max}.", unit)
-            elif len(names) < group.min:
+        for group in entry.option_minimums:
+            if len(by_group.get(group.id, ())) < group.min:
                 yield violation(rule, "options.group_min",
                                 f"{unit.describe()} must choose at least {group.min} of {group.name}.", unit)
         if unit.mount is not None:

@@ -33,6 +33,27 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = ()) -> 
 
 def _categories(army: Army, rules: tuple[Rule, ...]) -> tuple[CategoryLine, ...]:
     """Each category's points and percent of the limit, with the bounds of rules naming it alone."""
+    bounds = _category_bounds(rules)
+    lines = []
+    for cat in army.system.categories:
+        points = army.category_points.get(cat.id, 0)
+        low, high = bounds.get(cat.id, (None, None))
+        lines.append(CategoryLine(cat.id, cat.name, points, round(points * 100 / army.limit, 1), low, high,
+                                  army.category_units.get(cat.id, 0)))
+    return tuple(lines)
+
+
+_bounds_cache: dict[int, tuple[tuple[Rule, ...], dict]] = {}
+
+
+def _category_bounds(rules: tuple[Rule, ...]) -> dict[str, tuple[int | None, int | None]]:
+    # Keyed by identity: a book hands out the same rules tuple for a composition every time (the
+    # tuple is kept in the value, so its id cannot be reused while cached).
+    cached = _bounds_cache.get(id(rules))
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    if len(_bounds_cache) > 256:
+        _bounds_cache.clear()
     bounds: dict[str, dict[str, int]] = {}
     for rule in rules:
         if rule.type == "category_percent" and len(rule.params["categories"]) == 1:
@@ -40,15 +61,9 @@ def _categories(army: Army, rules: tuple[Rule, ...]) -> tuple[CategoryLine, ...]
             for key in ("min", "max"):
                 if key in rule.params:
                     slot[key] = rule.params[key]
-    lines = []
-    for cat in army.system.categories:
-        points = army.category_points.get(cat.id, 0)
-        lines.append(CategoryLine(
-            id=cat.id, name=cat.name, points=points, percent=round(points * 100 / army.limit, 1),
-            min_percent=bounds.get(cat.id, {}).get("min"), max_percent=bounds.get(cat.id, {}).get("max"),
-            units=army.category_units.get(cat.id, 0),
-        ))
-    return tuple(lines)
+    result = {cat: (b.get("min"), b.get("max")) for cat, b in bounds.items()}
+    _bounds_cache[id(rules)] = (rules, result)
+    return result
 
 
 def _figures(army: Army) -> dict[str, int]:

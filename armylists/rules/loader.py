@@ -268,6 +268,9 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         if cat not in categories:
             raise RulesDataError(source, path + ("composition_categories", cid), f"unknown category {cat!r}")
     profiles = tuple(data.get("profiles", []))
+    equipment = set(data.get("equipment", []))
+    for option in options.values():
+        equipment.update(option.equipment)
     return Entry(
         id=data["id"], name=data["name"], category=category.id, troop_type=data["troop_type"],
         points=data["points"], base_points=data.get("base_points", 0),
@@ -278,6 +281,9 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         options=options, groups=groups, mounts=choices, mount_required=data.get("mount_required", False),
         command=command, leadership=_leadership(profiles),
         composition_categories=data.get("composition_categories", {}),
+        armour_access=bool(equipment & system.armour),
+        option_minimums=tuple(g for g in groups.values() if g.min),
+        tagged=tuple((tag, "entry:" + data["id"], data["name"]) for tag in data.get("tags", [])),
         rules=tuple(data.get("rules", [])), base=data.get("base", ""), text=data.get("text", ""),
     )
 
