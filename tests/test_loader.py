@@ -134,6 +134,14 @@ class TestBadFiles:
         edit(book_path(tree), change)
         assert "base_points: makes the smallest unit cost less than nothing" in load_error(tree)
 
+    def test_a_rule_selecting_a_missing_entry(self, tree):
+        edit(book_path(tree), lambda d: d["rules"][0]["params"]["needs"].update(entry="grand-master"))
+        assert "empire-of-sonnstahl.yaml: rules[0].params.needs.entry: unknown entry 'grand-master'" in load_error(tree)
+
+    def test_a_rule_selecting_a_missing_option_in_a_list(self, tree):
+        edit(book_path(tree), lambda d: d["rules"][1]["params"]["if"].update(option=["heavy-infantry-veterans", "vets"]))
+        assert "rules[1].params.if.option[1]: unknown option 'vets'" in load_error(tree)
+
     def test_a_file_that_is_not_a_mapping(self, tree):
         book_path(tree).write_text("- just\n- a list\n")
         assert "empire-of-sonnstahl.yaml: (top level): ['just', 'a list'] is not of type 'object'" in load_error(tree)

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .report import Violation
+from .selection import ONE_OR_MANY, SELECTOR_SCHEMA, select
 
 if TYPE_CHECKING:  # the registry is imported by the loader, which army.py depends on
     from .army import Army, Bearer, Unit
@@ -32,7 +33,10 @@ DEFS = {
         ]
     },
     "slugs": {"type": "array", "items": {"type": "string"}},
+    "selector": SELECTOR_SCHEMA,
+    "one_or_many": ONE_OR_MANY,
 }
+SELECTOR = {"$ref": "#/$defs/selector"}
 
 
 def check(name: str, **params: Any) -> Callable[[Check], Check]:
@@ -60,6 +64,17 @@ def resolve_bound(bound: Any, army: "Army") -> int | None:
         return bound["by_band"].get(army.band.id) if army.band else None
     steps = max(0, army.limit - bound.get("above", 0)) // bound["per_points"]
     return bound.get("base", 0) + steps * bound["each"]
+
+
+def bound_phrase(bound: Any, army: "Army") -> str:
+    """How a bound came to be, for messages: "(1 per 1000 pts of the 2400-pt limit)"."""
+    if isinstance(bound, dict) and "per_points" in bound:
+        above = f" above {bound['above']}" if bound.get("above") else ""
+        base = f"{bound['base']} + " if bound.get("base") else ""
+        return f" ({base}{bound['each']} per {bound['per_points']} pts{above} of the {army.limit}-pt limit)"
+    if isinstance(bound, dict) and "by_band" in bound:
+        return f" in {band_phrase(army)}"
+    return ""
 
 
 def percent(points: int, limit: int, bound: int | None = None) -> str:
@@ -468,3 +483,71 @@ def _option_name(entry: Any, oid: str) -> str:
     if oid in entry.mounts:
         return entry.mounts[oid].mount.name
     return f"a {oid}" if oid in entry.command else oid
+
+
+# --- counting selections: 0-X per 1000 points, requires, forbids, one X per Y --------------------
+
+def _amount(units: list["Unit"], what: str) -> int:
+    if what == "models":
+        return sum(u.size for u in units)
+    if what == "points":
+        return sum(u.points for u in units)
+    return len(units)
+
+
+@check("count", select={**SELECTOR, "required": True}, label={"type": "string", "required": True},
+       min=BOUND, max=BOUND, what={"enum": ["units", "models", "points"]})
+def count(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """How many units (models, points) match a selector: "0-1 per 1000 points", "at least 1"."""
+    what = rule.params.get("what", "units")
+    chosen = select(army.units, rule.params["select"])
+    n = _amount(chosen, what)
+    label = rule.params["label"]
+    most = resolve_bound(rule.params.get("max"), army)
+    least = resolve_bound(rule.params.get("min"), army)
+    if most is not None and n > most:
+        yield violation(rule, "count.max",
+                        f"{label}: {n} {what} taken; at most {most}{bound_phrase(rule.params['max'], army)}.",
+                        chosen[-1] if chosen else None)
+    if least is not None and n < least:
+        yield violation(rule, "count.min",
+                        f"{label}: {n} {what} taken; at least {least}{bound_phrase(rule.params['min'], army)}.")
+
+
+@check("requires", **{"if": {**SELECTOR, "required": True}}, needs={**SELECTOR, "required": True},
+       label={"type": "string", "required": True}, count={"type": "integer", "minimum": 1})
+def requires(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """Units matching `if` need `count` (default 1) other units matching `needs` in the army."""
+    least = rule.params.get("count", 1)
+    for unit in select(army.units, rule.params["if"]):
+        found = [u for u in select(army.units, rule.params["needs"]) if u is not unit]
+        if len(found) < least:
+            yield violation(rule, "requires.missing",
+                            f"{unit.describe()} needs {rule.params['label']} in the army.", unit)
+
+
+@check("forbids", **{"if": {**SELECTOR, "required": True}}, forbids={**SELECTOR, "required": True},
+       reason={"type": "string", "required": True})
+def forbids(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """While any unit matches `if`, no other unit may match `forbids`."""
+    causes = select(army.units, rule.params["if"])
+    if not causes:
+        return
+    for unit in select(army.units, rule.params["forbids"]):
+        if unit not in causes or len(causes) > 1:
+            yield violation(rule, "forbids.present",
+                            f"{unit.describe()} cannot be taken: {rule.params['reason']}.", unit)
+
+
+@check("ratio", select={**SELECTOR, "required": True}, per={**SELECTOR, "required": True},
+       each={"type": "integer", "minimum": 1}, label={"type": "string", "required": True},
+       per_label={"type": "string", "required": True})
+def ratio(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """At most `each` units matching `select` for every unit matching `per` ("one X per Y")."""
+    chosen = select(army.units, rule.params["select"])
+    bases = select(army.units, rule.params["per"])
+    most = rule.params.get("each", 1) * len(bases)
+    if len(chosen) > most:
+        yield violation(rule, "ratio.max",
+                        f"{rule.params['label']}: {len(chosen)} taken; at most {rule.params.get('each', 1)} per "
+                        f"{rule.params['per_label']}, and the army has {len(bases)}.", chosen[most])

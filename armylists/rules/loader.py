@@ -335,6 +335,16 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
     _unique(data["entries"], source, ("entries",), "entry")
     entries = {e["id"]: _entry(e, system, mounts, known_paths, source, ("entries", i), set(compositions))
                for i, e in enumerate(data["entries"])}
+    known = {
+        "entry": set(entries), "option": {o for e in entries.values() for o in e.options},
+        "mount": set(mounts), "item": set(items), "category": set(system.category_names),
+        "troop_type": set(system.troop_types),
+    }
+    for i, r in enumerate(data.get("rules", [])):
+        _check_selectors(r, known, source, ("rules", i))
+    for i, c in enumerate(data.get("compositions", [])):
+        for j, r in enumerate(c.get("rules", [])):
+            _check_selectors(r, known, source, ("compositions", i, "rules", j))
     return Book(
         id=data["id"], name=data["name"], version=str(data["version"]), system=system,
         entries=entries, items=items, mounts=mounts, paths=paths, compositions=compositions,
@@ -343,6 +353,22 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
         imported=data.get("imported", False), unchecked=tuple(data.get("unchecked", [])),
         content_hash=content_hash(data), data=data,
     )
+
+
+def _check_selectors(rule: Mapping[str, Any], known: Mapping[str, set[str]], source: str, path: tuple) -> None:
+    """A selector naming an entry, option, mount, item, category or troop type that does not exist is an
+    error now, not a rule that silently never matches."""
+    schema = getattr(CHECKS[rule["type"]], "params_schema", {})
+    for name, spec in schema.get("properties", {}).items():
+        if spec.get("$ref") != "#/$defs/selector" or name not in rule.get("params", {}):
+            continue
+        for key, value in rule["params"][name].items():
+            if key not in known or isinstance(value, bool):
+                continue
+            for j, ref in enumerate([value] if isinstance(value, str) else value):
+                if ref not in known[key]:
+                    where = path + ("params", name, key) + ((j,) if not isinstance(value, str) else ())
+                    raise RulesDataError(source, where, f"unknown {key.replace('_', ' ')} {ref!r}")
 
 
 # --- a folder of rules data -------------------------------------------------------------------
