@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,14 @@ SYSTEM = "t9a-0.11"
 @pytest.fixture(scope="session")
 def library() -> Library:
     return load_tree(RULES_DATA)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A writable copy of the real rules data, for tests that break or change it."""
+    root = tmp_path / "rules_data"
+    shutil.copytree(RULES_DATA, root)
+    return root
 
 
 @pytest.fixture(scope="session")

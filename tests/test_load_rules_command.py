@@ -1,7 +1,6 @@
 """`manage.py load_rules`: all or nothing, idempotent, and a version's content never changes."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,16 +10,8 @@ from django.core.management.base import CommandError
 
 from armylists.models import RulesFile
 
-from .conftest import RULES_DATA
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def tree(tmp_path: Path) -> Path:
-    root = tmp_path / "rules_data"
-    shutil.copytree(RULES_DATA, root)
-    return root
 
 
 def load(tree: Path, capsys) -> str:

@@ -1,23 +1,12 @@
 """Loading rules data: every bad file stops the load with the file, the path inside it and the reason."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
 from armylists.rules import RulesDataError, load_tree
-
-from .conftest import RULES_DATA
-
-
-@pytest.fixture
-def tree(tmp_path: Path) -> Path:
-    """A writable copy of the real rules data."""
-    root = tmp_path / "rules_data"
-    shutil.copytree(RULES_DATA, root)
-    return root
 
 
 def edit(path: Path, change) -> None:

@@ -13,6 +13,15 @@ LEGAL = EXAMPLES / "empire-2400-legal.json"
 ILLEGAL = EXAMPLES / "empire-2400-illegal.json"
 
 
+def altered(tmp_path: Path, change) -> Path:
+    """A copy of the legal example with `change(document)` applied."""
+    path = tmp_path / "altered.json"
+    doc = json.loads(LEGAL.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+    return path
+
+
 def run(capsys, *args) -> tuple[int, str, str]:
     with pytest.raises(SystemExit) as stop:
         call_command("validate_list", *map(str, args))
@@ -58,30 +67,21 @@ def test_a_missing_file_exits_2_with_its_name(capsys, tmp_path):
 
 
 def test_a_file_that_is_not_a_list_exits_2_naming_the_path(capsys, tmp_path):
-    bad = tmp_path / "bad.json"
-    doc = json.loads(LEGAL.read_text())
-    doc["units"][4]["size"] = -3
-    bad.write_text(json.dumps(doc))
+    bad = altered(tmp_path, lambda doc: doc["units"][4].update(size=-3))
     code, _, err = run(capsys, bad)
     assert code == 2
     assert err.strip() == f"{bad}: units[4].size: -3 is less than the minimum of 1"
 
 
 def test_a_list_for_a_book_version_we_do_not_have_exits_2(capsys, tmp_path):
-    bad = tmp_path / "old.json"
-    doc = json.loads(LEGAL.read_text())
-    doc["book_version"] = "0.9.0"
-    bad.write_text(json.dumps(doc))
+    bad = altered(tmp_path, lambda doc: doc.update(book_version="0.9.0"))
     code, _, err = run(capsys, bad)
     assert code == 2
     assert err.strip() == f"{bad}: book_version: empire-of-sonnstahl version '0.9.0' is not loaded; available: 0.11.1"
 
 
 def test_an_unknown_book_exits_2(capsys, tmp_path):
-    bad = tmp_path / "book.json"
-    doc = json.loads(LEGAL.read_text())
-    doc["book"] = "dwarven-holds"
-    bad.write_text(json.dumps(doc))
+    bad = altered(tmp_path, lambda doc: doc.update(book="dwarven-holds"))
     code, _, err = run(capsys, bad)
     assert code == 2
     assert err.strip() == f"{bad}: book: unknown army book 'dwarven-holds' for t9a-0.11; known: empire-of-sonnstahl, ogre-khans"
