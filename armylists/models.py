@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
+from django.db.models.functions import Now
+
+from .rules import Report, Roster, roster_to_dict
 
 
 class RulesFile(models.Model):
@@ -61,3 +64,28 @@ class ArmyList(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    # -- the document ----------------------------------------------------------------------------
+    def set_document(self, roster: Roster, report: Report) -> None:
+        """Copy the document and the columns derived from it (the Report is the engine's, not ours)."""
+        self.document = roster_to_dict(roster)
+        self.name = roster.name or self.name or "Untitled list"
+        self.system, self.book, self.book_version = roster.system, roster.book, roster.book_version
+        self.points_limit = roster.points_limit
+        self.total_points = report.total_points
+        self.valid = report.valid
+
+    def save_if_revision(self, expected: int) -> bool:
+        """Save only if nobody saved since `expected` was read; the check and the write are one UPDATE.
+
+        Returns False, changing nothing, when the stored revision has moved on (a stale edit).
+        """
+        with transaction.atomic():
+            updated = ArmyList.objects.filter(pk=self.pk, revision=expected).update(
+                name=self.name, system=self.system, book=self.book, book_version=self.book_version,
+                points_limit=self.points_limit, document=self.document, total_points=self.total_points,
+                valid=self.valid, revision=expected + 1, updated=Now(),
+            )
+        if updated:
+            self.refresh_from_db()
+        return bool(updated)

@@ -47,3 +47,58 @@ def check(test_book: Book):
     def run(units: list[dict], points_limit: int = 2400, **extra) -> Report:
         return validate(test_book, parse_roster(list_document(units, points_limit, **extra)))
     return run
+
+
+# --- people and their lists (database tests) ---------------------------------------------------
+
+EXAMPLES = ROOT / "docs" / "examples"
+
+
+@pytest.fixture
+def legal_document() -> dict:
+    import json
+    return json.loads((EXAMPLES / "empire-2400-legal.json").read_text())
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user("alice", "alice@example.com", "alice-password-1")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return django_user_model.objects.create_user("bob", "bob@example.com", "bob-password-1")
+
+
+@pytest.fixture
+def api_alice(alice):
+    from rest_framework.test import APIClient
+    client = APIClient()
+    client.force_authenticate(alice)
+    return client
+
+
+@pytest.fixture
+def api_bob(bob):
+    from rest_framework.test import APIClient
+    client = APIClient()
+    client.force_authenticate(bob)
+    return client
+
+
+@pytest.fixture
+def api_anonymous():
+    from rest_framework.test import APIClient
+    return APIClient()
+
+
+@pytest.fixture
+def alice_list(alice, legal_document):
+    from armylists.catalogue import report_for
+    from armylists.models import ArmyList
+    from armylists.rules import parse_roster
+    roster = parse_roster(legal_document)
+    army_list = ArmyList(owner=alice)
+    army_list.set_document(roster, report_for(roster))
+    army_list.save()
+    return army_list

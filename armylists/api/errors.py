@@ -1,0 +1,73 @@
+"""One error shape for every 4xx answer of the API.
+
+    {"error": {"status": 400, "code": "invalid", "message": "...",
+               "fields": [{"path": "document.units[0].size", "message": "-1 is less than the minimum of 1"}]}}
+
+`fields` lists every bad field with its path (empty when the error is not about a field).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import status
+from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from armylists.rules import ListDocumentError
+from armylists.rules.errors import format_path
+
+
+class PreconditionRequired(APIException):
+    status_code = 428
+    default_code = "precondition_required"
+    default_detail = "Send the revision you read, in an If-Match header or a 'revision' field."
+
+
+class StaleRevision(APIException):
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_code = "stale_revision"
+    default_detail = "The list changed since you read it."
+
+
+def document_error(exc: ListDocumentError, prefix: str = "document") -> ValidationError:
+    """A ListDocumentError as a field error whose path points inside the request body."""
+    inner = format_path(exc.path)
+    path = prefix if inner == "(top level)" else f"{prefix}.{inner}" if prefix else inner
+    return ValidationError({path: [exc.reason]})
+
+
+def _fields(detail: Any, path: str = "") -> list[dict[str, str]]:
+    if isinstance(detail, dict):
+        out = []
+        for key, value in detail.items():
+            sub = key if key != "non_field_errors" else ""
+            out += _fields(value, f"{path}.{sub}" if path and sub else path or sub)
+        return out
+    if isinstance(detail, list):
+        if all(not isinstance(d, (dict, list)) for d in detail):
+            return [{"path": path, "message": str(d)} for d in detail]
+        out = []
+        for i, value in enumerate(detail):
+            out += _fields(value, f"{path}[{i}]")
+        return out
+    return [{"path": path, "message": str(detail)}]
+
+
+def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, ListDocumentError):
+        exc = document_error(exc)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, ValidationError):
+        fields = _fields(exc.detail)
+        message = "; ".join(f"{f['path']}: {f['message']}" if f["path"] else f["message"] for f in fields)
+        code = "invalid"
+    else:
+        fields = []
+        detail = getattr(exc, "detail", str(exc))
+        message = str(detail)
+        code = detail.code if hasattr(detail, "code") else getattr(exc, "default_code", "error")
+    response.data = {"error": {"status": response.status_code, "code": code, "message": message, "fields": fields}}
+    return response

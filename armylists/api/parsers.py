@@ -1,0 +1,40 @@
+"""Request bodies: JSON with a size limit, and plain text (a list in the tournament text shape)."""
+from __future__ import annotations
+
+import json
+
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import BaseParser
+
+from armylists.rules.roster import MAX_DOCUMENT_BYTES
+
+
+def _read_limited(stream) -> bytes:
+    body = stream.read(MAX_DOCUMENT_BYTES + 1) if stream is not None else b""
+    if len(body) > MAX_DOCUMENT_BYTES:
+        raise ParseError(f"The request body is larger than {MAX_DOCUMENT_BYTES // 1024} kB.")
+    return body
+
+
+class LimitedJSONParser(BaseParser):
+    media_type = "application/json"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        body = _read_limited(stream)
+        try:
+            return json.loads(body)
+        except UnicodeDecodeError:
+            raise ParseError("The request body is not UTF-8 text.") from None
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"The request body is not valid JSON: {exc.msg} at line {exc.lineno}, "
+                             f"column {exc.colno}.") from None
+
+
+class PlainTextParser(BaseParser):
+    media_type = "text/plain"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return _read_limited(stream).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ParseError("The request body is not UTF-8 text.") from None

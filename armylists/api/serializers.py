@@ -1,0 +1,126 @@
+"""What the API reads and writes. Input checks shape only; legality is the engine's Report."""
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from armylists.catalogue import book_for
+from armylists.models import ArmyList
+from armylists.rules import ListDocumentError, parse_roster
+
+from .errors import document_error
+
+
+class ListDocumentField(serializers.JSONField):
+    """A list document (docs/list-format.md); validated into a Roster that names a book we have."""
+
+    def to_internal_value(self, data):
+        data = super().to_internal_value(data)
+        try:
+            roster = parse_roster(data, "")
+            book_for(roster, "")
+        except ListDocumentError as exc:
+            raise serializers.ValidationError(document_error(exc, prefix="").detail) from None
+        return roster
+
+
+class ListWriteSerializer(serializers.Serializer):
+    document = ListDocumentField(help_text="The list document (docs/list-format.md).")
+    revision = serializers.IntegerField(required=False, min_value=1,
+                                        help_text="The revision you read; or send it as If-Match.")
+
+
+class ArmyListSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ArmyList
+        fields = ["id", "name", "system", "book", "book_version", "points_limit", "total_points", "valid",
+                  "revision", "created", "updated"]
+        read_only_fields = fields
+
+
+class ArmyListSerializer(ArmyListSummarySerializer):
+    document = serializers.JSONField(read_only=True)
+
+    class Meta(ArmyListSummarySerializer.Meta):
+        fields = ArmyListSummarySerializer.Meta.fields + ["document"]
+        read_only_fields = fields
+
+
+class ViolationSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    severity = serializers.ChoiceField(choices=["error", "warning"])
+    message = serializers.CharField()
+    unit = serializers.CharField(allow_null=True)
+    rule = serializers.CharField()
+    source = serializers.CharField()
+
+
+class CategorySerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    percent = serializers.FloatField()
+    min_percent = serializers.IntegerField(allow_null=True)
+    max_percent = serializers.IntegerField(allow_null=True)
+    units = serializers.IntegerField()
+
+
+class UnitLineSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    entry = serializers.CharField()
+    name = serializers.CharField()
+    category = serializers.CharField()
+    points = serializers.IntegerField()
+    models = serializers.IntegerField()
+
+
+class ReportSerializer(serializers.Serializer):
+    """The engine's Report, as `Report.to_dict()` gives it (documented here for the OpenAPI schema)."""
+    valid = serializers.BooleanField()
+    system = serializers.CharField()
+    book = serializers.CharField()
+    book_version = serializers.CharField()
+    points_limit = serializers.IntegerField()
+    total_points = serializers.IntegerField()
+    points_left = serializers.IntegerField()
+    budget_unit = serializers.CharField()
+    band = serializers.CharField(allow_null=True)
+    band_name = serializers.CharField(allow_null=True)
+    categories = CategorySerializer(many=True)
+    units = UnitLineSerializer(many=True)
+    figures = serializers.DictField(child=serializers.IntegerField())
+    violations = ViolationSerializer(many=True)
+    unchecked = serializers.ListField(child=serializers.CharField())
+
+
+class FieldErrorSerializer(serializers.Serializer):
+    path = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ErrorBodySerializer(serializers.Serializer):
+    status = serializers.IntegerField()
+    code = serializers.CharField()
+    message = serializers.CharField()
+    fields = FieldErrorSerializer(many=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorBodySerializer()
+
+
+class SystemSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    version = serializers.CharField()
+    budget_unit = serializers.CharField()
+    categories = serializers.ListField(child=serializers.DictField())
+    books = serializers.ListField(child=serializers.DictField())
+
+
+class BookSummarySerializer(serializers.Serializer):
+    system = serializers.CharField()
+    id = serializers.CharField()
+    version = serializers.CharField()
+    name = serializers.CharField()
+    entries = serializers.IntegerField()
+    imported = serializers.BooleanField()

@@ -1,0 +1,17 @@
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+
+from . import views
+
+urlpatterns = [
+    path("systems/", views.SystemListView.as_view(), name="api-systems"),
+    path("systems/<str:system>/", views.SystemDetailView.as_view(), name="api-system"),
+    path("books/", views.BookListView.as_view(), name="api-books"),
+    path("books/<str:system>/<str:book>/<str:version>/", views.BookDetailView.as_view(), name="api-book"),
+    path("lists/", views.ListCollectionView.as_view(), name="api-lists"),
+    path("lists/<int:pk>/", views.ListItemView.as_view(), name="api-list"),
+    path("lists/<int:pk>/report/", views.ListReportView.as_view(), name="api-list-report"),
+    path("lists/<int:pk>/export/", views.ListExportView.as_view(), name="api-list-export"),
+    path("validate/", views.ValidateView.as_view(), name="api-validate"),
+    path("auth/token/", obtain_auth_token, name="api-token"),
+]

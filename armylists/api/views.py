@@ -1,0 +1,223 @@
+"""The REST API, version 1: rules (public, read-only), a user's lists, and stateless validation.
+
+Views stay thin: they check input, call the engine through the catalogue, and save through the model.
+"""
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from armylists.catalogue import book_for, disk_library, get_book
+from armylists.models import ArmyList
+from armylists.rules import roster_to_dict, validate
+from armylists.rules.roster import parse_roster
+
+from .errors import PreconditionRequired, StaleRevision
+from .serializers import (
+    ArmyListSerializer, ArmyListSummarySerializer, BookSummarySerializer, ErrorSerializer, ListWriteSerializer,
+    ReportSerializer, SystemSerializer,
+)
+
+ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 405, 406, 415, 429)}
+
+
+def _errors(*codes: int) -> dict:
+    return {code: ERRORS[code] for code in codes}
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+def _system_data(system) -> dict:
+    library = disk_library()
+    books = sorted((b for b in library.books.values() if b.system.id == system.id), key=lambda b: (b.id, b.version))
+    return {
+        "id": system.id, "name": system.name, "version": system.version, "budget_unit": system.budget_unit,
+        "categories": [{"id": c.id, "name": c.name, "character": c.character} for c in system.categories],
+        "books": [{"id": b.id, "version": b.version, "name": b.name} for b in books],
+    }
+
+
+class SystemListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: SystemSerializer(many=True), **_errors(406)}, summary="Game systems")
+    def get(self, request: Request) -> Response:
+        return Response([_system_data(s) for s in disk_library().systems.values()])
+
+
+class SystemDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: SystemSerializer, **_errors(404, 406)}, summary="One game system")
+    def get(self, request: Request, system: str) -> Response:
+        found = disk_library().systems.get(system)
+        if found is None:
+            raise NotFound(f"No game system {system!r}.")
+        return Response(_system_data(found))
+
+
+class BookListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: BookSummarySerializer(many=True), **_errors(406)}, summary="Army books")
+    def get(self, request: Request) -> Response:
+        books = sorted(disk_library().books.values(), key=lambda b: (b.system.id, b.id, b.version))
+        return Response([{"system": b.system.id, "id": b.id, "version": b.version, "name": b.name,
+                          "entries": len(b.entries), "imported": b.imported} for b in books])
+
+
+class BookDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **_errors(404, 406)},
+                   summary="One army book: every entry, option, mount and item",
+                   description="The book as its rules data file has it (docs/book-format.md), plus `common_items`, "
+                               "the items every book of its system may use.")
+    def get(self, request: Request, system: str, book: str, version: str) -> Response:
+        found = get_book(system, book, version)
+        if found is None:
+            raise NotFound(f"No army book {book!r} version {version!r} in {system!r}.")
+        common = [f.data for f in disk_library().files if f.kind == "items" and f.system == system]
+        return Response({**found.data, "common_items": [i for data in common for i in data["items"]]})
+
+
+# --- lists ------------------------------------------------------------------------------------
+
+def _owned(request: Request, pk: int) -> ArmyList:
+    """The user's own list; anybody else's is 'not found', so its existence is not revealed."""
+    found = ArmyList.objects.filter(pk=pk, owner=request.user).first()
+    if found is None:
+        raise NotFound("No such list.")
+    return found
+
+
+def _expected_revision(request: Request, body_revision: int | None) -> int:
+    header = request.headers.get("If-Match", "").strip()
+    if header:
+        try:
+            return int(header.removeprefix("W/").strip('"'))
+        except ValueError:
+            raise ValidationError({"If-Match": ["must be the ETag you read, such as \"3\"."]}) from None
+    if body_revision is not None:
+        return body_revision
+    raise PreconditionRequired()
+
+
+def _with_etag(response: Response, army_list: ArmyList) -> Response:
+    response["ETag"] = f'"{army_list.revision}"'
+    return response
+
+
+class ListCollectionView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: ArmyListSummarySerializer(many=True), **_errors(401, 403, 406)},
+                   summary="My lists")
+    def get(self, request: Request) -> Response:
+        lists = ArmyList.objects.filter(owner=request.user).order_by("-updated", "-id")
+        return Response(ArmyListSummarySerializer(lists, many=True).data)
+
+    @extend_schema(request=ListWriteSerializer,
+                   responses={201: ArmyListSerializer, **_errors(400, 401, 403, 406, 415)}, summary="Create a list")
+    def post(self, request: Request) -> Response:
+        write = ListWriteSerializer(data=request.data)
+        write.is_valid(raise_exception=True)
+        roster = write.validated_data["document"]
+        army_list = ArmyList(owner=request.user)
+        army_list.set_document(roster, validate(book_for(roster), roster))
+        army_list.save()
+        return _with_etag(Response(ArmyListSerializer(army_list).data, status=status.HTTP_201_CREATED), army_list)
+
+
+class ListItemView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: ArmyListSerializer, **_errors(401, 403, 404, 406)}, summary="One of my lists")
+    def get(self, request: Request, pk: int) -> Response:
+        army_list = _owned(request, pk)
+        return _with_etag(Response(ArmyListSerializer(army_list).data), army_list)
+
+    @extend_schema(request=ListWriteSerializer,
+                   parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER,
+                                                description="The ETag you read (or send `revision` in the body).")],
+                   responses={200: ArmyListSerializer, 412: OpenApiResponse(ErrorSerializer),
+                              428: OpenApiResponse(ErrorSerializer), **_errors(400, 401, 403, 404, 406, 415)},
+                   summary="Replace a list's document",
+                   description="Refused with 412 if the list changed since the revision you read; nothing is saved.")
+    def put(self, request: Request, pk: int) -> Response:
+        army_list = _owned(request, pk)
+        write = ListWriteSerializer(data=request.data)
+        write.is_valid(raise_exception=True)
+        expected = _expected_revision(request, write.validated_data.get("revision"))
+        roster = write.validated_data["document"]
+        army_list.set_document(roster, validate(book_for(roster), roster))
+        if not army_list.save_if_revision(expected):
+            raise StaleRevision(f"The list is at revision {ArmyList.objects.get(pk=pk).revision}; "
+                                f"you sent {expected}. Read it again and redo your change.")
+        return _with_etag(Response(ArmyListSerializer(army_list).data), army_list)
+
+    @extend_schema(responses={204: None, 412: OpenApiResponse(ErrorSerializer), **_errors(401, 403, 404, 406)},
+                   summary="Delete a list")
+    def delete(self, request: Request, pk: int) -> Response:
+        army_list = _owned(request, pk)
+        header = request.headers.get("If-Match")
+        if header and _expected_revision(request, None) != army_list.revision:
+            raise StaleRevision("The list changed since you read it; nothing was deleted.")
+        army_list.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ListReportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: ReportSerializer, **_errors(401, 403, 404, 406)},
+                   summary="A list's Report (the same the editor shows)")
+    def get(self, request: Request, pk: int) -> Response:
+        army_list = _owned(request, pk)
+        roster = parse_roster(army_list.document, f"list {pk}")
+        return Response(validate(book_for(roster), roster).to_dict())
+
+
+class ListExportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(parameters=[OpenApiParameter("as", str, enum=["json"], description="Export format.")],
+                   responses={(200, "application/json"): OpenApiTypes.OBJECT, **_errors(400, 401, 403, 404, 406)},
+                   summary="Export a list")
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        army_list = _owned(request, pk)
+        kind = request.query_params.get("as", "json")
+        if kind != "json":
+            raise ValidationError({"as": [f"unknown export format {kind!r}; one of: json."]})
+        roster = parse_roster(army_list.document, f"list {pk}")
+        response = Response(roster_to_dict(roster))
+        response["Content-Disposition"] = f'attachment; filename="list-{pk}.json"'
+        return response
+
+
+# --- stateless validation -----------------------------------------------------------------------
+
+class ValidateView(APIView):
+    """POST a list document, get its Report. No account needed; throttled per client."""
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "validate"
+
+    @extend_schema(request=OpenApiTypes.OBJECT,
+                   responses={200: ReportSerializer, **_errors(400, 406, 415, 429)},
+                   summary="Validate a list document",
+                   description="The body is a list document (docs/list-format.md). Answers its Report; saves nothing.")
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            raise ValidationError({"": ["The body must be a list document (a JSON object)."]})
+        roster = parse_roster(request.data, "")
+        return Response(validate(book_for(roster, ""), roster).to_dict())
