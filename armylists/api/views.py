@@ -17,10 +17,10 @@ from rest_framework.views import APIView
 
 from armylists.catalogue import book_for, disk_library, get_book
 from armylists.models import ArmyList
-from armylists.rules import roster_to_dict, validate
+from armylists.rules import ListDocumentError, roster_to_dict, validate
 from armylists.rules.roster import parse_roster
 
-from .errors import PreconditionRequired, StaleRevision
+from .errors import PreconditionRequired, StaleRevision, document_error
 from .serializers import (
     ArmyListSerializer, ArmyListSummarySerializer, BookSummarySerializer, ErrorSerializer, ListWriteSerializer,
     ReportSerializer, SystemSerializer,
@@ -219,5 +219,9 @@ class ValidateView(APIView):
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
             raise ValidationError({"": ["The body must be a list document (a JSON object)."]})
-        roster = parse_roster(request.data, "")
-        return Response(validate(book_for(roster, ""), roster).to_dict())
+        try:
+            roster = parse_roster(request.data, "")
+            book = book_for(roster, "")
+        except ListDocumentError as exc:
+            raise document_error(exc, prefix="") from None  # the body is the document itself
+        return Response(validate(book, roster).to_dict())

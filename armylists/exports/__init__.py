@@ -1,0 +1,9 @@
+"""Exports of a list: tournament text, the JSON document, and the printed (PDF) roster.
+
+Each takes the Book, the Roster and the Report the engine gave, and never works a rule out again,
+so what is printed cannot disagree with what the builder shows.
+"""
+from .checksum import checksum, document_json
+from .text import ListTextError, export_text, parse_list_text
+
+__all__ = ["ListTextError", "checksum", "document_json", "export_text", "parse_list_text"]

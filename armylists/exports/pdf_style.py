@@ -1,0 +1,71 @@
+"""Fonts, colours and paragraph styles of the printed roster.
+
+The fonts are reportlab's bundled Bitstream Vera TrueType files, registered once and embedded (as
+subsets) in every PDF: the 14 standard PDF fonts are not embedded and only cover Latin-1 through the
+viewer's substitutes, so names such as "Zoë" or "Bluffer's Helm" would depend on the reader's machine.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import reportlab
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONT_DIR = Path(reportlab.__file__).resolve().parent / "fonts"
+FONTS = {"Vera": "Vera.ttf", "Vera-Bold": "VeraBd.ttf", "Vera-Italic": "VeraIt.ttf", "Vera-BoldItalic": "VeraBI.ttf"}
+REGULAR, BOLD, ITALIC = "Vera", "Vera-Bold", "Vera-Italic"
+
+INK = colors.HexColor("#1d2430")
+MUTED = colors.HexColor("#5b6472")
+RULE = colors.HexColor("#c9ced6")
+SHADE = colors.HexColor("#eef1f5")
+LEGAL = colors.HexColor("#1b7a3a")
+ILLEGAL = colors.HexColor("#b3261e")
+WARNING = colors.HexColor("#9a6400")
+BAR = colors.HexColor("#4a6fa5")
+
+
+@lru_cache(maxsize=1)
+def register_fonts() -> str:
+    """Register the Vera family once per process; returns the family name for `<b>`/`<i>` mark-up."""
+    for name, filename in FONTS.items():
+        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
+    pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=ITALIC, boldItalic="Vera-BoldItalic")
+    return REGULAR
+
+
+class Styles:
+    """The paragraph styles of one roster, at a base font size (the compact sheet uses a smaller one)."""
+
+    def __init__(self, size: float = 9):
+        register_fonts()
+        lead = size * 1.3
+
+        def style(name: str, **kw) -> ParagraphStyle:
+            base = {"fontName": REGULAR, "fontSize": size, "leading": lead, "textColor": INK}
+            return ParagraphStyle(name, **{**base, **kw})
+
+        self.size = size
+        self.body = style("body")
+        self.small = style("small", fontSize=size * 0.85, leading=size * 1.1, textColor=MUTED)
+        self.title = style("title", fontName=BOLD, fontSize=size * 2, leading=size * 2.4)
+        self.subtitle = style("subtitle", fontSize=size * 1.1, leading=size * 1.45, textColor=MUTED)
+        self.heading = style("heading", fontName=BOLD, fontSize=size * 1.3, leading=size * 1.7, spaceBefore=size,
+                             spaceAfter=size * 0.3)
+        self.unit = style("unit", fontName=BOLD, fontSize=size * 1.1, leading=size * 1.4)
+        self.points = style("points", fontName=BOLD, fontSize=size * 1.1, leading=size * 1.4, alignment=TA_RIGHT)
+        self.cell = style("cell", fontSize=size * 0.9, leading=size * 1.15)
+        self.cell_right = style("cell_right", fontSize=size * 0.9, leading=size * 1.15, alignment=TA_RIGHT)
+        self.error = style("error", fontSize=size * 0.9, leading=size * 1.2, textColor=ILLEGAL)
+        self.warning = style("warning", fontSize=size * 0.9, leading=size * 1.2, textColor=WARNING)
+
+
+def text(value: object) -> str:
+    """Plain text made safe for Paragraph mark-up (`&`, `<` in a list name would otherwise break it)."""
+    return escape(str(value))

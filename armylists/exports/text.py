@@ -1,0 +1,515 @@
+"""The list as text, one line per unit, the shape tournaments exchange; and that text read back.
+
+    List: Sonnstahl combined arms
+    Player: Ann
+    System: The 9th Age: Fantasy Battles v0.11.9.3
+    Book: Empire of Sonnstahl 0.11.1
+    Points limit: 2400 pts
+
+    == Lords: 655 pts (27.3%) ==
+    290 - Marshal, General, Shield, Horse, Giant Sword, Talisman of Greater Shielding
+
+The unit line follows the entry style of the T9A FAQ (002:L1311-1313, `360 - Commander, BSB, Master
+of Canreig Tower, Great Weapon, Dragonforged Armour`): points, then the size when more than one model,
+the unit's name, its roles (General, BSB, Wizard level, Path: 000:L2025, L2036-2037, L263-264), its
+options, mount, command group and items, all by the book's names. Reading it back maps every name to
+its id through the same Book, so only the header's system, book, version and limit are needed to find
+it; the points, headings, total and verdict are the engine's to recompute and are not read.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Union
+
+from armylists.rules import Book, ListDocumentError, Report, Roster, RosterUnit, parse_roster
+from armylists.rules.book import Entry, Item
+from armylists.rules.errors import format_path
+from armylists.rules.report import ERROR
+from armylists.rules.roster import FORMAT
+
+ItemRef = Union[Item, str]  # an id the book does not know stays a string, so an illegal list still prints
+UNKNOWN = re.compile(r"^\?(entry|option|mount|item|path):(\S+)$")
+COMMAND_NAMES = {"champion": "Champion", "musician": "Musician", "standard": "Standard Bearer"}
+VETERAN_STANDARD = "Veteran Standard Bearer"
+BSB = "BSB"
+GENERAL = "General"
+WIZARD = re.compile(r"^Level (\d+) Wizard$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class UnitWords:
+    """One unit of a list in its book's words: what the text line and the printed roster show."""
+    unit: RosterUnit
+    entry: Entry | None
+    name: str
+    size: int | None  # printed only when it says something (more than one model, or not the default)
+    roles: tuple[str, ...]
+    options: tuple[str, ...]
+    mount: str | None
+    command: tuple[tuple[str, tuple[ItemRef, ...]], ...]  # ("Champion", its items)
+    items: tuple[ItemRef, ...]
+
+
+def unknown(kind: str, id_: str) -> str:
+    """An id the book lacks, written so that reading it back keeps it (and the engine still reports it)."""
+    return f"?{kind}:{id_}"
+
+
+def item_name(item: ItemRef) -> str:
+    return item.name if isinstance(item, Item) else unknown("item", item)
+
+
+def path_names(book: Book) -> dict[str, str]:
+    return {**book.system.paths, **book.paths}
+
+
+def describe_unit(book: Book, unit: RosterUnit) -> UnitWords:
+    """Name every part of `unit` as its book does; ids the book lacks are kept as they are."""
+    entry = book.entries.get(unit.entry)
+    if entry is None:
+        return UnitWords(unit, None, unknown("entry", unit.entry), unit.size, (),
+                         tuple(_counted(unknown("option", o), n) for o, n in unit.options),
+                         unknown("mount", unit.mount) if unit.mount else None, (), tuple(unit.items))
+    options = dict(unit.options)
+    roles = [GENERAL] if unit.general else []
+    # The BSB upgrade and the Wizard level are written as roles, so the option that gives each is
+    # printed once, as its role; taken more than once it is an ordinary (illegal) option again.
+    bsb = next((o for o, n in unit.options if n == 1 and o in entry.options and entry.options[o].role == "bsb"), None)
+    if bsb:
+        roles.append(BSB)
+        del options[bsb]
+    level_option = max((o for o, n in unit.options if n == 1 and o in entry.options
+                        and entry.options[o].wizard_level > entry.wizard_level),
+                       key=lambda o: entry.options[o].wizard_level, default=None)
+    if level_option:
+        roles.append(f"Level {entry.options[level_option].wizard_level} Wizard")
+        del options[level_option]
+    elif entry.wizard_level:
+        roles.append(f"Level {entry.wizard_level} Wizard")
+    if unit.path:
+        roles.append(path_names(book).get(unit.path) or unknown("path", unit.path))
+
+    def option_word(oid: str, count: int) -> str:
+        return _counted(entry.options[oid].name if oid in entry.options else unknown("option", oid), count)
+
+    mount = None
+    if unit.mount:
+        mount = book.mounts[unit.mount].name if unit.mount in book.mounts else unknown("mount", unit.mount)
+    command = []
+    for role in unit.command:
+        if role == "standard":
+            name = VETERAN_STANDARD if unit.veteran_standard else COMMAND_NAMES[role]
+            command.append((name, _items(book, unit.standard_items)))
+        elif role == "champion":
+            command.append((COMMAND_NAMES[role], _items(book, unit.champion_items)))
+        else:
+            command.append((COMMAND_NAMES[role], ()))
+    size = unit.size if unit.size is not None else entry.size_min
+    shown = size if size > 1 or (unit.size is not None and unit.size != entry.size_min) else None
+    return UnitWords(unit, entry, entry.name, shown, tuple(roles),
+                     tuple(option_word(o, n) for o, n in options.items()), mount, tuple(command),
+                     _items(book, unit.items))
+
+
+def _counted(name: str, count: int) -> str:
+    return name if count == 1 else f"{count}x {name}"
+
+
+def _items(book: Book, ids: tuple[str, ...]) -> tuple[ItemRef, ...]:
+    return tuple(book.items.get(i, i) for i in ids)
+
+
+def unit_text(words: UnitWords, show_item: Callable[[ItemRef], str] = item_name) -> str:
+    """`2x Trophy, Horse, Champion (Test Blade), Giant Sword` after the name: the line without its points.
+
+    `show_item` prints an item: its name, or on a hidden list its mundane type (000:L143-145).
+    """
+    head = f"{words.size} {words.name}" if words.size is not None else words.name
+    if words.unit.label:
+        head += f" [{words.unit.label}]"
+    parts = [head, *words.roles, *words.options]
+    if words.mount:
+        parts.append(words.mount)
+    for name, items in words.command:
+        parts.append(f"{name} ({', '.join(show_item(i) for i in items)})" if items else name)
+    parts.extend(show_item(i) for i in words.items)
+    return ", ".join(parts)
+
+
+def export_text(book: Book, roster: Roster, report: Report) -> str:
+    """The list as tournament text: header, units by category with their points, total and verdict."""
+    budget = report.budget_unit
+    lines = _header(book, roster, budget)
+    points = {u.id: u for u in report.units}
+    for cat in report.categories:
+        units = [u for u in roster.units if u.id in points and points[u.id].category == cat.id]
+        if not units:
+            continue
+        lines += ["", f"== {cat.name}: {cat.points} {budget} ({cat.percent:.1f}%) =="]
+        lines += [f"{points[u.id].points} - {unit_text(describe_unit(book, u))}" for u in units]
+    unpriced = [u for u in roster.units if u.id not in points]
+    if unpriced:
+        lines += ["", f"== Not in {book.name} {book.version} =="]
+        lines += [f"? - {unit_text(describe_unit(book, u))}" for u in unpriced]
+    left = report.points_left
+    lines += ["", f"Total: {report.total_points} {budget} of {report.points_limit} "
+                  f"({left} {budget} left)" if left >= 0 else
+                  f"Total: {report.total_points} {budget} of {report.points_limit} ({-left} {budget} over)"]
+    errors = len(report.errors)
+    lines.append("LEGAL" if report.valid else f"NOT LEGAL ({errors} error{'s' if errors != 1 else ''})")
+    lines += [f"{'x' if v.severity == ERROR else '!'} {v.code}: {v.message}" for v in report.violations]
+    return "\n".join(lines) + "\n"
+
+
+def _header(book: Book, roster: Roster, budget: str) -> list[str]:
+    lines = []
+    if roster.name:
+        lines.append(f"List: {_one_line(roster.name)}")
+    if roster.player:
+        lines.append(f"Player: {_one_line(roster.player)}")
+    lines += [f"System: {book.system.name}", f"Book: {book.name} {book.version}"]
+    if roster.composition:
+        comp = book.compositions.get(roster.composition)
+        lines.append(f"Composition: {comp.name if comp else roster.composition}")
+    lines.append(f"Points limit: {roster.points_limit} {budget}")
+    return lines
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- reading it back ------------------------------------------------------------------------------
+
+class ListTextError(ListDocumentError):
+    """A list text that cannot be read; it names the line, and the closest name the book has."""
+
+    def __init__(self, source: str, line: int, reason: str):
+        super().__init__(source, ("line", line), reason)
+        self.line = line
+        self.args = (f"{source}: line {line}: {reason}",)
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+HEADER_FIELDS = ("List", "Player", "System", "Book", "Composition", "Points limit")
+UNIT_LINE = re.compile(r"^(\d+|\?)\s+-\s+(.+)$")
+HEAD = re.compile(r"^(?:(\d+)\s+)?(.+?)(?:\s+\[(.+)\])?$")
+COUNTED = re.compile(r"^(\d+)x\s+(.+)$")
+BEARER = re.compile(r"^(Champion|Standard Bearer|Veteran Standard Bearer)\s*\((.*)\)$", re.IGNORECASE)
+
+
+def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
+                    lookup: Callable[[str, str, str], Book | None] | None = None) -> Roster:
+    """Read a list written by `export_text` back into a Roster, or raise `ListTextError`.
+
+    `books` are the books whose names the header may use (every version); `lookup(system, book,
+    version)` finds a version they lack (an older one kept in the database). Units get the ids u1,
+    u2... in the order they are written, as a list document without ids would.
+    """
+    lines = text.splitlines()
+    fields, body_start = _read_header(lines, source)
+    book = _find_book(fields, list(books), lookup, source)
+    doc: dict = {"format": FORMAT}
+    for key, name in (("List", "name"), ("Player", "player")):
+        if key in fields:
+            doc[name] = fields[key][1]
+    doc.update(system=book.system.id, book=book.id, book_version=book.version)
+    if "Composition" in fields:
+        number, name = fields["Composition"]
+        by_name = {c.name.casefold(): c.id for c in book.compositions.values()}
+        by_name.update({c.id: c.id for c in book.compositions.values()})
+        if name.casefold() not in by_name:
+            raise ListTextError(source, number, _unknown(f"composition {name!r}", f"{book.name} {book.version}", name,
+                                                         [c.name for c in book.compositions.values()]))
+        doc["composition"] = by_name[name.casefold()]
+    number, limit = fields["Points limit"]
+    found = re.fullmatch(r"(\d+)(?:\s+\S+)?", limit)
+    if not found:
+        raise ListTextError(source, number, f"the points limit {limit!r} is not a number of points")
+    doc["points_limit"] = int(found.group(1))
+
+    units, unit_lines = [], []
+    for number, line in enumerate(lines[body_start:], start=body_start + 1):
+        line = line.strip()
+        if not line or line.startswith("=="):
+            continue
+        if line.startswith("Total:"):
+            break  # the total, verdict and violations are the engine's; nothing below is read
+        found = UNIT_LINE.match(line)
+        if not found:
+            raise ListTextError(source, number, f"expected a unit as \"<points> - <unit>, <options>...\", not {line!r}")
+        units.append({"id": f"u{len(units) + 1}", **_read_unit(found.group(2), book, source, number)})
+        unit_lines.append(number)
+    doc["units"] = units
+    try:
+        return parse_roster(doc, source)
+    except ListDocumentError as exc:
+        # The document's own checks (sizes, counts) name a unit by index; say which line it was.
+        if len(exc.path) >= 2 and exc.path[0] == "units" and isinstance(exc.path[1], int):
+            raise ListTextError(source, unit_lines[exc.path[1]], f"{format_path(exc.path[2:])}: {exc.reason}") from None
+        raise
+
+
+def _read_header(lines: list[str], source: str) -> tuple[dict[str, tuple[int, str]], int]:
+    """`Key: value` lines up to the first blank line: {key: (line number, value)}, and where the units begin."""
+    fields: dict[str, tuple[int, str]] = {}
+    known = {f.casefold(): f for f in HEADER_FIELDS}
+    index = 0
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    while index < len(lines) and lines[index].strip():
+        line, number = lines[index].strip(), index + 1
+        key, sep, value = line.partition(":")
+        if not sep or key.strip().casefold() not in known:
+            raise ListTextError(source, number, f"expected a header line \"<field>: <value>\" with a field among "
+                                                f"{', '.join(HEADER_FIELDS)}, not {line!r}")
+        fields[known[key.strip().casefold()]] = (number, value.strip())
+        index += 1
+    for required in ("System", "Book", "Points limit"):
+        if required not in fields:
+            raise ListTextError(source, index + 1 if index < len(lines) else max(index, 1),
+                                f"the header has no \"{required}:\" line; it needs System, Book and Points limit")
+    return fields, index
+
+
+def _find_book(fields: dict[str, tuple[int, str]], books: list[Book],
+               lookup: Callable[[str, str, str], Book | None] | None, source: str) -> Book:
+    number, system_name = fields["System"]
+    systems = {b.system.id: b.system for b in books}
+    system = next((s for s in systems.values() if system_name.casefold() in (s.name.casefold(), s.id)), None)
+    if system is None:
+        raise ListTextError(source, number, _unknown(f"game system {system_name!r}", None, system_name,
+                                                     sorted(s.name for s in systems.values())))
+    number, written = fields["Book"]
+    name, _, version = written.rpartition(" ")
+    if not name:
+        raise ListTextError(source, number, f"write the book as its name and version, as in \"Book: "
+                                            f"{next((b.name + ' ' + b.version for b in books), 'Name 1.0')}\"")
+    ours = [b for b in books if b.system.id == system.id]
+    same = [b for b in ours if name.casefold() in (b.name.casefold(), b.id)]
+    if not same:
+        raise ListTextError(source, number, _unknown(f"book {name!r}", system.name, name, sorted({b.name for b in ours})))
+    found = next((b for b in same if b.version == version), None)
+    if found is None and lookup is not None:
+        found = lookup(system.id, same[0].id, version)
+    if found is None:
+        raise ListTextError(source, number, f"{same[0].name} version {version!r} is not loaded; available: "
+                                            f"{', '.join(sorted(b.version for b in same))}")
+    return found
+
+
+def _unknown(what: str, where: str | None, name: str, choices: Iterable[str]) -> str:
+    message = f"no {what}" + (f" in {where}" if where else "")
+    return message + _suggestion(name, choices)
+
+
+def _suggestion(name: str, choices: Iterable[str]) -> str:
+    by_fold = {c.casefold(): c for c in choices}
+    close = difflib.get_close_matches(name.casefold(), list(by_fold), n=1)
+    return f"; did you mean {by_fold[close[0]]!r}?" if close else ""
+
+
+def _split(text: str) -> list[str]:
+    """Split at the commas outside parentheses: `Horse (barded)` and `Champion (A, B)` stay whole."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]" and depth:
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def _read_unit(text: str, book: Book, source: str, number: int) -> dict:
+    where = f"{book.name} {book.version}"
+    head, *tokens = _split(text)
+    sized = HEAD.match(head)
+    size, name, label = sized.group(1), sized.group(2), sized.group(3)
+    marked = UNKNOWN.match(name)
+    if marked and marked.group(1) == "entry":
+        # An entry the book lacks: keep the unit as written, so the engine still reports it.
+        return _read_unknown_entry(marked.group(2), size, label, tokens, source, number)
+    entry = _by_name(book.entries.values(), name)
+    if entry is None:
+        raise ListTextError(source, number, _unknown(f"unit {name!r}", where, name, (e.name for e in book.entries.values())))
+    unit: dict = {"entry": entry.id}
+    if size is not None:
+        unit["size"] = int(size)
+    options: dict[str, int] = {}
+    command: list[str] = []
+    items: list[str] = []
+    reader = _TokenReader(book, entry)
+    for token in tokens:
+        kind, value = reader.read(token)
+        if kind is None:
+            raise ListTextError(source, number, f"{token!r} is not an option, mount, command or item {entry.name} "
+                                                f"can take in {where}" + _suggestion(token, reader.names()))
+        if kind == "general":
+            unit["general"] = True
+        elif kind == "path":
+            if "path" in unit:
+                raise ListTextError(source, number, f"{entry.name} has two Paths; a Wizard uses one")
+            unit["path"] = value
+        elif kind == "option":
+            oid, count = value
+            options[oid] = options.get(oid, 0) + count
+        elif kind == "mount":
+            if "mount" in unit:
+                raise ListTextError(source, number, f"{entry.name} has two mounts; it may ride one")
+            unit["mount"] = value
+        elif kind == "command":
+            role, veteran, carried = value
+            if role in command:
+                raise ListTextError(source, number, f"{entry.name} has two {COMMAND_NAMES[role]}s")
+            command.append(role)
+            if veteran:
+                unit["veteran_standard"] = True
+            if carried:
+                unit["champion_items" if role == "champion" else "standard_items"] = carried
+        elif kind == "item":
+            items.append(value)
+        elif kind == "bad-role":
+            raise ListTextError(source, number, value)
+        # kind "level": the entry's own Wizard level, which the list does not record
+    if options:
+        unit["options"] = options
+    if command:
+        unit["command"] = command
+    if items:
+        unit["items"] = items
+    if label:
+        unit["label"] = label
+    return unit
+
+
+def _read_unknown_entry(entry: str, size: str | None, label: str | None, tokens: list[str], source: str,
+                        number: int) -> dict:
+    unit: dict = {"entry": entry}
+    if size is not None:
+        unit["size"] = int(size)
+    for token in tokens:
+        counted = COUNTED.match(token)
+        count, token = (int(counted.group(1)), counted.group(2)) if counted else (1, token)
+        marked = UNKNOWN.match(token)
+        if not marked or marked.group(1) not in ("option", "mount", "item"):
+            raise ListTextError(source, number, f"{token!r}: a unit whose entry the book lacks can only list "
+                                                f"?option:, ?mount: and ?item: ids")
+        kind, id_ = marked.groups()
+        if kind == "option":
+            unit.setdefault("options", {})[id_] = count
+        elif kind == "mount":
+            unit["mount"] = id_
+        else:
+            unit.setdefault("items", []).append(id_)
+    if label:
+        unit["label"] = label
+    return unit
+
+
+def _by_name(things, name: str):
+    folded = name.casefold()
+    return next((t for t in things if t.name.casefold() == folded), None)
+
+
+class _TokenReader:
+    """Tells what each part of a unit line is, by name, in the order they are written.
+
+    The parts come in a fixed order (roles, options, mount, command, items); a name two kinds share
+    is read as the one that comes next in that order, so `Shield` after the mount is an item if the
+    book has one by that name. Any order is accepted otherwise.
+    """
+    KINDS = ("role", "option", "mount", "command", "item")
+
+    def __init__(self, book: Book, entry: Entry):
+        self.book, self.entry = book, entry
+        self.at = 0
+        self.paths = {n.casefold(): pid for pid, n in path_names(book).items()}
+        self.options = {o.name.casefold(): o.id for o in entry.options.values()}
+        self.mounts = {m.name.casefold(): m.id for m in book.mounts.values()}
+        self.items = {i.name.casefold(): i.id for i in book.items.values()}
+
+    def names(self) -> list[str]:
+        entry, book = self.entry, self.book
+        return [GENERAL, *path_names(book).values(), *(o.name for o in entry.options.values()),
+                *(m.mount.name for m in entry.mounts.values()), *COMMAND_NAMES.values(), VETERAN_STANDARD,
+                *(i.name for i in book.items.values())]
+
+    def read(self, token: str) -> tuple[str | None, object]:
+        order = list(range(self.at, len(self.KINDS))) + list(range(self.at))
+        for k in order:
+            found = getattr(self, "_" + self.KINDS[k])(token)
+            if found is not None:
+                self.at = k
+                return found
+        return None, None
+
+    def _role(self, token: str):
+        folded = token.casefold()
+        if folded == GENERAL.casefold():
+            return "general", True
+        if folded == BSB.casefold():
+            bsb = next((o.id for o in self.entry.options.values() if o.role == "bsb"), None)
+            return ("option", (bsb, 1)) if bsb else \
+                ("bad-role", f"{self.entry.name} cannot be the BSB in {self.book.name} {self.book.version}")
+        level = WIZARD.match(token)
+        if level:
+            wanted = int(level.group(1))
+            if wanted == self.entry.wizard_level:
+                return "level", wanted  # the entry's own level: nothing to choose
+            option = next((o.id for o in self.entry.options.values() if o.wizard_level == wanted), None)
+            if option:
+                return "option", (option, 1)
+            levels = sorted({self.entry.wizard_level} - {0} | {o.wizard_level for o in self.entry.options.values()} - {0})
+            return "bad-role", (f"{self.entry.name} cannot be a Level {wanted} Wizard in {self.book.name} "
+                                f"{self.book.version}" + (f"; its levels: {', '.join(map(str, levels))}" if levels
+                                                          else "; it is not a Wizard"))
+        pid = self.paths.get(folded) or _marked(token, "path")
+        return ("path", pid) if pid else None
+
+    def _option(self, token: str):
+        counted = COUNTED.match(token)
+        count, name = (int(counted.group(1)), counted.group(2)) if counted else (1, token)
+        oid = self.options.get(name.casefold()) or _marked(name, "option")
+        return ("option", (oid, count)) if oid else None
+
+    def _mount(self, token: str):
+        mid = self.mounts.get(token.casefold()) or _marked(token, "mount")
+        return ("mount", mid) if mid else None
+
+    def _command(self, token: str):
+        bearer = BEARER.match(token)
+        name, carried = (bearer.group(1), _split(bearer.group(2))) if bearer else (token, [])
+        folded = name.casefold()
+        if folded == VETERAN_STANDARD.casefold():
+            role, veteran = "standard", True
+        else:
+            role = next((r for r, n in COMMAND_NAMES.items() if n.casefold() == folded), None)
+            veteran = False
+            if role is None:
+                return None
+        ids = []
+        for item in carried:
+            iid = self.items.get(item.casefold()) or _marked(item, "item")
+            if iid is None:
+                return "bad-role", (f"no item {item!r} in {self.book.name} {self.book.version}"
+                                    + _suggestion(item, (i.name for i in self.book.items.values())))
+            ids.append(iid)
+        return "command", (role, veteran, ids)
+
+    def _item(self, token: str):
+        iid = self.items.get(token.casefold()) or _marked(token, "item")
+        return ("item", iid) if iid else None
+
+
+def _marked(token: str, kind: str) -> str | None:
+    """The id in `?kind:id`, the form an id the book lacks is exported in."""
+    found = UNKNOWN.match(token)
+    return found.group(2) if found and found.group(1) == kind else None
