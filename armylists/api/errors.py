@@ -71,3 +71,14 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         code = detail.code if hasattr(detail, "code") else getattr(exc, "default_code", "error")
     response.data = {"error": {"status": response.status_code, "code": code, "message": message, "fields": fields}}
     return response
+
+
+def api_not_found(request, exception=None):
+    """Django's 404 for URLs that match no route: JSON in the API's shape under /api/, HTML elsewhere."""
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found
+
+    if request.path.startswith("/api/"):
+        body = {"error": {"status": 404, "code": "not_found", "message": "No such resource.", "fields": []}}
+        return JsonResponse(body, status=404)
+    return page_not_found(request, exception)

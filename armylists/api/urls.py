@@ -1,5 +1,4 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from . import views
 
@@ -13,5 +12,5 @@ urlpatterns = [
     path("lists/<int:pk>/report/", views.ListReportView.as_view(), name="api-list-report"),
     path("lists/<int:pk>/export/", views.ListExportView.as_view(), name="api-list-export"),
     path("validate/", views.ValidateView.as_view(), name="api-validate"),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", views.TokenView.as_view(), name="api-token"),
 ]

@@ -8,6 +8,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -225,3 +226,10 @@ class ValidateView(APIView):
         except ListDocumentError as exc:
             raise document_error(exc, prefix="") from None  # the body is the document itself
         return Response(validate(book, roster).to_dict())
+
+
+@extend_schema(responses={200: OpenApiTypes.OBJECT, **_errors(400, 406, 415)},
+               summary="Get an API token", description="Send username and password; answers {\"token\": \"...\"}. "
+               "Use it as `Authorization: Token <token>`.")
+class TokenView(ObtainAuthToken):
+    pass

@@ -1,0 +1,162 @@
+"""The printed roster (PDF, reportlab platypus), drawn from the Report the engine gave.
+
+    render_pdf(book, roster, report, variant="full" | "compact" | "hidden", share_url=None) -> bytes
+
+- full: header, legality stamp, category summary and chart, every unit with its profile, the items
+  taken and what they do;
+- compact: one page, the category summary and one line per unit, shrunk to fit;
+- hidden: The 9th Age's hidden list (000:L133-149): an open list where every magical item shows only
+  its mundane type and identical units carry a label, then a separate sheet of the hidden items.
+
+Every page has `page x of y`, the date and the list's checksum in its footer. Nothing here decides
+legality: points, percentages and violations are the Report's.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from datetime import date
+from functools import partial
+
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, KeepInFrame, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from armylists.rules import Book, Report, Roster
+
+from .checksum import checksum
+from .pdf_header import category_summary, header, qr_code, section_heading, stamp, with_heading
+from .pdf_hidden import hidden_story
+from .pdf_list import PrintedList
+from .pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, text
+from .pdf_units import item_reference, items_carried, unit_block
+from .text import unit_text
+
+VARIANTS = ("full", "compact", "hidden")
+PAGE = A4
+MARGIN = 14 * mm
+FOOTER_SPACE = 10 * mm
+
+
+def render_pdf(book: Book, roster: Roster, report: Report, variant: str = "full", share_url: str | None = None,
+               printed_on: date | None = None) -> bytes:
+    """The roster as PDF bytes. `share_url` adds its QR code; `printed_on` is the footer's date (today)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    register_fonts()
+    printed = PrintedList(book, roster, report)
+    check = checksum(roster)
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buffer, pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+        bottomMargin=MARGIN + FOOTER_SPACE, title=roster.name or "Army list", author=roster.player,
+        subject=f"{book.name} {book.version}, {report.points_limit} {report.budget_unit}", creator="armylists",
+        invariant=1,  # no timestamp or random id: the same list prints the same bytes
+    )
+    width = doc.width
+    if variant == "compact":
+        story = compact_story(printed, share_url, check, width, doc.height)
+    elif variant == "hidden":
+        story = hidden_story(printed, share_url, check, width)
+    else:
+        story = full_story(printed, share_url, check, width)
+    footer = Footer(roster.name or "Army list", check, (printed_on or date.today()).isoformat())
+    doc.build(story, canvasmaker=partial(FooterCanvas, footer=footer))
+    return buffer.getvalue()
+
+
+def full_story(printed: PrintedList, share_url: str | None, check: str, width: float) -> list[Flowable]:
+    styles = Styles(9)
+    book, report = printed.book, printed.report
+    story = header(book, printed.roster, report, styles, width, check, share_url)
+    story += [Spacer(1, 4 * mm), stamp(report, styles, width)]
+    story += category_summary(report, styles, width)
+    carried = []
+    for title, figures, units in printed.by_category():
+        blocks = [unit_block(book, unit.words, printed.points(unit), styles, width,
+                             violations=report.violations_for(unit.words.unit.id)) for unit in units]
+        story += with_heading(section_heading(title, styles, width, figures), blocks)
+        for unit in units:
+            if unit.line is not None:
+                name = unit.words.name
+                carried += [(name, bearer, item, unit.line) for bearer, item in items_carried(unit.words)]
+    story += item_reference(book, carried, styles, width)
+    if report.unchecked:
+        story += [Spacer(1, 3 * mm), Paragraph("Not checked by the builder (check these by hand)", styles.unit)]
+        story += [Paragraph(f"\u2022 {text(note)}", styles.small) for note in report.unchecked]
+    return story
+
+
+def compact_story(printed: PrintedList, share_url: str | None, check: str, width: float,
+                  height: float) -> list[Flowable]:
+    """Everything on one page: shrunk to fit rather than split, however long the list."""
+    styles = Styles(7.5)
+    book, roster, report = printed.book, printed.roster, printed.report
+    budget = report.budget_unit
+    left = report.points_left
+    facts = " \u00b7 ".join(p for p in (
+        roster.player, f"{book.name} {book.version}", book.system.name,
+        f"{report.total_points} of {report.points_limit} {budget}",
+        f"{left} {budget} left" if left >= 0 else f"{-left} {budget} over", f"checksum {check}") if p)
+    content: list[Flowable] = [Paragraph(text(roster.name or "Army list"), styles.title),
+                               Paragraph(text(facts), styles.subtitle), Spacer(1, 2 * mm),
+                               stamp(report, styles, width), Spacer(1, 2 * mm),
+                               *category_summary(report, styles, width, title=False)]
+    rows, style = [], [("FONTNAME", (0, 0), (-1, -1), REGULAR), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                       ("TOPPADDING", (0, 0), (-1, -1), 0.8), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.8)]
+    for title, figures, units in printed.by_category():
+        style += [("LINEBELOW", (0, len(rows)), (-1, len(rows)), 0.6, RULE), ("SPAN", (0, len(rows)), (1, len(rows)))]
+        rows.append([Paragraph(f"<b>{text(title)}</b> <font color=\"{MUTED.hexval()}\">{text(figures)}</font>",
+                               styles.body), ""])
+        rows += [[Paragraph(text(unit.line.points if unit.line else "?"), styles.cell_right),
+                  Paragraph(text(unit_text(unit.words)), styles.cell)] for unit in units]
+    if rows:
+        units_table = Table(rows, colWidths=[12 * mm, width - 12 * mm], hAlign="LEFT")
+        units_table.setStyle(TableStyle(style))
+        content.append(units_table)
+    if share_url:
+        content += [Spacer(1, 2 * mm), qr_code(share_url, 20 * mm), Paragraph(text(share_url), styles.small)]
+    return [KeepInFrame(width, height, content, mode="shrink")]
+
+
+@dataclass(frozen=True)
+class Footer:
+    title: str
+    check: str
+    day: str
+
+    def draw(self, canvas: Canvas, page: int, pages: int) -> None:
+        width, _ = PAGE
+        y = MARGIN * 0.8
+        canvas.saveState()
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.5)
+        canvas.line(MARGIN, y + 9, width - MARGIN, y + 9)
+        canvas.setFont(REGULAR, 7.5)
+        canvas.setFillColor(MUTED)
+        canvas.drawString(MARGIN, y, f"{self.title[:70]} \u00b7 checksum {self.check}")
+        canvas.drawCentredString(width / 2, y, self.day)
+        canvas.drawRightString(width - MARGIN, y, f"page {page} of {pages}")
+        canvas.restoreState()
+
+
+class FooterCanvas(Canvas):
+    """Holds every page back until the end, so each footer can say how many pages there are."""
+
+    def __init__(self, *args, footer: Footer, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._footer = footer
+        self._pages: list[dict] = []
+
+    def showPage(self) -> None:
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._pages)
+        for number, state in enumerate(self._pages, start=1):
+            self.__dict__.update(state)
+            self._footer.draw(self, number, total)
+            super().showPage()
+        super().save()

@@ -1,0 +1,155 @@
+"""The top of a printed roster: who and what the list is, the legality stamp, the category summary."""
+from __future__ import annotations
+
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+
+from armylists.rules import Book, Report, Roster
+from armylists.rules.report import ERROR, Violation
+
+from .pdf_chart import category_chart
+from .pdf_style import BOLD, ILLEGAL, INK, LEGAL, MUTED, REGULAR, RULE, SHADE, Styles, text
+
+QR_SIZE = 28 * mm
+
+
+def qr_code(url: str, size: float = QR_SIZE) -> Drawing:
+    """The share link as a QR code, `size` points square (level M: still reads with a fold across it)."""
+    widget = QrCodeWidget(url, barLevel="M", barBorder=2)
+    x0, y0, x1, y1 = widget.getBounds()
+    drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
+    drawing.add(widget)
+    return drawing
+
+
+def header(book: Book, roster: Roster, report: Report, styles: Styles, width: float, check: str,
+           share_url: str | None) -> list[Flowable]:
+    """Title, player and the facts an opponent or organiser looks for first; the QR code at the right."""
+    budget = report.budget_unit
+    comp = book.compositions.get(roster.composition) if roster.composition else None
+    composition = comp.name if comp else (roster.composition or "none")
+    figures = report.figures
+    wizards = figures.get("wizards", 0)
+    facts = [
+        ("Player", roster.player or "-"),
+        ("Game system", book.system.name),
+        ("Army book", f"{book.name} {book.version}"),
+        ("Composition", composition + (f" ({report.band_name})" if report.band_name else "")),
+        ("Points limit", f"{report.points_limit} {budget}"),
+        ("Total", f"{report.total_points} {budget}"),
+        ("Points left", f"{report.points_left} {budget}" if report.points_left >= 0
+         else f"{-report.points_left} {budget} over the limit"),
+        ("Army", f"{figures.get('units', 0)} units, {figures.get('models', 0)} models, {figures.get('drops', 0)} "
+                 f"deployment drops, {wizards} Wizard{'s' if wizards != 1 else ''}"
+                 + (f" ({figures.get('wizard_levels', 0)} levels)" if wizards else "")),
+        ("Checksum", check),
+    ]
+    rows = [[Paragraph(text(k), styles.small), Paragraph(text(v), styles.body)] for k, v in facts]
+    facts_table = Table(rows, colWidths=[26 * mm, None], hAlign="LEFT")
+    facts_table.setStyle(TableStyle([
+        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("TOPPADDING", (0, 0), (-1, -1), 0.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.6),
+    ]))
+    left = [Paragraph(text(roster.name or "Untitled list"), styles.title), facts_table]
+    if not share_url:
+        return left
+    right = [qr_code(share_url), Paragraph(text(share_url), styles.small)]
+    block = Table([[left, right]], colWidths=[width - QR_SIZE - 4 * mm, QR_SIZE + 4 * mm])
+    block.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                               ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+    return [block]
+
+
+def stamp(report: Report, styles: Styles, width: float, details: bool = True, note: str = "") -> Table:
+    """LEGAL or NOT LEGAL in a coloured box, with every violation's message (000 rules cited) when `details`."""
+    errors = len(report.errors)
+    warnings = len(report.violations) - errors
+    if report.valid:
+        verdict = "LEGAL" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else "")
+        colour = LEGAL
+    else:
+        verdict = f"NOT LEGAL ({errors} error{'s' if errors != 1 else ''})"
+        colour = ILLEGAL
+    big = Paragraph(f'<font color="{colour.hexval()}">{text(verdict)}</font>', styles.heading)
+    rows: list[list] = [[big]]
+    if details:
+        rows += [[violation_paragraph(v, styles)] for v in report.violations]
+    if note:
+        rows.append([Paragraph(text(note), styles.small)])
+    box = Table(rows, colWidths=[width])
+    box.setStyle(TableStyle([
+        ("BOX", (0, 0), (-1, -1), 1.5, colour), ("LEFTPADDING", (0, 0), (-1, -1), 6),
+        ("TOPPADDING", (0, 0), (0, 0), 0), ("BOTTOMPADDING", (0, -1), (-1, -1), 5),
+        ("TOPPADDING", (0, 1), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -2), 1),
+    ]))
+    return box
+
+
+def violation_paragraph(v: Violation, styles: Styles) -> Paragraph:
+    mark = "\u00d7" if v.severity == ERROR else "!"
+    where = " \u00b7 ".join(p for p in (v.code, v.source) if p)
+    style = styles.error if v.severity == ERROR else styles.warning
+    return Paragraph(f"{mark} {text(v.message)} <font color=\"{MUTED.hexval()}\" size=\"{styles.size * 0.75}\">"
+                     f"[{text(where)}]</font>", style)
+
+
+def category_table(report: Report, styles: Styles, width: float) -> Table:
+    """Points, percent and bounds of each category, and the total."""
+    budget = report.budget_unit
+    rows = [["Category", "Units", budget.capitalize(), "%", "Min", "Max"]]
+    for c in report.categories:
+        rows.append([c.name, str(c.units), str(c.points), f"{c.percent:.1f}%",
+                     f"{c.min_percent}%" if c.min_percent is not None else "-",
+                     f"{c.max_percent}%" if c.max_percent is not None else "-"])
+    rows.append(["Total", str(report.figures.get("units", 0)), str(report.total_points),
+                 f"{report.total_points * 100 / report.points_limit:.1f}%", "", ""])
+    size = styles.size * 0.9
+    table = Table(rows, colWidths=[width * f for f in (0.32, 0.12, 0.16, 0.14, 0.13, 0.13)], hAlign="LEFT")
+    table.setStyle(TableStyle([
+        ("FONTNAME", (0, 0), (-1, -1), REGULAR), ("FONTSIZE", (0, 0), (-1, -1), size),
+        ("LEADING", (0, 0), (-1, -1), size * 1.2), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+        ("FONTNAME", (0, 0), (-1, 0), BOLD), ("FONTNAME", (0, -1), (-1, -1), BOLD),
+        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK), ("LINEABOVE", (0, -1), (-1, -1), 0.8, INK),
+        ("LINEBELOW", (0, 1), (-1, -3), 0.3, RULE),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.8), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+    ]))
+    return table
+
+
+def category_summary(report: Report, styles: Styles, width: float, title: bool = True) -> list[Flowable]:
+    """The category table beside its bar chart."""
+    gap = 8 * mm
+    table_width = width * 0.46
+    chart = category_chart(report.categories, width - table_width - gap)
+    both = Table([[category_table(report, styles, table_width), chart]], colWidths=[table_width + gap, None],
+                 hAlign="LEFT")
+    both.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                              ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+    return ([Paragraph("Categories", styles.heading)] if title else []) + [both, Spacer(1, 2 * mm)]
+
+
+def section_heading(title: str, styles: Styles, width: float, right: str = "") -> Table:
+    """A band with the section name, and its figures at the right."""
+    white = '<font color="#ffffff">{}</font>'
+    band = Table([[Paragraph(white.format(f"<b>{text(title)}</b>"), styles.unit),
+                   Paragraph(white.format(text(right)), styles.points)]], colWidths=[width * 0.6, width * 0.4])
+    band.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), INK), ("TOPPADDING", (0, 0), (-1, -1), 2),
+                              ("BOTTOMPADDING", (0, 0), (-1, -1), 3.5), ("FONTNAME", (0, 0), (-1, -1), BOLD)]))
+    return band
+
+
+def with_heading(heading: Flowable, blocks: list[Flowable]) -> list[Flowable]:
+    """The heading kept on one page with the first block under it, never alone at a page's foot.
+
+    The blocks keep themselves whole (a Table with NOSPLIT rows), which costs far less than a
+    KeepTogether around each; a KeepTogether inside another would always break the page.
+    """
+    gap = 2.5 * mm
+    story: list[Flowable] = [KeepTogether([heading, Spacer(1, 1.5 * mm), blocks[0]]), Spacer(1, gap)]
+    for block in blocks[1:]:
+        story += [block, Spacer(1, gap)]
+    return story

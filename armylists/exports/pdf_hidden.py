@@ -1,0 +1,133 @@
+"""The hidden list of The 9th Age (000:L133-149): an open list for the opponent, and a hidden sheet.
+
+The open part hides the magical items (000:L139-142) and shows what is mundane about them, such
+as a Magical Weapon's type (000:L143-145; an item without a type is "hidden item"). Units that look
+the same in the open part are told apart by their label, or by "A", "B"... when they have none
+(000:L146-149). Per-unit points on the open part leave out the hidden items' cost, which would
+otherwise tell the opponent what they are worth; the violations (which name items), the category
+summary and the items themselves are on the hidden sheet, a page of their own.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import count
+from string import ascii_uppercase
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
+
+from armylists.rules.book import Item
+
+from .pdf_list import PrintedList, PrintedUnit
+from .pdf_header import category_summary, header, section_heading, stamp, with_heading
+from .pdf_style import INK, REGULAR, RULE, Styles, text
+from .pdf_units import items_carried, unit_block
+from .text import ItemRef, unit_text
+
+HIDDEN_ITEM = "hidden item"
+
+
+def mundane(item: ItemRef) -> str:
+    """What the opponent sees of an item: its mundane type, or only that there is one."""
+    return item.type if isinstance(item, Item) and item.type else HIDDEN_ITEM
+
+
+def labels(printed: PrintedList) -> dict[str, str]:
+    """unit id -> the label that tells it apart: its own, or a letter when its open part has a twin."""
+    groups: dict[tuple[str, str], list[PrintedUnit]] = {}
+    for unit in printed.units:
+        open_line = unit_text(_unlabelled(unit), show_item=mundane)
+        groups.setdefault((unit.words.unit.entry, open_line), []).append(unit)
+    found = {u.words.unit.id: u.words.unit.label for u in printed.units}
+    for twins in groups.values():
+        if len(twins) < 2:
+            continue
+        taken = {u.words.unit.label for u in twins}
+        letters = (letter for letter in _letters() if letter not in taken)
+        for unit in twins:
+            if not unit.words.unit.label:
+                found[unit.words.unit.id] = next(letters)
+    return found
+
+
+def _unlabelled(unit: PrintedUnit):
+    return replace(unit.words, unit=replace(unit.words.unit, label=""))
+
+
+def _letters():
+    """A, B, ... Z, AA, AB, ..."""
+    yield from ascii_uppercase
+    for n in count(1):
+        for first in ascii_uppercase[:n]:
+            for second in ascii_uppercase:
+                yield first + second
+
+
+def hidden_cost(unit: PrintedUnit) -> int:
+    """What the unit's hidden items cost it: each at its price for the unit's category (000:L2846-2849)."""
+    if unit.line is None:
+        return 0
+    return sum(item.price_for(unit.line.category) for _, item in items_carried(unit.words))
+
+
+def open_points(unit: PrintedUnit, budget: str) -> str:
+    """The unit's points without its hidden items: `113 pts + hidden`."""
+    if unit.line is None:
+        return "?"
+    if not items_carried(unit.words):
+        return f"{unit.line.points} {budget}"
+    return f"{unit.line.points - hidden_cost(unit)} {budget} + hidden"
+
+
+def hidden_story(printed: PrintedList, share_url: str | None, check: str, width: float) -> list[Flowable]:
+    styles = Styles(9)
+    book, report, budget = printed.book, printed.report, printed.report.budget_unit
+    label_of = labels(printed)
+    story = header(book, printed.roster, report, styles, width, check, share_url)
+    story += [Spacer(1, 4 * mm), stamp(report, styles, width, details=False, note=(
+        "Hidden list: magical items show only their mundane type, and unit points leave out their cost. "
+        "The items, the violations and the category summary are on the hidden sheet."))]
+    story.append(Spacer(1, 3 * mm))
+    for title, _, units in printed.by_category():
+        blocks = [unit_block(book, unit.words, open_points(unit, budget), styles, width, show_item=mundane,
+                             label=label_of[unit.words.unit.id]) for unit in units]
+        story += with_heading(section_heading(title, styles, width), blocks)
+    story += [PageBreak()] + hidden_sheet(printed, label_of, check, styles, width)
+    return story
+
+
+def hidden_sheet(printed: PrintedList, label_of: dict[str, str], check: str, styles: Styles,
+                 width: float) -> list[Flowable]:
+    """The hidden part: every item by labelled unit, then the full stamp and category summary."""
+    book, report = printed.book, printed.report
+    categories = book.system.item_categories
+    story: list[Flowable] = [
+        Paragraph("Hidden sheet", styles.title),
+        Paragraph(text(f"{printed.roster.name or 'Army list'} \u00b7 checksum {check} \u00b7 for the organiser; "
+                       f"reveal each item the first time it is used (000:L150-159)"), styles.subtitle),
+        Spacer(1, 3 * mm),
+    ]
+    head = ["Unit", "Carried by", "Item", "Category", "Shown as", "Cost"]
+    rows = [[Paragraph(f"<b>{h}</b>", styles.cell_right if h == "Cost" else styles.cell) for h in head]]
+    for unit in printed.units:
+        if unit.line is None:
+            continue
+        label = label_of[unit.words.unit.id]
+        name = unit.words.name + (f" [{label}]" if label else "")
+        for bearer, item in items_carried(unit.words):
+            category = categories[item.category].name if item.category in categories else item.category
+            rows.append([Paragraph(f"<b>{text(name)}</b>", styles.cell), Paragraph(text(bearer or "-"), styles.cell),
+                         Paragraph(text(item.name), styles.cell), Paragraph(text(category), styles.cell),
+                         Paragraph(text(mundane(item)), styles.cell),
+                         Paragraph(str(item.price_for(unit.line.category)), styles.cell_right)])
+    if len(rows) == 1:
+        rows.append([Paragraph("No hidden items.", styles.cell)] + [""] * 5)
+    table = Table(rows, colWidths=[width * f for f in (0.26, 0.17, 0.22, 0.14, 0.14, 0.07)], repeatRows=1)
+    table.setStyle(TableStyle([
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK), ("LINEBELOW", (0, 1), (-1, -1), 0.3, RULE),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONTNAME", (0, 0), (-1, -1), REGULAR),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+    ]))
+    story += [table, Spacer(1, 5 * mm), stamp(report, styles, width), Spacer(1, 2 * mm)]
+    story += category_summary(report, styles, width)
+    return story

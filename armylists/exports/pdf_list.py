@@ -1,0 +1,40 @@
+"""A list ready to print: its book, document and Report, each unit described once in the book's words."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from armylists.rules import Book, Report, Roster
+from armylists.rules.report import UnitLine
+
+from .text import UnitWords, describe_unit
+
+
+@dataclass(frozen=True)
+class PrintedUnit:
+    words: UnitWords
+    line: UnitLine | None  # None: its entry is not in the book, so the Report could not price it
+
+
+class PrintedList:
+    """The book, list and report of one roster, with each unit described once in the book's words."""
+
+    def __init__(self, book: Book, roster: Roster, report: Report):
+        self.book, self.roster, self.report = book, roster, report
+        lines = {u.id: u for u in report.units}
+        self.units = [PrintedUnit(describe_unit(book, u), lines.get(u.id)) for u in roster.units]
+
+    def by_category(self) -> list[tuple[str, str, list[PrintedUnit]]]:
+        """(title, figures, units) per category that has units, in the system's order; unpriced units last."""
+        budget = self.report.budget_unit
+        groups = []
+        for cat in self.report.categories:
+            units = [u for u in self.units if u.line is not None and u.line.category == cat.id]
+            if units:
+                groups.append((cat.name, f"{cat.points} {budget} \u00b7 {cat.percent:.1f}%", units))
+        unpriced = [u for u in self.units if u.line is None]
+        if unpriced:
+            groups.append((f"Not in {self.book.name} {self.book.version}", "", unpriced))
+        return groups
+
+    def points(self, unit: PrintedUnit) -> str:
+        return f"{unit.line.points} {self.report.budget_unit}" if unit.line else "?"
