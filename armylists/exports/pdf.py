@@ -21,7 +21,7 @@ from functools import partial
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, KeepInFrame, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepInFrame, Paragraph, SimpleDocTemplate, Spacer, Table
 
 from armylists.rules import Book, Report, Roster
 
@@ -29,7 +29,7 @@ from .checksum import checksum
 from .pdf_header import category_summary, header, qr_code, section_heading, stamp, with_heading
 from .pdf_hidden import hidden_story
 from .pdf_list import PrintedList
-from .pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, text
+from .pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, table_style, text
 from .pdf_units import item_reference, items_carried, unit_block
 from .text import unit_text
 
@@ -53,6 +53,9 @@ def render_pdf(book: Book, roster: Roster, report: Report, variant: str = "full"
         bottomMargin=MARGIN + FOOTER_SPACE, title=roster.name or "Army list", author=roster.player,
         subject=f"{book.name} {book.version}, {report.points_limit} {report.budget_unit}", creator="armylists",
         invariant=1,  # no timestamp or random id: the same list prints the same bytes
+        # Every page starts in this font; reportlab's default, Helvetica, would be listed in the PDF
+        # as a font it does not embed.
+        initialFontName=REGULAR,
     )
     width = doc.width
     if variant == "compact":
@@ -103,7 +106,7 @@ def compact_story(printed: PrintedList, share_url: str | None, check: str, width
                                Paragraph(text(facts), styles.subtitle), Spacer(1, 2 * mm),
                                stamp(report, styles, width), Spacer(1, 2 * mm),
                                *category_summary(report, styles, width, title=False)]
-    rows, style = [], [("FONTNAME", (0, 0), (-1, -1), REGULAR), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    rows, style = [], [("VALIGN", (0, 0), (-1, -1), "TOP"),
                        ("TOPPADDING", (0, 0), (-1, -1), 0.8), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.8)]
     for title, figures, units in printed.by_category():
         style += [("LINEBELOW", (0, len(rows)), (-1, len(rows)), 0.6, RULE), ("SPAN", (0, len(rows)), (1, len(rows)))]
@@ -113,7 +116,7 @@ def compact_story(printed: PrintedList, share_url: str | None, check: str, width
                   Paragraph(text(unit_text(unit.words)), styles.cell)] for unit in units]
     if rows:
         units_table = Table(rows, colWidths=[12 * mm, width - 12 * mm], hAlign="LEFT")
-        units_table.setStyle(TableStyle(style))
+        units_table.setStyle(table_style(style))
         content.append(units_table)
     if share_url:
         content += [Spacer(1, 2 * mm), qr_code(share_url, 20 * mm), Paragraph(text(share_url), styles.small)]

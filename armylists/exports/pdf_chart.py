@@ -26,6 +26,7 @@ def category_chart(categories: tuple[CategoryLine, ...], width: float) -> Drawin
     plot = width - LABEL_WIDTH - 24
     bars_top = AXIS + ROW * len(categories)
     drawing = Drawing(width, bars_top + LEGEND)
+    drawing.initialFontName = REGULAR  # reportlab would otherwise start the drawing in Helvetica
 
     def x_of(percent: float) -> float:
         return LABEL_WIDTH + plot * min(percent, scale_max) / scale_max

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
+from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from armylists.rules import Book, Report, Roster
 from armylists.rules.report import ERROR, Violation
 
 from .pdf_chart import category_chart
-from .pdf_style import BOLD, ILLEGAL, INK, LEGAL, MUTED, REGULAR, RULE, SHADE, Styles, text
+from .pdf_style import BOLD, ILLEGAL, INK, LEGAL, MUTED, REGULAR, RULE, Styles, fitted, table_style, text
 
 QR_SIZE = 28 * mm
 
@@ -20,6 +21,7 @@ def qr_code(url: str, size: float = QR_SIZE) -> Drawing:
     widget = QrCodeWidget(url, barLevel="M", barBorder=2)
     x0, y0, x1, y1 = widget.getBounds()
     drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
+    drawing.initialFontName = REGULAR  # reportlab would otherwise start the drawing in Helvetica
     drawing.add(widget)
     return drawing
 
@@ -46,18 +48,22 @@ def header(book: Book, roster: Roster, report: Report, styles: Styles, width: fl
                  + (f" ({figures.get('wizard_levels', 0)} levels)" if wizards else "")),
         ("Checksum", check),
     ]
-    rows = [[Paragraph(text(k), styles.small), Paragraph(text(v), styles.body)] for k, v in facts]
-    facts_table = Table(rows, colWidths=[26 * mm, None], hAlign="LEFT")
-    facts_table.setStyle(TableStyle([
+    value_width = width - 26 * mm - (QR_SIZE + 4 * mm if share_url else 0)
+    rows = [[k, fitted(v, styles.body, value_width)] for k, v in facts]
+    facts_table = Table(rows, colWidths=[26 * mm, value_width], hAlign="LEFT")
+    facts_table.setStyle(table_style([
+        ("FONTSIZE", (0, 0), (0, -1), styles.small.fontSize),
+        ("TEXTCOLOR", (0, 0), (0, -1), MUTED), ("FONTSIZE", (1, 0), (1, -1), styles.body.fontSize),
+        ("LEADING", (0, 0), (-1, -1), styles.body.leading), ("TEXTCOLOR", (1, 0), (1, -1), INK),
         ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-        ("TOPPADDING", (0, 0), (-1, -1), 0.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.6),
+        ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
     ]))
     left = [Paragraph(text(roster.name or "Untitled list"), styles.title), facts_table]
     if not share_url:
         return left
     right = [qr_code(share_url), Paragraph(text(share_url), styles.small)]
     block = Table([[left, right]], colWidths=[width - QR_SIZE - 4 * mm, QR_SIZE + 4 * mm])
-    block.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+    block.setStyle(table_style([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
     return [block]
 
@@ -79,7 +85,7 @@ def stamp(report: Report, styles: Styles, width: float, details: bool = True, no
     if note:
         rows.append([Paragraph(text(note), styles.small)])
     box = Table(rows, colWidths=[width])
-    box.setStyle(TableStyle([
+    box.setStyle(table_style([
         ("BOX", (0, 0), (-1, -1), 1.5, colour), ("LEFTPADDING", (0, 0), (-1, -1), 6),
         ("TOPPADDING", (0, 0), (0, 0), 0), ("BOTTOMPADDING", (0, -1), (-1, -1), 5),
         ("TOPPADDING", (0, 1), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -2), 1),
@@ -107,8 +113,8 @@ def category_table(report: Report, styles: Styles, width: float) -> Table:
                  f"{report.total_points * 100 / report.points_limit:.1f}%", "", ""])
     size = styles.size * 0.9
     table = Table(rows, colWidths=[width * f for f in (0.32, 0.12, 0.16, 0.14, 0.13, 0.13)], hAlign="LEFT")
-    table.setStyle(TableStyle([
-        ("FONTNAME", (0, 0), (-1, -1), REGULAR), ("FONTSIZE", (0, 0), (-1, -1), size),
+    table.setStyle(table_style([
+        ("FONTSIZE", (0, 0), (-1, -1), size),
         ("LEADING", (0, 0), (-1, -1), size * 1.2), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
         ("FONTNAME", (0, 0), (-1, 0), BOLD), ("FONTNAME", (0, -1), (-1, -1), BOLD),
         ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
@@ -127,18 +133,18 @@ def category_summary(report: Report, styles: Styles, width: float, title: bool =
     chart = category_chart(report.categories, width - table_width - gap)
     both = Table([[category_table(report, styles, table_width), chart]], colWidths=[table_width + gap, None],
                  hAlign="LEFT")
-    both.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+    both.setStyle(table_style([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                               ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
     return ([Paragraph("Categories", styles.heading)] if title else []) + [both, Spacer(1, 2 * mm)]
 
 
 def section_heading(title: str, styles: Styles, width: float, right: str = "") -> Table:
     """A band with the section name, and its figures at the right."""
-    white = '<font color="#ffffff">{}</font>'
-    band = Table([[Paragraph(white.format(f"<b>{text(title)}</b>"), styles.unit),
-                   Paragraph(white.format(text(right)), styles.points)]], colWidths=[width * 0.6, width * 0.4])
-    band.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), INK), ("TOPPADDING", (0, 0), (-1, -1), 2),
-                              ("BOTTOMPADDING", (0, 0), (-1, -1), 3.5), ("FONTNAME", (0, 0), (-1, -1), BOLD)]))
+    band = Table([[title, right]], colWidths=[width * 0.6, width * 0.4])
+    band.setStyle(table_style([("BACKGROUND", (0, 0), (-1, -1), INK), ("TEXTCOLOR", (0, 0), (-1, -1), colors.white),
+                              ("FONTNAME", (0, 0), (-1, -1), BOLD), ("FONTSIZE", (0, 0), (-1, -1), styles.unit.fontSize),
+                              ("ALIGN", (1, 0), (1, 0), "RIGHT"), ("TOPPADDING", (0, 0), (-1, -1), 3),
+                              ("BOTTOMPADDING", (0, 0), (-1, -1), 4.5)]))
     return band
 
 

@@ -9,20 +9,19 @@ summary and the items themselves are on the hidden sheet, a page of their own.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import count
 from string import ascii_uppercase
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table
 
 from armylists.rules.book import Item
 
 from .pdf_list import PrintedList, PrintedUnit
 from .pdf_header import category_summary, header, section_heading, stamp, with_heading
-from .pdf_style import INK, REGULAR, RULE, Styles, text
+from .pdf_style import INK, RULE, Styles, table_style, text
 from .pdf_units import items_carried, unit_block
-from .text import ItemRef, unit_text
+from .text import ItemRef
 
 HIDDEN_ITEM = "hidden item"
 
@@ -33,11 +32,14 @@ def mundane(item: ItemRef) -> str:
 
 
 def labels(printed: PrintedList) -> dict[str, str]:
-    """unit id -> the label that tells it apart: its own, or a letter when its open part has a twin."""
-    groups: dict[tuple[str, str], list[PrintedUnit]] = {}
+    """unit id -> the label that tells it apart: its own, or a letter when another unit looks the same.
+
+    Two units look the same when they differ only in hidden things: 000:L146-149's example is two
+    units alike but for a Magical Standard, so an item with no mundane type does not count.
+    """
+    groups: dict[tuple, list[PrintedUnit]] = {}
     for unit in printed.units:
-        open_line = unit_text(_unlabelled(unit), show_item=mundane)
-        groups.setdefault((unit.words.unit.entry, open_line), []).append(unit)
+        groups.setdefault(_looks(unit), []).append(unit)
     found = {u.words.unit.id: u.words.unit.label for u in printed.units}
     for twins in groups.values():
         if len(twins) < 2:
@@ -50,8 +52,15 @@ def labels(printed: PrintedList) -> dict[str, str]:
     return found
 
 
-def _unlabelled(unit: PrintedUnit):
-    return replace(unit.words, unit=replace(unit.words.unit, label=""))
+def _looks(unit: PrintedUnit) -> tuple:
+    """What the opponent sees of a unit, leaving out items that show nothing mundane."""
+    words = unit.words
+
+    def shown(items: tuple[ItemRef, ...]) -> tuple[str, ...]:
+        return tuple(item.type for item in items if isinstance(item, Item) and item.type)
+
+    return (words.unit.entry, words.size, words.roles, words.options, words.mount,
+            tuple((name, shown(items)) for name, items in words.command), shown(words.items))
 
 
 def _letters():
@@ -123,9 +132,9 @@ def hidden_sheet(printed: PrintedList, label_of: dict[str, str], check: str, sty
     if len(rows) == 1:
         rows.append([Paragraph("No hidden items.", styles.cell)] + [""] * 5)
     table = Table(rows, colWidths=[width * f for f in (0.26, 0.17, 0.22, 0.14, 0.14, 0.07)], repeatRows=1)
-    table.setStyle(TableStyle([
+    table.setStyle(table_style([
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK), ("LINEBELOW", (0, 1), (-1, -1), 0.3, RULE),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONTNAME", (0, 0), (-1, -1), REGULAR),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
     ]))
     story += [table, Spacer(1, 5 * mm), stamp(report, styles, width), Spacer(1, 2 * mm)]

@@ -15,6 +15,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Paragraph, TableStyle
 from reportlab.pdfbase.ttfonts import TTFont
 
 FONT_DIR = Path(reportlab.__file__).resolve().parent / "fonts"
@@ -29,6 +30,8 @@ LEGAL = colors.HexColor("#1b7a3a")
 ILLEGAL = colors.HexColor("#b3261e")
 WARNING = colors.HexColor("#9a6400")
 BAR = colors.HexColor("#4a6fa5")
+ACCENT = colors.HexColor("#2d5d9f")
+PADDING = 6  # a Table cell's default left plus right padding is 2 x 6 points
 
 
 @lru_cache(maxsize=1)
@@ -61,6 +64,7 @@ class Styles:
         self.unit = style("unit", fontName=BOLD, fontSize=size * 1.1, leading=size * 1.4)
         self.points = style("points", fontName=BOLD, fontSize=size * 1.1, leading=size * 1.4, alignment=TA_RIGHT)
         self.cell = style("cell", fontSize=size * 0.9, leading=size * 1.15)
+        self.cell_bold = style("cell_bold", fontName=BOLD, fontSize=size * 0.9, leading=size * 1.15)
         self.cell_right = style("cell_right", fontSize=size * 0.9, leading=size * 1.15, alignment=TA_RIGHT)
         self.error = style("error", fontSize=size * 0.9, leading=size * 1.2, textColor=ILLEGAL)
         self.warning = style("warning", fontSize=size * 0.9, leading=size * 1.2, textColor=WARNING)
@@ -69,3 +73,23 @@ class Styles:
 def text(value: object) -> str:
     """Plain text made safe for Paragraph mark-up (`&`, `<` in a list name would otherwise break it)."""
     return escape(str(value))
+
+
+def fitted(value: str, style: ParagraphStyle, width: float) -> str | Paragraph:
+    """Plain text when it fits on one line of `width`, else a Paragraph that wraps.
+
+    A table draws a plain string many times faster than a Paragraph, and most cells are short; the
+    table's style must then give the cell the font of `style`.
+    """
+    if pdfmetrics.stringWidth(value, style.fontName, style.fontSize) <= width - 2 * PADDING:
+        return value
+    return Paragraph(text(value), style)
+
+
+def table_style(commands: list[tuple]) -> TableStyle:
+    """A TableStyle whose cells start in the embedded font.
+
+    A Table sets each cell's font before drawing it, Helvetica unless told otherwise, even for a cell
+    that holds a Paragraph; the PDF would then list Helvetica, a font it does not embed.
+    """
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), REGULAR), *commands])

@@ -4,14 +4,14 @@ from __future__ import annotations
 from typing import Callable, Iterable, Mapping
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
 from armylists.rules import Book, Violation
 from armylists.rules.book import CHARACTERISTICS, Item
 from armylists.rules.report import UnitLine
 
 from .pdf_header import section_heading, violation_paragraph
-from .pdf_style import INK, MUTED, REGULAR, RULE, SHADE, Styles, text
+from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted, table_style, text
 from .text import ItemRef, UnitWords, item_name
 
 POINTS_WIDTH = 42 * mm
@@ -23,7 +23,7 @@ def unit_title(words: UnitWords, label: str = "") -> str:
     label = label or words.unit.label
     title = f"<b>{text(name)}</b>" + (f' <font color="{MUTED.hexval()}">[{text(label)}]</font>' if label else "")
     if words.roles:
-        title += "  " + " \u00b7 ".join(f"<i>{text(r)}</i>" for r in words.roles)
+        title += f'  <font color="{ACCENT.hexval()}">' + " \u00b7 ".join(text(r) for r in words.roles) + "</font>"
     return title
 
 
@@ -90,37 +90,39 @@ class ProfileGrid(Flowable):
                 canvas.drawCentredString(self.NAME_WIDTH + self.COLUMN * (i + 0.5), y, value)
 
 
-def profile_table(profiles: list[Mapping], styles: Styles) -> ProfileGrid | None:
+def profile_grid(profiles: list[Mapping], styles: Styles) -> ProfileGrid | None:
     return ProfileGrid(profiles, styles.size * 0.8) if profiles else None
 
 
 def unit_block(book: Book, words: UnitWords, points: str, styles: Styles, width: float,
                show_item: Callable[[ItemRef], str] = item_name, violations: Iterable[Violation] = (),
-               label: str = "", profile: bool = True) -> Table:
+               label: str = "") -> Table:
     """One unit: name, roles and points on a shaded line, then its choices, profile, rules and problems."""
-    rows: list[list] = [[Paragraph(unit_title(words, label), styles.body), Paragraph(text(points), styles.points)]]
+    rows: list[list] = [[Paragraph(unit_title(words, label), styles.body), points]]
     details = unit_details(words, show_item)
     if details:
         rows.append([Paragraph(details, styles.body), ""])
-    table = profile_table(profiles_of(book, words), styles) if profile else None
-    if table is not None:
-        rows.append([table, ""])
+    grid = profile_grid(profiles_of(book, words), styles)
+    if grid is not None:
+        rows.append([grid, ""])
     rules = list(words.entry.rules) if words.entry else []
     mount = book.mounts.get(words.unit.mount) if words.unit.mount else None
     if mount is not None:
         rules += [r for r in mount.rules if r not in rules]
-    if profile and rules:
+    if rules:
         rows.append([Paragraph(f"Rules: {text(', '.join(rules))}", styles.small), ""])
     violations = list(violations)
     rows += [[violation_paragraph(v, styles), ""] for v in violations]
     block = Table(rows, colWidths=[width - POINTS_WIDTH, POINTS_WIDTH])
-    style = [("BACKGROUND", (0, 0), (-1, 0), SHADE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    style = [("BACKGROUND", (0, 0), (-1, 0), SHADE),
+             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONTNAME", (1, 0), (1, 0), BOLD), ("FONTSIZE", (1, 0), (1, 0), styles.points.fontSize),
+             ("ALIGN", (1, 0), (1, 0), "RIGHT"), ("TEXTCOLOR", (1, 0), (1, 0), INK),
              ("LINEBELOW", (0, -1), (-1, -1), 0.4, RULE), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5), ("FONTNAME", (0, 0), (-1, -1), REGULAR)]
+             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
     style += [("SPAN", (0, r), (1, r)) for r in range(1, len(rows))]
     # The unit's description stays on one page; only a long list of its violations may run over.
     style.append(("NOSPLIT", (0, 0), (-1, len(rows) - len(violations) - 1)))
-    block.setStyle(TableStyle(style))
+    block.setStyle(table_style(style))
     return block
 
 
@@ -134,19 +136,22 @@ def item_reference(book: Book, carried: list[tuple[str, str, Item, UnitLine]], s
     if not carried:
         return []
     categories = book.system.item_categories
-    head = ["Item", "Category", "Cost", "Carried by", "What it does"]
-    rows = [[Paragraph(f"<b>{h}</b>", styles.cell_right if h == "Cost" else styles.cell) for h in head]]
+    widths = [width * f for f in (0.22, 0.17, 0.06, 0.2, 0.35)]
+    rows: list[list] = [["Item", "Category", "Cost", "Carried by", "What it does"]]
     for unit, bearer, item, line in carried:
         category = categories[item.category].name if item.category in categories else item.category
-        rows.append([Paragraph(f"<b>{text(item.name)}</b>", styles.cell), Paragraph(text(category), styles.cell),
-                     Paragraph(f"{item.price_for(line.category)}", styles.cell_right),
-                     Paragraph(text(unit + (f" ({bearer})" if bearer else "")), styles.cell),
-                     Paragraph(text(item.text or "-"), styles.cell)])
-    table = Table(rows, colWidths=[width * f for f in (0.22, 0.15, 0.07, 0.2, 0.36)], repeatRows=1)
-    table.setStyle(TableStyle([
+        cells = [item.name, category, str(item.price_for(line.category)), unit + (f" ({bearer})" if bearer else ""),
+                 item.text or "-"]
+        rows.append([fitted(value, styles.cell_bold if i == 0 else styles.cell, widths[i])
+                     for i, value in enumerate(cells)])
+    table = Table(rows, colWidths=widths, repeatRows=1)
+    table.setStyle(table_style([
+        ("FONTSIZE", (0, 0), (-1, -1), styles.cell.fontSize),
+        ("LEADING", (0, 0), (-1, -1), styles.cell.leading), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+        ("FONTNAME", (0, 0), (-1, 0), BOLD), ("FONTNAME", (0, 1), (0, -1), BOLD), ("ALIGN", (2, 0), (2, -1), "RIGHT"),
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK), ("LINEBELOW", (0, 1), (-1, -1), 0.3, RULE),
         ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5), ("FONTNAME", (0, 0), (-1, -1), REGULAR),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
     ]))
     return [Spacer(1, 3 * mm), section_heading(title, styles, width), Spacer(1, 1.5 * mm), table]
 

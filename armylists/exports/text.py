@@ -223,13 +223,13 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
         by_name = {c.name.casefold(): c.id for c in book.compositions.values()}
         by_name.update({c.id: c.id for c in book.compositions.values()})
         if name.casefold() not in by_name:
-            raise ListTextError(source, number, _unknown(f"composition {name!r}", f"{book.name} {book.version}", name,
+            raise ListTextError(source, number, _unknown(f"composition \"{name}\"", f"{book.name} {book.version}", name,
                                                          [c.name for c in book.compositions.values()]))
         doc["composition"] = by_name[name.casefold()]
     number, limit = fields["Points limit"]
     found = re.fullmatch(r"(\d+)(?:\s+\S+)?", limit)
     if not found:
-        raise ListTextError(source, number, f"the points limit {limit!r} is not a number of points")
+        raise ListTextError(source, number, f"the points limit \"{limit}\" is not a number of points")
     doc["points_limit"] = int(found.group(1))
 
     units, unit_lines = [], []
@@ -241,7 +241,7 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
             break  # the total, verdict and violations are the engine's; nothing below is read
         found = UNIT_LINE.match(line)
         if not found:
-            raise ListTextError(source, number, f"expected a unit as \"<points> - <unit>, <options>...\", not {line!r}")
+            raise ListTextError(source, number, f"expected a unit as \"<points> - <unit>, <options>...\", not \"{line}\"")
         units.append({"id": f"u{len(units) + 1}", **_read_unit(found.group(2), book, source, number)})
         unit_lines.append(number)
     doc["units"] = units
@@ -266,7 +266,7 @@ def _read_header(lines: list[str], source: str) -> tuple[dict[str, tuple[int, st
         key, sep, value = line.partition(":")
         if not sep or key.strip().casefold() not in known:
             raise ListTextError(source, number, f"expected a header line \"<field>: <value>\" with a field among "
-                                                f"{', '.join(HEADER_FIELDS)}, not {line!r}")
+                                                f"{', '.join(HEADER_FIELDS)}, not \"{line}\"")
         fields[known[key.strip().casefold()]] = (number, value.strip())
         index += 1
     for required in ("System", "Book", "Points limit"):
@@ -282,7 +282,7 @@ def _find_book(fields: dict[str, tuple[int, str]], books: list[Book],
     systems = {b.system.id: b.system for b in books}
     system = next((s for s in systems.values() if system_name.casefold() in (s.name.casefold(), s.id)), None)
     if system is None:
-        raise ListTextError(source, number, _unknown(f"game system {system_name!r}", None, system_name,
+        raise ListTextError(source, number, _unknown(f"game system \"{system_name}\"", None, system_name,
                                                      sorted(s.name for s in systems.values())))
     number, written = fields["Book"]
     name, _, version = written.rpartition(" ")
@@ -292,12 +292,12 @@ def _find_book(fields: dict[str, tuple[int, str]], books: list[Book],
     ours = [b for b in books if b.system.id == system.id]
     same = [b for b in ours if name.casefold() in (b.name.casefold(), b.id)]
     if not same:
-        raise ListTextError(source, number, _unknown(f"book {name!r}", system.name, name, sorted({b.name for b in ours})))
+        raise ListTextError(source, number, _unknown(f"book \"{name}\"", system.name, name, sorted({b.name for b in ours})))
     found = next((b for b in same if b.version == version), None)
     if found is None and lookup is not None:
         found = lookup(system.id, same[0].id, version)
     if found is None:
-        raise ListTextError(source, number, f"{same[0].name} version {version!r} is not loaded; available: "
+        raise ListTextError(source, number, f"{same[0].name} version \"{version}\" is not loaded; available: "
                                             f"{', '.join(sorted(b.version for b in same))}")
     return found
 
@@ -310,7 +310,7 @@ def _unknown(what: str, where: str | None, name: str, choices: Iterable[str]) ->
 def _suggestion(name: str, choices: Iterable[str]) -> str:
     by_fold = {c.casefold(): c for c in choices}
     close = difflib.get_close_matches(name.casefold(), list(by_fold), n=1)
-    return f"; did you mean {by_fold[close[0]]!r}?" if close else ""
+    return f"; did you mean \"{by_fold[close[0]]}\"?" if close else ""
 
 
 def _split(text: str) -> list[str]:
@@ -339,7 +339,7 @@ def _read_unit(text: str, book: Book, source: str, number: int) -> dict:
         return _read_unknown_entry(marked.group(2), size, label, tokens, source, number)
     entry = _by_name(book.entries.values(), name)
     if entry is None:
-        raise ListTextError(source, number, _unknown(f"unit {name!r}", where, name, (e.name for e in book.entries.values())))
+        raise ListTextError(source, number, _unknown(f"unit \"{name}\"", where, name, (e.name for e in book.entries.values())))
     unit: dict = {"entry": entry.id}
     if size is not None:
         unit["size"] = int(size)
@@ -350,7 +350,7 @@ def _read_unit(text: str, book: Book, source: str, number: int) -> dict:
     for token in tokens:
         kind, value = reader.read(token)
         if kind is None:
-            raise ListTextError(source, number, f"{token!r} is not an option, mount, command or item {entry.name} "
+            raise ListTextError(source, number, f"\"{token}\" is not an option, mount, command or item {entry.name} "
                                                 f"can take in {where}" + _suggestion(token, reader.names()))
         if kind == "general":
             unit["general"] = True
@@ -400,7 +400,7 @@ def _read_unknown_entry(entry: str, size: str | None, label: str | None, tokens:
         count, token = (int(counted.group(1)), counted.group(2)) if counted else (1, token)
         marked = UNKNOWN.match(token)
         if not marked or marked.group(1) not in ("option", "mount", "item"):
-            raise ListTextError(source, number, f"{token!r}: a unit whose entry the book lacks can only list "
+            raise ListTextError(source, number, f"\"{token}\": a unit whose entry the book lacks can only list "
                                                 f"?option:, ?mount: and ?item: ids")
         kind, id_ = marked.groups()
         if kind == "option":
@@ -499,7 +499,7 @@ class _TokenReader:
         for item in carried:
             iid = self.items.get(item.casefold()) or _marked(item, "item")
             if iid is None:
-                return "bad-role", (f"no item {item!r} in {self.book.name} {self.book.version}"
+                return "bad-role", (f"no item \"{item}\" in {self.book.name} {self.book.version}"
                                     + _suggestion(item, (i.name for i in self.book.items.values())))
             ids.append(iid)
         return "command", (role, veteran, ids)

@@ -1,0 +1,72 @@
+"""Time the printed roster: median of rendering a 20-unit list, in each variant.
+
+    python bench/pdf.py [--repeat N]
+
+The list is the legal Empire of Sonnstahl example (15 units) with five more units, at 3000 pts:
+characters with items and mounts, units with command groups and magical standards, war machines. It
+is built here so the figure cannot drift with the examples. Prints figures only; docs/benchmarks.md
+records them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from armylists.exports.pdf import VARIANTS, render_pdf  # noqa: E402
+from armylists.rules import load_tree, parse_roster, validate  # noqa: E402
+
+MORE_UNITS = [
+    {"id": "artificer", "entry": "artificer", "options": {"handgun": 1}, "items": ["ghost-helm"]},
+    {"id": "inquisitor", "entry": "inquisitor", "options": {"great-weapon": 1}, "mount": "horse"},
+    {"id": "reiters", "entry": "reiters", "size": 5, "options": {"brace-of-pistols": 1}, "command": ["musician"]},
+    {"id": "handguns-2", "entry": "light-infantry", "size": 10, "options": {"handgun": 1}},
+    {"id": "griffons", "entry": "knights-of-the-sun-griffon", "size": 3, "command": ["champion", "musician", "standard"]},
+]
+
+
+def bench_list() -> dict:
+    document = json.loads((ROOT / "docs" / "examples" / "empire-2400-legal.json").read_text())
+    document.update(name="Bench: 20 units", points_limit=3000)
+    spears = next(u for u in document["units"] if u["id"] == "spears")
+    spears["size"] = 43  # brings the total within 20 pts of the limit, so the list is legal
+    document["units"] += MORE_UNITS
+    return document
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=100)
+    args = parser.parse_args()
+
+    library = load_tree(ROOT / "rules_data")
+    roster = parse_roster(bench_list())
+    book = library.book(roster.system, roster.book, roster.book_version)
+    report = validate(book, roster)
+    print(f"list: {len(roster.units)} units, {report.total_points} pts of {report.points_limit}, "
+          f"{len(report.violations)} violations ({'legal' if report.valid else 'illegal'})")
+
+    start = time.perf_counter()
+    render_pdf(book, roster, report)  # the first render also reads the four TrueType fonts
+    print(f"first render (fonts registered): {(time.perf_counter() - start) * 1000:.0f} ms")
+    for variant in VARIANTS:
+        for _ in range(5):  # warm up
+            render_pdf(book, roster, report, variant)
+        times = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            data = render_pdf(book, roster, report, variant)
+            times.append(time.perf_counter() - start)
+        print(f"render {variant}: median {statistics.median(times) * 1000:.1f} ms, "
+              f"p95 {sorted(times)[int(len(times) * 0.95)] * 1000:.1f} ms over {args.repeat} runs, "
+              f"{len(data) // 1024} kB")
+
+
+if __name__ == "__main__":
+    main()
