@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_htmx",
     "armylists",
 ]
 
@@ -57,6 +58,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -141,3 +143,9 @@ SPECTACULAR_SETTINGS = {
 # from STATIC_ROOT after `collectstatic` in production.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# Accounts: mail (password reset) goes to the console unless EMAIL_BACKEND says otherwise.
+EMAIL_BACKEND = os.getenv("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "my-lists"
+LOGOUT_REDIRECT_URL = "home"
