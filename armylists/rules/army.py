@@ -14,6 +14,18 @@ from .report import Violation
 from .roster import Roster, RosterUnit
 
 
+MAX_RESOLVED_UNITS = 20_000
+
+
+def _resolved_units(book: Book) -> dict:
+    return book.__dict__.setdefault("_resolved_units", {})
+
+
+def forget_resolved_units(book: Book) -> None:
+    """Drop the book's priced units (for benchmarks of the cold path)."""
+    book.__dict__.pop("_resolved_units", None)
+
+
 class Bearer:
     """One model of a unit that carries items: the character (or unit), its champion or its standard."""
     __slots__ = ("kind", "label", "items", "access", "is_bsb", "veteran", "unit")
@@ -73,6 +85,10 @@ class Army:
         self.composition = roster.composition if roster.composition in book.compositions else None
         self.problems: list[Violation] = []
         self.units: list[Unit] = []
+        # A unit's pricing depends only on the book, the composition and the unit itself, so it is
+        # kept per book: re-checking a list after one edit re-prices only the unit that changed.
+        # Units are never modified after they are built, so sharing them between reports is safe.
+        resolved = _resolved_units(book)
         for index, ru in enumerate(roster.units):
             entry = book.entries.get(ru.entry)
             if entry is None:
@@ -80,7 +96,17 @@ class Army:
                     "list.unknown_entry", f"Unit {ru.id} names {ru.entry!r}, which is not in {book.name} {book.version}.",
                     unit=ru.id, rule="list", source="list document"))
                 continue
-            self.units.append(self._resolve(index, ru, entry))
+            key = (roster.composition, ru)
+            found = resolved.get(key)
+            if found is None:
+                before = len(self.problems)
+                found = (self._resolve(index, ru, entry), tuple(self.problems[before:]))
+                if len(resolved) >= MAX_RESOLVED_UNITS:
+                    resolved.clear()
+                resolved[key] = found
+            else:
+                self.problems.extend(found[1])
+            self.units.append(found[0])
         if roster.composition and self.composition is None:
             self.problems.append(Violation(
                 "list.unknown_composition",
