@@ -49,7 +49,7 @@ class Unit:
     __slots__ = ("id", "index", "roster", "entry", "name", "category", "character", "size", "points",
                  "options", "mount", "troop_type", "on_foot", "large_target", "war_machine",
                  "wizard_level", "is_bsb", "general", "leadership", "armour_access", "frees_path",
-                 "tagged", "bearers", "tags")
+                 "tagged", "bearers", "tags", "experience")
 
     def __init__(self, index: int, roster: RosterUnit, entry: Entry):
         self.index = index
@@ -140,13 +140,19 @@ class Army:
         tagged.extend(entry.tagged)
 
         options = entry.options
-        for oid, count in ru.options:
+        # Options are the unit's, paid per model where `per_model`; or, where the list gives each model
+        # its own (model_options), each model pays for its own.
+        chosen = [(oid, count, size) for oid, count in ru.options]
+        for model in ru.model_options:
+            chosen.extend((oid, count, 1) for oid, count in model)
+        for oid, count, models in chosen:
             option = options.get(oid)
             if option is None:
                 self._unknown(ru, "option", oid, entry)
                 continue
-            unit.options[oid] = count
-            points += option.cost * count * (size if option.per_model else 1)
+            if count > unit.options.get(oid, 0):
+                unit.options[oid] = count
+            points += option.cost * count * (models if option.per_model else 1)
             if option.wizard_level > wizard_level:
                 wizard_level = option.wizard_level
             if option.leadership is not None:
@@ -200,6 +206,7 @@ class Army:
         unit.leadership = leadership
         unit.armour_access = entry.armour_access
         unit.frees_path = False
+        unit.experience = ru.experience if ru.experience is not None else entry.experience
 
         # Only models that carry items become Bearers: the item checks look at nothing else.
         if ru.items:

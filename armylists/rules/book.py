@@ -184,6 +184,7 @@ class Entry:
     rules: tuple[str, ...] = ()
     base: str = ""
     text: str = ""
+    experience: int = 0
 
     def category_in(self, composition: str | None) -> str:
         if composition and composition in self.composition_categories:
@@ -215,6 +216,7 @@ class System:
     veteran_standard_tags: frozenset[str]
     paths: Mapping[str, str]
     rules: tuple[Rule, ...]
+    figures: tuple[Rule, ...] = ()  # extra Report figures: {id, type, params} of the FIGURES registry
     budget_unit: str = "pts"
     default_limit: int | None = None
     sources: tuple[str, ...] = ()

@@ -109,9 +109,10 @@ def points_limit(army: "Army", rule: "Rule") -> Iterator[Violation]:
 def points_shortfall(army: "Army", rule: "Rule") -> Iterator[Violation]:
     under = army.limit - army.total
     if under > rule.params["max_under"]:
+        unit_name = army.system.budget_unit
         yield violation(rule, "points.under_limit",
-                        f"Total {army.total} pts is {under} pts under the {army.limit} pts limit; "
-                        f"an army may be at most {rule.params['max_under']} pts under it.")
+                        f"Total {army.total} {unit_name} is {under} {unit_name} under the {army.limit} {unit_name} "
+                        f"limit; an army may be at most {rule.params['max_under']} {unit_name} under it.")
 
 
 @check("category_percent", categories={"$ref": "#/$defs/slugs", "required": True},
@@ -391,9 +392,11 @@ def veteran_standard(army: "Army", rule: "Rule") -> Iterator[Violation]:
 
 # --- Wizards ----------------------------------------------------------------------------------
 
-@check("wizard_paths")
+@check("wizard_paths", only_with_choice={"type": "boolean"})
 def wizard_paths(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """Each Wizard notes its Path on the list; with `only_with_choice`, only where it has more than one."""
     book = army.book
+    auto = rule.params.get("only_with_choice", False)
     for unit in army.units:
         chosen = unit.roster.path
         if not unit.wizard_level:
@@ -402,7 +405,7 @@ def wizard_paths(army: "Army", rule: "Rule") -> Iterator[Violation]:
                                 "warning", unit.id, rule.id, rule.source)
             continue
         allowed = unit.entry.paths or book.paths
-        if chosen in allowed or unit.frees_path:
+        if chosen in allowed or unit.frees_path or (auto and not chosen and len(allowed) == 1):
             continue
         names = ", ".join(book.paths.get(p, army.system.paths.get(p, p)) for p in allowed) or "none"
         if not chosen:
@@ -551,3 +554,42 @@ def ratio(army: "Army", rule: "Rule") -> Iterator[Violation]:
         yield violation(rule, "ratio.max",
                         f"{rule.params['label']}: {len(chosen)} taken; at most {rule.params.get('each', 1)} per "
                         f"{rule.params['per_label']}, and the army has {len(bases)}.", chosen[most])
+
+
+# --- what one model may carry -------------------------------------------------------------------
+
+@check("tagged_options_max", limits={"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+                                     "required": True},
+       labels={"type": "object", "additionalProperties": {"type": "string"}})
+def tagged_options_max(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """Per model, at most N chosen options carrying a tag ("two close combat weapons, one shield")."""
+    limits, labels = rule.params["limits"], rule.params.get("labels", {})
+    for unit in army.units:
+        models = [dict(m) for m in unit.roster.model_options] or [dict(unit.roster.options)]
+        for number, chosen in enumerate(models, start=1):
+            for tag, most in limits.items():
+                names = [unit.entry.options[o].name for o, n in chosen.items()
+                         if o in unit.entry.options and tag in unit.entry.options[o].tags for _ in range(n)]
+                if len(names) > most:
+                    who = unit.describe() if len(models) == 1 else f"model {number} of {unit.describe()}"
+                    yield violation(rule, "options.tag_max",
+                                    f"{who} carries {len(names)} {labels.get(tag, tag)} ({', '.join(names)}); "
+                                    f"at most {most}.", unit)
+
+
+@check("uniform_options", categories={"$ref": "#/$defs/slugs", "required": True})
+def uniform_options(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """Every model of a unit in these categories carries the same options (a Mordheim henchman group)."""
+    for unit in army.units:
+        models = unit.roster.model_options
+        if unit.category not in rule.params["categories"] or len(models) < 2:
+            continue
+        first = dict(models[0])
+        differ = [n for n, m in enumerate(models[1:], start=2) if dict(m) != first]
+        if differ:
+            yield violation(rule, "options.not_uniform",
+                            f"{unit.describe()}: every model of the group must carry the same equipment; "
+                            f"model {', '.join(map(str, differ))} differs from model 1.", unit)
+        if len(models) != unit.size:
+            yield violation(rule, "options.model_count",
+                            f"{unit.describe()} has {unit.size} models but equipment for {len(models)}.", unit)

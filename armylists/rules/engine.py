@@ -4,6 +4,7 @@ from __future__ import annotations
 from .army import Army
 from .book import Book, Rule
 from .checks import CHECKS, resolve_bound
+from .figures import figures
 from .report import CategoryLine, Report, UnitLine
 from .roster import Roster
 
@@ -24,7 +25,7 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = ()) -> 
         band=army.band.id if army.band else None, band_name=army.band.name if army.band else None,
         categories=_categories(army, rules),
         units=tuple(UnitLine(u.id, u.entry.id, u.name, u.category, u.points, u.size) for u in army.units),
-        figures=_figures(army),
+        figures=figures(army),
         violations=tuple(violations),
         budget_unit=book.system.budget_unit,
         unchecked=book.unchecked,
@@ -64,22 +65,6 @@ def _category_bounds(rules: tuple[Rule, ...]) -> dict[str, tuple[int | None, int
     result = {cat: (b.get("min"), b.get("max")) for cat, b in bounds.items()}
     _bounds_cache[id(rules)] = (rules, result)
     return result
-
-
-def _figures(army: Army) -> dict[str, int]:
-    """What players count: models, units, deployment drops (000:L289-295), Wizards and their levels."""
-    units = army.units
-    characters = [u for u in units if u.character]
-    machines = [u for u in units if u.war_machine and not u.character]
-    others = len(units) - len(characters) - len(machines)
-    return {
-        "units": len(units),
-        "models": sum(u.size for u in units),
-        "characters": len(characters),
-        "drops": others + (1 if machines else 0) + (1 if characters else 0),
-        "wizards": sum(1 for u in units if u.wizard_level),
-        "wizard_levels": sum(u.wizard_level for u in units),
-    }
 
 
 __all__ = ["validate", "resolve_bound"]

@@ -99,6 +99,19 @@ def _rules(items: Iterable[Mapping], source: str, path: tuple, origin: str) -> t
     return tuple(rules)
 
 
+def _figures(items: Iterable[Mapping], source: str) -> tuple[Rule, ...]:
+    from .figures import FIGURES
+
+    out = []
+    for i, data in enumerate(items):
+        if data["type"] not in FIGURES:
+            raise RulesDataError(source, ("figures", i, "type"),
+                                 f"unknown figure type {data['type']!r}; known: {', '.join(sorted(FIGURES))}")
+        out.append(Rule(id=data["id"], type=data["type"], params=data.get("params", {}),
+                        source=data.get("source", ""), text=data.get("name", data["id"]), origin="system"))
+    return tuple(out)
+
+
 def _unique(items: Iterable[Mapping], source: str, path: tuple, what: str) -> None:
     seen = set()
     for i, data in enumerate(items):
@@ -135,6 +148,7 @@ def build_system(data: Mapping[str, Any], source: str) -> System:
         veteran_standard_tags=frozenset(data.get("veteran_standard_tags", [])),
         paths={p["id"]: p["name"] for p in data.get("paths", [])},
         rules=_rules(data["rules"], source, ("rules",), "system"),
+        figures=_figures(data.get("figures", []), source),
         budget_unit=data.get("budget", {}).get("unit", "pts"),
         default_limit=data.get("budget", {}).get("default_limit"),
         sources=tuple(data["sources"]),
@@ -285,6 +299,7 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         option_minimums=tuple(g for g in groups.values() if g.min),
         tagged=tuple((tag, "entry:" + data["id"], data["name"]) for tag in data.get("tags", [])),
         rules=tuple(data.get("rules", [])), base=data.get("base", ""), text=data.get("text", ""),
+        experience=data.get("experience", 0),
     )
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 from .book import Book
 from .report import ERROR, Report
 
+FIGURE_NAMES = {"drops": "drops", "wizards": "Wizards", "wizard_levels": "Wizard levels", "rating": "warband rating"}
+
 
 def report_text(report: Report, book: Book, title: str = "") -> str:
     unit = report.budget_unit
@@ -19,9 +21,8 @@ def report_text(report: Report, book: Book, title: str = "") -> str:
             f"min {cat.min_percent}%" if cat.min_percent is not None else "",
             f"max {cat.max_percent}%" if cat.max_percent is not None else "") if b)
         lines.append(f"  {cat.name:<14}{cat.points:>6} {unit} {cat.percent:>5.1f}%" + (f"  ({bounds})" if bounds else ""))
-    f = report.figures
-    lines.append(f"  {f['units']} units, {f['models']} models, {f['drops']} drops, "
-                 f"{f['wizards']} Wizards ({f['wizard_levels']} levels)")
+    lines.append("  " + ", ".join(f"{value} {FIGURE_NAMES.get(key, key.replace('_', ' '))}"
+                                  for key, value in report.figures.items()))
     for v in report.violations:
         mark = "x" if v.severity == ERROR else "!"
         where = f" [{v.source}]" if v.source else ""

@@ -35,6 +35,8 @@ class RosterUnit:
     path: str | None = None
     label: str = ""
     notes: str = ""
+    experience: int | None = None
+    model_options: tuple[tuple[tuple[str, int], ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +79,8 @@ def parse_roster(data: Any, source: str = "list") -> Roster:
             veteran_standard=u.get("veteran_standard", False),
             standard_items=tuple(u.get("standard_items", [])), champion_items=tuple(u.get("champion_items", [])),
             general=u.get("general", False), path=u.get("path"),
-            label=u.get("label", ""), notes=u.get("notes", ""),
+            label=u.get("label", ""), notes=u.get("notes", ""), experience=u.get("experience"),
+            model_options=tuple(tuple(m.items()) for m in u.get("model_options", [])),
         ))
     return Roster(
         system=data["system"], book=data["book"], book_version=data["book_version"],
@@ -137,12 +140,8 @@ def _unit_to_dict(u: RosterUnit) -> dict[str, Any]:
         out["label"] = u.label
     if u.notes:
         out["notes"] = u.notes
+    if u.experience is not None:
+        out["experience"] = u.experience
+    if u.model_options:
+        out["model_options"] = [dict(m) for m in u.model_options]
     return out
-
-
-def new_roster(system: str, book: str, version: str, points_limit: int, **fields: Any) -> Roster:
-    return Roster(system=system, book=book, book_version=version, points_limit=points_limit, **fields)
-
-
-def unit_options(unit: RosterUnit) -> Mapping[str, int]:
-    return dict(unit.options)

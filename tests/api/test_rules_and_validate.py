@@ -10,10 +10,12 @@ pytestmark = pytest.mark.django_db
 
 
 def test_systems_list_their_books(api_anonymous):
-    data = api_anonymous.get("/api/v1/systems/").json()
-    assert [s["id"] for s in data] == ["t9a-0.11"]
-    assert [b["id"] for b in data[0]["books"]] == ["empire-of-sonnstahl", "ogre-khans"]
-    assert [c["id"] for c in data[0]["categories"]] == ["lords", "heroes", "core", "special", "rare"]
+    data = {s["id"]: s for s in api_anonymous.get("/api/v1/systems/").json()}
+    assert set(data) == {"t9a-0.11", "mordheim"}
+    assert [b["id"] for b in data["t9a-0.11"]["books"]] == ["empire-of-sonnstahl", "ogre-khans"]
+    assert [c["id"] for c in data["t9a-0.11"]["categories"]] == ["lords", "heroes", "core", "special", "rare"]
+    assert (data["mordheim"]["budget_unit"], [c["id"] for c in data["mordheim"]["categories"]]) == (
+        "gc", ["heroes", "henchmen"])
 
 
 def test_an_unknown_system_is_404(api_anonymous):
