@@ -244,3 +244,32 @@ def test_the_total_and_verdict_are_not_read(test_book):
     """They are the engine's: a doctored total or verdict changes nothing."""
     doctored = SMALL_TEXT.replace("Total: 628 pts", "Total: 1 pts").replace("NOT LEGAL (4 errors)", "LEGAL")
     assert read(doctored, test_book) == read(SMALL_TEXT, test_book)
+
+
+def test_a_composition_the_book_lacks_is_kept_and_a_misnamed_one_refused(test_book):
+    roster = parse_roster(list_document([{"entry": "lord"}], composition="grudge-march"))
+    text = export_text(test_book, roster, validate(test_book, roster))
+    assert text.splitlines()[1:3] == ["Book: Test Book 1", "Composition: ?composition:grudge-march"]
+    assert read(text, test_book).composition == "grudge-march"
+    assert error(text.replace("?composition:grudge-march", "Grudge March"), test_book) == \
+        'army.txt: line 3: no composition "Grudge March" in Test Book 1'
+
+
+def test_experience_and_options_taken_model_by_model_are_written_and_read_back(test_book):
+    roster = parse_roster(list_document([
+        {"id": "a", "entry": "lord", "experience": 20},
+        {"id": "b", "entry": "spearmen", "size": 10, "model_options": [{"shields": 1}, {}, {"shields": 1, "drilled": 1}]},
+    ]))
+    text = export_text(test_book, roster, validate(test_book, roster))
+    assert "100 - Lord, 20 XP\n" in text
+    assert " - 10 Spearmen, Model 1 (Shields), Model 2 (no options), Model 3 (Shields, Drilled)\n" in text
+    again = read(text, test_book)
+    assert [(u.entry, u.experience, u.model_options) for u in again.units] == [
+        ("lord", 20, ()), ("spearmen", None, ((("shields", 1),), (), (("shields", 1), ("drilled", 1))))]
+
+
+def test_models_out_of_order_or_with_an_unknown_option_are_refused(test_book):
+    assert error(with_unit_line("50 - 10 Spearmen, Model 2 (Shields)"), test_book) == \
+        "army.txt: line 10: Model 2 follows Model 0; number a unit's models 1, 2, 3... in order"
+    assert error(with_unit_line("50 - 10 Spearmen, Model 1 (Sheilds)"), test_book) == \
+        'army.txt: line 10: "Sheilds" is not an option of Spearmen in Test Book 1; did you mean "Shields"?'

@@ -57,8 +57,8 @@ def test_the_full_roster_names_every_unit_item_and_figure(library):
     assert [name for name in item_names(book, roster) if name not in everything] == []
     assert text[0].startswith("Sonnstahl combined arms Player Example Game system The 9th Age: Fantasy Battles v0.11.9.3 "
                               "Army book Empire of Sonnstahl 0.11.1 Composition none (Standard army) Points limit 2400 pts "
-                              "Total 2390 pts Points left 10 pts Army 15 units, 136 models, 11 deployment drops, "
-                              "1 Wizard (2 levels) Checksum 67aff9afa7 LEGAL Categories")
+                              "Total 2390 pts Points left 10 pts Army 15 units, 136 models, 4 characters, 11 drops, 1 Wizards, "
+                              "2 Wizard levels Checksum 67aff9afa7 LEGAL Categories")
     assert "Lords 2 314 13.1% - 35%" in text[0] and "Total 15 2390 99.6%" in text[0]
     assert "Marshal General 203 pts Options: Shield Mount: Horse Items: Giant Sword, Talisman of Greater Shielding" in text[0]
     assert "30 Heavy Infantry 235 pts Options: Halberd Command: Champion, Musician, Veteran Standard Bearer " \
@@ -221,3 +221,9 @@ def test_it_renders_to_png_for_a_person_to_look_at(library):
             pngs = sorted(ARTIFACTS.glob(f"{stem.name}-*.png"))
             assert len(pngs) == len(PdfReader(io.BytesIO(data)).pages)
             assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+
+
+def test_a_long_list_name_is_shortened_in_the_footer_but_keeps_the_checksum(test_book):
+    roster = parse_roster(list_document([{"entry": "lord", "general": True}], name="The Grand Army of " + "Zoë " * 30))
+    footer = pages(render(test_book, roster, validate(test_book, roster)))[0].split("Army of Zoë Zoë")[-1]
+    assert footer.endswith(f"... · checksum {checksum(roster)} 2026-11-21 page 1 of 1")

@@ -20,6 +20,7 @@ from functools import partial
 
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepInFrame, Paragraph, SimpleDocTemplate, Spacer, Table
 
@@ -138,10 +139,22 @@ class Footer:
         canvas.line(MARGIN, y + 9, width - MARGIN, y + 9)
         canvas.setFont(REGULAR, 7.5)
         canvas.setFillColor(MUTED)
-        canvas.drawString(MARGIN, y, f"{self.title[:70]} \u00b7 checksum {self.check}")
+        room = width / 2 - MARGIN - 40  # up to the date in the middle, with a gap
+        canvas.drawString(MARGIN, y, shortened(f"{self.title} \u00b7 checksum {self.check}", room, 7.5,
+                                               keep=len(self.check) + 12))
         canvas.drawCentredString(width / 2, y, self.day)
         canvas.drawRightString(width - MARGIN, y, f"page {page} of {pages}")
         canvas.restoreState()
+
+
+def shortened(line: str, room: float, size: float, keep: int) -> str:
+    """`line` cut in its middle ("...") to fit `room` points, keeping its last `keep` characters."""
+    if stringWidth(line, REGULAR, size) <= room:
+        return line
+    head, tail = line[:-keep], line[-keep:]
+    while head and stringWidth(head + "..." + tail, REGULAR, size) > room:
+        head = head[:-1]
+    return head.rstrip() + "..." + tail
 
 
 class FooterCanvas(Canvas):

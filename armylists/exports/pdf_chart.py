@@ -23,7 +23,7 @@ def category_chart(categories: tuple[CategoryLine, ...], width: float) -> Drawin
     top = max([50.0] + [c.percent for c in categories]
               + [float(b) for c in categories for b in (c.min_percent, c.max_percent) if b is not None])
     scale_max = min(100, int(-(-top // 10) * 10))  # round up to the next 10%
-    plot = width - LABEL_WIDTH - 24
+    plot = width - LABEL_WIDTH - 30  # room at the right for the last bar's percent
     bars_top = AXIS + ROW * len(categories)
     drawing = Drawing(width, bars_top + LEGEND)
     drawing.initialFontName = REGULAR  # reportlab would otherwise start the drawing in Helvetica

@@ -8,6 +8,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from armylists.rules import Book, Report, Roster
+from armylists.rules.render_text import FIGURE_NAMES
 from armylists.rules.report import ERROR, Violation
 
 from .pdf_chart import category_chart
@@ -32,8 +33,10 @@ def header(book: Book, roster: Roster, report: Report, styles: Styles, width: fl
     budget = report.budget_unit
     comp = book.compositions.get(roster.composition) if roster.composition else None
     composition = comp.name if comp else (roster.composition or "none")
-    figures = report.figures
-    wizards = figures.get("wizards", 0)
+    # Every system counts units and models; the rest are the system's own figures (drops, Wizards,
+    # Mordheim's warband rating), named as the command line names them.
+    figures = ", ".join(f"{value} {FIGURE_NAMES.get(key, key.replace('_', ' '))}"
+                        for key, value in report.figures.items())
     facts = [
         ("Player", roster.player or "-"),
         ("Game system", book.system.name),
@@ -43,9 +46,7 @@ def header(book: Book, roster: Roster, report: Report, styles: Styles, width: fl
         ("Total", f"{report.total_points} {budget}"),
         ("Points left", f"{report.points_left} {budget}" if report.points_left >= 0
          else f"{-report.points_left} {budget} over the limit"),
-        ("Army", f"{figures.get('units', 0)} units, {figures.get('models', 0)} models, {figures.get('drops', 0)} "
-                 f"deployment drops, {wizards} Wizard{'s' if wizards != 1 else ''}"
-                 + (f" ({figures.get('wizard_levels', 0)} levels)" if wizards else "")),
+        ("Army", figures),
         ("Checksum", check),
     ]
     value_width = width - 26 * mm - (QR_SIZE + 4 * mm if share_url else 0)
@@ -104,7 +105,7 @@ def violation_paragraph(v: Violation, styles: Styles) -> Paragraph:
 def category_table(report: Report, styles: Styles, width: float) -> Table:
     """Points, percent and bounds of each category, and the total."""
     budget = report.budget_unit
-    rows = [["Category", "Units", budget.capitalize(), "%", "Min", "Max"]]
+    rows = [["Category", "Units", budget, "%", "Min", "Max"]]
     for c in report.categories:
         rows.append([c.name, str(c.units), str(c.points), f"{c.percent:.1f}%",
                      f"{c.min_percent}%" if c.min_percent is not None else "-",
@@ -112,7 +113,7 @@ def category_table(report: Report, styles: Styles, width: float) -> Table:
     rows.append(["Total", str(report.figures.get("units", 0)), str(report.total_points),
                  f"{report.total_points * 100 / report.points_limit:.1f}%", "", ""])
     size = styles.size * 0.9
-    table = Table(rows, colWidths=[width * f for f in (0.32, 0.12, 0.16, 0.14, 0.13, 0.13)], hAlign="LEFT")
+    table = Table(rows, colWidths=[width * f for f in (0.28, 0.12, 0.17, 0.17, 0.13, 0.13)], hAlign="LEFT")
     table.setStyle(table_style([
         ("FONTSIZE", (0, 0), (-1, -1), size),
         ("LEADING", (0, 0), (-1, -1), size * 1.2), ("TEXTCOLOR", (0, 0), (-1, -1), INK),

@@ -31,6 +31,8 @@ def unit_details(words: UnitWords, show_item: Callable[[ItemRef], str]) -> str:
     parts = []
     if words.options:
         parts.append(("Options", ", ".join(words.options)))
+    if words.models:
+        parts.append(("Each model", ", ".join(words.models)))
     if words.mount:
         parts.append(("Mount", words.mount))
     if words.command:

@@ -1,13 +1,14 @@
 """The list as text, one line per unit, the shape tournaments exchange; and that text read back.
 
     List: Sonnstahl combined arms
-    Player: Ann
+    Player: Example
     System: The 9th Age: Fantasy Battles v0.11.9.3
     Book: Empire of Sonnstahl 0.11.1
     Points limit: 2400 pts
 
-    == Lords: 655 pts (27.3%) ==
-    290 - Marshal, General, Shield, Horse, Giant Sword, Talisman of Greater Shielding
+    == Lords: 314 pts (13.1%) ==
+    203 - Marshal, General, Shield, Horse, Giant Sword, Talisman of Greater Shielding
+    111 - Prelate, Great Weapon, Horse
 
 The unit line follows the entry style of the T9A FAQ (002:L1311-1313, `360 - Commander, BSB, Master
 of Canreig Tower, Great Weapon, Dragonforged Armour`): points, then the size when more than one model,
@@ -30,12 +31,15 @@ from armylists.rules.report import ERROR
 from armylists.rules.roster import FORMAT
 
 ItemRef = Union[Item, str]  # an id the book does not know stays a string, so an illegal list still prints
-UNKNOWN = re.compile(r"^\?(entry|option|mount|item|path):(\S+)$")
+UNKNOWN = re.compile(r"^\?(entry|option|mount|item|path|composition):(\S+)$")
 COMMAND_NAMES = {"champion": "Champion", "musician": "Musician", "standard": "Standard Bearer"}
 VETERAN_STANDARD = "Veteran Standard Bearer"
 BSB = "BSB"
 GENERAL = "General"
 WIZARD = re.compile(r"^Level (\d+) Wizard$", re.IGNORECASE)
+EXPERIENCE = re.compile(r"^(\d+) XP$", re.IGNORECASE)
+MODEL = re.compile(r"^Model (\d+) \((.*)\)$", re.IGNORECASE)
+NO_OPTIONS = "no options"
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class UnitWords:
     size: int | None  # printed only when it says something (more than one model, or not the default)
     roles: tuple[str, ...]
     options: tuple[str, ...]
+    models: tuple[str, ...]  # "Model 2 (Crossbow)": options a unit's models take one by one (Mordheim)
     mount: str | None
     command: tuple[tuple[str, tuple[ItemRef, ...]], ...]  # ("Champion", its items)
     items: tuple[ItemRef, ...]
@@ -70,7 +75,7 @@ def describe_unit(book: Book, unit: RosterUnit) -> UnitWords:
     entry = book.entries.get(unit.entry)
     if entry is None:
         return UnitWords(unit, None, unknown("entry", unit.entry), unit.size, (),
-                         tuple(_counted(unknown("option", o), n) for o, n in unit.options),
+                         tuple(_counted(unknown("option", o), n) for o, n in unit.options), (),
                          unknown("mount", unit.mount) if unit.mount else None, (), tuple(unit.items))
     options = dict(unit.options)
     roles = [GENERAL] if unit.general else []
@@ -90,6 +95,8 @@ def describe_unit(book: Book, unit: RosterUnit) -> UnitWords:
         roles.append(f"Level {entry.wizard_level} Wizard")
     if unit.path:
         roles.append(path_names(book).get(unit.path) or unknown("path", unit.path))
+    if unit.experience is not None:
+        roles.append(f"{unit.experience} XP")
 
     def option_word(oid: str, count: int) -> str:
         return _counted(entry.options[oid].name if oid in entry.options else unknown("option", oid), count)
@@ -108,8 +115,10 @@ def describe_unit(book: Book, unit: RosterUnit) -> UnitWords:
             command.append((COMMAND_NAMES[role], ()))
     size = unit.size if unit.size is not None else entry.size_min
     shown = size if size > 1 or (unit.size is not None and unit.size != entry.size_min) else None
+    models = tuple(f"Model {i} ({', '.join(option_word(o, n) for o, n in model) or NO_OPTIONS})"
+                   for i, model in enumerate(unit.model_options, start=1))
     return UnitWords(unit, entry, entry.name, shown, tuple(roles),
-                     tuple(option_word(o, n) for o, n in options.items()), mount, tuple(command),
+                     tuple(option_word(o, n) for o, n in options.items()), models, mount, tuple(command),
                      _items(book, unit.items))
 
 
@@ -129,7 +138,7 @@ def unit_text(words: UnitWords, show_item: Callable[[ItemRef], str] = item_name)
     head = f"{words.size} {words.name}" if words.size is not None else words.name
     if words.unit.label:
         head += f" [{words.unit.label}]"
-    parts = [head, *words.roles, *words.options]
+    parts = [head, *words.roles, *words.options, *words.models]
     if words.mount:
         parts.append(words.mount)
     for name, items in words.command:
@@ -154,9 +163,8 @@ def export_text(book: Book, roster: Roster, report: Report) -> str:
         lines += ["", f"== Not in {book.name} {book.version} =="]
         lines += [f"? - {unit_text(describe_unit(book, u))}" for u in unpriced]
     left = report.points_left
-    lines += ["", f"Total: {report.total_points} {budget} of {report.points_limit} "
-                  f"({left} {budget} left)" if left >= 0 else
-                  f"Total: {report.total_points} {budget} of {report.points_limit} ({-left} {budget} over)"]
+    remains = f"{left} {budget} left" if left >= 0 else f"{-left} {budget} over"
+    lines += ["", f"Total: {report.total_points} {budget} of {report.points_limit} ({remains})"]
     errors = len(report.errors)
     lines.append("LEGAL" if report.valid else f"NOT LEGAL ({errors} error{'s' if errors != 1 else ''})")
     lines += [f"{'x' if v.severity == ERROR else '!'} {v.code}: {v.message}" for v in report.violations]
@@ -172,7 +180,7 @@ def _header(book: Book, roster: Roster, budget: str) -> list[str]:
     lines += [f"System: {book.system.name}", f"Book: {book.name} {book.version}"]
     if roster.composition:
         comp = book.compositions.get(roster.composition)
-        lines.append(f"Composition: {comp.name if comp else roster.composition}")
+        lines.append(f"Composition: {comp.name if comp else unknown('composition', roster.composition)}")
     lines.append(f"Points limit: {roster.points_limit} {budget}")
     return lines
 
@@ -222,6 +230,8 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
         number, name = fields["Composition"]
         by_name = {c.name.casefold(): c.id for c in book.compositions.values()}
         by_name.update({c.id: c.id for c in book.compositions.values()})
+        if _marked(name, "composition"):
+            by_name[name.casefold()] = _marked(name, "composition")
         if name.casefold() not in by_name:
             raise ListTextError(source, number, _unknown(f"composition \"{name}\"", f"{book.name} {book.version}", name,
                                                          [c.name for c in book.compositions.values()]))
@@ -344,6 +354,7 @@ def _read_unit(text: str, book: Book, source: str, number: int) -> dict:
     if size is not None:
         unit["size"] = int(size)
     options: dict[str, int] = {}
+    models: list[dict[str, int]] = []
     command: list[str] = []
     items: list[str] = []
     reader = _TokenReader(book, entry)
@@ -361,6 +372,14 @@ def _read_unit(text: str, book: Book, source: str, number: int) -> dict:
         elif kind == "option":
             oid, count = value
             options[oid] = options.get(oid, 0) + count
+        elif kind == "experience":
+            unit["experience"] = value
+        elif kind == "model":
+            position, chosen = value
+            if position != len(models) + 1:
+                raise ListTextError(source, number, f"Model {position} follows Model {len(models)}; "
+                                                    f"number a unit's models 1, 2, 3... in order")
+            models.append(chosen)
         elif kind == "mount":
             if "mount" in unit:
                 raise ListTextError(source, number, f"{entry.name} has two mounts; it may ride one")
@@ -376,11 +395,13 @@ def _read_unit(text: str, book: Book, source: str, number: int) -> dict:
                 unit["champion_items" if role == "champion" else "standard_items"] = carried
         elif kind == "item":
             items.append(value)
-        elif kind == "bad-role":
+        elif kind == "error":
             raise ListTextError(source, number, value)
-        # kind "level": the entry's own Wizard level, which the list does not record
+        # and "level": the entry's own Wizard level, which the document does not record
     if options:
         unit["options"] = options
+    if models:
+        unit["model_options"] = models
     if command:
         unit["command"] = command
     if items:
@@ -422,11 +443,11 @@ def _by_name(things, name: str):
 class _TokenReader:
     """Tells what each part of a unit line is, by name, in the order they are written.
 
-    The parts come in a fixed order (roles, options, mount, command, items); a name two kinds share
+    The parts come in a fixed order (roles, options, models, mount, command, items); a name two kinds share
     is read as the one that comes next in that order, so `Shield` after the mount is an item if the
     book has one by that name. Any order is accepted otherwise.
     """
-    KINDS = ("role", "option", "mount", "command", "item")
+    KINDS = ("role", "option", "model", "mount", "command", "item")
 
     def __init__(self, book: Book, entry: Entry):
         self.book, self.entry = book, entry
@@ -458,7 +479,7 @@ class _TokenReader:
         if folded == BSB.casefold():
             bsb = next((o.id for o in self.entry.options.values() if o.role == "bsb"), None)
             return ("option", (bsb, 1)) if bsb else \
-                ("bad-role", f"{self.entry.name} cannot be the BSB in {self.book.name} {self.book.version}")
+                ("error", f"{self.entry.name} cannot be the BSB in {self.book.name} {self.book.version}")
         level = WIZARD.match(token)
         if level:
             wanted = int(level.group(1))
@@ -468,9 +489,12 @@ class _TokenReader:
             if option:
                 return "option", (option, 1)
             levels = sorted({self.entry.wizard_level} - {0} | {o.wizard_level for o in self.entry.options.values()} - {0})
-            return "bad-role", (f"{self.entry.name} cannot be a Level {wanted} Wizard in {self.book.name} "
+            return "error", (f"{self.entry.name} cannot be a Level {wanted} Wizard in {self.book.name} "
                                 f"{self.book.version}" + (f"; its levels: {', '.join(map(str, levels))}" if levels
                                                           else "; it is not a Wizard"))
+        experience = EXPERIENCE.match(token)
+        if experience:
+            return "experience", int(experience.group(1))
         pid = self.paths.get(folded) or _marked(token, "path")
         return ("path", pid) if pid else None
 
@@ -479,6 +503,21 @@ class _TokenReader:
         count, name = (int(counted.group(1)), counted.group(2)) if counted else (1, token)
         oid = self.options.get(name.casefold()) or _marked(name, "option")
         return ("option", (oid, count)) if oid else None
+
+    def _model(self, token: str):
+        found = MODEL.match(token)
+        if not found:
+            return None
+        chosen: dict[str, int] = {}
+        inner = found.group(2).strip()
+        for part in ([] if inner.casefold() == NO_OPTIONS else _split(inner)):
+            option = self._option(part)
+            if option is None:
+                return "error", (f"\"{part}\" is not an option of {self.entry.name} in {self.book.name} "
+                                 f"{self.book.version}" + _suggestion(part, (o.name for o in self.entry.options.values())))
+            oid, count = option[1]
+            chosen[oid] = chosen.get(oid, 0) + count
+        return "model", (int(found.group(1)), chosen)
 
     def _mount(self, token: str):
         mid = self.mounts.get(token.casefold()) or _marked(token, "mount")
@@ -499,7 +538,7 @@ class _TokenReader:
         for item in carried:
             iid = self.items.get(item.casefold()) or _marked(item, "item")
             if iid is None:
-                return "bad-role", (f"no item \"{item}\" in {self.book.name} {self.book.version}"
+                return "error", (f"no item \"{item}\" in {self.book.name} {self.book.version}"
                                     + _suggestion(item, (i.name for i in self.book.items.values())))
             ids.append(iid)
         return "command", (role, veteran, ids)
