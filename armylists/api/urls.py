@@ -8,6 +8,7 @@ urlpatterns = [
     path("books/", views.BookListView.as_view(), name="api-books"),
     path("books/<str:system>/<str:book>/<str:version>/", views.BookDetailView.as_view(), name="api-book"),
     path("lists/", views.ListCollectionView.as_view(), name="api-lists"),
+    path("lists/import/", views.ListImportView.as_view(), name="api-lists-import"),
     path("lists/<int:pk>/", views.ListItemView.as_view(), name="api-list"),
     path("lists/<int:pk>/report/", views.ListReportView.as_view(), name="api-list-report"),
     path("lists/<int:pk>/export/", views.ListExportView.as_view(), name="api-list-export"),

@@ -17,11 +17,14 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from armylists.catalogue import book_for, disk_library, get_book
+from armylists.exports import ListTextError, export_text, parse_list_text
+from armylists.exports.pdf import render_pdf
 from armylists.models import ArmyList
 from armylists.rules import ListDocumentError, roster_to_dict, validate
 from armylists.rules.roster import parse_roster
 
 from .errors import PreconditionRequired, StaleRevision, document_error
+from .parsers import LimitedJSONParser, PlainTextParser
 from .serializers import (
     ArmyListSerializer, ArmyListSummarySerializer, BookSummarySerializer, ErrorSerializer, ListWriteSerializer,
     ReportSerializer, SystemSerializer,
@@ -189,19 +192,60 @@ class ListReportView(APIView):
 
 class ListExportView(APIView):
     permission_classes = [IsAuthenticated]
+    FORMATS = ("json", "text", "pdf")
 
-    @extend_schema(parameters=[OpenApiParameter("as", str, enum=["json"], description="Export format.")],
-                   responses={(200, "application/json"): OpenApiTypes.OBJECT, **_errors(400, 401, 403, 404, 406)},
-                   summary="Export a list")
+    @extend_schema(parameters=[OpenApiParameter("as", str, enum=list(FORMATS), description="Export format (json).")],
+                   responses={(200, "application/json"): OpenApiTypes.OBJECT,
+                              (200, "text/plain"): OpenApiTypes.STR,
+                              (200, "application/pdf"): OpenApiTypes.BINARY,
+                              **_errors(400, 401, 403, 404, 406)},
+                   summary="Export a list: its JSON document, tournament text or the printed PDF roster")
     def get(self, request: Request, pk: int) -> HttpResponse:
         army_list = _owned(request, pk)
         kind = request.query_params.get("as", "json")
-        if kind != "json":
-            raise ValidationError({"as": [f"unknown export format {kind!r}; one of: json."]})
+        if kind not in self.FORMATS:
+            raise ValidationError({"as": [f"unknown export format {kind!r}; one of: {', '.join(self.FORMATS)}."]})
         roster = parse_roster(army_list.document, f"list {pk}")
-        response = Response(roster_to_dict(roster))
-        response["Content-Disposition"] = f'attachment; filename="list-{pk}.json"'
+        filename = f"list-{pk}"
+        if kind == "json":
+            response = Response(roster_to_dict(roster))
+        else:
+            book = book_for(roster)
+            report = validate(book, roster)
+            if kind == "text":
+                response = HttpResponse(export_text(book, roster, report), content_type="text/plain; charset=utf-8")
+            else:
+                response = HttpResponse(render_pdf(book, roster, report), content_type="application/pdf")
+        response["Content-Disposition"] = f'attachment; filename="{filename}.{"txt" if kind == "text" else kind}"'
         return response
+
+
+class ListImportView(APIView):
+    """Create a list from a list document (JSON) or from tournament text (text/plain)."""
+    permission_classes = [IsAuthenticated]
+    parser_classes = [LimitedJSONParser, PlainTextParser]
+
+    @extend_schema(request={"application/json": OpenApiTypes.OBJECT, "text/plain": OpenApiTypes.STR},
+                   responses={201: ArmyListSerializer, **_errors(400, 401, 403, 406, 415)},
+                   summary="Import a list document or a list in the tournament text shape")
+    def post(self, request: Request) -> Response:
+        try:
+            if isinstance(request.data, str):
+                library = disk_library()
+                roster = parse_list_text(request.data, library.books.values(), "text", lookup=get_book)
+            elif isinstance(request.data, dict):
+                roster = parse_roster(request.data, "")
+            else:
+                raise ValidationError({"": ["The body must be a list document (a JSON object) or text."]})
+            book = book_for(roster, "")
+        except ListTextError as exc:
+            raise ValidationError({f"line {exc.line}": [exc.reason]}) from None
+        except ListDocumentError as exc:
+            raise document_error(exc, prefix="") from None
+        army_list = ArmyList(owner=request.user)
+        army_list.set_document(roster, validate(book, roster))
+        army_list.save()
+        return _with_etag(Response(ArmyListSerializer(army_list).data, status=status.HTTP_201_CREATED), army_list)
 
 
 # --- stateless validation -----------------------------------------------------------------------

@@ -157,4 +157,43 @@ class TestReportAndExport:
 
     def test_an_unknown_export_format_is_400(self, api_alice, alice_list):
         assert_error(api_alice.get(f"/api/v1/lists/{alice_list.pk}/export/?as=docx"), 400,
-                     fields=[{"path": "as", "message": "unknown export format 'docx'; one of: json."}])
+                     fields=[{"path": "as", "message": "unknown export format 'docx'; one of: json, text, pdf."}])
+
+
+class TestTextAndPdfAndImport:
+    def test_text_export_is_the_tournament_shape(self, api_alice, alice_list):
+        response = api_alice.get(f"/api/v1/lists/{alice_list.pk}/export/?as=text")
+        assert response.status_code == 200 and response["Content-Type"] == "text/plain; charset=utf-8"
+        text = response.content.decode()
+        assert text.startswith("List: Sonnstahl combined arms\n")
+        assert "203 - Marshal, General, Shield, Horse, Giant Sword, Talisman of Greater Shielding" in text
+
+    def test_pdf_export_is_a_pdf_saying_legal(self, api_alice, alice_list):
+        import io
+
+        from pypdf import PdfReader
+        response = api_alice.get(f"/api/v1/lists/{alice_list.pk}/export/?as=pdf")
+        assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+        text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
+        assert "LEGAL" in text and "Sonnstahl combined arms" in text and "NOT LEGAL" not in text
+
+    def test_import_a_document(self, api_alice, alice, legal_document):
+        response = post_json(api_alice, "/api/v1/lists/import/", legal_document)
+        assert response.status_code == 201
+        saved = ArmyList.objects.get()
+        assert (saved.owner, saved.total_points, saved.valid) == (alice, 2390, True)
+
+    def test_import_text_round_trips_an_export(self, api_alice, alice_list):
+        text = api_alice.get(f"/api/v1/lists/{alice_list.pk}/export/?as=text").content.decode()
+        response = api_alice.post("/api/v1/lists/import/", text, content_type="text/plain")
+        assert response.status_code == 201
+        copy = ArmyList.objects.exclude(pk=alice_list.pk).get()
+        assert (copy.total_points, copy.valid, len(copy.document["units"])) == (2390, True, 15)
+
+    def test_import_text_with_an_unknown_name_suggests_the_closest(self, api_alice, alice_list):
+        text = api_alice.get(f"/api/v1/lists/{alice_list.pk}/export/?as=text").content.decode()
+        text = text.replace("Prelate, Great Weapon", "Prelat, Great Weapon")
+        error = assert_error(api_alice.post("/api/v1/lists/import/", text, content_type="text/plain"), 400)
+        assert len(error["fields"]) == 1 and error["fields"][0]["path"].startswith("line ")
+        assert 'did you mean "Prelate"?' in error["fields"][0]["message"]
+        assert ArmyList.objects.count() == 1
