@@ -39,7 +39,7 @@ def test_export_writes_a_pdf_and_says_what_it_wrote(capsys, tmp_path):
     out_file = tmp_path / "roster.pdf"
     code, out, err = run(capsys, "export_list", LEGAL, "--format", "pdf", "--output", out_file)
     assert (code, err) == (0, "")
-    assert out == f"{LEGAL}: wrote {out_file} (pdf): LEGAL, 2390 of 2400 pts, checksum 67aff9afa7\n"
+    assert out == f"{LEGAL}: wrote {out_file} (pdf, full): LEGAL, 2390 of 2400 pts, checksum 67aff9afa7\n"
     assert len(PdfReader(out_file).pages) == 3
 
 
@@ -181,3 +181,17 @@ def test_the_pdf_written_by_the_command_reads_back(capsys, tmp_path):
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(out_file.read_bytes())).pages)
     assert code == 0
     assert "Hidden sheet" in text and "https://armylists.example/l/1" in text.replace("\n", "")
+
+
+def test_a_mordheim_warband_prints_as_a_warband_sheet_unless_asked_otherwise(capsys, tmp_path):
+    warband = EXAMPLES / "reikland-mercenaries-legal.json"
+    sheet_file, full_file = tmp_path / "sheet.pdf", tmp_path / "full.pdf"
+    code, out, err = run(capsys, "export_list", warband, "--format", "pdf", "--output", sheet_file)
+    assert (code, err) == (0, "")
+    assert out == f"{warband}: wrote {sheet_file} (pdf, warband): LEGAL, 500 of 500 gc, checksum 515589ea06\n"
+    sheet = " ".join(page.extract_text() for page in PdfReader(sheet_file).pages)
+    assert "Gold left" in sheet and "Warband rating" in sheet
+    code, out, _ = run(capsys, "export_list", warband, "--format", "pdf", "--variant", "full", "--output", full_file)
+    assert out == f"{warband}: wrote {full_file} (pdf, full): LEGAL, 500 of 500 gc, checksum 515589ea06\n"
+    full = " ".join(page.extract_text() for page in PdfReader(full_file).pages)
+    assert "Points left" in full and "Gold left" not in full

@@ -202,7 +202,7 @@ def test_an_unknown_variant_is_refused(library):
     book, roster, report = example(library, "empire-2400-legal.json")
     with pytest.raises(ValueError) as caught:
         render_pdf(book, roster, report, variant="poster")
-    assert str(caught.value) == "unknown variant 'poster'; choose one of full, compact, hidden"
+    assert str(caught.value) == "unknown variant 'poster'; choose one of full, compact, hidden, warband"
 
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")

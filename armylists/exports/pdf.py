@@ -1,12 +1,18 @@
 """The printed roster (PDF, reportlab platypus), drawn from the Report the engine gave.
 
-    render_pdf(book, roster, report, variant="full" | "compact" | "hidden", share_url=None) -> bytes
+    render_pdf(book, roster, report, variant=None | "full" | "compact" | "hidden" | "warband",
+               share_url=None) -> bytes
 
 - full: header, legality stamp, category summary and chart, every unit with its profile, the items
   taken and what they do;
 - compact: one page, the category summary and one line per unit, shrunk to fit;
 - hidden: The 9th Age's hidden list (000:L133-149): an open list where every magical item shows only
-  its mundane type and identical units carry a label, then a separate sheet of the hidden items.
+  its mundane type and identical units carry a label, then a separate sheet of the hidden items;
+- warband: a Mordheim warband sheet laid out like the official roster, a box per hero and per
+  henchman group, with the gold left and the warband rating.
+
+No variant means the book's system's own (`default_variant`): the warband sheet for Mordheim, the
+full roster for the rest. Asking for `full` always gives the full roster.
 
 Every page has `page x of y`, the date and the list's checksum in its footer. Nothing here decides
 legality: points, percentages and violations are the Report's.
@@ -32,17 +38,28 @@ from .pdf_hidden import hidden_story
 from .pdf_list import PrintedList
 from .pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, table_style, text
 from .pdf_units import item_reference, items_carried, unit_block
+from .pdf_warband import warband_story
 from .text import unit_text
 
-VARIANTS = ("full", "compact", "hidden")
+VARIANTS = ("full", "compact", "hidden", "warband")
+# The sheet a system's players know, printed when no variant is asked for. This is a choice of
+# layout, not a rule: every variant prints any list.
+SYSTEM_VARIANTS = {"mordheim": "warband"}
 PAGE = A4
 MARGIN = 14 * mm
 FOOTER_SPACE = 10 * mm
 
 
-def render_pdf(book: Book, roster: Roster, report: Report, variant: str = "full", share_url: str | None = None,
-               printed_on: date | None = None) -> bytes:
-    """The roster as PDF bytes. `share_url` adds its QR code; `printed_on` is the footer's date (today)."""
+def default_variant(book: Book) -> str:
+    """The variant printed when none is asked for: the system's own sheet, else the full roster."""
+    return SYSTEM_VARIANTS.get(book.system.id, "full")
+
+
+def render_pdf(book: Book, roster: Roster, report: Report, variant: str | None = None,
+               share_url: str | None = None, printed_on: date | None = None) -> bytes:
+    """The roster as PDF bytes. `variant` None is the book's `default_variant`; `share_url` adds its
+    QR code; `printed_on` is the footer's date (today)."""
+    variant = variant or default_variant(book)
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
     register_fonts()
@@ -63,6 +80,8 @@ def render_pdf(book: Book, roster: Roster, report: Report, variant: str = "full"
         story = compact_story(printed, share_url, check, width, doc.height)
     elif variant == "hidden":
         story = hidden_story(printed, share_url, check, width)
+    elif variant == "warband":
+        story = warband_story(printed, share_url, check, width, doc.height)
     else:
         story = full_story(printed, share_url, check, width)
     footer = Footer(roster.name or "Army list", check, (printed_on or date.today()).isoformat())

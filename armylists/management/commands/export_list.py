@@ -1,12 +1,13 @@
 """Export a list as a printable PDF roster, tournament text or the JSON document.
 
-    python manage.py export_list FILE --format pdf|text|json [--variant full|compact|hidden]
+    python manage.py export_list FILE --format pdf|text|json [--variant full|compact|hidden|warband]
                                       [--output OUT] [--share-url URL]
 
 FILE is a list document (JSON) or a list in tournament text. Text and JSON go to OUT or to standard
-output; a PDF goes to OUT, by default FILE with the suffix .pdf. Exit status: 0 when the export was
-written (an illegal list exports too, with its violations); 2 when FILE cannot be read or is not a
-list, or OUT cannot be written, with one line naming the file.
+output; a PDF goes to OUT, by default FILE with the suffix .pdf. Without --variant a PDF is the book's
+system's own sheet: the warband sheet for Mordheim, the full roster for the rest. Exit status: 0 when
+the export was written (an illegal list exports too, with its violations); 2 when FILE cannot be read
+or is not a list, or OUT cannot be written, with one line naming the file.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from armylists.exports import checksum, document_json, export_text
-from armylists.exports.pdf import VARIANTS, render_pdf
+from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.rules import validate
 
 from .import_list import ListFileError, read_list, write_output
@@ -30,7 +31,8 @@ class Command(BaseCommand):
         parser.add_argument("file", type=Path)
         parser.add_argument("--format", choices=FORMATS, required=True)
         parser.add_argument("--variant", choices=VARIANTS, default=None,
-                            help="PDF only: full (default), compact (one page) or hidden (The 9th Age hidden list)")
+                            help="PDF only: full, compact (one page), hidden (The 9th Age hidden list) or warband "
+                                 "(Mordheim warband sheet); default: warband for Mordheim, full for the rest")
         parser.add_argument("--output", "-o", type=Path, default=None,
                             help="where to write (default: standard output; for a PDF, FILE with .pdf)")
         parser.add_argument("--share-url", default=None, help="PDF only: print this link and its QR code")
@@ -47,7 +49,8 @@ class Command(BaseCommand):
                 output = output or file.with_suffix(".pdf")
                 if output.resolve() == file.resolve():
                     raise ListFileError(f"{file}: the PDF would overwrite the list; give --output")
-                content: str | bytes = render_pdf(book, roster, report, variant or "full", share_url=share_url)
+                variant = variant or default_variant(book)
+                content: str | bytes = render_pdf(book, roster, report, variant, share_url=share_url)
             else:
                 content = export_text(book, roster, report) if format == "text" else document_json(roster)
             if output is not None:

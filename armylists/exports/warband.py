@@ -1,0 +1,133 @@
+"""A warband as its roster sheet shows it (Mordheim): each hero on its own, each henchman group as one.
+
+    sheet = WarbandSheet(printed)   # printed: a PrintedList
+    sheet.sections                  # (title, figures, warriors) per category that has units
+
+Costs, the warband rating and the gold left are the Report's; this module only sorts the units into
+the sheet's blocks and names what each carries in the book's words. A block is a hero when its
+category is a character category (Mordheim's `heroes`), a group otherwise, so no system is named here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from armylists.rules import Book, Violation
+from armylists.rules.book import Entry
+from armylists.rules.roster import RosterUnit
+
+from .pdf_list import PrintedList, PrintedUnit
+from .text import path_names, unknown
+
+FREE = "free"
+
+
+@dataclass(frozen=True)
+class Warrior:
+    """One block of the sheet: a hero, or a group of henchmen who all count as one entry."""
+    unit: PrintedUnit
+    type: str  # the entry's name: "Mercenary Captain", "Marksmen"
+    name: str  # the name the player gave it (the unit's label), or "" for a line to write it on
+    models: int
+    hero: bool
+    profiles: tuple[Mapping, ...]
+    equipment: tuple[tuple[str, ...], ...]  # one kit for every model, or one per model when they differ
+    spells: str  # the spell list it casts from ("Necromancy"), or ""
+    experience: int  # each model's
+    cost: int | None  # the Report's price for the whole block; None when the book lacks the entry
+    violations: tuple[Violation, ...]
+
+    @property
+    def cost_each(self) -> int | None:
+        """What one model costs: the block's price shared out, known only when every model carries the same."""
+        if self.cost is None or len(self.equipment) != 1 or not self.models or self.cost % self.models:
+            return None
+        return self.cost // self.models
+
+
+class WarbandSheet:
+    """The blocks of a warband sheet, by category, and the figures of its header."""
+
+    def __init__(self, printed: PrintedList):
+        self.printed = printed
+        book, report = printed.book, printed.report
+        characters = {c.id for c in book.system.categories if c.character}
+        self.sections: list[tuple[str, str, list[Warrior]]] = []
+        for title, _, units in printed.by_category():
+            hero = units[0].line is not None and units[0].line.category in characters
+            warriors = [warrior(book, unit, hero, tuple(report.violations_for(unit.words.unit.id)))
+                        for unit in units]
+            self.sections.append((title, section_figures(warriors, report.budget_unit), warriors))
+        self.models = report.figures.get("models", 0)
+        self.maximum = warband_maximum(book, printed.roster.composition)
+
+
+def warrior(book: Book, unit: PrintedUnit, hero: bool, violations: tuple[Violation, ...]) -> Warrior:
+    entry, roster_unit = unit.words.entry, unit.words.unit
+    if entry is None:
+        return Warrior(unit, unit.words.name, roster_unit.label, roster_unit.size or 1, hero, (),
+                       (tuple(unit.words.options),), "", roster_unit.experience or 0, None, violations)
+    return Warrior(
+        unit, entry.name, roster_unit.label, unit.line.models if unit.line else entry.size_min, hero,
+        tuple(entry.profiles), equipment(entry, roster_unit), spells(book, entry, roster_unit),
+        roster_unit.experience if roster_unit.experience is not None else entry.experience,
+        unit.line.points if unit.line else None, violations)
+
+
+def equipment(entry: Entry, unit: RosterUnit) -> tuple[tuple[str, ...], ...]:
+    """What each model carries: the entry's free equipment, then what was bought for it.
+
+    Options the unit takes are every model's; `model_options` adds each model's own. When every model
+    ends up with the same kit it is given once.
+    """
+    free = tuple(f"{option_name(entry, e)} ({FREE})" for e in sorted(entry.equipment))
+    kits = [free + tuple(_counted(option_name(entry, o), n) for o, n in unit.options + model)
+            for model in (unit.model_options or ((),))]
+    if all(kit == kits[0] for kit in kits):
+        return (kits[0],)
+    return tuple(kits)
+
+
+def option_name(entry: Entry, option: str) -> str:
+    """The option's name; free equipment that is not also an option is named from its id ("Dagger")."""
+    if option in entry.options:
+        return entry.options[option].name
+    if option in entry.equipment:
+        return option.replace("-", " ").capitalize()
+    return unknown("option", option)
+
+
+def spells(book: Book, entry: Entry, unit: RosterUnit) -> str:
+    """The spell list the warrior casts from: the one chosen, else the entry's (" or " between several)."""
+    names = path_names(book)
+    if unit.path:
+        return names.get(unit.path) or unknown("path", unit.path)
+    if not entry.wizard_level:
+        return ""
+    return " or ".join(names.get(p, p) for p in entry.paths)
+
+
+def section_figures(warriors: list[Warrior], budget: str) -> str:
+    """`3 groups, 10 warriors · 305 gc` for henchmen; heroes are one warrior each."""
+    models = sum(w.models for w in warriors)
+    cost = sum(w.cost or 0 for w in warriors)
+    count = f"{models} warrior{'s' if models != 1 else ''}"
+    if warriors and not warriors[0].hero:
+        count = f"{len(warriors)} group{'s' if len(warriors) != 1 else ''}, {count}"
+    return f"{count} \u00b7 {cost} {budget}"
+
+
+def warband_maximum(book: Book, composition: str | None) -> int | None:
+    """The most warriors the warband may have: the `max` of a `count` rule over every model.
+
+    That is a `count` rule whose selector is empty and which counts models (Mordheim's "maximum 15
+    warriors", in each warband's book). A bound worked out from the points limit is not printed.
+    """
+    bounds = [rule.params["max"] for rule in book.rules_for(composition)
+              if rule.type == "count" and rule.params.get("select") == {} and rule.params.get("what") == "models"
+              and isinstance(rule.params.get("max"), int)]
+    return min(bounds) if bounds else None
+
+
+def _counted(name: str, count: int) -> str:
+    return name if count == 1 else f"{count}x {name}"
