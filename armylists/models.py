@@ -1,6 +1,8 @@
 """What the database keeps: loaded rules files (every version ever loaded) and army lists."""
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models.functions import Now
@@ -55,6 +57,8 @@ class ArmyList(models.Model):
     total_points = models.IntegerField(default=0)
     valid = models.BooleanField(default=False)
     revision = models.PositiveIntegerField(default=1)
+    # An unlisted link shows the list read-only to whoever holds it; None when the list is not shared.
+    share_token = models.CharField(max_length=43, null=True, blank=True, unique=True, default=None)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -89,3 +93,19 @@ class ArmyList(models.Model):
         if updated:
             self.refresh_from_db()
         return bool(updated)
+
+    # -- sharing -----------------------------------------------------------------------------------
+    def share(self) -> str:
+        """Give the list an unlisted share link (a random token) unless it has one; return the token.
+
+        Written with an UPDATE of that column alone, so sharing never races with an edit's revision.
+        """
+        if not self.share_token:
+            self.share_token = secrets.token_urlsafe(16)
+            ArmyList.objects.filter(pk=self.pk).update(share_token=self.share_token)
+        return self.share_token
+
+    def unshare(self) -> None:
+        """Revoke the share link: the old token stops working at once, and a new share gets a new one."""
+        self.share_token = None
+        ArmyList.objects.filter(pk=self.pk).update(share_token=None)

@@ -1,0 +1,326 @@
+"""The list editor: one page, and one small POST per change.
+
+Every change: access (the owner only) -> form (input only) -> a pure edit from `armylists.list_edits`
+-> the engine validates -> saved with the revision the form carried (a stale edit changes nothing and
+says so) -> for htmx the units and the report panel are rendered again, otherwise a redirect back.
+An illegal list is saved and marked; only input the list document cannot hold is refused (400), with
+the error next to its field.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.middleware.csrf import get_token
+from django.urls import reverse
+from django.utils.html import format_html
+from django.views.decorators.http import require_GET, require_POST
+
+from armylists import list_edits
+from armylists.access import get_rw_list_for_user
+from armylists.catalogue import book_for
+from armylists.forms import (
+    AddUnitForm, ItemForm, ListSettingsForm, MoveUnitForm, RevisionForm, UnitForm,
+)
+from armylists.list_edits import EditError
+from armylists.models import ArmyList
+from armylists.rules import Book, ListDocumentError, Report, Roster, parse_roster, roster_to_dict, validate
+
+from .report_panel import report_panel
+from .unit_cards import cost_text, unit_sections
+
+
+@dataclass
+class Loaded:
+    army_list: ArmyList
+    roster: Roster
+    book: Book
+
+
+class Unavailable(Exception):
+    """The stored list cannot be opened in the editor (its book is not loaded, say)."""
+
+
+def load(army_list: ArmyList) -> Loaded:
+    try:
+        roster = parse_roster(army_list.document, f"list {army_list.pk}")
+        return Loaded(army_list, roster, book_for(roster, f"list {army_list.pk}"))
+    except ListDocumentError as exc:
+        raise Unavailable(str(exc)) from None
+
+
+def unavailable(request: HttpRequest, army_list: ArmyList, reason: str) -> HttpResponse:
+    return render(request, "lists/unavailable.html", {"army_list": army_list, "reason": reason}, status=409)
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+def catalogue(book: Book, query: str = "") -> list[dict[str, Any]]:
+    """The book's entries by category, with what the smallest unit costs; filtered by name."""
+    unit = book.system.budget_unit
+    words = query.lower().split()
+    sections = []
+    for cat in book.system.categories:
+        entries = []
+        for e in book.entries.values():
+            if e.category != cat.id or not all(w in e.name.lower() for w in words):
+                continue
+            fixed = e.size_max == e.size_min
+            smallest = e.base_points + e.points * e.size_min
+            entries.append({
+                "id": e.id, "name": e.name, "cost": f"{smallest} {unit}",
+                "detail": "" if fixed else f"{e.size_min}+ models, {cost_text(e.points, unit)} each",
+                "search": e.name.lower(),
+            })
+        if entries:
+            sections.append({"id": cat.id, "name": cat.name, "entries": entries})
+    return sections
+
+
+def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open_ids: set[str] | None = None,
+                   bound_form: UnitForm | None = None, item_errors: Mapping[str, Mapping[str, list[str]]] | None = None,
+                   messages: list[str] | None = None, settings_form: ListSettingsForm | None = None,
+                   focus: str | None = None, stale: bool = False, scroll_to: str = "") -> dict[str, Any]:
+    roster, book, army_list = loaded.roster, loaded.book, loaded.army_list
+    open_ids = set(open_ids or ())
+    if focus:
+        open_ids.add(focus)
+    unit_url = reverse("unit-update", args=[army_list.pk, "UNIT"]).replace("UNIT", "{unit}")
+    sections = unit_sections(book, roster, report, editable=True, open_ids=open_ids, bound_form=bound_form,
+                             item_errors=item_errors, unit_url=unit_url)
+    names = {u.id: (book.entries[u.entry].name if u.entry in book.entries else u.entry) for u in roster.units}
+    if settings_form is None:
+        settings = {"name": roster.name or army_list.name, "points_limit": roster.points_limit,
+                    "composition": roster.composition or "", "errors": {}}
+    else:
+        settings = {key: settings_form.data.get(key, "") for key in ("name", "points_limit", "composition")}
+        settings["errors"] = {key: list(errs) for key, errs in settings_form.errors.items()}
+    return {
+        "army_list": army_list, "book": book, "roster": roster, "revision": army_list.revision,
+        "sections": sections, "panel": report_panel(report, names), "settings": settings,
+        "compositions": [(cid, c.name) for cid, c in book.compositions.items()],
+        "messages_": messages or [], "focus": focus or "", "stale": stale, "scroll_to": scroll_to,
+        "unit_count": len(roster.units),
+        # One hidden CSRF field, made once: the editor has a hundred forms (Django's tag builds each anew).
+        "csrf_input": format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request)),
+    }
+
+
+def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = None, status: int = 200,
+                  **kwargs: Any) -> HttpResponse:
+    """The whole page, or for htmx the part that changes (units, settings, report panel)."""
+    report = report or validate(loaded.book, loaded.roster)
+    context = editor_context(request, loaded, report, **kwargs)
+    if request.htmx:
+        response = render(request, "lists/editor_main.html", {**context, "oob": True}, status=status)
+        response["X-List-Revision"] = str(loaded.army_list.revision)  # the editor's script sends it next
+        return response
+    query = request.GET.get("q", "").strip()
+    context.update(catalogue=catalogue(loaded.book, query), query=query)
+    return render(request, "lists/editor.html", context, status=status)
+
+
+@login_required
+@require_GET
+def editor(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = get_rw_list_for_user(request, pk)
+    try:
+        loaded = load(army_list)
+    except Unavailable as exc:
+        return unavailable(request, army_list, str(exc))
+    unit = request.GET.get("unit", "")
+    return render_editor(request, loaded, open_ids={unit} if unit else None)
+
+
+# --- one edit, the same way every time ------------------------------------------------------------
+
+Change = Callable[[Loaded, Any], "tuple[Roster, str | None]"]
+
+
+def run_edit(request: HttpRequest, pk: int, make_form: Callable[[Loaded], forms.Form], change: Change,
+             errors_at: Callable[[forms.Form], dict[str, Any]]) -> HttpResponse:
+    """Access, input, the edit, validation, the revision-checked save and the answer, for every edit.
+
+    `change(loaded, form)` (a valid form) returns the new roster and the unit to show open afterwards;
+    `errors_at(form)` says where a bad form's errors are shown (context for `render_editor`).
+    """
+    army_list = get_rw_list_for_user(request, pk)
+    try:
+        loaded = load(army_list)
+    except Unavailable as exc:
+        return unavailable(request, army_list, str(exc))
+    form = make_form(loaded)
+    if not form.is_valid():
+        return render_editor(request, loaded, status=400, **errors_at(form))
+    expected = form.cleaned_data["revision"]
+    if expected != army_list.revision:
+        return stale(request, loaded, expected)
+    try:
+        roster, focus = change(loaded, form)
+        # What is saved must read back: check the new document's shape before it is stored.
+        parse_roster(roster_to_dict(roster))
+    except EditError as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        return render_editor(request, loaded, status=400, **errors_at(form))
+    except ListDocumentError as exc:
+        form.add_error(None, f"This change would make the list unreadable: {exc.reason}")
+        return render_editor(request, loaded, status=400, **errors_at(form))
+    report = validate(loaded.book, roster)
+    army_list.set_document(roster, report)
+    if not army_list.save_if_revision(expected):
+        army_list.refresh_from_db()
+        return stale(request, load(army_list), expected)
+    if request.htmx:
+        # A unit that is new (added, duplicated) is scrolled to; an edited one stays where it is.
+        is_new = bool(focus) and all(u.id != focus for u in loaded.roster.units)
+        return render_editor(request, Loaded(army_list, roster, loaded.book), report, focus=focus,
+                             scroll_to=focus if is_new else "")
+    url = reverse("list-edit", args=[army_list.pk])
+    return redirect(f"{url}?unit={focus}#unit-{focus}" if focus else url)
+
+
+def stale(request: HttpRequest, loaded: Loaded, expected: int) -> HttpResponse:
+    message = (f"This list was changed in another window since this page was loaded (it is at revision "
+               f"{loaded.army_list.revision}, the page had {expected}). Your last change was not applied, so "
+               f"nothing was overwritten; the list below is as it is now. Please make the change again.")
+    return render_editor(request, loaded, status=409, messages=[message], stale=True)
+
+
+def messages_from(form: forms.Form) -> dict[str, Any]:
+    return {"messages": [f"{form.fields[k].label + ': ' if k in form.fields and form.fields[k].label else ''}{e}"
+                         for k, errs in form.errors.items() for e in errs]}
+
+
+# --- the edits ----------------------------------------------------------------------------------
+
+@login_required
+@require_POST
+def edit_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    def change(loaded: Loaded, form: ListSettingsForm) -> tuple[Roster, str | None]:
+        data = form.cleaned_data
+        return list_edits.set_list_settings(loaded.book, loaded.roster, data["name"], data["points_limit"],
+                                            data.get("composition") or None), None
+
+    return run_edit(request, pk, lambda loaded: ListSettingsForm(loaded.book, request.POST), change,
+                    lambda form: {"settings_form": form})
+
+
+@login_required
+@require_POST
+def add_unit(request: HttpRequest, pk: int) -> HttpResponse:
+    def change(loaded: Loaded, form: AddUnitForm) -> tuple[Roster, str | None]:
+        return list_edits.add_unit(loaded.book, loaded.roster, form.cleaned_data["entry"])
+
+    return run_edit(request, pk, lambda loaded: AddUnitForm(loaded.book, request.POST), change, messages_from)
+
+
+def _unit_of(loaded: Loaded, unit_id: str):
+    for unit in loaded.roster.units:
+        if unit.id == unit_id:
+            return unit
+    return None
+
+
+@login_required
+@require_POST
+def update_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
+    def make_form(loaded: Loaded) -> forms.Form:
+        unit = _unit_of(loaded, unit_id)
+        if unit is None:
+            return _missing_unit_form(request, unit_id)
+        return UnitForm(loaded.book, unit, request.POST, only=request.POST.get("only") or None)
+
+    def change(loaded: Loaded, form: UnitForm) -> tuple[Roster, str | None]:
+        return list_edits.update_unit(loaded.book, loaded.roster, unit_id, form.changes()), unit_id
+
+    def errors_at(form: forms.Form) -> dict[str, Any]:
+        return {"bound_form": form} if isinstance(form, UnitForm) else messages_from(form)
+
+    return run_edit(request, pk, make_form, change, errors_at)
+
+
+class _MissingUnitForm(RevisionForm):
+    def __init__(self, unit_id: str, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.unit_id = unit_id
+
+    def clean(self) -> dict[str, Any]:
+        raise forms.ValidationError(f"This list has no unit {self.unit_id!r}; it may have been removed in another window.")
+
+
+def _missing_unit_form(request: HttpRequest, unit_id: str) -> forms.Form:
+    return _MissingUnitForm(unit_id, request.POST)
+
+
+def _unit_action(request: HttpRequest, pk: int, unit_id: str, form_class: type[forms.Form],
+                 apply: Change) -> HttpResponse:
+    def make_form(loaded: Loaded) -> forms.Form:
+        if _unit_of(loaded, unit_id) is None:
+            return _missing_unit_form(request, unit_id)
+        return form_class(request.POST)
+
+    return run_edit(request, pk, make_form, apply, messages_from)
+
+
+@login_required
+@require_POST
+def remove_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
+    return _unit_action(request, pk, unit_id, RevisionForm,
+                        lambda loaded, form: (list_edits.remove_unit(loaded.roster, unit_id), None))
+
+
+@login_required
+@require_POST
+def duplicate_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
+    return _unit_action(request, pk, unit_id, RevisionForm,
+                        lambda loaded, form: list_edits.duplicate_unit(loaded.roster, unit_id))
+
+
+@login_required
+@require_POST
+def move_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
+    def apply(loaded: Loaded, form: MoveUnitForm) -> tuple[Roster, str | None]:
+        book, roster = loaded.book, loaded.roster
+        categories = {u.id: (book.entries[u.entry].category_in(roster.composition) if u.entry in book.entries else "")
+                      for u in roster.units}
+        step = -1 if form.cleaned_data["direction"] == "up" else 1
+        return list_edits.move_unit(roster, unit_id, step, categories), unit_id
+
+    return _unit_action(request, pk, unit_id, MoveUnitForm, apply)
+
+
+def _item_edit(request: HttpRequest, pk: int, unit_id: str, adding: bool) -> HttpResponse:
+    def make_form(loaded: Loaded) -> forms.Form:
+        if _unit_of(loaded, unit_id) is None:
+            return _missing_unit_form(request, unit_id)
+        return ItemForm(loaded.book, request.POST)
+
+    def apply(loaded: Loaded, form: ItemForm) -> tuple[Roster, str | None]:
+        data = form.cleaned_data
+        if adding:
+            return list_edits.add_item(loaded.book, loaded.roster, unit_id, data["bearer"], data["item"]), unit_id
+        return list_edits.remove_item(loaded.roster, unit_id, data["bearer"], data["item"]), unit_id
+
+    def errors_at(form: forms.Form) -> dict[str, Any]:
+        if not isinstance(form, ItemForm):
+            return messages_from(form)
+        bearer = form.data.get("bearer", "model")
+        return {"item_errors": {unit_id: {bearer: [e for errs in form.errors.values() for e in errs]}}}
+
+    return run_edit(request, pk, make_form, apply, errors_at)
+
+
+@login_required
+@require_POST
+def add_item(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
+    return _item_edit(request, pk, unit_id, adding=True)
+
+
+@login_required
+@require_POST
+def remove_item(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
+    return _item_edit(request, pk, unit_id, adding=False)

@@ -1,0 +1,134 @@
+"""Time one change in the list editor, on the server: median of one htmx edit of a 20-unit list.
+
+    python bench/editor.py [--repeat N]
+
+One change is what the editor's script sends when a player sets a unit's size: a POST of that field
+with the list's revision, which loads the list, applies the edit, validates it, saves it with the
+revision check, and renders the units and the report panel again. It is timed in-process through
+Django's test client (the whole request: middleware, session, the view, the templates), on a fresh
+SQLite database in a temporary folder, with DEBUG off. Then the same work is timed piece by piece.
+The list is the legal Empire of Sonnstahl example with five more units, 20 units at 3000 pts, built
+here so the figure cannot drift with the examples. Prints figures only; docs/benchmarks.md records them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+MORE_UNITS = [
+    {"id": "artificer", "entry": "artificer", "options": {"handgun": 1}, "items": ["ghost-helm"]},
+    {"id": "inquisitor", "entry": "inquisitor", "options": {"great-weapon": 1}, "mount": "horse"},
+    {"id": "reiters", "entry": "reiters", "size": 5, "options": {"brace-of-pistols": 1}, "command": ["musician"]},
+    {"id": "handguns-2", "entry": "light-infantry", "size": 10, "options": {"handgun": 1}},
+    {"id": "griffons", "entry": "knights-of-the-sun-griffon", "size": 3, "command": ["champion", "musician", "standard"]},
+]
+
+
+def bench_list() -> dict:
+    document = json.loads((ROOT / "docs" / "examples" / "empire-2400-legal.json").read_text())
+    document.update(name="Bench: 20 units", points_limit=3000)
+    spears = next(u for u in document["units"] if u["id"] == "spears")
+    spears["size"] = 43  # brings the total within 20 pts of the limit, so the list is legal
+    document["units"] += MORE_UNITS
+    return document
+
+
+def figures(samples: list[float]) -> str:
+    ordered = sorted(samples)
+    p95 = ordered[int(len(ordered) * 0.95) - 1]
+    return f"median {statistics.median(samples):.1f} ms, p95 {p95:.1f} ms, min {ordered[0]:.1f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=300)
+    args = parser.parse_args()
+
+    tmp = tempfile.TemporaryDirectory(prefix="armylists-bench-")
+    os.environ.update(DATABASE_URL=f"sqlite:///{tmp.name}/bench.sqlite3", DEBUG="false",
+                      SECRET_KEY="bench-editor-not-secret", ALLOWED_HOSTS="testserver")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armylists.settings")
+    import django
+    django.setup()
+    from django.core.management import call_command
+    from django.test import Client
+    from django.test.client import RequestFactory
+    from django.contrib.auth import get_user_model
+    from django.template.loader import render_to_string
+
+    from armylists.catalogue import book_for
+    from armylists.models import ArmyList
+    from armylists.rules import parse_roster, validate
+    from armylists.list_edits import set_size
+    from armylists.views.editor import Loaded, editor_context
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("bench", password="bench-password-1")
+    roster = parse_roster(bench_list())
+    army_list = ArmyList(owner=user)
+    army_list.set_document(roster, validate(book_for(roster), roster))
+    army_list.save()
+    report = validate(book_for(roster), roster)
+    print(f"list: {len(roster.units)} units, {report.total_points} pts of {report.points_limit} "
+          f"({'legal' if report.valid else 'illegal'})")
+
+    client = Client()
+    client.force_login(user)
+    url = f"/lists/{army_list.pk}/units/halberds/"
+
+    def change(size: int) -> float:
+        revision = ArmyList.objects.values_list("revision", flat=True).get(pk=army_list.pk)
+        start = time.perf_counter()
+        response = client.post(url, {"only": "size", "size": size, "revision": revision}, HTTP_HX_REQUEST="true")
+        elapsed = (time.perf_counter() - start) * 1000
+        assert response.status_code == 200, response.status_code
+        return elapsed
+
+    for i in range(20):  # warm up: the rules, the templates, the connection
+        change(30 + i % 2)
+    samples = [change(30 + i % 2) for i in range(args.repeat)]
+    print(f"one editor change, the whole request ({args.repeat} changes): {figures(samples)}")
+    saved = ArmyList.objects.get(pk=army_list.pk)
+    print(f"  (saved: revision {saved.revision}, {saved.total_points} pts)")
+
+    # The same change, piece by piece.
+    request = RequestFactory().post(url, HTTP_HX_REQUEST="true")
+    request.user = user
+    request.htmx = True
+    parts: dict[str, list[float]] = {"read the list": [], "parse the document": [], "edit and validate": [],
+                                     "save with the revision check": [], "render units and report": []}
+    for i in range(args.repeat):
+        t0 = time.perf_counter()
+        stored = ArmyList.objects.get(pk=army_list.pk)
+        t1 = time.perf_counter()
+        current = parse_roster(stored.document)
+        book = book_for(current)
+        t2 = time.perf_counter()
+        edited = set_size(current, "halberds", 30 + i % 2)
+        result = validate(book, edited)
+        t3 = time.perf_counter()
+        expected = stored.revision
+        stored.set_document(edited, result)
+        assert stored.save_if_revision(expected)
+        t4 = time.perf_counter()
+        context = editor_context(request, Loaded(stored, edited, book), result, focus="halberds")
+        render_to_string("lists/editor_main.html", {**context, "oob": True}, request=request)
+        t5 = time.perf_counter()
+        for name, a, b in zip(parts, (t0, t1, t2, t3, t4), (t1, t2, t3, t4, t5)):
+            parts[name].append((b - a) * 1000)
+    print("where the time goes (median):")
+    for name, samples in parts.items():
+        print(f"  {name:<30} {statistics.median(samples):6.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

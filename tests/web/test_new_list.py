@@ -1,0 +1,52 @@
+"""Starting a list: the book (and so the system and version), the limit, the name."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from armylists.models import ArmyList
+
+pytestmark = pytest.mark.django_db
+EMPIRE = "t9a-0.11/empire-of-sonnstahl/0.11.1"
+
+
+class TestNewList:
+    def test_it_offers_every_book_by_system(self, client_alice):
+        response = client_alice.get(reverse("list-new"))
+        assert response.status_code == 200
+        choices = dict(response.context["form"].fields["book"].choices)
+        t9a = dict(choices["The 9th Age: Fantasy Battles v0.11.9.3"])
+        assert t9a[EMPIRE] == "Empire of Sonnstahl (0.11.1)"
+        content = response.content.decode()
+        assert "Composition" not in content  # no book has compositions yet: the field is left out
+        assert "pts for The 9th Age" in content
+
+    def test_it_starts_with_the_book_asked_for(self, client_alice):
+        response = client_alice.get(reverse("list-new"), {"book": EMPIRE})
+        assert response.context["form"].initial == {"name": "", "book": EMPIRE, "points_limit": 2400}
+
+    def test_it_creates_an_empty_list_pinned_to_the_book(self, client_alice, alice):
+        response = client_alice.post(reverse("list-new"), {"name": "Knights", "book": EMPIRE, "points_limit": "4500"})
+        army_list = ArmyList.objects.get()
+        assert response["Location"] == reverse("list-edit", args=[army_list.pk])
+        assert (army_list.owner, army_list.name, army_list.system, army_list.book, army_list.book_version,
+                army_list.points_limit) == (alice, "Knights", "t9a-0.11", "empire-of-sonnstahl", "0.11.1", 4500)
+        assert army_list.document == {"format": "armylist/1", "name": "Knights", "system": "t9a-0.11",
+                                      "book": "empire-of-sonnstahl", "book_version": "0.11.1", "points_limit": 4500,
+                                      "units": []}
+        assert (army_list.total_points, army_list.valid, army_list.revision) == (0, False, 1)
+
+    @pytest.mark.parametrize("field, value, message", [
+        ("points_limit", "0", "Ensure this value is greater than or equal to 1."),
+        ("points_limit", "big", "Enter a whole number."),
+        ("book", "t9a-0.11/empire-of-sonnstahl/9.9", "Select a valid choice."),
+        ("name", "", "This field is required."),
+    ])
+    def test_bad_input_is_an_error_next_to_its_field(self, client_alice, field, value, message):
+        data = {"name": "Knights", "book": EMPIRE, "points_limit": "2400", field: value}
+        response = client_alice.post(reverse("list-new"), data)
+        assert response.status_code == 400
+        assert message in response.context["form"].errors[field][0]
+        content = response.content.decode()
+        assert content.index(f'for="id_{field}"') < content.index(message.replace("'", "&#x27;"))
+        assert not ArmyList.objects.exists()

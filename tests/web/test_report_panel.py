@@ -1,0 +1,52 @@
+"""The report panel's presentation of a Report: the bars' scale and marks, figures, violation links."""
+from __future__ import annotations
+
+from armylists.rules.report import CategoryLine, Report, UnitLine, Violation
+from armylists.views.report_panel import report_panel
+
+
+def report(categories, violations=(), total=2000, limit=2400, figures=None) -> Report:
+    return Report(system="s", book="b", book_version="1", points_limit=limit, total_points=total, band=None,
+                  band_name="Standard army", categories=tuple(categories),
+                  units=(UnitLine("m", "marshal", "Marshal", "lords", 200, 1),),
+                  figures=figures or {"units": 1, "models": 1, "wizards": 2, "wizard_levels": 3},
+                  violations=tuple(violations))
+
+
+class TestReportPanel:
+    def test_bars_share_one_scale_with_the_bounds_marked(self):
+        panel = report_panel(report([
+            CategoryLine("core", "Core", 600, 25.0, min_percent=25),
+            CategoryLine("rare", "Rare", 650, 27.1, max_percent=25),
+        ]))
+        assert panel["scale"] == 60  # at least 50%, rounded up past the largest share
+        core, rare = panel["bars"]
+        assert (core.state, core.fill, core.low, core.high) == ("ok", 41.67, 41.67, None)  # exactly 25% is legal
+        assert (rare.state, rare.fill, rare.high) == ("high", 45.17, 41.67)
+        assert core.low_label == "25% = 600 pts"
+
+    def test_a_share_over_the_scale_is_clamped(self):
+        panel = report_panel(report([CategoryLine("lords", "Lords", 2400, 100.0, max_percent=35)]))
+        assert panel["scale"] == 100 and panel["bars"][0].fill == 100
+
+    def test_below_the_minimum_is_low(self):
+        panel = report_panel(report([CategoryLine("core", "Core", 599, 25.0, min_percent=25)]))
+        assert panel["bars"][0].state == "low"  # 599 of 2400 is 24.96%, shown rounded as 25.0%
+
+    def test_totals_left_and_over(self):
+        assert (report_panel(report([], total=2380))["left"], report_panel(report([], total=2380))["over"]) == (20, False)
+        over = report_panel(report([], total=2450))
+        assert (over["left"], over["over"], over["spent_percent"]) == (50, True, 100.0)
+
+    def test_figures_read_as_players_say_them(self):
+        panel = report_panel(report([]))
+        assert panel["figures"] == [{"label": "Units", "value": "1"}, {"label": "Models", "value": "1"},
+                                    {"label": "Wizards", "value": "2 · 3 levels"}]
+
+    def test_violations_link_to_their_unit(self):
+        panel = report_panel(report([], violations=[
+            Violation("unit.size_min", "Too few.", unit="m"), Violation("points.over_limit", "Too many points."),
+            Violation("list.unknown_entry", "Unknown.", unit="gone")]))
+        assert [(v["href"], v["unit_name"]) for v in panel["violations"]] == [
+            ("#unit-m", "Marshal"), ("", ""), ("", "gone")]
+        assert (panel["valid"], panel["errors"], panel["warnings"]) == (False, 3, 0)
