@@ -6,7 +6,6 @@ import io
 import json
 import re
 import shutil
-import subprocess
 from datetime import date
 from pathlib import Path
 
@@ -19,10 +18,10 @@ from armylists.exports.pdf_header import qr_code
 from armylists.rules import parse_roster, validate
 from armylists.rules.report import Violation
 
+from .pdf_artifacts import write_pngs
 from .conftest import ROOT, list_document
 
 EXAMPLES = ROOT / "docs" / "examples"
-ARTIFACTS = ROOT / "test-artifacts" / "pdf"
 PRINTED_ON = date(2026, 11, 21)
 SHARE_URL = "https://armylists.example/l/abc123"
 
@@ -208,19 +207,11 @@ def test_an_unknown_variant_is_refused(library):
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
 def test_it_renders_to_png_for_a_person_to_look_at(library):
     """Writes test-artifacts/pdf/<example>-<variant>-<page>.png (git-ignored) to look at by eye."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for name in ("empire-2400-legal.json", "empire-2400-illegal.json"):
         book, roster, report = example(library, name)
         for variant in ("full", "compact", "hidden"):
             data = render(book, roster, report, variant=variant, share_url=SHARE_URL if variant == "full" else None)
-            stem = ARTIFACTS / f"{Path(name).stem}-{variant}"
-            for old in ARTIFACTS.glob(f"{stem.name}-*.png"):
-                old.unlink()
-            stem.with_suffix(".pdf").write_bytes(data)
-            subprocess.run(["pdftoppm", "-r", "80", "-png", str(stem.with_suffix(".pdf")), str(stem)], check=True)
-            pngs = sorted(ARTIFACTS.glob(f"{stem.name}-*.png"))
-            assert len(pngs) == len(PdfReader(io.BytesIO(data)).pages)
-            assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+            write_pngs(data, f"{Path(name).stem}-{variant}")
 
 
 def test_a_long_list_name_is_shortened_in_the_footer_but_keeps_the_checksum(test_book):

@@ -6,7 +6,6 @@ import dataclasses
 import io
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,8 @@ from armylists.exports.pdf_warband import ExperienceTrack, warband_story
 from armylists.exports.warband import WarbandSheet, warband_maximum
 from armylists.rules import parse_roster, validate
 
-from .test_pdf import ARTIFACTS, EXAMPLES, PRINTED_ON, SHARE_URL, example, pages
+from .pdf_artifacts import write_pngs
+from .test_pdf import EXAMPLES, PRINTED_ON, SHARE_URL, example, pages
 
 WARBANDS = ("reikland-mercenaries", "witch-hunters", "sisters-of-sigmar", "undead", "skaven-of-clan-eshin",
             "cult-of-the-possessed")
@@ -208,19 +208,11 @@ def test_the_same_warband_prints_the_same_bytes(library):
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
 def test_it_renders_to_png_for_a_person_to_look_at(library):
     """Writes test-artifacts/pdf/<example>-warband-<page>.png (git-ignored) to look at by eye."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for name in MORDHEIM_EXAMPLES:
         book, roster, report = example(library, name)
         data = render_pdf(book, roster, report, variant="warband", printed_on=PRINTED_ON,
                           share_url=SHARE_URL if name.endswith("-legal.json") else None)
-        stem = ARTIFACTS / f"{Path(name).stem}-warband"
-        for old in ARTIFACTS.glob(f"{stem.name}-*.png"):
-            old.unlink()
-        stem.with_suffix(".pdf").write_bytes(data)
-        subprocess.run(["pdftoppm", "-r", "80", "-png", str(stem.with_suffix(".pdf")), str(stem)], check=True)
-        pngs = sorted(ARTIFACTS.glob(f"{stem.name}-*.png"))
-        assert len(pngs) == len(PdfReader(io.BytesIO(data)).pages)
-        assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+        write_pngs(data, f"{Path(name).stem}-warband")
 
 
 def test_the_examples_are_the_six_warbands_of_the_rules_data(library):
