@@ -130,3 +130,13 @@ def test_equipment_outside_the_warriors_list_is_refused(book):
     units = BASE[:4] + [{"id": "marksmen", "entry": "marksmen", "size": 3, "options": {"halberd": 1}}]
     report = check(book, units)
     assert codes(report) == ["list.unknown_option"]
+
+
+def test_the_report_shows_each_count_against_its_limits(book):
+    report = check(book, BASE)
+    counts = {c.label: (c.value, c.what, c.min, c.max) for c in report.counts}
+    assert counts["Warband"] == (11, "models", 3, 15)
+    assert counts["Leader"] == (1, "units", 1, 1)
+    assert counts["Heroes (the leader included)"] == (3, "models", None, 6)
+    assert counts["Marksmen"] == (3, "models", None, 7)
+    assert report.to_dict()["counts"][0] == {"label": "Warband", "value": 11, "what": "models", "min": 3, "max": 15}

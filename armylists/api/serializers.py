@@ -73,6 +73,14 @@ class UnitLineSerializer(serializers.Serializer):
     models = serializers.IntegerField()
 
 
+class CountSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    value = serializers.IntegerField()
+    what = serializers.ChoiceField(choices=["units", "models", "points"])
+    min = serializers.IntegerField(allow_null=True)
+    max = serializers.IntegerField(allow_null=True)
+
+
 class ReportSerializer(serializers.Serializer):
     """The engine's Report, as `Report.to_dict()` gives it (documented here for the OpenAPI schema)."""
     valid = serializers.BooleanField()
@@ -90,6 +98,7 @@ class ReportSerializer(serializers.Serializer):
     figures = serializers.DictField(child=serializers.IntegerField())
     violations = ViolationSerializer(many=True)
     unchecked = serializers.ListField(child=serializers.CharField())
+    counts = CountSerializer(many=True)
 
 
 class FieldErrorSerializer(serializers.Serializer):

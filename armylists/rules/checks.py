@@ -498,16 +498,20 @@ def _amount(units: list["Unit"], what: str) -> int:
     return len(units)
 
 
+def measure_count(army: "Army", rule: "Rule") -> tuple[list["Unit"], int, int | None, int | None]:
+    """A count rule's matching units, their amount and its bounds for this army (the Report shows them)."""
+    chosen = select(army.units, rule.params["select"])
+    return (chosen, _amount(chosen, rule.params.get("what", "units")),
+            resolve_bound(rule.params.get("min"), army), resolve_bound(rule.params.get("max"), army))
+
+
 @check("count", select={**SELECTOR, "required": True}, label={"type": "string", "required": True},
        min=BOUND, max=BOUND, what={"enum": ["units", "models", "points"]})
 def count(army: "Army", rule: "Rule") -> Iterator[Violation]:
     """How many units (models, points) match a selector: "0-1 per 1000 points", "at least 1"."""
     what = rule.params.get("what", "units")
-    chosen = select(army.units, rule.params["select"])
-    n = _amount(chosen, what)
+    chosen, n, least, most = measure_count(army, rule)
     label = rule.params["label"]
-    most = resolve_bound(rule.params.get("max"), army)
-    least = resolve_bound(rule.params.get("min"), army)
     if most is not None and n > most:
         yield violation(rule, "count.max",
                         f"{label}: {n} {what} taken; at most {most}{bound_phrase(rule.params['max'], army)}.",

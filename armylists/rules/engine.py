@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from .army import Army
 from .book import Book, Rule
-from .checks import CHECKS, resolve_bound
+from .checks import CHECKS, measure_count, resolve_bound
 from .figures import figures
-from .report import CategoryLine, Report, UnitLine
+from .report import CategoryLine, CountLine, Report, UnitLine
 from .roster import Roster
 
 
@@ -29,7 +29,22 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = ()) -> 
         violations=tuple(violations),
         budget_unit=book.system.budget_unit,
         unchecked=book.unchecked,
+        counts=_counts(army, rules),
     )
+
+
+def _counts(army: Army, rules: tuple[Rule, ...]) -> tuple[CountLine, ...]:
+    """Every count rule's standing, rules with one label merged (a warband's minimum and maximum)."""
+    lines: dict[tuple[str, str], list] = {}
+    for rule in rules:
+        if rule.type != "count":
+            continue
+        _, value, least, most = measure_count(army, rule)
+        key = (rule.params["label"], rule.params.get("what", "units"))
+        line = lines.setdefault(key, [value, None, None])
+        line[1] = least if least is not None else line[1]
+        line[2] = most if most is not None else line[2]
+    return tuple(CountLine(label, value, what, low, high) for (label, what), (value, low, high) in lines.items())
 
 
 def _categories(army: Army, rules: tuple[Rule, ...]) -> tuple[CategoryLine, ...]:

@@ -39,6 +39,18 @@ class CategoryLine(NamedTuple):
                 "min_percent": self.min_percent, "max_percent": self.max_percent, "units": self.units}
 
 
+class CountLine(NamedTuple):
+    """A counted limit and where the list stands: "Warband: 12 models, at least 3, at most 15"."""
+    label: str
+    value: int
+    what: str  # units, models or points
+    min: int | None = None
+    max: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "value": self.value, "what": self.what, "min": self.min, "max": self.max}
+
+
 class UnitLine(NamedTuple):
     id: str
     entry: str
@@ -67,6 +79,7 @@ class Report:
     violations: tuple[Violation, ...]
     budget_unit: str = "pts"
     unchecked: tuple[str, ...] = field(default=())
+    counts: tuple[CountLine, ...] = field(default=())
 
     @property
     def valid(self) -> bool:
@@ -100,4 +113,5 @@ class Report:
             "figures": dict(self.figures),
             "violations": [v.to_dict() for v in self.violations],
             "unchecked": list(self.unchecked),
+            "counts": [c.to_dict() for c in self.counts],
         }

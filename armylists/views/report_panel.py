@@ -11,7 +11,7 @@ from armylists.rules import Report
 
 FIGURE_LABELS = {
     "units": "Units", "models": "Models", "drops": "Deployment drops", "characters": "Characters",
-    "wizards": "Wizards", "wizard_levels": "Wizard levels",
+    "wizards": "Wizards", "wizard_levels": "Wizard levels", "rating": "Warband rating",
 }
 
 
@@ -70,6 +70,12 @@ def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_
             levels = f.get("wizard_levels", 0)
             text = f"{value} · {levels} level{'' if levels == 1 else 's'}"
         figures.append({"label": label, "value": text})
+    for c in report.counts:  # Mordheim: warband size, leader, heroes and each type against their limits
+        text = f"{c.value} of {c.max}" if c.max is not None else str(c.value)
+        if c.min is not None and c.min != c.max:
+            text += f" (at least {c.min})"
+        figures.append({"label": c.label, "value": text,
+                        "over": (c.max is not None and c.value > c.max) or (c.min is not None and c.value < c.min)})
     violations = []
     for v in report.violations:
         violations.append({

@@ -50,3 +50,20 @@ class TestReportPanel:
         assert [(v["href"], v["unit_name"]) for v in panel["violations"]] == [
             ("#unit-m", "Marshal"), ("", ""), ("", "gone")]
         assert (panel["valid"], panel["errors"], panel["warnings"]) == (False, 3, 0)
+
+
+def test_counted_limits_show_against_their_bounds(library):
+    """A Mordheim warband shows its size, leader and heroes against their limits at every edit."""
+    import json
+
+    from armylists.rules import parse_roster, validate
+    from armylists.views.report_panel import report_panel
+
+    from ..conftest import EXAMPLES
+    roster = parse_roster(json.loads((EXAMPLES / "reikland-mercenaries-legal.json").read_text()))
+    panel = report_panel(validate(library.book(roster.system, roster.book, roster.book_version), roster))
+    shown = {f["label"]: (f["value"], f.get("over", False)) for f in panel["figures"]}
+    assert shown["Warband"] == ("12 of 15 (at least 3)", False)
+    assert shown["Leader"] == ("1 of 1", False)
+    assert shown["Heroes (the leader included)"] == ("4 of 6", False)
+    assert shown["Warband rating"] == ("88", False)
