@@ -49,7 +49,7 @@ class Unit:
     __slots__ = ("id", "index", "roster", "entry", "name", "category", "character", "size", "points",
                  "options", "mount", "troop_type", "on_foot", "large_target", "war_machine",
                  "wizard_level", "is_bsb", "general", "leadership", "armour_access", "frees_path",
-                 "tagged", "bearers", "tags", "experience")
+                 "tagged", "bearers", "tags", "experience", "memo")
 
     def __init__(self, index: int, roster: RosterUnit, entry: Entry):
         self.index = index
@@ -63,6 +63,7 @@ class Unit:
         self.mount: MountChoice | None = None
         self.tagged: list[tuple[str, str, str]] = []  # (tag, what is counted, its name)
         self.bearers: list[Bearer] = []
+        self.memo: dict[int, tuple] = {}  # per-unit rules' answers (checks.per_unit)
 
     @property
     def models(self) -> int:

@@ -51,6 +51,22 @@ def check(name: str, **params: Any) -> Callable[[Check], Check]:
     return register
 
 
+def per_unit(fn: Callable[["Army", "Rule", "Unit"], Iterator[Violation]]) -> Check:
+    """A rule about one unit at a time, whose answer depends on nothing else in the list.
+
+    Its violations are kept with the unit; units are shared between reports (army.py), so re-checking
+    a list after an edit runs it again only for the unit that changed.
+    """
+    def run(army: "Army", rule: "Rule") -> Iterator[Violation]:
+        for unit in army.units:
+            kept = unit.memo.get(id(rule))
+            if kept is None or kept[0] is not rule:  # the rule is kept too, so its id is not reused
+                kept = unit.memo[id(rule)] = (rule, tuple(fn(army, rule, unit)))
+            yield from kept[1]
+    run.__doc__ = fn.__doc__
+    return run
+
+
 def violation(rule: "Rule", code: str, message: str, unit: "Unit | None" = None) -> Violation:
     return Violation(code=code, message=message, severity=rule.severity,
                      unit=unit.id if unit is not None else None, rule=rule.id, source=rule.source)
@@ -274,9 +290,10 @@ def items_once_per_army(army: "Army", rule: "Rule") -> Iterator[Violation]:
 
 
 @check("items_one_per_category")
-def items_one_per_category(army: "Army", rule: "Rule") -> Iterator[Violation]:
+@per_unit
+def items_one_per_category(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
     categories = army.system.item_categories
-    for bearer in army.all_bearers():
+    for bearer in unit.bearers:
         if len(bearer.items) < 2:
             continue
         counts = Counter(item.category for item in bearer.items)
@@ -289,10 +306,13 @@ def items_one_per_category(army: "Army", rule: "Rule") -> Iterator[Violation]:
 
 
 @check("item_allowance", bsb_standard_beyond_allowance={"type": "boolean"})
-def item_allowance(army: "Army", rule: "Rule") -> Iterator[Violation]:
+@per_unit
+def item_allowance(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
+    if not unit.bearers:
+        return
     standards = {c.id for c in army.system.item_categories.values() if c.standard}
     beyond = rule.params.get("bsb_standard_beyond_allowance", False)
-    for bearer in army.all_bearers():
+    for bearer in unit.bearers:
         access = bearer.access
         if access is None or access.allowance is None or not bearer.items:
             continue
@@ -420,64 +440,64 @@ def wizard_paths(army: "Army", rule: "Rule") -> Iterator[Violation]:
 # --- the army book's own unit rules -------------------------------------------------------------
 
 @check("unit_size")
-def unit_size(army: "Army", rule: "Rule") -> Iterator[Violation]:
-    for unit in army.units:
-        entry = unit.entry
-        if unit.size < entry.size_min:
-            yield violation(rule, "unit.size_min",
-                            f"{unit.describe()} has {plural(unit.size, 'model')}; at least {entry.size_min}.", unit)
-        elif entry.size_max is not None and unit.size > entry.size_max:
-            yield violation(rule, "unit.size_max",
-                            f"{unit.describe()} has {plural(unit.size, 'model')}; at most {entry.size_max}.", unit)
+@per_unit
+def unit_size(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
+    entry = unit.entry
+    if unit.size < entry.size_min:
+        yield violation(rule, "unit.size_min",
+                        f"{unit.describe()} has {plural(unit.size, 'model')}; at least {entry.size_min}.", unit)
+    elif entry.size_max is not None and unit.size > entry.size_max:
+        yield violation(rule, "unit.size_max",
+                        f"{unit.describe()} has {plural(unit.size, 'model')}; at most {entry.size_max}.", unit)
 
 
 @check("unit_options")
-def unit_options(army: "Army", rule: "Rule") -> Iterator[Violation]:
-    for unit in army.units:
-        entry = unit.entry
-        if not (unit.options or entry.option_minimums or entry.mount_required or (unit.mount and unit.mount.requires)):
-            continue
-        chosen = set(unit.options).union(unit.roster.command)
-        if unit.mount is not None:
-            chosen.add(unit.mount.mount.id)
-        by_group: dict[str, list[str]] = {}
-        for oid, count in unit.options.items():
-            option = entry.options[oid]
-            if count > option.max:
-                yield violation(rule, "options.max",
-                                f"{unit.describe()} takes {option.name} {count} times; at most {option.max}.", unit)
-            if option.group:
-                by_group.setdefault(option.group, []).append(option.name)
-            for need in option.requires:
-                if need not in chosen:
-                    yield violation(rule, "options.requires",
-                                    f"{unit.describe()}: {option.name} requires {_option_name(entry, need)}.", unit)
-            if option.requires_any and not chosen.intersection(option.requires_any):
-                names = " or ".join(_option_name(entry, o) for o in option.requires_any)
-                yield violation(rule, "options.requires", f"{unit.describe()}: {option.name} requires {names}.", unit)
-            for bar in option.excludes:
-                if bar in chosen:
-                    yield violation(rule, "options.excludes",
-                                    f"{unit.describe()}: {option.name} cannot be taken with {_option_name(entry, bar)}.",
-                                    unit)
-        for gid, names in by_group.items():
-            group = entry.groups[gid]
-            if len(names) > group.max:
-                yield violation(rule, "options.group_max",
-                                f"{unit.describe()}: {', '.join(names)} are alternatives ({group.name}); "
-                                f"choose at most {group.max}.", unit)
-        for group in entry.option_minimums:
-            if len(by_group.get(group.id, ())) < group.min:
-                yield violation(rule, "options.group_min",
-                                f"{unit.describe()} must choose at least {group.min} of {group.name}.", unit)
-        if unit.mount is not None:
-            for need in unit.mount.requires:
-                if need not in chosen:
-                    yield violation(rule, "options.requires",
-                                    f"{unit.describe()}: {unit.mount.mount.name} requires {_option_name(entry, need)}.",
-                                    unit)
-        elif entry.mount_required:
-            yield violation(rule, "mount.required", f"{unit.describe()} must ride one of its mounts.", unit)
+@per_unit
+def unit_options(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
+    entry = unit.entry
+    if not (unit.options or entry.option_minimums or entry.mount_required or (unit.mount and unit.mount.requires)):
+        return
+    chosen = set(unit.options).union(unit.roster.command)
+    if unit.mount is not None:
+        chosen.add(unit.mount.mount.id)
+    by_group: dict[str, list[str]] = {}
+    for oid, count in unit.options.items():
+        option = entry.options[oid]
+        if count > option.max:
+            yield violation(rule, "options.max",
+                            f"{unit.describe()} takes {option.name} {count} times; at most {option.max}.", unit)
+        if option.group:
+            by_group.setdefault(option.group, []).append(option.name)
+        for need in option.requires:
+            if need not in chosen:
+                yield violation(rule, "options.requires",
+                                f"{unit.describe()}: {option.name} requires {_option_name(entry, need)}.", unit)
+        if option.requires_any and not chosen.intersection(option.requires_any):
+            names = " or ".join(_option_name(entry, o) for o in option.requires_any)
+            yield violation(rule, "options.requires", f"{unit.describe()}: {option.name} requires {names}.", unit)
+        for bar in option.excludes:
+            if bar in chosen:
+                yield violation(rule, "options.excludes",
+                                f"{unit.describe()}: {option.name} cannot be taken with {_option_name(entry, bar)}.",
+                                unit)
+    for gid, names in by_group.items():
+        group = entry.groups[gid]
+        if len(names) > group.max:
+            yield violation(rule, "options.group_max",
+                            f"{unit.describe()}: {', '.join(names)} are alternatives ({group.name}); "
+                            f"choose at most {group.max}.", unit)
+    for group in entry.option_minimums:
+        if len(by_group.get(group.id, ())) < group.min:
+            yield violation(rule, "options.group_min",
+                            f"{unit.describe()} must choose at least {group.min} of {group.name}.", unit)
+    if unit.mount is not None:
+        for need in unit.mount.requires:
+            if need not in chosen:
+                yield violation(rule, "options.requires",
+                                f"{unit.describe()}: {unit.mount.mount.name} requires {_option_name(entry, need)}.",
+                                unit)
+    elif entry.mount_required:
+        yield violation(rule, "mount.required", f"{unit.describe()} must ride one of its mounts.", unit)
 
 
 def _option_name(entry: Any, oid: str) -> str:
@@ -526,9 +546,12 @@ def count(army: "Army", rule: "Rule") -> Iterator[Violation]:
 def requires(army: "Army", rule: "Rule") -> Iterator[Violation]:
     """Units matching `if` need `count` (default 1) other units matching `needs` in the army."""
     least = rule.params.get("count", 1)
-    for unit in select(army.units, rule.params["if"]):
-        found = [u for u in select(army.units, rule.params["needs"]) if u is not unit]
-        if len(found) < least:
+    causes = select(army.units, rule.params["if"])
+    if not causes:
+        return
+    needed = select(army.units, rule.params["needs"])
+    for unit in causes:
+        if len(needed) - (unit in needed) < least:  # a unit never satisfies its own need
             yield violation(rule, "requires.missing",
                             f"{unit.describe()} needs {rule.params['label']} in the army.", unit)
 

@@ -6,7 +6,7 @@ Parsing only checks shape; whether the list is legal is the engine's job, so an 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -37,6 +37,16 @@ class RosterUnit:
     notes: str = ""
     experience: int | None = None
     model_options: tuple[tuple[tuple[str, int], ...], ...] = ()
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Units are looked up by value in the engine's cache at every check; hash them once.
+        object.__setattr__(self, "_hash", hash((self.id, self.entry, self.size, self.options, self.mount, self.items,
+                                                self.command, self.veteran_standard, self.standard_items,
+                                                self.champion_items, self.general, self.path, self.model_options)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True, slots=True)

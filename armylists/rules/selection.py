@@ -14,7 +14,7 @@ their constraints can be imported later.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 if TYPE_CHECKING:
     from .army import Unit
@@ -38,49 +38,56 @@ SELECTOR_SCHEMA = {
 ONE_OR_MANY = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}]}
 
 
-def _many(value: Any) -> tuple[str, ...]:
-    return (value,) if isinstance(value, str) else tuple(value)
+def _many(value: Any) -> frozenset[str]:
+    return frozenset((value,) if isinstance(value, str) else value)
+
+
+def _test(key: str, want: Any) -> Callable[["Unit"], bool]:
+    """One key of a selector as a predicate, its values turned into a set once."""
+    if key == "mount" and isinstance(want, bool):
+        return lambda u: (u.mount is not None) == want
+    if key in ("character", "general"):
+        return lambda u: getattr(u, key) == want
+    if key == "wizard_level_min":
+        return lambda u: u.wizard_level >= want
+    wanted = _many(want)
+    if key == "entry":
+        return lambda u: u.entry.id in wanted
+    if key == "option":
+        return lambda u: not wanted.isdisjoint(u.options)
+    if key == "mount":
+        return lambda u: u.mount is not None and u.mount.mount.id in wanted
+    if key == "item":
+        return lambda u: any(i.id in wanted for b in u.bearers for i in b.items)
+    if key == "category":
+        return lambda u: u.category in wanted
+    if key == "tag":
+        return lambda u: not wanted.isdisjoint(u.tags)
+    if key == "troop_type":
+        return lambda u: u.troop_type.id in wanted
+    raise KeyError(key)  # the schema admits no other key
+
+
+_compiled: dict[int, tuple[Mapping[str, Any], Callable[["Unit"], bool]]] = {}
+
+
+def predicate(selector: Mapping[str, Any]) -> Callable[["Unit"], bool]:
+    """The selector as one function, built once per selector (rules data never changes once loaded)."""
+    found = _compiled.get(id(selector))
+    if found is not None and found[0] is selector:
+        return found[1]
+    tests = [_test(key, want) for key, want in selector.items()]
+    test = (lambda u: True) if not tests else tests[0] if len(tests) == 1 else (lambda u: all(t(u) for t in tests))
+    if len(_compiled) > 4096:
+        _compiled.clear()
+    _compiled[id(selector)] = (selector, test)  # the selector is kept, so its id is not reused
+    return test
 
 
 def matches(unit: "Unit", selector: Mapping[str, Any]) -> bool:
-    for key, want in selector.items():
-        if key == "entry":
-            if unit.entry.id not in _many(want):
-                return False
-        elif key == "option":
-            if not any(o in unit.options for o in _many(want)):
-                return False
-        elif key == "mount":
-            ridden = unit.mount.mount.id if unit.mount else None
-            if want is True or want is False:
-                if (ridden is not None) != want:
-                    return False
-            elif ridden not in _many(want):
-                return False
-        elif key == "item":
-            carried = {i.id for b in unit.bearers for i in b.items}
-            if not carried.intersection(_many(want)):
-                return False
-        elif key == "category":
-            if unit.category not in _many(want):
-                return False
-        elif key == "tag":
-            if not unit.tags.intersection(_many(want)):
-                return False
-        elif key == "troop_type":
-            if unit.troop_type.id not in _many(want):
-                return False
-        elif key == "character":
-            if unit.character != want:
-                return False
-        elif key == "general":
-            if unit.general != want:
-                return False
-        elif key == "wizard_level_min":
-            if unit.wizard_level < want:
-                return False
-    return True
+    return predicate(selector)(unit)
 
 
 def select(units: Iterable["Unit"], selector: Mapping[str, Any]) -> list["Unit"]:
-    return [u for u in units if matches(u, selector)]
+    test = predicate(selector)
+    return [u for u in units if test(u)]
