@@ -61,6 +61,8 @@ def per_unit(fn: Callable[["Army", "Rule", "Unit"], Iterator[Violation]]) -> Che
         for unit in army.units:
             kept = unit.memo.get(id(rule))
             if kept is None or kept[0] is not rule:  # the rule is kept too, so its id is not reused
+                if len(unit.memo) > 64:  # rules made per request (event rules) must not pile up
+                    unit.memo.clear()
                 kept = unit.memo[id(rule)] = (rule, tuple(fn(army, rule, unit)))
             yield from kept[1]
     run.__doc__ = fn.__doc__
