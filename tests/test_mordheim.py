@@ -140,3 +140,11 @@ def test_the_report_shows_each_count_against_its_limits(book):
     assert counts["Heroes (the leader included)"] == (3, "models", None, 6)
     assert counts["Marksmen"] == (3, "models", None, 7)
     assert report.to_dict()["counts"][0] == {"label": "Warband", "value": 11, "what": "models", "min": 3, "max": 15}
+
+
+def test_the_starting_budget_is_the_books_or_the_systems(book):
+    from armylists.rules.loader import build_book
+
+    assert book.default_limit == 500  # the system's 500 gc
+    data = dict(book.data, default_limit=600)  # as Marienburg's book would say
+    assert build_book(data, book.system, {}, "marienburg").default_limit == 600

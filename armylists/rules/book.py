@@ -251,6 +251,7 @@ class Book:
     unchecked: tuple[str, ...] = ()
     content_hash: str = ""
     data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    default_limit: int | None = None  # the book's starting budget, else the system's (Marienburg: 600 gc)
 
     @property
     def key(self) -> tuple[str, str, str]:

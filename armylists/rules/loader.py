@@ -367,6 +367,7 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
         sources=tuple(data["sources"]), notes=data.get("notes", ""),
         imported=data.get("imported", False), unchecked=tuple(data.get("unchecked", [])),
         content_hash=content_hash(data), data=data,
+        default_limit=data.get("default_limit", system.default_limit),
     )
 
 

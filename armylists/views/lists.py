@@ -75,18 +75,18 @@ def new_list(request: HttpRequest) -> HttpResponse:
         wanted = request.GET.get("book", "")
         first = next((b for b in books if f"{b.system.id}/{b.id}/{b.version}" == wanted), None)
         initial: dict[str, Any] = {"name": "", "book": wanted if first else ""}
-        default = (first.system.default_limit if first else None) or 2400
+        default = (first.default_limit if first else None) or 2400
         initial["points_limit"] = default
         form = NewListForm(books, initial=initial)
         status = 200
     systems = {}
     for b in books:
         systems.setdefault(b.system.id, {"name": b.system.name, "unit": b.system.budget_unit,
-                                         "default": b.system.default_limit or ""})
+                                         "default": b.default_limit or ""})
     return render(request, "lists/new_list.html", {
         "form": form, "systems": systems.values(),
         "book_meta": {f"{b.system.id}/{b.id}/{b.version}": {"unit": b.system.budget_unit,
-                                                             "default": b.system.default_limit or ""} for b in books},
+                                                             "default": b.default_limit or ""} for b in books},
     }, status=status)
 
 
