@@ -22,3 +22,13 @@ def write_pngs(data: bytes, name: str) -> list[Path]:
     assert len(pngs) == len(PdfReader(io.BytesIO(data)).pages)
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
     return pngs
+
+
+def embedded_fonts(data: bytes) -> dict[str, tuple[str, bool]]:
+    """Every font a PDF uses: its subtype, and whether its file is embedded (FontFile2: TrueType)."""
+    fonts = {}
+    for page in PdfReader(io.BytesIO(data)).pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            fonts[font["/BaseFont"]] = (font["/Subtype"], "/FontFile2" in font["/FontDescriptor"].get_object())
+    return fonts

@@ -18,7 +18,7 @@ from armylists.exports.pdf_header import qr_code
 from armylists.rules import parse_roster, validate
 from armylists.rules.report import Violation
 
-from .pdf_artifacts import write_pngs
+from .pdf_artifacts import embedded_fonts, write_pngs
 from .conftest import ROOT, list_document
 
 EXAMPLES = ROOT / "docs" / "examples"
@@ -158,12 +158,7 @@ def test_accents_and_apostrophes_print_as_written(test_book):
 @pytest.mark.parametrize("variant", ["full", "compact", "hidden"])
 def test_every_font_is_embedded_truetype(library, variant):
     book, roster, report = example(library, "empire-2400-illegal.json")
-    reader = PdfReader(io.BytesIO(render(book, roster, report, variant=variant, share_url=SHARE_URL)))
-    fonts = {}
-    for page in reader.pages:
-        for font in page["/Resources"]["/Font"].values():
-            font = font.get_object()
-            fonts[font["/BaseFont"]] = (font["/Subtype"], "/FontFile2" in font["/FontDescriptor"].get_object())
+    fonts = embedded_fonts(render(book, roster, report, variant=variant, share_url=SHARE_URL))
     # The subset prefix is reportlab's; only the two weights the roster uses are embedded.
     assert fonts == {"/AAAAAA+BitstreamVeraSans-Roman": ("/TrueType", True),
                      "/AAAAAA+BitstreamVeraSans-Bold": ("/TrueType", True)}

@@ -3,13 +3,11 @@ group with its profile, equipment, experience and cost; the gold, the rating and
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import shutil
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepInFrame, KeepTogether, Table
 
@@ -20,7 +18,7 @@ from armylists.exports.pdf_warband import ExperienceTrack, warband_story
 from armylists.exports.warband import WarbandSheet, warband_maximum
 from armylists.rules import parse_roster, validate
 
-from .pdf_artifacts import write_pngs
+from .pdf_artifacts import embedded_fonts, write_pngs
 from .test_pdf import EXAMPLES, PRINTED_ON, SHARE_URL, example, pages
 
 WARBANDS = ("reikland-mercenaries", "witch-hunters", "sisters-of-sigmar", "undead", "skaven-of-clan-eshin",
@@ -189,12 +187,7 @@ def test_experience_boxes_run_to_more_rows_when_the_experience_needs_them():
 
 def test_every_font_is_embedded_truetype(library):
     book, roster, report = example(library, "sisters-of-sigmar-illegal.json")
-    reader = PdfReader(io.BytesIO(render_pdf(book, roster, report, variant="warband", share_url=SHARE_URL)))
-    fonts = {}
-    for page in reader.pages:
-        for font in page["/Resources"]["/Font"].values():
-            font = font.get_object()
-            fonts[font["/BaseFont"]] = (font["/Subtype"], "/FontFile2" in font["/FontDescriptor"].get_object())
+    fonts = embedded_fonts(render_pdf(book, roster, report, variant="warband", share_url=SHARE_URL))
     assert fonts == {"/AAAAAA+BitstreamVeraSans-Roman": ("/TrueType", True),
                      "/AAAAAA+BitstreamVeraSans-Bold": ("/TrueType", True)}
 
