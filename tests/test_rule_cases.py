@@ -13,7 +13,9 @@ import yaml
 
 from armylists.rules import parse_roster, validate
 
-from .conftest import list_document
+from armylists.rules.loader import build_book, read_yaml
+
+from .conftest import FIXTURES, list_document
 
 CASES = Path(__file__).resolve().parent / "cases"
 BASELINES = yaml.safe_load((CASES / "_baselines.yaml").read_text())
@@ -41,12 +43,26 @@ def build(case: dict) -> dict:
     for uid, options in case.get("options", {}).items():
         by_id[uid]["options"] = options
     units += copy.deepcopy(case.get("add", []))
-    return list_document(units, case.get("points_limit", base["points_limit"]))
+    doc = list_document(units, case.get("points_limit", base["points_limit"]))
+    if base.get("book") == "tow":
+        doc.update(system="the-old-world", book="tow-test-book")
+    if case.get("modes"):
+        doc["modes"] = case["modes"]
+    return doc
+
+
+@pytest.fixture(scope="module")
+def books(test_book, library):
+    path = FIXTURES / "rules" / "the-old-world" / "books" / "tow-test-book.yaml"
+    tow = build_book(read_yaml(path), library.systems["the-old-world"], library.common_items.get("the-old-world", {}),
+                     str(path))
+    return {"test-book": test_book, "tow-test-book": tow}
 
 
 @pytest.mark.parametrize("case", list(_cases()))
-def test_rule_case(case, test_book):
-    report = validate(test_book, parse_roster(build(case)))
+def test_rule_case(case, books):
+    doc = build(case)
+    report = validate(books[doc["book"]], parse_roster(doc))
     codes = sorted(v.code for v in report.violations)
     assert codes == sorted(case["expect"]), [v.message for v in report.violations]
     for message in case.get("messages", []):
@@ -54,8 +70,9 @@ def test_rule_case(case, test_book):
     assert report.valid is case.get("valid", not case["expect"])
 
 
-def test_every_baseline_is_legal_and_exact(test_book):
+def test_every_baseline_is_legal_and_exact(books):
     for name, base in BASELINES.items():
-        report = validate(test_book, parse_roster(list_document(base["units"], base["points_limit"])))
+        doc = build({"base": name})
+        report = validate(books[doc["book"]], parse_roster(doc))
         assert report.violations == (), name
         assert report.total_points == base["points_limit"], name

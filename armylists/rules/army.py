@@ -49,7 +49,7 @@ class Unit:
     __slots__ = ("id", "index", "roster", "entry", "name", "category", "character", "size", "points",
                  "options", "mount", "troop_type", "on_foot", "large_target", "war_machine",
                  "wizard_level", "is_bsb", "general", "leadership", "armour_access", "frees_path",
-                 "tagged", "bearers", "tags", "experience", "memo")
+                 "tagged", "bearers", "tags", "experience", "memo", "equipment")
 
     def __init__(self, index: int, roster: RosterUnit, entry: Entry):
         self.index = index
@@ -108,6 +108,11 @@ class Army:
             else:
                 self.problems.extend(found[1])
             self.units.append(found[0])
+        for mode in roster.modes:
+            if mode not in system.modes:
+                self.problems.append(Violation(
+                    "list.unknown_mode", f"{mode!r} is not a rule set of {system.name} "
+                    f"({', '.join(system.modes) or 'it has none'}).", rule="list", source="list document"))
         if roster.composition and self.composition is None:
             self.problems.append(Violation(
                 "list.unknown_composition",
@@ -137,6 +142,7 @@ class Army:
         item_allowance = entry.items.allowance if entry.items else None
         is_bsb = False
         tags = entry.tags
+        equipment = entry.equipment
         tagged = unit.tagged
         tagged.extend(entry.tagged)
 
@@ -162,6 +168,8 @@ class Army:
                 is_bsb = True
             if option.item_allowance is not None:
                 item_allowance = option.item_allowance
+            if option.equipment:
+                equipment = equipment | frozenset(option.equipment)
             if option.tags:
                 tags = tags | option.tags
                 tagged.extend((tag, "option:" + oid, option.name) for tag in option.tags)
@@ -200,6 +208,7 @@ class Army:
         unit.wizard_level = wizard_level
         unit.is_bsb = is_bsb
         unit.tags = tags
+        unit.equipment = equipment
         unit.troop_type = troop_type
         unit.on_foot = on_foot
         unit.large_target = troop_type.large_target or "large-target" in tags

@@ -216,6 +216,7 @@ class System:
     veteran_standard_tags: frozenset[str]
     paths: Mapping[str, str]
     rules: tuple[Rule, ...]
+    modes: Mapping[str, "Composition"] = field(default_factory=dict)  # matched-play rule sets a list may choose
     figures: tuple[Rule, ...] = ()  # extra Report figures: {id, type, params} of the FIGURES registry
     budget_unit: str = "pts"
     default_limit: int | None = None
@@ -257,20 +258,24 @@ class Book:
     def key(self) -> tuple[str, str, str]:
         return (self.system.id, self.id, self.version)
 
-    def rules_for(self, composition: str | None, extra: tuple[Rule, ...] = ()) -> tuple[Rule, ...]:
-        """The system's rules, then the book's, then the composition's and any extra (event) rules."""
+    def rules_for(self, composition: str | None, extra: tuple[Rule, ...] = (),
+                  modes: tuple[str, ...] = ()) -> tuple[Rule, ...]:
+        """The system's rules, then the book's, then the composition's and the chosen modes', then any
+        extra (event) rules; a composition or mode may replace system rules by id."""
         if not extra:
             cache = self.__dict__.setdefault("_rules_cache", {})
-            if composition not in cache:
-                cache[composition] = self._rules_for(composition, ())
-            return cache[composition]
-        return self._rules_for(composition, extra)
+            key = (composition, modes)
+            if key not in cache:
+                cache[key] = self._rules_for(composition, (), modes)
+            return cache[key]
+        return self._rules_for(composition, extra, modes)
 
-    def _rules_for(self, composition: str | None, extra: tuple[Rule, ...]) -> tuple[Rule, ...]:
-        comp = self.compositions.get(composition) if composition else None
-        replaced = comp.replace_rules if comp else frozenset()
+    def _rules_for(self, composition: str | None, extra: tuple[Rule, ...], modes: tuple[str, ...]) -> tuple[Rule, ...]:
+        chosen = [self.compositions[composition]] if composition in self.compositions else []
+        chosen += [self.system.modes[m] for m in modes if m in self.system.modes]
+        replaced = frozenset().union(*(c.replace_rules for c in chosen))
         rules = [r for r in self.system.rules + self.rules if r.id not in replaced]
-        if comp:
-            rules.extend(comp.rules)
+        for c in chosen:
+            rules.extend(c.rules)
         rules.extend(extra)
         return tuple(rules)

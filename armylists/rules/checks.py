@@ -228,15 +228,16 @@ def tag_max(army: "Army", rule: "Rule") -> Iterator[Violation]:
 
 
 @check("general", ineligible_tags={"$ref": "#/$defs/slugs"}, bsb_may_be_general={"type": "boolean"},
-       highest_leadership={"type": "boolean"})
+       bsb_general_tag={"type": "string"}, highest_leadership={"type": "boolean"})
 def general(army: "Army", rule: "Rule") -> Iterator[Violation]:
     ineligible = set(rule.params.get("ineligible_tags", []))
     bsb_ok = rule.params.get("bsb_may_be_general", False)
+    bsb_tag = rule.params.get("bsb_general_tag")  # an entry that says its BSB may be the General (001:L3795)
 
     def why_not(unit: "Unit") -> str | None:
         if not unit.character:
             return f"{unit.describe()} is not a Character"
-        if unit.is_bsb and not bsb_ok:
+        if unit.is_bsb and not bsb_ok and not (bsb_tag and bsb_tag in unit.tags):
             return f"{unit.describe()} is the Battle Standard Bearer"
         barred = ineligible & unit.tags
         if barred:
@@ -622,3 +623,63 @@ def uniform_options(army: "Army", rule: "Rule") -> Iterator[Violation]:
         if len(models) != unit.size:
             yield violation(rule, "options.model_count",
                             f"{unit.describe()} has {unit.size} models but equipment for {len(models)}.", unit)
+
+
+# --- limits on single units, the game size, and Wizards' armour (The Old World) -------------------
+
+@check("unit_max_percent", max={"type": "integer", "minimum": 0, "maximum": 100},
+       max_by_category={"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 100}},
+       exempt_tags={"$ref": "#/$defs/slugs"})
+def unit_max_percent(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """No single unit worth more than a share of the points limit (per category where given)."""
+    exempt = set(rule.params.get("exempt_tags", []))
+    by_category = rule.params.get("max_by_category", {})
+    for unit in army.units:
+        most = by_category.get(unit.category, rule.params.get("max"))
+        if most is None or exempt & unit.tags or unit.points * 100 <= most * army.limit:
+            continue
+        yield violation(rule, "unit.max_percent",
+                        f"{unit.describe()} is worth {unit.points} pts, {percent(unit.points, army.limit, most)} of "
+                        f"{army.limit}; a single {army.category_name(unit.category)} choice may be worth at most "
+                        f"{most}% ({most * army.limit // 100} pts).", unit)
+
+
+@check("unit_models_share", max={"type": "integer", "minimum": 1, "maximum": 100, "required": True})
+def unit_models_share(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """No unit holds more than a share of all the army's models."""
+    total = sum(u.size for u in army.units)
+    most = rule.params["max"]
+    for unit in army.units:
+        if unit.size * 100 > most * total:
+            yield violation(rule, "unit.models_share",
+                            f"{unit.describe()} has {unit.size} of the army's {total} models "
+                            f"({percent(unit.size, total, most)}); a unit may hold at most {most}%.", unit)
+
+
+@check("limit_range", min={"type": "integer", "minimum": 0}, max={"type": "integer", "minimum": 0})
+def limit_range(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """The game size a rule set is made for (Battle March: 500 to 750 points)."""
+    low, high = rule.params.get("min"), rule.params.get("max")
+    if (low is not None and army.limit < low) or (high is not None and army.limit > high):
+        span = f"{low} to {high}" if low is not None and high is not None else f"at most {high}" if low is None \
+            else f"at least {low}"
+        yield violation(rule, "points.limit_range",
+                        f"The points limit is {army.limit} pts; these rules are for games of {span} pts.")
+
+
+@check("wizard_armour", allowed_tag={"type": "string"}, item_categories={"$ref": "#/$defs/slugs"})
+def wizard_armour(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """Wizards wear no armour and carry no shield, mundane (the system's `armour`) or magic (items of
+    `item_categories`), unless their entry or an option carries `allowed_tag`."""
+    allowed = rule.params.get("allowed_tag")
+    armour = army.system.armour
+    magic = set(rule.params.get("item_categories", []))
+    for unit in army.units:
+        if not unit.wizard_level or (allowed and allowed in unit.tags):
+            continue
+        worn = sorted(armour & unit.equipment)
+        worn += [i.name for b in unit.bearers for i in b.items if i.category in magic]
+        if worn:
+            yield violation(rule, "wizard.armour",
+                            f"{unit.describe()} is a Wizard and may not wear armour or carry a shield "
+                            f"({', '.join(w.replace('-', ' ') for w in worn)}).", unit)

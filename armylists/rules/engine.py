@@ -15,7 +15,7 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = ()) -> 
     `extra_rules` are appended after the system's and book's (an event's own rules).
     """
     army = Army(book, roster)
-    rules = book.rules_for(army.composition, extra_rules)
+    rules = book.rules_for(army.composition, extra_rules, roster.modes)
     violations = list(army.problems)
     for rule in rules:
         violations.extend(CHECKS[rule.type](army, rule))

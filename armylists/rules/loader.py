@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -99,6 +99,21 @@ def _rules(items: Iterable[Mapping], source: str, path: tuple, origin: str) -> t
     return tuple(rules)
 
 
+def _modes(data: Mapping[str, Any], source: str) -> dict[str, Composition]:
+    """Matched-play rule sets: like a book's compositions, chosen by the list (`modes`)."""
+    _unique(data.get("modes", []), source, ("modes",), "mode")
+    rule_ids = {r["id"] for r in data["rules"]}
+    modes = {}
+    for i, m in enumerate(data.get("modes", [])):
+        for j, rid in enumerate(m.get("replace_rules", [])):
+            if rid not in rule_ids:
+                raise RulesDataError(source, ("modes", i, "replace_rules", j), f"unknown system rule {rid!r}")
+        modes[m["id"]] = Composition(id=m["id"], name=m["name"], source=m.get("source", ""),
+                                     rules=_rules(m.get("rules", []), source, ("modes", i, "rules"), "system"),
+                                     replace_rules=frozenset(m.get("replace_rules", [])))
+    return modes
+
+
 def _figures(items: Iterable[Mapping], source: str) -> tuple[Rule, ...]:
     from .figures import FIGURES
 
@@ -149,6 +164,7 @@ def build_system(data: Mapping[str, Any], source: str) -> System:
         paths={p["id"]: p["name"] for p in data.get("paths", [])},
         rules=_rules(data["rules"], source, ("rules",), "system"),
         figures=_figures(data.get("figures", []), source),
+        modes=_modes(data, source),
         budget_unit=data.get("budget", {}).get("unit", "pts"),
         default_limit=data.get("budget", {}).get("default_limit"),
         sources=tuple(data["sources"]),
@@ -305,6 +321,15 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
 
 def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[str, Item], source: str) -> Book:
     check_schema("book", data, source)
+    if data.get("item_categories"):
+        # Runes, virtues and other item kinds only this book has: the book sees the system plus them.
+        _unique(data["item_categories"], source, ("item_categories",), "item category")
+        for i, c in enumerate(data["item_categories"]):
+            if c["id"] in system.item_categories:
+                raise RulesDataError(source, ("item_categories", i, "id"),
+                                     f"item category {c['id']!r} is already the system's")
+        extra = {c["id"]: ItemCategory(**{k: v for k, v in c.items() if k != "source"}) for c in data["item_categories"]}
+        system = replace(system, item_categories={**system.item_categories, **extra})
     if data["system"] != system.id:
         raise RulesDataError(source, ("system",), f"is {data['system']!r}, but the file is in {system.id!r}")
     paths: dict[str, str] = {}

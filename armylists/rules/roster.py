@@ -60,6 +60,7 @@ class Roster:
     player: str = ""
     composition: str | None = None
     notes: str = ""
+    modes: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -96,6 +97,7 @@ def parse_roster(data: Any, source: str = "list") -> Roster:
         system=data["system"], book=data["book"], book_version=data["book_version"],
         points_limit=data["points_limit"], units=tuple(units), name=data.get("name", ""),
         player=data.get("player", ""), composition=data.get("composition"), notes=data.get("notes", ""),
+        modes=tuple(data.get("modes", [])),
     )
 
 
@@ -122,6 +124,8 @@ def roster_to_dict(roster: Roster) -> dict[str, Any]:
     doc.update(system=roster.system, book=roster.book, book_version=roster.book_version)
     if roster.composition:
         doc["composition"] = roster.composition
+    if roster.modes:
+        doc["modes"] = list(roster.modes)
     doc["points_limit"] = roster.points_limit
     if roster.notes:
         doc["notes"] = roster.notes

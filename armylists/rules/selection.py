@@ -7,7 +7,7 @@ A selector is a mapping whose keys must all match a unit (an empty one matches e
     {mount: dragon} / {mount: true}        it rides that mount / any mount
     {item: the-sonnstahl}                  one of its models carries that item
     {category: rare}  {tag: one-of-a-kind}  {troop_type: war-machine}
-    {character: true}  {general: true}  {wizard_level_min: 3}
+    {character: true}  {general: true}  {wizard_level_min: 3}  {wizard_level: 4}
 
 The vocabulary follows what BattleScribe catalogues count (selections matching a condition), so
 their constraints can be imported later.
@@ -33,6 +33,7 @@ SELECTOR_SCHEMA = {
         "character": {"type": "boolean"},
         "general": {"type": "boolean"},
         "wizard_level_min": {"type": "integer", "minimum": 1},
+        "wizard_level": {"type": "integer", "minimum": 1},
     },
 }
 ONE_OR_MANY = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}]}
@@ -50,6 +51,8 @@ def _test(key: str, want: Any) -> Callable[["Unit"], bool]:
         return lambda u: getattr(u, key) == want
     if key == "wizard_level_min":
         return lambda u: u.wizard_level >= want
+    if key == "wizard_level":
+        return lambda u: u.wizard_level == want
     wanted = _many(want)
     if key == "entry":
         return lambda u: u.entry.id in wanted
