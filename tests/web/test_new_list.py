@@ -18,8 +18,11 @@ class TestNewList:
         t9a = dict(choices["The 9th Age: Fantasy Battles v0.11.9.3"])
         assert t9a[EMPIRE] == "Empire of Sonnstahl (0.11.1)"
         content = response.content.decode()
-        assert "Composition" not in content  # no book has compositions yet: the field is left out
         assert "pts for The 9th Age" in content
+        compositions = dict(response.context["form"].fields["composition"].choices)
+        assert compositions[""] == "Standard"
+        assert compositions["the-old-world/empire-of-man/2024.1/city-state-of-nuln"] == \
+            "Empire of Man: City-State of Nuln"
 
     def test_it_starts_with_the_book_asked_for(self, client_alice):
         response = client_alice.get(reverse("list-new"), {"book": EMPIRE})

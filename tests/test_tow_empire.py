@@ -1,0 +1,253 @@
+"""The Old World's Empire of Man book (rules_data/the-old-world/books/empire-of-man.yaml) at its boundaries."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from armylists.rules import parse_roster, validate
+from armylists.rules.loader import build_book, build_items, build_system, read_yaml
+
+BOOK = ("the-old-world", "empire-of-man", "2024.1")
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "rules_data" / "the-old-world"
+EXAMPLES = ROOT / "docs" / "examples"
+NULN = "city-state-of-nuln"
+
+
+@pytest.fixture(scope="module")
+def book():
+    """The book with the system and the common items only, so other books being edited cannot break it."""
+    system = build_system(read_yaml(RULES / "system.yaml"), "system.yaml")
+    common = build_items(read_yaml(RULES / "items" / "common.yaml"), system, "items/common.yaml")
+    path = RULES / "books" / "empire-of-man.yaml"
+    return build_book(read_yaml(path), system, common, str(path))
+
+
+def check(book, units, points_limit=2000, **extra):
+    doc = {"format": "armylist/1", "system": BOOK[0], "book": BOOK[1], "book_version": BOOK[2],
+           "points_limit": points_limit, "units": units, **extra}
+    return validate(book, parse_roster(doc))
+
+
+def codes(report):
+    return sorted(v.code for v in report.violations)
+
+
+def messages(report, code):
+    return [v.message for v in report.violations if v.code == code]
+
+
+# A legal Grand Army skeleton: the General (90) and 500 pts of Core (100 State Troops), which is 25% of
+# 2000 and still at least 25% of 1999, plus two units of Archers so that three units are not characters.
+BASE = [
+    {"id": "general", "entry": "general-of-the-empire", "general": True},
+    {"id": "state-troops", "entry": "state-troops", "size": 100},
+    {"id": "archers-1", "entry": "empire-archers", "size": 5},
+    {"id": "archers-2", "entry": "empire-archers", "size": 5},
+]
+
+# A legal City-State of Nuln skeleton: a regiment of Nuln State Troops (70 x 6 pts) with one Detachment
+# (15 x 6 pts) makes 510 pts of Core.
+NULN_BASE = [
+    {"id": "general", "entry": "general-of-the-empire", "general": True},
+    {"id": "regiment", "entry": "nuln-state-troops", "size": 70},
+    {"id": "detachment", "entry": "state-troops-detachment", "size": 15},
+    {"id": "archers", "entry": "empire-archers", "size": 5},
+]
+
+
+def test_the_book_loads_with_every_category(book):
+    assert book is not None and book.name == "Empire of Man"
+    by_category: dict[str, list[str]] = {}
+    for entry in book.entries.values():
+        by_category.setdefault(entry.category, []).append(entry.id)
+    # Allies have no entries: the engine does not build allied contingents yet (see the book's unchecked).
+    assert set(by_category) == {"characters", "core", "special", "rare", "mercenaries"}
+    assert {k: len(v) for k, v in by_category.items()} == {
+        "characters": 15, "core": 16, "special": 24, "rare": 5, "mercenaries": 1}
+    assert set(book.compositions) == {NULN}
+    assert len([i for i in book.items.values() if not i.common]) == 36
+    assert len([i for i in book.items.values() if i.common]) >= 103
+    assert book.entries["general-hans-von-lowenhacke"].tags >= {"named"}
+    assert {"own-limit", "per-1000"} <= book.entries["great-cannon"].tags
+    assert book.items["sword-of-might"].repeatable and not book.items["runefang"].repeatable
+    assert any("Allies are not supported" in line for line in book.unchecked)
+
+
+def test_the_base_lists_are_legal(book):
+    assert codes(check(book, BASE)) == []
+    assert codes(check(book, BASE, points_limit=1999)) == []
+    assert codes(check(book, NULN_BASE, composition=NULN)) == []
+
+
+def test_the_examples(book):
+    legal = json.loads((EXAMPLES / "empire-of-man-legal.json").read_text())
+    assert validate(book, parse_roster(legal)).violations == ()
+    illegal = json.loads((EXAMPLES / "empire-of-man-illegal.json").read_text())
+    report = validate(book, parse_roster(illegal))
+    assert codes(report) == ["count.max", "items.allowance", "items.duplicate", "points.over_limit"]
+    assert messages(report, "count.max") == [
+        "Helblaster Volley Guns and Helstorm Rocket Batteries: 3 units taken; "
+        "at most 2 (1 per 1000 pts of the 2000-pt limit)."]
+    assert messages(report, "points.over_limit") == ["Total 2302 pts is 302 pts over the 2000 pts limit."]
+
+
+def test_a_shared_0_1_per_1000_limit_at_2000_and_1999_points(book):
+    guns = BASE + [{"id": "volley-gun", "entry": "helblaster-volley-gun"},
+                   {"id": "rockets", "entry": "helstorm-rocket-battery"}]
+    assert codes(check(book, guns)) == []
+    report = check(book, guns, points_limit=1999)
+    assert codes(report) == ["count.max"]
+    assert report.violations[0].message == (
+        "Helblaster Volley Guns and Helstorm Rocket Batteries: 2 units taken; "
+        "at most 1 (1 per 1000 pts of the 1999-pt limit).")
+    assert report.violations[0].unit == "rockets"
+
+
+def test_a_shared_character_limit_at_2000_and_1999_points(book):
+    two = BASE + [{"id": "grand-master", "entry": "grand-master", "mount": "barded-warhorse"}]
+    assert codes(check(book, two)) == []
+    report = check(book, two, points_limit=1999)
+    assert codes(report) == ["count.max"]
+    assert report.violations[0].message == (
+        "Generals of the Empire and Grand Masters: 2 units taken; at most 1 (1 per 1000 pts of the 1999-pt limit).")
+
+
+def test_an_option_limit_is_shared_by_empire_knights_of_every_order(book):
+    knights = BASE + [
+        {"id": "knights", "entry": "empire-knights", "size": 5, "options": {"lances-and-shields": 1, "drilled": 1}},
+        {"id": "panthers", "entry": "empire-knights-panther", "size": 5, "options": {"drilled": 1}}]
+    assert codes(check(book, knights)) == []
+    report = check(book, knights, points_limit=1999)
+    assert codes(report) == ["count.max"]
+    assert report.violations[0].message == (
+        "Drilled Empire Knights: 2 units taken; at most 1 (1 per 1000 pts of the 1999-pt limit).")
+
+
+def test_an_order_unit_is_0_1_per_army(book):
+    report = check(book, BASE + [{"id": "p1", "entry": "empire-knights-panther", "size": 5},
+                                 {"id": "p2", "entry": "empire-knights-panther", "size": 5}], points_limit=3000)
+    assert codes(report) == ["one_per_army.max"]
+    assert report.violations[0].message == (
+        "Empire Knights Panther is limited to 0-1 per army and is taken 2 times; at most 1 in a 3000-pt army.")
+
+
+def test_a_character_over_its_magic_item_allowance(book):
+    at_fifty = BASE + [{"id": "captain", "entry": "captain-of-the-empire", "items": ["dragon-slaying-sword"]}]
+    assert codes(check(book, at_fifty)) == []  # exactly the Captain's 50 pts
+    report = check(book, BASE + [{"id": "captain", "entry": "captain-of-the-empire",
+                                  "items": ["sword-of-might", "dawnstone"]}])  # 20 + 35 = 55 pts
+    assert codes(report) == ["items.allowance"]
+    assert report.violations[0].message == (
+        "Captain of the Empire (captain) has 55 pts of magical items; its allowance is 50 pts.")
+
+
+def test_a_one_per_army_item_twice_and_an_extremely_common_one_twice(book):
+    twice = BASE + [{"id": "lector", "entry": "lector-of-sigmar", "items": ["runefang"]}]
+    twice[0] = {**BASE[0], "items": ["runefang"]}
+    report = check(book, twice)
+    assert codes(report) == ["items.duplicate"]
+    assert report.violations[0].message == (
+        "Runefang is taken 2 times (General of the Empire (general), Lector of Sigmar (lector)); "
+        "each magical item may be taken once per army.")
+    common = BASE + [{"id": "lector", "entry": "lector-of-sigmar", "items": ["sword-of-might"]}]
+    common[0] = {**BASE[0], "items": ["sword-of-might"]}
+    assert codes(check(book, common)) == []
+
+
+def test_armour_made_for_wizards(book):
+    mage = BASE + [{"id": "mage", "entry": "master-mage", "path": "illusion", "items": ["armour-of-tarnus"]}]
+    assert codes(check(book, mage)) == []
+    captain = BASE + [{"id": "captain", "entry": "captain-of-the-empire", "items": ["armour-of-tarnus"]}]
+    assert codes(check(book, captain)) == ["items.wizards_only"]
+
+
+def test_nuln_moves_empire_knights_to_special(book):
+    knights = {"id": "knights", "entry": "empire-knights", "size": 5, "options": {"lances-and-shields": 1}}
+    grand_army = check(book, BASE + [knights])
+    nuln = check(book, NULN_BASE + [knights], composition=NULN)
+    assert [u.category for u in grand_army.units if u.id == "knights"] == ["core"]
+    assert [u.category for u in nuln.units if u.id == "knights"] == ["special"]
+    assert {c.id: c.points for c in nuln.categories}["special"] == 105
+    assert codes(grand_army) == [] and codes(nuln) == []
+
+
+def test_nuln_raises_the_mercenaries_percentage(book):
+    ogres = {"id": "ogres", "entry": "imperial-ogres", "size": 14}  # 406 pts: 20.3% of 2000
+    report = check(book, BASE + [ogres])
+    assert codes(report) == ["category.max_percent"]
+    assert report.violations[0].message == "Mercenaries: 406 pts is 20.3% of 2000; at most 20% (400 pts)."
+    assert codes(check(book, NULN_BASE + [ogres], composition=NULN)) == []
+    more = {**ogres, "size": 18}  # 522 pts: 26.1%
+    assert messages(check(book, NULN_BASE + [more], composition=NULN), "category.max_percent") == [
+        "Mercenaries: 522 pts is 26.1% of 2000; at most 25% (500 pts)."]
+
+
+def test_nuln_only_units_and_nuln_limits(book):
+    report = check(book, BASE + [{"id": "nuln", "entry": "nuln-state-troops", "size": 10}])
+    assert codes(report) == ["count.max"]
+    assert report.violations[0].message == "Units only for a City-State of Nuln army: 1 units taken; at most 0."
+    without_regiment = [NULN_BASE[0], {"id": "st", "entry": "empire-archers", "size": 5},
+                        {"id": "militia", "entry": "free-company-militia", "size": 85},
+                        {"id": "a2", "entry": "empire-archers", "size": 5}]
+    assert codes(check(book, without_regiment, composition=NULN)) == ["count.min"]
+    flagellants = check(book, NULN_BASE + [{"id": "f", "entry": "flagellants", "size": 10}], composition=NULN)
+    assert messages(flagellants, "count.max") == ["Units not in a City-State of Nuln army: 1 units taken; at most 0."]
+    three_detachments = NULN_BASE + [{"id": f"d{i}", "entry": "state-missile-troops-detachment", "size": 5}
+                                     for i in range(2)]
+    assert codes(check(book, three_detachments, composition=NULN)) == ["ratio.max"]
+
+
+def test_road_wardens_are_limited_only_where_they_are_special(book):
+    wardens = [{"id": f"w{i}", "entry": "empire-road-wardens", "size": 4} for i in range(3)]
+    assert codes(check(book, BASE + wardens)) == ["count.max"]
+    nuln = check(book, NULN_BASE + wardens, composition=NULN)
+    assert codes(nuln) == []
+    assert {u.category for u in nuln.units if u.entry == "empire-road-wardens"} == {"rare"}
+
+
+def test_grand_melee_on_an_empire_list(book):
+    # 100 + 100 + 10 models: no unit holds more than half of them, and 500 pts is exactly 25% of 2000.
+    melee = BASE + [{"id": "spearmen", "entry": "state-troops", "size": 100}]
+    assert codes(check(book, melee, modes=["grand-melee"])) == []
+    melee[1] = {**melee[1], "size": 101}  # 505 pts
+    assert codes(check(book, melee)) == []
+    report = check(book, melee, modes=["grand-melee"])
+    assert codes(report) == ["unit.max_percent"]
+    assert report.violations[0].message == (
+        "State Troops (state-troops) is worth 505 pts, 25.2% of 2000; a single Core choice may be worth at most 25% "
+        "(500 pts).")
+    # Without the second regiment, the 100 State Troops hold more than half of the army's 111 models.
+    assert messages(check(book, BASE, modes=["grand-melee"]), "unit.models_share") == [
+        "State Troops (state-troops) has 100 of the army's 111 models (90.1%); a unit may hold at most 50%."]
+    # A named character is exempt from the 25% (Hans von Loewenhacke is 190 pts: below it anyway), and a
+    # Level 4 Wizard Lord counts towards 0-1 Level 4 Wizard per 2000 points.
+    lords = BASE + [{"id": f"lord-{i}", "entry": "wizard-lord", "path": "illusion", "options": {"level-4": 1}}
+                    for i in range(2)]
+    assert messages(check(book, lords, modes=["grand-melee"]), "count.max") == [
+        "Level 4 Wizards: 2 units taken; at most 1 (1 per 2000 pts of the 2000-pt limit)."]
+
+
+def test_combined_arms_on_an_empire_list(book):
+    pistoliers = [{"id": f"p{i}", "entry": "pistoliers", "size": 5} for i in range(4)]
+    assert codes(check(book, BASE + pistoliers)) == []
+    report = check(book, BASE + pistoliers, modes=["combined-arms"])
+    assert codes(report) == ["duplicates.max"]
+    assert report.violations[0].message == (
+        "Pistoliers is taken 4 times; Special units may each be taken at most 3 times in a 2000-pt army.")
+    # Great Cannons have their own 0-3 per 1000 points, so Combined Arms does not count them.
+    cannons = [{"id": f"c{i}", "entry": "great-cannon"} for i in range(4)]
+    assert codes(check(book, BASE + cannons, modes=["combined-arms"])) == []
+
+
+def test_nuln_upgrades_and_items_need_a_nuln_army(book):
+    engineer = {"id": "engineer", "entry": "empire-engineer", "options": {"engineer-battle-standard-bearer": 1},
+                "items": ["the-banner-of-the-free-state-of-nuln"]}
+    assert codes(check(book, NULN_BASE + [engineer], composition=NULN)) == []
+    report = check(book, BASE + [engineer])
+    assert codes(report) == ["requires.missing", "requires.missing"]
+    assert report.violations[0].message == (
+        "Empire Engineer (engineer) needs a regiment of Nuln State Troops (these upgrades are for City-State of Nuln "
+        "armies only) in the army.")
