@@ -6,7 +6,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.db import DatabaseError
 
-from .rules import Book, Library, ListDocumentError, Report, Roster, load_tree, validate
+from .rules import Book, Library, ListDocumentError, Report, Roster, RulesDataError, load_tree, validate
 from .rules.loader import build_from_stored
 
 
@@ -44,10 +44,57 @@ def _from_database(system: str, book: str, version: str) -> Book | None:
         return None
     if system_row is None:
         return None
+    # An imported book (import_owb) uses only the imported item lists of its own version; a hand-written
+    # book never sees imported lists.
+    imported = bool(book_row.data.get("imported"))
     latest_items = {}
     for row in item_rows:
+        if bool(row.data.get("imported")) != imported or (imported and row.version != version):
+            continue
         latest_items.setdefault(row.slug, row.data)
     return build_from_stored(system_row.data, latest_items.values(), book_row.data, f"stored {book} {version}")
+
+
+def imported_books() -> list[Book]:
+    """The latest version of each imported book (import_owb), which live only in the database."""
+    from .models import RulesFile
+
+    try:
+        rows = list(RulesFile.objects.filter(kind="book", data__imported=True).order_by("-loaded_at", "-id")
+                    .values_list("system", "slug", "version"))
+    except DatabaseError:
+        return []
+    latest: dict[tuple[str, str], str] = {}
+    for system, slug, version in rows:
+        latest.setdefault((system, slug), version)
+    books = []
+    for (system, slug), version in latest.items():
+        try:
+            book = get_book(system, slug, version)
+        except RulesDataError:  # stored by an older importer and no longer valid: not offered
+            continue
+        if book is not None:
+            books.append(book)
+    return books
+
+
+def common_item_lists(book: Book) -> list[dict]:
+    """The item lists (as stored) whose items are `book`'s common items: the system's on disk, or for an
+    imported book the imported list of its version."""
+    if not book.imported:
+        return [f.data for f in disk_library().files if f.kind == "items" and f.system == book.system.id]
+    from .models import RulesFile
+
+    try:
+        rows = RulesFile.objects.filter(kind="items", system=book.system.id, version=book.version)
+        return [row.data for row in rows if row.data.get("imported")]
+    except DatabaseError:
+        return []
+
+
+def listed_books() -> list[Book]:
+    """Every book a new list may be built on: the rules data on disk, then the imported books."""
+    return [*disk_library().books.values(), *imported_books()]
 
 
 def book_for(roster: Roster, source: str = "list") -> Book:

@@ -11,6 +11,7 @@ and its roles, so the offer follows the same facts as the Report.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -125,13 +126,16 @@ def _bearer(book: Book, army: Army, unit: Unit, kind: str, label: str, ids: tupl
         return BearerChoices(kind, label, None, spent, carried, (), "may not take magical items", allowed=False)
     system = army.system
     carried_items = [book.items[c.id] for c in carried if c.cost is not None]
-    carried_categories = {i.category for i in carried_items} if "items_one_per_category" in params else set()
+    full: set[str] = set()  # categories the model carries as many of as it may (one, or a rune's three)
+    if "items_one_per_category" in params:
+        counts = Counter(i.category for i in carried_items)
+        full = {c for c, n in counts.items() if n >= system.item_categories[c].max_per_model}
     left = None if access.allowance is None else access.allowance - spent
     # The Battle Standard Bearer may exceed the allowance with a Magical Standard that is its only item.
     beyond = bool(params.get("item_allowance", {}).get("bsb_standard_beyond_allowance")) and is_bsb
     by_category: dict[str, list[Offer]] = {}
     for item in book.items.values():
-        if item.identity in taken or item.category in carried_categories:
+        if item.identity in taken or item.category in full:
             continue
         if not _may_take(item, unit, kind, access, is_bsb, army):
             continue

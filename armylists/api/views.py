@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from armylists.catalogue import book_for, disk_library, get_book
+from armylists.catalogue import book_for, common_item_lists, disk_library, get_book
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
 from armylists.models import ArmyList
@@ -89,7 +89,7 @@ class BookDetailView(APIView):
         found = get_book(system, book, version)
         if found is None:
             raise NotFound(f"No army book {book!r} version {version!r} in {system!r}.")
-        common = [f.data for f in disk_library().files if f.kind == "items" and f.system == system]
+        common = common_item_lists(found)
         return Response({**found.data, "common_items": [i for data in common for i in data["items"]]})
 
 

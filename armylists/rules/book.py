@@ -62,6 +62,7 @@ class ItemCategory:
     wizards_only: bool = False
     standard: bool = False
     wizard_needs_armour: bool = False
+    max_per_model: int = 1  # how many items of this category one model may carry (runes: 3)
 
 
 @dataclass(frozen=True, slots=True)

@@ -301,11 +301,13 @@ def items_one_per_category(army: "Army", rule: "Rule", unit: "Unit") -> Iterator
             continue
         counts = Counter(item.category for item in bearer.items)
         for cat, n in counts.items():
-            if n > 1:
+            most = categories[cat].max_per_model
+            if n > most:
                 names = ", ".join(i.name for i in bearer.items if i.category == cat)
+                may = "one item of each category" if most == 1 else f"at most {most} {categories[cat].name}"
                 yield violation(rule, "items.same_category",
                                 f"{bearer.label} ({bearer.unit.id}) carries {n} {categories[cat].name} ({names}); "
-                                f"a model may carry one item of each category.", bearer.unit)
+                                f"a model may carry {may}.", bearer.unit)
 
 
 @check("item_allowance", bsb_standard_beyond_allowance={"type": "boolean"})

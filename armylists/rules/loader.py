@@ -361,11 +361,13 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
 
     _unique(data.get("compositions", []), source, ("compositions",), "composition")
     compositions = {}
-    system_rule_ids = {r.id for r in system.rules}
+    # A composition may replace the system's rules and the book's own (an imported book's Grand Army limits).
+    replaceable = {r.id for r in system.rules} | {r["id"] for r in data.get("rules", [])}
     for i, c in enumerate(data.get("compositions", [])):
         for j, rid in enumerate(c.get("replace_rules", [])):
-            if rid not in system_rule_ids:
-                raise RulesDataError(source, ("compositions", i, "replace_rules", j), f"unknown system rule {rid!r}")
+            if rid not in replaceable:
+                raise RulesDataError(source, ("compositions", i, "replace_rules", j),
+                                     f"unknown system or book rule {rid!r}")
         compositions[c["id"]] = Composition(
             id=c["id"], name=c["name"], source=c.get("source", ""),
             rules=_rules(c.get("rules", []), source, ("compositions", i, "rules"), "book"),

@@ -4,14 +4,15 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from armylists.catalogue import disk_library, get_book
+from armylists.catalogue import disk_library, get_book, listed_books
 
 
 def home(request: HttpRequest) -> HttpResponse:
     library = disk_library()
+    every_book = listed_books()
     systems = []
     for system in library.systems.values():
-        books = sorted((b for b in library.books.values() if b.system.id == system.id), key=lambda b: b.name)
+        books = sorted((b for b in every_book if b.system.id == system.id), key=lambda b: b.name)
         systems.append({"system": system, "books": books})
     return render(request, "armylists/home.html", {"systems": systems})
 

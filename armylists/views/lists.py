@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists import list_edits
 from armylists.access import get_list_for_user, get_rw_list_for_user, get_shared_list
-from armylists.catalogue import disk_library, get_book
+from armylists.catalogue import disk_library, get_book, listed_books
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.forms import NewListForm, RenameForm, ShareForm
@@ -29,7 +29,7 @@ DOWNLOADS = ("json", "txt", "pdf")
 
 
 def _books() -> list[Book]:
-    return sorted(disk_library().books.values(), key=lambda b: (b.system.name, b.name, b.version))
+    return sorted(listed_books(), key=lambda b: (b.system.name, b.name, b.version))
 
 
 # --- my lists -----------------------------------------------------------------------------------
