@@ -405,13 +405,14 @@ def test_runes_no_common_magic_items_for_dwarfs(books, common):
     assert codes(report) == ["items.category_not_allowed", "items.not_allowed"]
 
 
-def test_runes_known_gap_two_ordinary_runes_of_a_kind_on_one_item(books):
-    """Up to three runes may be on one item, but the system's one-item-per-category rule reports two
-    ordinary weapon runes as two Weapon Runes. The book lists this in `unchecked`; this test pins the
-    engine's present answer so a future rune rule type shows up here."""
-    report = check(books[DW], dwarf_army(["rune-of-cleaving", "rune-of-fury"]))
-    assert codes(report) == ["items.same_category"]
-    assert any("at most three runes on one item" in u for u in books[DW].unchecked)
+def test_runes_three_of_a_kind_on_one_item_pass_and_a_fourth_fails(books):
+    """Up to three runes on one runic item: each ordinary rune category allows three per model."""
+    three = ["rune-of-cleaving", "rune-of-fury", "rune-of-might"]
+    report = check(books[DW], dwarf_army(three))
+    assert report.violations == (), messages(report)
+    report = check(books[DW], dwarf_army(three + ["rune-of-speed"]))
+    assert "items.same_category" in codes(report)
+    assert [m for m in messages(report) if "Weapon Runes" in m][0].endswith("a model may carry at most 3 Weapon Runes.")
 
 
 def test_runic_tattoos_are_counted_per_model(books):
