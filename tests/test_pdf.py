@@ -56,7 +56,7 @@ def test_the_full_roster_names_every_unit_item_and_figure(library):
     assert [name for name in item_names(book, roster) if name not in everything] == []
     assert text[0].startswith("Sonnstahl combined arms Player Example Game system The 9th Age: Fantasy Battles v0.11.9.3 "
                               "Army book Empire of Sonnstahl 0.11.1 Composition none (Standard army) Points limit 2400 pts "
-                              "Total 2390 pts Points left 10 pts Army 15 units, 136 models, 4 characters, 11 drops, 1 Wizards, "
+                              "Total 2390 pts Points left 10 pts Army 15 Units, 136 Models, 4 Characters, 11 Deployment drops, 1 Wizards, "
                               "2 Wizard levels Checksum 67aff9afa7 LEGAL Categories")
     assert "Lords 2 314 13.1% - 35%" in text[0] and "Total 15 2390 99.6%" in text[0]
     assert "Marshal General 203 pts Options: Shield Mount: Horse Items: Giant Sword, Talisman of Greater Shielding" in text[0]

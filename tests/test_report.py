@@ -65,3 +65,19 @@ def test_validation_is_deterministic(check):
 def test_an_unknown_composition_is_reported(check):
     report = check([{"entry": "lord", "general": True}], composition="knightly-order")
     assert "list.unknown_composition" in [v.code for v in report.violations]
+
+
+def test_each_category_says_whether_it_breaks_its_bounds(check):
+    """The state the editor and the PDF colour by is the engine's, compared in integers (000:L84-90)."""
+    def states(core, rare):
+        report = check([{"entry": "lord", "general": True}, {"entry": "core-blob", "size": core},
+                        {"entry": "rare-blob", "size": rare}])
+        return {c.id: c.state for c in report.categories if c.id in ("core", "rare")}
+    assert states(600, 600) == {"core": "ok", "rare": "ok"}  # exactly 25% each
+    assert states(599, 601) == {"core": "low", "rare": "high"}
+
+
+def test_figures_are_named_by_the_system_data(check):
+    names = check([{"entry": "lord", "general": True}]).figure_names
+    assert names == {"units": "Units", "models": "Models", "characters": "Characters", "drops": "Deployment drops",
+                     "wizards": "Wizards", "wizard_levels": "Wizard levels"}

@@ -62,6 +62,7 @@ class CategorySerializer(serializers.Serializer):
     min_percent = serializers.IntegerField(allow_null=True)
     max_percent = serializers.IntegerField(allow_null=True)
     units = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=["ok", "low", "high"])
 
 
 class UnitLineSerializer(serializers.Serializer):
@@ -99,6 +100,7 @@ class ReportSerializer(serializers.Serializer):
     violations = ViolationSerializer(many=True)
     unchecked = serializers.ListField(child=serializers.CharField())
     counts = CountSerializer(many=True)
+    figure_names = serializers.DictField(child=serializers.CharField())
 
 
 class FieldErrorSerializer(serializers.Serializer):

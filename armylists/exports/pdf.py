@@ -42,17 +42,15 @@ from .pdf_warband import warband_story
 from .text import unit_text
 
 VARIANTS = ("full", "compact", "hidden", "warband")
-# The sheet a system's players know, printed when no variant is asked for. This is a choice of
-# layout, not a rule: every variant prints any list.
-SYSTEM_VARIANTS = {"mordheim": "warband"}
 PAGE = A4
 MARGIN = 14 * mm
 FOOTER_SPACE = 10 * mm
 
 
 def default_variant(book: Book) -> str:
-    """The variant printed when none is asked for: the system's own sheet, else the full roster."""
-    return SYSTEM_VARIANTS.get(book.system.id, "full")
+    """The variant printed when none is asked for: the system's own sheet (its `print_variant`), a choice
+    of layout, not a rule: every variant prints any list."""
+    return book.system.print_variant if book.system.print_variant in VARIANTS else "full"
 
 
 def render_pdf(book: Book, roster: Roster, report: Report, variant: str | None = None,

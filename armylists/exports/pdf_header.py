@@ -8,7 +8,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from armylists.rules import Book, Report, Roster
-from armylists.rules.render_text import FIGURE_NAMES
+from armylists.rules.render_text import figures_text
 from armylists.rules.report import ERROR, Violation
 
 from .pdf_chart import category_chart
@@ -34,9 +34,8 @@ def header(book: Book, roster: Roster, report: Report, styles: Styles, width: fl
     comp = book.compositions.get(roster.composition) if roster.composition else None
     composition = comp.name if comp else (roster.composition or "none")
     # Every system counts units and models; the rest are the system's own figures (drops, Wizards,
-    # Mordheim's warband rating), named as the command line names them.
-    figures = ", ".join(f"{value} {FIGURE_NAMES.get(key, key.replace('_', ' '))}"
-                        for key, value in report.figures.items())
+    # Mordheim's warband rating), named as its data names them.
+    figures = figures_text(report)
     facts = [
         ("Player", roster.player or "-"),
         ("Game system", book.system.name),

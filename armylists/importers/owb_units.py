@@ -116,9 +116,6 @@ class UnitPlan:
     general_compositions: set[str] | None = None
     notes: list[tuple[str, str]] = field(default_factory=list)  # (topic, detail) for the book's `unchecked`
 
-    def choice_at(self, ref: tuple) -> Choice | None:
-        return next((c for c in self.options if c.ref == ref), None)
-
 
 class _Ids:
     """Option ids unique within the entry: the name's slug, then a hint, then a number."""

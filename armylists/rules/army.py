@@ -46,13 +46,12 @@ class Bearer:
 
 
 class Unit:
-    __slots__ = ("id", "index", "roster", "entry", "name", "category", "character", "size", "points",
+    __slots__ = ("id", "roster", "entry", "name", "category", "character", "size", "points",
                  "options", "mount", "troop_type", "on_foot", "large_target", "war_machine",
                  "wizard_level", "is_bsb", "general", "leadership", "armour_access", "frees_path",
                  "tagged", "bearers", "tags", "experience", "memo", "equipment")
 
-    def __init__(self, index: int, roster: RosterUnit, entry: Entry):
-        self.index = index
+    def __init__(self, roster: RosterUnit, entry: Entry):
         self.id = roster.id
         self.roster = roster
         self.entry = entry
@@ -64,10 +63,6 @@ class Unit:
         self.tagged: list[tuple[str, str, str]] = []  # (tag, what is counted, its name)
         self.bearers: list[Bearer] = []
         self.memo: dict[int, tuple] = {}  # per-unit rules' answers (checks.per_unit)
-
-    @property
-    def models(self) -> int:
-        return self.size
 
     def describe(self) -> str:
         return f"{self.name} ({self.id})"
@@ -90,7 +85,7 @@ class Army:
         # kept per book: re-checking a list after one edit re-prices only the unit that changed.
         # Units are never modified after they are built, so sharing them between reports is safe.
         resolved = _resolved_units(book)
-        for index, ru in enumerate(roster.units):
+        for ru in roster.units:
             entry = book.entries.get(ru.entry)
             if entry is None:
                 self.problems.append(Violation(
@@ -101,7 +96,7 @@ class Army:
             found = resolved.get(key)
             if found is None:
                 before = len(self.problems)
-                found = (self._resolve(index, ru, entry), tuple(self.problems[before:]))
+                found = (self._resolve(ru, entry), tuple(self.problems[before:]))
                 if len(resolved) >= MAX_RESOLVED_UNITS:
                     resolved.clear()
                 resolved[key] = found
@@ -128,10 +123,10 @@ class Army:
         self.has_wizards = any(u.wizard_level for u in self.units)
 
     # -- pricing one unit ---------------------------------------------------------------------
-    def _resolve(self, index: int, ru: RosterUnit, entry: Entry) -> Unit:
+    def _resolve(self, ru: RosterUnit, entry: Entry) -> Unit:
         """Price one unit and describe it; kept lean, since it runs for every unit at every edit."""
         system = self.system
-        unit = Unit(index, ru, entry)
+        unit = Unit(ru, entry)
         composition = self.roster.composition
         unit.category = entry.composition_categories.get(composition, entry.category) if composition else entry.category
         size = ru.size if ru.size is not None else entry.size_min

@@ -221,6 +221,7 @@ class System:
     figures: tuple[Rule, ...] = ()  # extra Report figures: {id, type, params} of the FIGURES registry
     budget_unit: str = "pts"
     default_limit: int | None = None
+    print_variant: str = "full"
     sources: tuple[str, ...] = ()
     content_hash: str = ""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .army import Army
 from .book import Book, Rule
 from .checks import CHECKS, measure_count, resolve_bound
-from .figures import figures
+from .figures import figure_names, figures
 from .report import CategoryLine, CountLine, Report, UnitLine
 from .roster import Roster
 
@@ -30,6 +30,7 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = ()) -> 
         budget_unit=book.system.budget_unit,
         unchecked=book.unchecked,
         counts=_counts(army, rules),
+        figure_names=figure_names(book.system),
     )
 
 
@@ -54,8 +55,10 @@ def _categories(army: Army, rules: tuple[Rule, ...]) -> tuple[CategoryLine, ...]
     for cat in army.system.categories:
         points = army.category_points.get(cat.id, 0)
         low, high = bounds.get(cat.id, (None, None))
+        state = ("low" if low is not None and points * 100 < low * army.limit
+                 else "high" if high is not None and points * 100 > high * army.limit else "ok")
         lines.append(CategoryLine(cat.id, cat.name, points, round(points * 100 / army.limit, 1), low, high,
-                                  army.category_units.get(cat.id, 0)))
+                                  army.category_units.get(cat.id, 0), state))
     return tuple(lines)
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 if TYPE_CHECKING:
     from .army import Army
+    from .book import System
 
 
 def common_figures(army: "Army") -> dict[str, int]:
@@ -53,6 +54,14 @@ FIGURES: dict[str, Callable[["Army", Mapping[str, Any]], int]] = {
     "wizard_levels": wizard_levels,
     "warband_rating": warband_rating,
 }
+
+
+COMMON_NAMES = {"units": "Units", "models": "Models"}
+
+
+def figure_names(system: "System") -> dict[str, str]:
+    """Each figure's name for people: the common ones, then the system's as its data names them."""
+    return {**COMMON_NAMES, **{f.id: f.text for f in system.figures}}
 
 
 def figures(army: "Army") -> dict[str, int]:

@@ -167,6 +167,7 @@ def build_system(data: Mapping[str, Any], source: str) -> System:
         modes=_modes(data, source),
         budget_unit=data.get("budget", {}).get("unit", "pts"),
         default_limit=data.get("budget", {}).get("default_limit"),
+        print_variant=data.get("print_variant", "full"),
         sources=tuple(data["sources"]),
         content_hash=content_hash(data),
     )

@@ -4,8 +4,6 @@ from __future__ import annotations
 from .book import Book
 from .report import ERROR, Report
 
-FIGURE_NAMES = {"drops": "drops", "wizards": "Wizards", "wizard_levels": "Wizard levels", "rating": "warband rating"}
-
 
 def report_text(report: Report, book: Book, title: str = "") -> str:
     unit = report.budget_unit
@@ -21,8 +19,7 @@ def report_text(report: Report, book: Book, title: str = "") -> str:
             f"min {cat.min_percent}%" if cat.min_percent is not None else "",
             f"max {cat.max_percent}%" if cat.max_percent is not None else "") if b)
         lines.append(f"  {cat.name:<14}{cat.points:>6} {unit} {cat.percent:>5.1f}%" + (f"  ({bounds})" if bounds else ""))
-    lines.append("  " + ", ".join(f"{value} {FIGURE_NAMES.get(key, key.replace('_', ' '))}"
-                                  for key, value in report.figures.items()))
+    lines.append("  " + figures_text(report))
     for v in report.violations:
         mark = "x" if v.severity == ERROR else "!"
         where = f" [{v.source}]" if v.source else ""
@@ -30,3 +27,8 @@ def report_text(report: Report, book: Book, title: str = "") -> str:
     for note in report.unchecked:
         lines.append(f"  ? not checked: {note}")
     return "\n".join(lines)
+
+
+def figures_text(report: Report) -> str:
+    """"15 Units, 136 Models, 11 Deployment drops...": each figure with its name from the system data."""
+    return ", ".join(f"{value} {report.figure_names.get(key, key)}" for key, value in report.figures.items())

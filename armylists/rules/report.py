@@ -33,10 +33,12 @@ class CategoryLine(NamedTuple):
     min_percent: int | None = None
     max_percent: int | None = None
     units: int = 0
+    state: str = "ok"  # "low" under its minimum, "high" over its maximum (integer comparison, engine.py)
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "points": self.points, "percent": self.percent,
-                "min_percent": self.min_percent, "max_percent": self.max_percent, "units": self.units}
+                "min_percent": self.min_percent, "max_percent": self.max_percent, "units": self.units,
+                "state": self.state}
 
 
 class CountLine(NamedTuple):
@@ -80,6 +82,7 @@ class Report:
     budget_unit: str = "pts"
     unchecked: tuple[str, ...] = field(default=())
     counts: tuple[CountLine, ...] = field(default=())
+    figure_names: dict[str, str] = field(default_factory=dict)  # figure key -> its name, from the system data
 
     @property
     def valid(self) -> bool:
@@ -114,4 +117,5 @@ class Report:
             "violations": [v.to_dict() for v in self.violations],
             "unchecked": list(self.unchecked),
             "counts": [c.to_dict() for c in self.counts],
+            "figure_names": dict(self.figure_names),
         }

@@ -9,10 +9,6 @@ from typing import Any
 
 from armylists.rules import Report
 
-FIGURE_LABELS = {
-    "units": "Units", "models": "Models", "drops": "Deployment drops", "characters": "Characters",
-    "wizards": "Wizards", "wizard_levels": "Wizard levels", "rating": "Warband rating",
-}
 
 
 @dataclass(frozen=True)
@@ -42,15 +38,10 @@ def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_
     scale = min(100, int(math.ceil((top + 5) / 10.0) * 10)) if top < 100 else math.ceil(top)
     bars = []
     for c in report.categories:
-        state = "ok"
-        if c.min_percent is not None and c.points * 100 < c.min_percent * limit:
-            state = "low"
-        elif c.max_percent is not None and c.points * 100 > c.max_percent * limit:
-            state = "high"
         bounds = ", ".join(b for b in (f"min {c.min_percent}%" if c.min_percent is not None else "",
                                        f"max {c.max_percent}%" if c.max_percent is not None else "") if b)
         bars.append(Bar(
-            c.id, c.name, c.points, c.percent, c.units, bounds, state,
+            c.id, c.name, c.points, c.percent, c.units, bounds, c.state,
             fill=round(min(c.percent, scale) * 100 / scale, 2),
             low=round(c.min_percent * 100 / scale, 2) if c.min_percent is not None else None,
             high=round(c.max_percent * 100 / scale, 2) if c.max_percent is not None else None,
@@ -64,7 +55,7 @@ def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_
     for key, value in f.items():
         if key == "wizard_levels":
             continue
-        label = FIGURE_LABELS.get(key, key.replace("_", " ").capitalize())
+        label = report.figure_names.get(key, key)
         text = str(value)
         if key == "wizards" and value:
             levels = f.get("wizard_levels", 0)

@@ -119,13 +119,8 @@ def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool 
         units = cards.pop(line.id, [])
         if not units and not editable:
             continue
-        state = "ok"
-        if line.min_percent is not None and line.points * 100 < line.min_percent * report.points_limit:
-            state = "low"
-        if line.max_percent is not None and line.points * 100 > line.max_percent * report.points_limit:
-            state = "high"
         sections.append(Section(line.id, line.name, line.points, line.percent,
-                                bounds_text(line.min_percent, line.max_percent), state, units))
+                                bounds_text(line.min_percent, line.max_percent), line.state, units))
     for category, units in cards.items():  # units whose entry the book lacks, or an unknown category
         sections.append(Section(category, "Not in this book" if category == UNKNOWN_CATEGORY else category,
                                 sum(u.points for u in units), 0.0, "", "ok", units))

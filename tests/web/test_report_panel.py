@@ -10,14 +10,15 @@ def report(categories, violations=(), total=2000, limit=2400, figures=None) -> R
                   band_name="Standard army", categories=tuple(categories),
                   units=(UnitLine("m", "marshal", "Marshal", "lords", 200, 1),),
                   figures=figures or {"units": 1, "models": 1, "wizards": 2, "wizard_levels": 3},
-                  violations=tuple(violations))
+                  violations=tuple(violations),
+                  figure_names={"units": "Units", "models": "Models", "wizards": "Wizards", "wizard_levels": "Wizard levels"})
 
 
 class TestReportPanel:
     def test_bars_share_one_scale_with_the_bounds_marked(self):
         panel = report_panel(report([
             CategoryLine("core", "Core", 600, 25.0, min_percent=25),
-            CategoryLine("rare", "Rare", 650, 27.1, max_percent=25),
+            CategoryLine("rare", "Rare", 650, 27.1, max_percent=25, state="high"),
         ]))
         assert panel["scale"] == 60  # at least 50%, rounded up past the largest share
         core, rare = panel["bars"]
@@ -29,9 +30,9 @@ class TestReportPanel:
         panel = report_panel(report([CategoryLine("lords", "Lords", 2400, 100.0, max_percent=35)]))
         assert panel["scale"] == 100 and panel["bars"][0].fill == 100
 
-    def test_below_the_minimum_is_low(self):
-        panel = report_panel(report([CategoryLine("core", "Core", 599, 25.0, min_percent=25)]))
-        assert panel["bars"][0].state == "low"  # 599 of 2400 is 24.96%, shown rounded as 25.0%
+    def test_below_the_minimum_is_shown_low(self):
+        panel = report_panel(report([CategoryLine("core", "Core", 599, 25.0, min_percent=25, state="low")]))
+        assert panel["bars"][0].state == "low"  # the engine's verdict, though 24.96% shows rounded as 25.0%
 
     def test_totals_left_and_over(self):
         assert (report_panel(report([], total=2380))["left"], report_panel(report([], total=2380))["over"]) == (20, False)
