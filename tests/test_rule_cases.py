@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from armylists.rules import parse_roster, validate
+from armylists.rules.event import parse_event_rules
 
 from armylists.rules.loader import build_book, read_yaml
 
@@ -62,7 +63,12 @@ def books(test_book, library):
 @pytest.mark.parametrize("case", list(_cases()))
 def test_rule_case(case, books):
     doc = build(case)
-    report = validate(books[doc["book"]], parse_roster(doc))
+    book = books[doc["book"]]
+    extra = ()
+    if case.get("event_rules"):
+        text = yaml.safe_dump({"format": "event-rules/1", "rules": case["event_rules"]})
+        extra = parse_event_rules(text, "event rules", book.system, [book]).rules
+    report = validate(book, parse_roster(doc), extra)
     codes = sorted(v.code for v in report.violations)
     assert codes == sorted(case["expect"]), [v.message for v in report.violations]
     for message in case.get("messages", []):

@@ -264,13 +264,16 @@ class Book:
                   modes: tuple[str, ...] = ()) -> tuple[Rule, ...]:
         """The system's rules, then the book's, then the composition's and the chosen modes', then any
         extra (event) rules; a composition or mode may replace system rules by id."""
-        if not extra:
-            cache = self.__dict__.setdefault("_rules_cache", {})
-            key = (composition, modes)
-            if key not in cache:
-                cache[key] = self._rules_for(composition, (), modes)
-            return cache[key]
-        return self._rules_for(composition, extra, modes)
+        # Keyed by the extra rules' identity (an event checks many lists with one tuple of rules), which
+        # is kept with the answer so the id cannot be reused while cached.
+        cache = self.__dict__.setdefault("_rules_cache", {})
+        key = (composition, modes, id(extra) if extra else None)
+        found = cache.get(key)
+        if found is None or found[0] is not extra:
+            if len(cache) > 256:
+                cache.clear()
+            found = cache[key] = (extra, self._rules_for(composition, extra, modes))
+        return found[1]
 
     def _rules_for(self, composition: str | None, extra: tuple[Rule, ...], modes: tuple[str, ...]) -> tuple[Rule, ...]:
         chosen = [self.compositions[composition]] if composition in self.compositions else []

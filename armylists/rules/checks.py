@@ -11,7 +11,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .report import Violation
-from .selection import ONE_OR_MANY, SELECTOR_SCHEMA, select
+from .selection import ONE_OR_MANY, SELECTOR_SCHEMA, predicate, select
 
 if TYPE_CHECKING:  # the registry is imported by the loader, which army.py depends on
     from .army import Army, Bearer, Unit
@@ -171,6 +171,26 @@ def duplicates(army: "Army", rule: "Rule") -> Iterator[Violation]:
             yield violation(rule, "duplicates.max",
                             f"{first.name} is taken {len(units)} times; {army.category_name(first.category)} "
                             f"units may each be taken at most {most} times in {band_phrase(army)}.", units[most])
+
+
+@check("each_entry_max", max={**BOUND, "required": True}, select=SELECTOR, unless=SELECTOR,
+       label={"type": "string"})
+def each_entry_max(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """Each entry at most `max` times among the units matching `select` (default: all), leaving out the
+    units matching `unless`: an event's "0-3 of any unit not otherwise limited" is
+    `{max: 3, unless: {tag: own-limit}}`."""
+    most = resolve_bound(rule.params["max"], army)
+    skip = predicate(rule.params["unless"]) if "unless" in rule.params else None
+    seen: dict[str, list["Unit"]] = {}
+    for unit in select(army.units, rule.params.get("select", {})):
+        if skip is None or not skip(unit):
+            seen.setdefault(unit.entry.id, []).append(unit)
+    label = rule.params.get("label", "each unit")
+    for units in seen.values():
+        if most is not None and len(units) > most:
+            yield violation(rule, "each_entry.max",
+                            f"{units[0].name} is taken {len(units)} times; {label}: at most {most} times"
+                            f"{bound_phrase(rule.params['max'], army)}.", units[most])
 
 
 @check("min_units", min={**BOUND, "required": True}, war_machines_as_one={"type": "boolean"},
@@ -515,7 +535,13 @@ def _option_name(entry: Any, oid: str) -> str:
 
 # --- counting selections: 0-X per 1000 points, requires, forbids, one X per Y --------------------
 
+# What a count rule counts, as its messages say it.
+AMOUNT_WORDS = {"units": "units", "models": "models", "points": "points", "wizard_levels": "Wizard levels"}
+
+
 def _amount(units: list["Unit"], what: str) -> int:
+    if what == "wizard_levels":
+        return sum(u.wizard_level for u in units)
     if what == "models":
         return sum(u.size for u in units)
     if what == "points":
@@ -531,10 +557,10 @@ def measure_count(army: "Army", rule: "Rule") -> tuple[list["Unit"], int, int | 
 
 
 @check("count", select={**SELECTOR, "required": True}, label={"type": "string", "required": True},
-       min=BOUND, max=BOUND, what={"enum": ["units", "models", "points"]})
+       min=BOUND, max=BOUND, what={"enum": list(AMOUNT_WORDS)})
 def count(army: "Army", rule: "Rule") -> Iterator[Violation]:
     """How many units (models, points) match a selector: "0-1 per 1000 points", "at least 1"."""
-    what = rule.params.get("what", "units")
+    what = AMOUNT_WORDS[rule.params.get("what", "units")]
     chosen, n, least, most = measure_count(army, rule)
     label = rule.params["label"]
     if most is not None and n > most:

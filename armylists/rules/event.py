@@ -1,0 +1,214 @@
+"""A tournament's ruleset, and the check of lists against it.
+
+An event plays one system at one points limit, allows some books (and versions), may require a
+composition and choose the matched-play modes, and adds its own rules, written in the engine's rule
+vocabulary (docs/rule-types.md):
+
+    format: event-rules/1
+    rules:
+      - {id: three-of-each, type: each_entry_max, params: {max: 3, unless: {tag: own-limit}}}
+      - {id: no-allies, type: count, params: {label: Allies, select: {category: allies}, max: 0}}
+      - {id: team-items, type: team_items_once}
+
+Rules of the CHECKS registry are checked on each list; rules of TEAM_CHECKS across the lists of one
+team (a magic item once per team). Every list is checked at the event's limit, composition and modes,
+whatever it was built for, and the Report says so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+
+import yaml
+
+from .army import Army
+from .book import Book, Rule, System
+from .checks import CHECKS, DEFS
+from .engine import validate
+from .errors import RulesDataError
+from .loader import _check_selectors, _rule, check_schema
+from .report import ERROR, WARNING, Report, Violation
+from .roster import Roster
+
+EVENT_RULES_FORMAT = "event-rules/1"
+MAX_EVENT_RULES_BYTES = 64 * 1024
+
+# One team's list, as the team checks see it: any key the caller knows it by, its book and roster.
+TeamList = tuple[Hashable, Book, Roster]
+TeamCheck = Callable[[Sequence[TeamList], Rule], Iterator[tuple[Hashable, Violation]]]
+TEAM_CHECKS: dict[str, TeamCheck] = {}
+
+
+def team_check(name: str, **params: Any) -> Callable[[TeamCheck], TeamCheck]:
+    """Register a rule about a team's lists together; `params` is its parameters' JSON Schema."""
+    def register(fn: TeamCheck) -> TeamCheck:
+        fn.params_schema = {  # type: ignore[attr-defined]
+            "type": "object", "additionalProperties": False, "properties": params, "$defs": DEFS,
+        }
+        TEAM_CHECKS[name] = fn
+        return fn
+    return register
+
+
+@dataclass(frozen=True)
+class EventRules:
+    """The event's own rules: `rules` for each list, `team_rules` for a team's lists together."""
+    rules: tuple[Rule, ...] = ()
+    team_rules: tuple[Rule, ...] = ()
+    name: str = ""
+
+
+def parse_event_rules(text: str, source: str, system: System, books: Iterable[Book] = ()) -> EventRules:
+    """Read event rules (YAML) for `system`; any fault is a `RulesDataError` naming the path in the file.
+
+    Selectors may name the categories and troop types of the system, and the entries, options, mounts
+    and items of any of `books` (the books the event allows)."""
+    if not text.strip():
+        return EventRules()
+    if len(text.encode()) > MAX_EVENT_RULES_BYTES:
+        raise RulesDataError(source, (), f"is {len(text.encode())} bytes; event rules may be at most "
+                                         f"{MAX_EVENT_RULES_BYTES}")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
+        raise RulesDataError(source, (), f"is not valid YAML{at}: {getattr(exc, 'problem', None) or exc}") from None
+    if isinstance(data, list):  # a bare list of rules is allowed
+        data = {"rules": data}
+    check_schema("event-rules", data, source)
+    known = _known_references(system, books)
+    per_list, team, seen = [], [], set()
+    for i, raw in enumerate(data["rules"]):
+        path = ("rules", i)
+        if raw["id"] in seen:
+            raise RulesDataError(source, path + ("id",), f"rule id {raw['id']!r} is used twice")
+        seen.add(raw["id"])
+        if raw["type"] in TEAM_CHECKS:
+            team.append(_team_rule(raw, source, path))
+            continue
+        if raw["type"] not in CHECKS:
+            known_types = ", ".join(sorted({*CHECKS, *TEAM_CHECKS}))
+            raise RulesDataError(source, path + ("type",), f"unknown rule type {raw['type']!r}; known: {known_types}")
+        rule = _rule(raw, source, path, "event")
+        _check_selectors(raw, known, source, path)
+        per_list.append(replace(rule, source=rule.source or "event rules"))
+    return EventRules(rules=tuple(per_list), team_rules=tuple(team), name=data.get("name", ""))
+
+
+def _team_rule(raw: Mapping[str, Any], source: str, path: tuple) -> Rule:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(TEAM_CHECKS[raw["type"]].params_schema).iter_errors(raw.get("params", {})))
+    if error is not None:
+        raise RulesDataError(source, path + ("params",) + tuple(error.absolute_path), error.message)
+    return Rule(id=raw["id"], type=raw["type"], params=raw.get("params", {}), severity=raw.get("severity", ERROR),
+                source=raw.get("source", "event rules"), text=raw.get("text", ""), origin="event")
+
+
+def _known_references(system: System, books: Iterable[Book]) -> dict[str, set[str]]:
+    known: dict[str, set[str]] = {"entry": set(), "option": set(), "mount": set(), "item": set(),
+                                  "category": set(system.category_names), "troop_type": set(system.troop_types)}
+    for book in books:
+        known["entry"].update(book.entries)
+        known["option"].update(o for e in book.entries.values() for o in e.options)
+        known["mount"].update(book.mounts)
+        known["item"].update(book.items)
+    return known
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """What every list of an event is checked against."""
+    system: str
+    points_limit: int
+    books: Mapping[str, frozenset[str]] = field(default_factory=dict)  # book -> versions; empty: any
+    composition: str | None = None  # required of every list, when set
+    modes: tuple[str, ...] = ()  # the matched-play rules the event plays
+    event: EventRules = EventRules()
+
+    def allows(self, book: str, version: str) -> bool:
+        if not self.books:
+            return True
+        return book in self.books and (not self.books[book] or version in self.books[book])
+
+
+def check_list(ruleset: Ruleset, book: Book, roster: Roster) -> Report:
+    """The Report of `roster` at the event: its book's rules, the event's settings and the event's rules."""
+    event: list[Violation] = []
+    if roster.system != ruleset.system:
+        event.append(Violation("event.system", f"The list is for {roster.system}; the event plays {ruleset.system}.",
+                               rule="event", source="event"))
+    if not ruleset.allows(roster.book, roster.book_version):
+        event.append(Violation("event.book", f"{book.name} {book.version} is not allowed at this event; allowed: "
+                               f"{_allowed_phrase(ruleset)}.", rule="event", source="event"))
+    if roster.points_limit != ruleset.points_limit:
+        event.append(Violation("event.points_limit", f"The list was built for {roster.points_limit} "
+                               f"{book.system.budget_unit}; it is checked at the event's {ruleset.points_limit}.",
+                               severity=WARNING, rule="event", source="event"))
+    composition = roster.composition
+    if ruleset.composition and roster.composition != ruleset.composition:
+        wanted = book.compositions.get(ruleset.composition)
+        if wanted is None:
+            event.append(Violation("event.composition", f"The event requires the {ruleset.composition} composition, "
+                                   f"which {book.name} does not have.", rule="event", source="event"))
+        else:
+            have = book.compositions[composition].name if composition in book.compositions else "no composition"
+            event.append(Violation("event.composition", f"The event requires {wanted.name}; the list uses {have}.",
+                                   rule="event", source="event"))
+            composition = ruleset.composition
+    if sorted(roster.modes) != sorted(ruleset.modes):
+        names = [book.system.modes[m].name for m in ruleset.modes if m in book.system.modes]
+        event.append(Violation("event.modes", f"The list chose {_modes_phrase(book, roster.modes)}; it is checked "
+                               f"with the event's: {', '.join(names) or 'none'}.", severity=WARNING,
+                               rule="event", source="event"))
+    checked = replace(roster, points_limit=ruleset.points_limit, composition=composition, modes=ruleset.modes)
+    report = validate(book, checked, ruleset.event.rules)
+    return replace(report, violations=(*event, *report.violations)) if event else report
+
+
+def _allowed_phrase(ruleset: Ruleset) -> str:
+    return "; ".join(f"{b} {', '.join(sorted(v))}".strip() for b, v in sorted(ruleset.books.items()))
+
+
+def _modes_phrase(book: Book, modes: Iterable[str]) -> str:
+    names = [book.system.modes[m].name if m in book.system.modes else m for m in modes]
+    return ", ".join(names) or "no matched-play rules"
+
+
+def check_team(lists: Sequence[TeamList], team_rules: Iterable[Rule]) -> dict[Hashable, list[Violation]]:
+    """The violations of each team list under the team rules, keyed as the caller keyed the lists."""
+    found: dict[Hashable, list[Violation]] = {key: [] for key, _, _ in lists}
+    for rule in team_rules:
+        for key, v in TEAM_CHECKS[rule.type](lists, rule):
+            found[key].append(v)
+    return found
+
+
+@team_check("team_items_once", item_categories={"$ref": "#/$defs/slugs"})
+def team_items_once(lists: Sequence[TeamList], rule: Rule) -> Iterator[tuple[Hashable, Violation]]:
+    """Each magic item in one list of the team at most (items that may repeat excepted); every list
+    holding it is told which others do."""
+    wanted = set(rule.params.get("item_categories", ())) or None
+    holders: dict[str, list[tuple[Hashable, str | None, str]]] = {}  # item -> (list key, unit id, list name)
+    names: dict[str, str] = {}
+    for key, book, roster in lists:
+        seen_here: set[str] = set()
+        for bearer in Army(book, roster).all_bearers():
+            for item in bearer.items:
+                if item.repeatable or (wanted is not None and item.category not in wanted):
+                    continue
+                if item.identity in seen_here:
+                    continue  # twice in one list is that list's own items.duplicate
+                seen_here.add(item.identity)
+                names.setdefault(item.identity, book.items[item.identity].name)
+                holders.setdefault(item.identity, []).append((key, bearer.unit.id, roster.player or roster.name))
+    for identity, held in holders.items():
+        if len(held) < 2:
+            continue
+        for key, unit, _ in held:
+            others = ", ".join(who or "another list" for k, _, who in held if k != key)
+            yield key, Violation(
+                "team.items_duplicate", f"{names[identity]} is also taken in {others}; a magic item may be taken "
+                f"in one list of the team only.", rule.severity, unit, rule.id, rule.source)
