@@ -109,3 +109,81 @@ class ArmyList(models.Model):
         """Revoke the share link: the old token stops working at once, and a new share gets a new one."""
         self.share_token = None
         ArmyList.objects.filter(pk=self.pk).update(share_token=None)
+
+
+class Event(models.Model):
+    """A tournament: one ruleset every submitted list is checked against (armylists/events/)."""
+
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_events")
+    name = models.CharField(max_length=200)
+    date = models.DateField()
+    system = models.CharField(max_length=80)
+    # Allowed books as "book" (any version) or "book@version"; empty: every book of the system.
+    books = models.JSONField(default=list, blank=True)
+    points_limit = models.PositiveIntegerField()
+    composition = models.CharField(max_length=80, blank=True)  # required of every list, when set
+    modes = models.JSONField(default=list, blank=True)  # matched-play rules the event plays
+    deadline = models.DateTimeField()
+    rules_text = models.TextField(blank=True)  # the event's own rules (docs/events.md)
+    published = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Submission(models.Model):
+    """A player's list at an event: a frozen copy of the document, its checksum and its last check.
+
+    Editing the list it came from changes nothing here; submitting again replaces the copy and keeps
+    the one before in `history`.
+    """
+
+    SUBMITTED, LEGAL, ILLEGAL, APPROVED, RETURNED = "submitted", "legal", "illegal", "approved", "returned"
+    STATUS_CHOICES = [(SUBMITTED, "Submitted"), (LEGAL, "Legal"), (ILLEGAL, "Illegal"), (APPROVED, "Approved"),
+                      (RETURNED, "Returned")]
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="submissions")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="submissions")  # None for a list the organiser uploaded
+    player_name = models.CharField(max_length=200)
+    team = models.CharField(max_length=200, blank=True)
+    source_list = models.ForeignKey(ArmyList, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    document = models.JSONField()
+    checksum = models.CharField(max_length=64)
+    list_name = models.CharField(max_length=200, blank=True)
+    book = models.CharField(max_length=80)
+    book_version = models.CharField(max_length=40)
+    army_name = models.CharField(max_length=200, blank=True)  # the book's name, as of the last check
+    total_points = models.IntegerField(default=0)
+    valid = models.BooleanField(default=False)
+    report = models.JSONField(default=dict)  # the Report of the last check, team rules included
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=SUBMITTED)
+    note = models.TextField(blank=True)  # the organiser's, when returned
+    submitted_at = models.DateTimeField()
+    checked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["player_name", "id"]
+        constraints = [models.UniqueConstraint(fields=["event", "player_name"], name="one_submission_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player_name} at {self.event}"
+
+
+class SubmissionRevision(models.Model):
+    """A submission as it was before a resubmission replaced it."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="history")
+    document = models.JSONField()
+    checksum = models.CharField(max_length=64)
+    submitted_at = models.DateTimeField()
+    status = models.CharField(max_length=10)
+    note = models.TextField(blank=True)
+    replaced_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-submitted_at", "-id"]

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from armylists.views import accounts, books, editor, lists
+from armylists.views import accounts, books, editor, events, lists
 
 unit = "lists/<int:pk>/units/<str:unit_id>/"
 
@@ -33,6 +33,21 @@ urlpatterns = [
     path(unit + "move/", editor.move_unit, name="unit-move"),
     path(unit + "items/add/", editor.add_item, name="item-add"),
     path(unit + "items/remove/", editor.remove_item, name="item-remove"),
+    # Tournaments
+    path("events/", events.event_list, name="event-list"),
+    path("events/new/", events.event_new, name="event-new"),
+    path("events/<int:pk>/", events.event_detail, name="event-detail"),
+    path("events/<int:pk>/edit/", events.event_edit, name="event-edit"),
+    path("events/<int:pk>/submit/", events.event_submit, name="event-submit"),
+    path("events/<int:pk>/recheck/", events.event_recheck, name="event-recheck"),
+    path("events/<int:pk>/publish/", events.event_publish, name="event-publish"),
+    path("events/<int:pk>/upload/", events.event_upload, name="event-upload"),
+    path("events/<int:pk>/lists.csv", events.event_csv, name="event-csv"),
+    path("events/<int:pk>/approved.pdf", events.event_muster, name="event-muster"),
+    path("events/<int:pk>/submissions/<int:sid>/", events.submission_detail, name="submission-detail"),
+    path("events/<int:pk>/submissions/<int:sid>/review/", events.submission_review, name="submission-review"),
+    path("events/<int:pk>/submissions/<int:sid>/download/<str:fmt>/", events.submission_download,
+         name="submission-download"),
     # API
     path("api/v1/", include("armylists.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

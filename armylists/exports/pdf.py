@@ -157,8 +157,11 @@ class Footer:
         canvas.setFont(REGULAR, 7.5)
         canvas.setFillColor(MUTED)
         room = width / 2 - MARGIN - 40  # up to the date in the middle, with a gap
-        canvas.drawString(MARGIN, y, shortened(f"{self.title} \u00b7 checksum {self.check}", room, 7.5,
-                                               keep=len(self.check) + 12))
+        if self.check:
+            canvas.drawString(MARGIN, y, shortened(f"{self.title} \u00b7 checksum {self.check}", room, 7.5,
+                                                   keep=len(self.check) + 12))
+        else:  # a document of several lists (an event's muster): each prints its checksum in its header
+            canvas.drawString(MARGIN, y, shortened(self.title, room, 7.5, keep=12))
         canvas.drawCentredString(width / 2, y, self.day)
         canvas.drawRightString(width - MARGIN, y, f"page {page} of {pages}")
         canvas.restoreState()

@@ -1,0 +1,136 @@
+"""Check an event's submissions against its ruleset: the engine does the rules, this keeps the results.
+
+Every check runs over the whole event, because team rules (a magic item once per team) read several
+lists at once, and because the organiser's table must never mix answers from two versions of the
+event rules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+from django.db import transaction
+from django.utils import timezone
+
+from armylists.catalogue import allies_book_for, book_for, disk_library
+from armylists.models import Event, Submission
+from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, parse_roster
+from armylists.rules.event import EventRules, Ruleset, check_list, check_team, parse_event_rules
+from armylists.rules.report import Violation
+
+
+class EventSetupError(Exception):
+    """The event's own settings cannot be used (event rules that no longer load)."""
+
+
+def allowed_books(event: Event) -> dict[str, frozenset[str]]:
+    """The event's `books` ("book" or "book@version") as the Ruleset takes them."""
+    allowed: dict[str, set[str]] = {}
+    for spec in event.books:
+        book, _, version = spec.partition("@")
+        versions = allowed.setdefault(book, set())
+        if version:
+            versions.add(version)
+        elif book in allowed and not versions:
+            allowed[book] = set()
+    return {book: frozenset(versions) for book, versions in allowed.items()}
+
+
+def system_books(system: str, allowed: dict[str, frozenset[str]] | None = None) -> list[Book]:
+    """The books on disk of `system` an event may use (all of them when `allowed` is empty)."""
+    return [b for b in disk_library().books.values()
+            if b.system.id == system and (not allowed or (b.id in allowed and (not allowed[b.id] or b.version in allowed[b.id])))]
+
+
+def read_rules(system: str, text: str, allowed: dict[str, frozenset[str]], source: str = "event rules") -> EventRules:
+    """The event rules, checked against the system and the allowed books; a RulesDataError if bad."""
+    library = disk_library()
+    if system not in library.systems:
+        raise RulesDataError(source, (), f"unknown game system {system!r}")
+    return parse_event_rules(text, source, library.systems[system], system_books(system, allowed))
+
+
+def ruleset_for(event: Event) -> Ruleset:
+    allowed = allowed_books(event)
+    try:
+        rules = read_rules(event.system, event.rules_text, allowed)
+    except RulesDataError as exc:
+        raise EventSetupError(f"The event rules cannot be used: {exc}") from None
+    return Ruleset(system=event.system, points_limit=event.points_limit, books=allowed,
+                   composition=event.composition or None, modes=tuple(event.modes), event=rules)
+
+
+def _unreadable(submission: Submission, ruleset: Ruleset, reason: str) -> dict:
+    """A submission whose book is no longer loaded: illegal, and the report says why."""
+    v = Violation("event.unreadable", f"The list cannot be checked: {reason}", rule="event", source="event")
+    return {"valid": False, "system": ruleset.system, "book": submission.book, "book_version": submission.book_version,
+            "points_limit": ruleset.points_limit, "total_points": submission.total_points,
+            "categories": [], "units": [], "figures": {}, "violations": [v.to_dict()], "unchecked": [], "counts": []}
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One submission's check: its Book, Roster and Report, or why it could not be read."""
+    book: Book | None = None
+    roster: Roster | None = None
+    report: Report | None = None
+    error: str = ""
+    allies: Book | None = None  # the book of the list's allied units, if it has any
+
+
+def evaluate(submissions: Iterable[Submission], ruleset: Ruleset) -> dict[int, Checked]:
+    """Each submission's check against `ruleset`, team rules included (by the submissions' teams)."""
+    checked: dict[int, Checked] = {}
+    for sub in submissions:
+        try:
+            roster = parse_roster(sub.document, f"submission {sub.player_name}")
+            book = book_for(roster, f"submission {sub.player_name}")
+            allies = allies_book_for(roster, f"submission {sub.player_name}")
+        except ListDocumentError as exc:
+            checked[sub.pk] = Checked(error=exc.reason)
+            continue
+        checked[sub.pk] = Checked(book, roster, check_list(ruleset, book, roster, allies), allies=allies)
+    if ruleset.event.team_rules:
+        teams: dict[str, list] = {}
+        for sub in submissions:
+            if sub.team and checked[sub.pk].report is not None:
+                teams.setdefault(sub.team, []).append((sub.pk, checked[sub.pk].book, checked[sub.pk].roster))
+        for lists in teams.values():
+            for pk, found in check_team(lists, ruleset.event.team_rules).items():
+                if found:
+                    report = checked[pk].report
+                    checked[pk] = replace(checked[pk], report=replace(report, violations=(*report.violations, *found)))
+    return checked
+
+
+def check_event(event: Event, ruleset: Ruleset | None = None) -> list[Submission]:
+    """Check every submission of `event` and save each one's report, verdict and status.
+
+    Status follows the verdict (legal, illegal) unless the organiser returned the list, which stays
+    returned until the player submits again; an approved list that is now illegal loses its approval.
+    """
+    ruleset = ruleset or ruleset_for(event)
+    submissions = list(event.submissions.all())
+    checked = evaluate(submissions, ruleset)
+    now = timezone.now()
+    for sub in submissions:
+        found = checked[sub.pk]
+        if found.report is None:
+            sub.report, sub.valid = _unreadable(sub, ruleset, found.error), False
+        else:
+            sub.report, sub.valid, sub.total_points = found.report.to_dict(), found.report.valid, found.report.total_points
+            sub.army_name = found.book.name
+        sub.status = next_status(sub.status, sub.valid)
+        sub.checked_at = now
+    with transaction.atomic():
+        Submission.objects.bulk_update(
+            submissions, ["report", "valid", "total_points", "army_name", "status", "checked_at"], batch_size=200)
+    return submissions
+
+
+def next_status(status: str, valid: bool) -> str:
+    if status == Submission.RETURNED:
+        return status
+    if status == Submission.APPROVED and valid:
+        return status
+    return Submission.LEGAL if valid else Submission.ILLEGAL

@@ -1,0 +1,164 @@
+"""The organiser's and the players' forms for events. Event rules are read here with the engine's own
+reader, so a bad rules file is a form error naming the line's path, never a broken event."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from armylists.catalogue import disk_library
+from armylists.list_edits import MAX_LIMIT, MAX_NAME
+from armylists.models import ArmyList, Event
+from armylists.rules import RulesDataError
+
+from .checking import allowed_books, read_rules
+
+
+def _system_choices() -> list[tuple[str, str]]:
+    return [(s.id, s.name) for s in sorted(disk_library().systems.values(), key=lambda s: s.name)]
+
+
+def _book_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Allowed-book choices, grouped by system: "system/book" (any version) and "system/book@version"."""
+    library = disk_library()
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for book in sorted(library.books.values(), key=lambda b: (b.system.name, b.name, b.version)):
+        choices = groups.setdefault(book.system.name, [])
+        any_version = (f"{book.system.id}/{book.id}", f"{book.name} (any version)")
+        if any_version not in choices:
+            choices.append(any_version)
+        choices.append((f"{book.system.id}/{book.id}@{book.version}", f"{book.name} {book.version} only"))
+    return list(groups.items())
+
+
+def _mode_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    return [(s.name, [(f"{s.id}/{m.id}", m.name) for m in s.modes.values()])
+            for s in sorted(disk_library().systems.values(), key=lambda s: s.name) if s.modes]
+
+
+class EventForm(forms.ModelForm):
+    """An event's settings. Books and modes are offered for every system and must match the one chosen."""
+
+    points_limit = forms.IntegerField(min_value=1, max_value=MAX_LIMIT, label="Points limit")
+    allowed_books = forms.MultipleChoiceField(required=False, label="Allowed army books",
+                                              help_text="None chosen: every book of the system.",
+                                              widget=forms.SelectMultiple(attrs={"size": 8}))
+    play_modes = forms.MultipleChoiceField(required=False, label="Matched-play rules",
+                                           help_text="Every list is checked with these, whatever it chose.",
+                                           widget=forms.CheckboxSelectMultiple)
+
+    class Meta:
+        model = Event
+        fields = ["name", "date", "system", "points_limit", "composition", "deadline", "rules_text"]
+        labels = {"rules_text": "Event rules", "composition": "Required composition", "deadline": "Submission deadline"}
+        help_texts = {
+            "rules_text": "YAML in the engine's rule vocabulary (docs/events.md), for example: "
+                          "- {id: no-allies, type: count, params: {label: Allies, select: {category: allies}, max: 0}}",
+            "composition": "A composition id every list must use (for example city-state-of-nuln); empty: any.",
+        }
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+            "rules_text": forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "code"}),
+            "system": forms.Select(),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["system"].widget.choices = _system_choices()
+        self.fields["allowed_books"].choices = _book_choices()
+        self.fields["play_modes"].choices = _mode_choices()
+        self.fields["name"].max_length = MAX_NAME
+        if self.instance.pk:
+            system = self.instance.system
+            self.initial["allowed_books"] = [f"{system}/{b}" for b in self.instance.books]
+            self.initial["play_modes"] = [f"{system}/{m}" for m in self.instance.modes]
+
+    def clean_system(self) -> str:
+        system = self.cleaned_data["system"]
+        if system not in disk_library().systems:
+            raise forms.ValidationError("Choose one of the game systems.")
+        return system
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        system = data.get("system")
+        if not system:
+            return data
+        books, modes = [], []
+        for choice in data.get("allowed_books", []):
+            chosen_system, _, book = choice.partition("/")
+            if chosen_system != system:
+                self.add_error("allowed_books", f"{book} is not a book of {disk_library().systems[system].name}.")
+            books.append(book)
+        for choice in data.get("play_modes", []):
+            chosen_system, _, mode = choice.partition("/")
+            if chosen_system != system:
+                self.add_error("play_modes", f"{mode} is not a matched-play rule of {disk_library().systems[system].name}.")
+            modes.append(mode)
+        data["books"], data["modes"] = books, modes
+        probe = Event(books=books)  # the allowed books read the way the check reads them
+        try:
+            read_rules(system, data.get("rules_text", ""), allowed_books(probe), "event rules")
+        except RulesDataError as exc:
+            self.add_error("rules_text", f"{exc.path and '.'.join(map(str, exc.path)) or 'the rules'}: {exc.reason}")
+        composition = data.get("composition", "").strip()
+        if composition and not any(composition in b.compositions for b in disk_library().books.values()
+                                   if b.system.id == system):
+            self.add_error("composition", f"No book of this system has a composition {composition!r}.")
+        deadline, day = data.get("deadline"), data.get("date")
+        if deadline and day and deadline.date() > day:
+            self.add_error("deadline", "The deadline must be on or before the event's date.")
+        return data
+
+    def save(self, commit: bool = True) -> Event:
+        event = super().save(commit=False)
+        event.books, event.modes = self.cleaned_data["books"], self.cleaned_data["modes"]
+        event.composition = event.composition.strip()
+        if commit:
+            event.save()
+        return event
+
+
+class SubmitForm(forms.Form):
+    army_list = forms.ModelChoiceField(queryset=ArmyList.objects.none(), label="Your list", empty_label=None)
+    team = forms.CharField(max_length=200, required=False, label="Team (team events)")
+
+    def __init__(self, user, event: Event, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["army_list"].queryset = ArmyList.objects.filter(owner=user, system=event.system).order_by("name")
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one field (Django's documented recipe)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        if isinstance(data, (list, tuple)):
+            return [single(d, initial) for d in data]
+        return [single(data, initial)]
+
+
+class UploadForm(forms.Form):
+    files = MultipleFileField(label="List files (.json documents or tournament text)")
+    team = forms.CharField(max_length=200, required=False, label="Team, for all these lists (optional)")
+
+
+class ReviewForm(forms.Form):
+    action = forms.ChoiceField(choices=[("approve", "Approve"), ("return", "Return to the player")])
+    note = forms.CharField(required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3}),
+                           label="Note to the player")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("action") == "return" and not data.get("note", "").strip():
+            self.add_error("note", "Say why the list is returned; the player sees this note.")
+        return data

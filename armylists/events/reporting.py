@@ -1,0 +1,155 @@
+"""What an organiser reads: the table of submissions (sorted, filtered), its CSV, and the muster PDF.
+
+Everything here is read from the reports `checking.check_event` saved; the muster PDF prints each
+approved list with the full roster's own pages, after a cover table.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from datetime import date
+from functools import partial
+from typing import Iterable, Mapping
+
+from reportlab.lib.units import mm
+from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
+
+from armylists.catalogue import disk_library
+from armylists.exports.pdf import MARGIN, FOOTER_SPACE, PAGE, Footer, FooterCanvas, full_story
+from armylists.exports.pdf_list import PrintedList
+from armylists.exports.pdf_style import REGULAR, RULE, Styles, register_fonts, table_style, text
+from armylists.models import Event, Submission
+
+from .checking import evaluate, ruleset_for
+
+SORTS = {
+    "player": lambda r: r.player.lower(),
+    "team": lambda r: (r.team.lower(), r.player.lower()),
+    "army": lambda r: (r.army.lower(), r.player.lower()),
+    "total": lambda r: (r.total, r.player.lower()),
+    "verdict": lambda r: (r.valid, r.player.lower()),
+    "status": lambda r: (r.status, r.player.lower()),
+    "errors": lambda r: (r.errors, r.player.lower()),
+}
+STATUSES = [value for value, _ in Submission.STATUS_CHOICES]
+
+
+@dataclass(frozen=True)
+class Row:
+    submission: Submission
+    player: str
+    team: str
+    army: str
+    total: int
+    limit: int
+    categories: tuple[tuple[str, float, str], ...]  # (id, percent, state) in the system's order
+    valid: bool
+    status: str
+    errors: int
+    warnings: int
+    violations: tuple[Mapping, ...]
+
+
+def category_columns(event: Event) -> list[tuple[str, str]]:
+    """(id, name) of the event's system's categories: the table's percentage columns."""
+    system = disk_library().systems.get(event.system)
+    return [(c.id, c.name) for c in system.categories] if system else []
+
+
+def rows(event: Event, submissions: Iterable[Submission]) -> list[Row]:
+    columns = [cid for cid, _ in category_columns(event)]
+    out = []
+    for sub in submissions:
+        report = sub.report or {}
+        by_id = {c["id"]: c for c in report.get("categories", [])}
+        violations = tuple(report.get("violations", []))
+        out.append(Row(
+            submission=sub, player=sub.player_name, team=sub.team,
+            army=f"{sub.army_name or sub.book} {sub.book_version}", total=sub.total_points,
+            limit=report.get("points_limit", event.points_limit),
+            categories=tuple((cid, by_id[cid]["percent"], by_id[cid]["state"]) if cid in by_id else (cid, 0.0, "ok")
+                             for cid in columns),
+            valid=sub.valid, status=sub.status,
+            errors=sum(v["severity"] == "error" for v in violations),
+            warnings=sum(v["severity"] == "warning" for v in violations),
+            violations=violations,
+        ))
+    return out
+
+
+def table(event: Event, sort: str = "player", descending: bool = False, status: str = "", army: str = "",
+          verdict: str = "", player: str = "") -> list[Row]:
+    """The organiser's table: filtered by status, army (book id), verdict (legal, illegal) and a part of the
+    player's name, then sorted by one of SORTS."""
+    found = rows(event, event.submissions.all())
+    if status in STATUSES:
+        found = [r for r in found if r.status == status]
+    if army:
+        found = [r for r in found if r.submission.book == army]
+    if verdict in ("legal", "illegal"):
+        found = [r for r in found if r.valid == (verdict == "legal")]
+    if player.strip():
+        found = [r for r in found if player.strip().lower() in r.player.lower()]
+    return sorted(found, key=SORTS.get(sort, SORTS["player"]), reverse=descending)
+
+
+def table_csv(event: Event, found: list[Row]) -> str:
+    columns = category_columns(event)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["player", "team", "list", "army", "total_points", "points_limit",
+                     *[f"{name} %" for _, name in columns], "verdict", "status", "errors", "warnings",
+                     "violations", "note", "checksum", "submitted"])
+    for r in found:
+        sub = r.submission
+        writer.writerow([
+            r.player, r.team, sub.list_name, r.army, r.total, r.limit, *[f"{p:.1f}" for _, p, _ in r.categories],
+            "legal" if r.valid else "illegal", r.status, r.errors, r.warnings,
+            " | ".join(f"{v['code']}: {v['message']}" for v in r.violations), sub.note, sub.checksum,
+            sub.submitted_at.isoformat(timespec="seconds"),
+        ])
+    return out.getvalue()
+
+
+def muster_pdf(event: Event, printed_on: date | None = None) -> bytes:
+    """Every approved list, one section each after a cover table of them all."""
+    register_fonts()
+    approved = list(event.submissions.filter(status=Submission.APPROVED).order_by("player_name", "id"))
+    checked = evaluate(approved, ruleset_for(event))
+    styles = Styles(9)
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                            bottomMargin=MARGIN + FOOTER_SPACE, title=f"{event.name}: approved lists",
+                            author=event.organiser.get_username(), creator="armylists", invariant=1,
+                            initialFontName=REGULAR)
+    story = [Paragraph(text(event.name), styles.title),
+             Paragraph(text(f"{event.date:%Y-%m-%d} \u00b7 {event.points_limit} points \u00b7 "
+                            f"{len(approved)} approved list{'' if len(approved) == 1 else 's'}"), styles.subtitle),
+             Spacer(1, 4 * mm), _cover_table(approved, styles, doc.width)]
+    for sub in approved:
+        found = checked[sub.pk]
+        story.append(PageBreak())
+        story.append(Paragraph(text(f"{sub.player_name}" + (f" ({sub.team})" if sub.team else "")), styles.heading))
+        if found.report is None:
+            story.append(Paragraph(text(f"This list cannot be printed: {found.error}"), styles.error))
+            continue
+        story += full_story(PrintedList(found.book, found.roster, found.report), None, sub.checksum, doc.width)
+    footer = Footer(f"{event.name}: approved lists", "", (printed_on or date.today()).isoformat())
+    doc.build(story, canvasmaker=partial(FooterCanvas, footer=footer))
+    return buffer.getvalue()
+
+
+def _cover_table(approved: list[Submission], styles: Styles, width: float) -> Table | Paragraph:
+    if not approved:
+        return Paragraph("No list is approved yet.", styles.body)
+    data = [[Paragraph(h, styles.cell_bold) for h in ("Player", "Team", "Army", "Points", "Checksum")]]
+    for sub in approved:
+        data.append([Paragraph(text(sub.player_name), styles.cell), Paragraph(text(sub.team), styles.cell),
+                     Paragraph(text(f"{sub.army_name or sub.book} {sub.book_version}"), styles.cell),
+                     Paragraph(text(sub.total_points), styles.cell_right), Paragraph(text(sub.checksum), styles.cell)])
+    widths = [0.28, 0.16, 0.32, 0.1, 0.14]
+    result = Table(data, colWidths=[w * width for w in widths], repeatRows=1)
+    result.setStyle(table_style([("LINEBELOW", (0, 0), (-1, 0), 0.6, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                 ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE)]))
+    return result

@@ -1,0 +1,120 @@
+"""Handing lists in: a player's own list before the deadline, or many files uploaded by the organiser.
+
+Either way the submission is a frozen copy of the document with its checksum. Submitting again under
+the same player name replaces the copy and keeps the one before in the submission's history; then the
+whole event is checked again (team rules read several lists).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from armylists.exports import checksum
+from armylists.list_files import ListFileError, read_list_data
+from armylists.models import ArmyList, Event, Submission, SubmissionRevision
+from armylists.rules import ListDocumentError, Roster, parse_roster, roster_to_dict
+
+from .checking import check_event
+
+MAX_UPLOAD_FILES = 200
+
+
+class SubmissionError(Exception):
+    """Why a list cannot be submitted, in one sentence for the player."""
+
+
+def deadline_passed(event: Event) -> bool:
+    return timezone.now() > event.deadline
+
+
+def submit_list(event: Event, user, army_list: ArmyList, team: str = "") -> Submission:
+    """The player's own list, frozen as it is now, under their user name."""
+    if deadline_passed(event):
+        raise SubmissionError(f"The deadline ({timezone.localtime(event.deadline):%Y-%m-%d %H:%M}) has passed; "
+                              f"ask the organiser.")
+    if army_list.owner_id != user.pk:
+        raise SubmissionError("You can only submit your own lists.")
+    if army_list.system != event.system:
+        raise SubmissionError(f"{army_list.name} is a {army_list.system} list; the event plays {event.system}.")
+    try:
+        roster = parse_roster(army_list.document, army_list.name)
+    except ListDocumentError as exc:
+        raise SubmissionError(f"The list cannot be read: {exc.reason}") from None
+    submission = store(event, roster, user.get_username(), player=user, source_list=army_list, team=team)
+    check_event(event)
+    submission.refresh_from_db()
+    return submission
+
+
+def store(event: Event, roster: Roster, player_name: str, player=None, source_list: ArmyList | None = None,
+          team: str = "") -> Submission:
+    """Save `roster` as the submission of `player_name`, keeping any earlier one in its history.
+
+    Not checked here: the caller checks the event once, after everything it stores."""
+    with transaction.atomic():
+        sub = Submission.objects.select_for_update().filter(event=event, player_name=player_name).first()
+        if sub is None:
+            sub = Submission(event=event, player_name=player_name)
+        else:
+            SubmissionRevision.objects.create(submission=sub, document=sub.document, checksum=sub.checksum,
+                                              submitted_at=sub.submitted_at, status=sub.status, note=sub.note)
+        sub.player = player or sub.player
+        sub.team = team or sub.team
+        sub.source_list = source_list
+        sub.document = roster_to_dict(roster)
+        sub.checksum = checksum(roster)
+        sub.list_name = roster.name
+        sub.book, sub.book_version = roster.book, roster.book_version
+        sub.status, sub.note = Submission.SUBMITTED, ""
+        sub.submitted_at = timezone.now()
+        sub.save()
+    return sub
+
+
+@dataclass
+class UploadResult:
+    stored: list[Submission] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (file name, why)
+
+
+def player_name_of(filename: str, roster: Roster) -> str:
+    """The name a file's list is submitted under: the list's player, else the file name without suffix."""
+    if roster.player.strip():
+        return roster.player.strip()[:200]
+    stem = filename.rsplit("/", 1)[-1]
+    for suffix in (".json", ".txt"):
+        if stem.lower().endswith(suffix):
+            stem = stem[: -len(suffix)]
+    return stem[:200] or "player"
+
+
+def upload_files(event: Event, files: list[tuple[str, bytes]], team: str = "") -> UploadResult:
+    """Each file (JSON list document or tournament text) becomes a submission; a file that cannot be
+    read is reported by name and nothing else is lost. The event is checked once at the end."""
+    result = UploadResult()
+    if len(files) > MAX_UPLOAD_FILES:
+        result.failed.append(("(upload)", f"{len(files)} files; at most {MAX_UPLOAD_FILES} at once"))
+        return result
+    names: set[str] = set()
+    for filename, data in files:
+        try:
+            roster, _ = read_list_data(data, filename)
+        except ListFileError as exc:
+            result.failed.append((filename, str(exc)))
+            continue
+        if roster.system != event.system:
+            result.failed.append((filename, f"{filename}: is a {roster.system} list; the event plays {event.system}"))
+            continue
+        name = player_name_of(filename, roster)
+        if name in names:
+            result.failed.append((filename, f"{filename}: a second list for {name} in this upload"))
+            continue
+        names.add(name)
+        result.stored.append(store(event, roster, name, team=team))
+    if result.stored:
+        check_event(event)
+        for sub in result.stored:
+            sub.refresh_from_db()
+    return result

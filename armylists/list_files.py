@@ -1,0 +1,57 @@
+"""Reading a list file and writing an output file, for the commands that take list files.
+
+`read_list` reads the two forms a player hands in, a JSON list document or a list in tournament text,
+and returns the Roster with its Book; anything wrong is a `ListFileError` whose message is the one
+line to print (the file, and the path or line inside it). Shared by import_list, export_list and
+check_lists.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from armylists.catalogue import book_for, disk_library, get_book
+from armylists.exports import parse_list_text
+from armylists.rules import Book, ListDocumentError, Roster, parse_roster_json
+from armylists.rules.roster import MAX_DOCUMENT_BYTES
+
+
+class ListFileError(Exception):
+    """A list file that cannot be used; its message is the one line to print."""
+
+
+def read_list(path: Path) -> tuple[Roster, Book]:
+    """The list in `path` (JSON document or tournament text) and its Book, or a `ListFileError`."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ListFileError(f"{path}: cannot be read: {exc.strerror}") from None
+    return read_list_data(data, str(path))
+
+
+def read_list_data(data: bytes, source: str) -> tuple[Roster, Book]:
+    """`read_list` for bytes already read (an uploaded file); `source` names it in every message."""
+    try:
+        if data.lstrip().startswith(b"{"):
+            roster = parse_roster_json(data, source)
+            return roster, book_for(roster, source)
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise ListFileError(f"{source}: is {len(data)} bytes; a list may be at most {MAX_DOCUMENT_BYTES}")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ListFileError(f"{source}: is not UTF-8 text: {exc.reason}") from None
+        roster = parse_list_text(text, disk_library().books.values(), source, lookup=get_book)
+        return roster, book_for(roster, source)
+    except ListDocumentError as exc:
+        raise ListFileError(str(exc)) from None
+
+
+def write_output(output: Path, content: str | bytes) -> None:
+    """Write `content` to `output`, or a `ListFileError` naming the file."""
+    try:
+        if isinstance(content, bytes):
+            output.write_bytes(content)
+        else:
+            output.write_text(content, encoding="utf-8")
+    except OSError as exc:
+        raise ListFileError(f"{output}: cannot be written: {exc.strerror}") from None
