@@ -187,3 +187,16 @@ def test_lists_of_different_items_break_no_team_rule(library, empire, legal):
         unit.pop("standard_items", None)
     found = check_team([("a", empire, parse_roster(legal)), ("b", empire, parse_roster(other))], team)
     assert found == {"a": [], "b": []}
+
+
+def test_the_documented_example_rules_read_as_documented(library):
+    """docs/events.md's example is a working rules file for The Old World."""
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "events.md").read_text()
+    text = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    books = [b for b in library.books.values() if b.system.id == "the-old-world"]
+    rules = parse_event_rules(text, "docs/events.md", library.systems["the-old-world"], books)
+    assert rules.name == "Club GT 2026"
+    assert [r.id for r in rules.rules] == ["three-of-each", "no-allies", "wizard-levels", "no-named", "few-war-machines"]
+    assert [r.severity for r in rules.rules][-1] == "warning"
+    assert [r.id for r in rules.team_rules] == ["team-items"]
