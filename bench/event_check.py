@@ -1,0 +1,126 @@
+"""Time an event's checking on the server: 1,000 submissions checked and saved, the table, the CSV.
+
+    python bench/event_check.py [--lists 1000] [--repeat 5]
+
+On a fresh SQLite database in a temporary folder (DEBUG off): an event at 2400 pts of The 9th Age with
+three event rules (one of them a team rule, teams of two: one Empire and one Ogre Khans list), and 1,000 submissions, each a distinct
+variant of the legal Empire of Sonnstahl or Ogre Khans example (unit sizes varied, some made illegal).
+Times `check_event` (parse every frozen copy, check it against the ruleset and the team rules, save
+each report, verdict and status in one transaction), then the organiser's page with the whole table
+and the CSV through Django's test client. Prints figures only; docs/benchmarks.md records them.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+RULES = """format: event-rules/1
+rules:
+  - {id: three-of-each, type: each_entry_max, params: {max: 3}}
+  - {id: wizard-levels, type: count, params: {label: Wizard levels, select: {}, what: wizard_levels, max: 6}}
+  - {id: team-items, type: team_items_once, params: {item_categories: [weapon, armour, talisman, standard]}}
+"""
+
+
+def variants(count: int) -> list[dict]:
+    """`count` distinct documents: the examples with one unit's size moved up or down."""
+    bases = [json.loads((ROOT / "docs" / "examples" / name).read_text())
+             for name in ("empire-2400-legal.json", "ogre-khans-2400-legal.json")]
+    docs = []
+    for i in range(count):
+        doc = copy.deepcopy(bases[i % len(bases)])
+        sized = [u for u in doc["units"] if u.get("size")]
+        unit = sized[(i // len(bases)) % len(sized)]
+        unit["size"] = max(1, unit["size"] + (i % 7) - 3)
+        doc["player"] = f"Player {i:04d}"
+        docs.append(doc)
+    return docs
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lists", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+
+    tmp = tempfile.TemporaryDirectory(prefix="armylists-bench-")
+    os.environ.update(DATABASE_URL=f"sqlite:///{tmp.name}/bench.sqlite3", DEBUG="false",
+                      SECRET_KEY="bench-event-not-secret", ALLOWED_HOSTS="testserver")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armylists.settings")
+    import django
+    django.setup()
+    from datetime import date, timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+    from django.utils import timezone
+
+    from armylists.catalogue import disk_library
+    from armylists.events.checking import check_event, evaluate, ruleset_for
+    from armylists.exports import checksum
+    from armylists.models import Event, Submission
+    from armylists.rules import parse_roster, roster_to_dict
+
+    call_command("migrate", verbosity=0)
+    organiser = get_user_model().objects.create_user("organiser", password="bench-password-1")
+    event = Event.objects.create(organiser=organiser, name="Bench GT", date=date.today() + timedelta(days=30),
+                                 system="t9a-0.11", points_limit=2400, rules_text=RULES,
+                                 deadline=timezone.now() + timedelta(days=20))
+    now = timezone.now()
+    rows = []
+    for i, doc in enumerate(variants(args.lists)):
+        roster = parse_roster(doc)
+        rows.append(Submission(event=event, player_name=doc["player"], team=f"Team {i // 2:03d}",
+                               document=roster_to_dict(roster), checksum=checksum(roster), list_name=roster.name,
+                               book=roster.book, book_version=roster.book_version, submitted_at=now))
+    Submission.objects.bulk_create(rows, batch_size=500)
+
+    disk_library()  # the server reads the rules data once, at its first request
+    samples = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        checked = check_event(event)
+        samples.append(time.perf_counter() - start)
+    legal = sum(s.valid for s in checked)
+    print(f"check_event, {len(checked)} submissions ({legal} legal, {len(checked) - legal} illegal), "
+          f"every report saved: median {ms(statistics.median(samples))}, min {ms(min(samples))} "
+          f"(first run, units priced for the first time: {ms(samples[0])})")
+    submissions = list(event.submissions.all())
+    ruleset = ruleset_for(event)
+    engine = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        evaluate(submissions, ruleset)
+        engine.append(time.perf_counter() - start)
+    print(f"  of which the checks alone (evaluate, no saving): median {ms(statistics.median(engine))}")
+
+    client = Client()
+    client.force_login(organiser)
+    for name, url in (("organiser's page with the whole table", f"/events/{event.pk}/"),
+                      ("CSV of the table", f"/events/{event.pk}/lists.csv")):
+        times = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            response = client.get(url)
+            times.append(time.perf_counter() - start)
+            assert response.status_code == 200, response.status_code
+        print(f"{name}: median {ms(statistics.median(times))} ({len(response.content) // 1024} KiB)")
+
+
+if __name__ == "__main__":
+    main()
