@@ -19,7 +19,7 @@ from armylists.exports import checksum, document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.rules import validate
 
-from .import_list import ListFileError, read_list, write_output
+from armylists.list_files import ListFileError, read_list, write_output
 
 FORMATS = ("pdf", "text", "json")
 

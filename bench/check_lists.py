@@ -1,0 +1,136 @@
+"""Time an event's check of 1,000 lists: parse each document, check it at the event, build its Report's dict.
+
+    python bench/check_lists.py [--runs N]
+
+What `manage.py check_lists` (and any tournament check) does per list, without the file reading and the
+table: `parse_roster_json` from bytes, the Book it pins, `check_list` with the event's Ruleset (its
+limit, and two event rules of its system), and `report.to_dict()`. The 1,000 documents are built here
+from the example lists of docs/examples (11 books in 3 systems, a legal and an illegal list of each):
+each is an example with the sizes of its units changed, so that no two documents are alike (some
+changes leave the legal range, so a share of the legal examples' variants is illegal too). As in
+bench/validate.py, units without a size (characters, war machines) repeat from list to list, as the
+same character does among an event's players. "Cold" forgets every book's priced units first
+(`forget_resolved_units`), so every unit is priced on the run (a unit shared by several lists once);
+"warm" checks the same 1,000 again, every unit already priced. Prints
+figures only; docs/benchmarks.md records them.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+from itertools import product
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from armylists.rules import load_tree, parse_roster_json  # noqa: E402
+from armylists.rules.army import forget_resolved_units  # noqa: E402
+from armylists.rules.event import Ruleset, check_list, parse_event_rules  # noqa: E402
+
+EXAMPLES = ROOT / "docs" / "examples"
+LISTS = 1000
+
+# Two rules of each system's event, in the event-rules/1 format (docs/rule-types.md).
+EVENT_RULES = {
+    "t9a-0.11": """
+rules:
+  - {id: three-of-each, type: each_entry_max, params: {max: 3}}
+  - {id: war-machines, type: count, params: {label: War Machines, select: {troop_type: war-machine}, max: 3}}
+""",
+    "the-old-world": """
+rules:
+  - {id: three-of-each, type: each_entry_max, params: {max: 3}}
+  - {id: characters, type: count, params: {label: Characters, select: {category: characters}, max: 6}}
+""",
+    "mordheim": """
+rules:
+  - {id: five-of-each, type: each_entry_max, params: {max: 5}}
+  - {id: heroes, type: count, params: {label: Heroes, select: {category: heroes}, max: 6}}
+""",
+}
+
+
+def size_changes(sizes: list[int], count: int) -> list[tuple[int, ...]]:
+    """`count` different changes to the unit sizes `sizes`, the smallest first (no size under 1)."""
+    reach = 1
+    while True:
+        changes = [d for d in product(range(-reach, reach + 1), repeat=len(sizes))
+                   if all(size + delta >= 1 for size, delta in zip(sizes, d))]
+        if len(changes) >= count:
+            return sorted(changes, key=lambda d: (sum(map(abs, d)), d))[:count]
+        reach += 1
+
+
+def documents() -> list[bytes]:
+    """1,000 distinct list documents: document n is example n % 22 with the sizes of its sized units
+    changed by its own small change (one model more or fewer in one unit, then in two, ...), so no two
+    documents are alike; some changes take a legal list over or under the limit or out of a unit's
+    size range."""
+    examples = [json.loads(p.read_text()) for p in sorted(EXAMPLES.glob("*.json"))]
+    per_example = -(-LISTS // len(examples))
+    changes = [size_changes([u["size"] for u in e["units"] if "size" in u], per_example) for e in examples]
+    docs = []
+    for n in range(LISTS):
+        doc = copy.deepcopy(examples[n % len(examples)])
+        sized = [u for u in doc["units"] if "size" in u]
+        for unit, delta in zip(sized, changes[n % len(examples)][n // len(examples)]):
+            unit["size"] += delta
+        doc["name"] = f"{doc.get('name', '')} #{n}"
+        docs.append(json.dumps(doc).encode())
+    return docs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+
+    library = load_tree(ROOT / "rules_data")
+    docs = documents()
+    first = [json.loads(d) for d in docs]
+    rulesets = {}
+    for system_id, text in EVENT_RULES.items():
+        limit = next(d["points_limit"] for d in first if d["system"] == system_id)
+        books = [b for (s, _, _), b in library.books.items() if s == system_id]
+        event = parse_event_rules(text, f"bench {system_id}", library.systems[system_id], books)
+        rulesets[system_id] = Ruleset(system=system_id, points_limit=limit, event=event)
+    books = {(d["system"], d["book"], d["book_version"]) for d in first}
+
+    def check_all() -> list[dict]:
+        out = []
+        for data in docs:
+            roster = parse_roster_json(data)
+            book = library.book(roster.system, roster.book, roster.book_version)
+            out.append(check_list(rulesets[roster.system], book, roster).to_dict())
+        return out
+
+    reports = check_all()
+    distinct = len({json.dumps({**d, "name": ""}, sort_keys=True) for d in first})
+    illegal = sum(not r["valid"] for r in reports)
+
+    cold, warm = [], []
+    for _ in range(args.runs):
+        for key in books:
+            forget_resolved_units(library.book(*key))
+        start = time.perf_counter()
+        check_all()
+        cold.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        check_all()
+        warm.append(time.perf_counter() - start)
+
+    print(f"{len(docs)} lists ({distinct} distinct) of {len(books)} books in {len(rulesets)} systems: "
+          f"{len(docs) - illegal} legal, {illegal} illegal; 2 event rules per system")
+    for name, times in (("cold (every book's priced units forgotten)", cold), ("warm (the same lists again)", warm)):
+        median = statistics.median(times)
+        print(f"check 1,000 lists, {name}: median {median:.3f} s of {args.runs} runs "
+              f"(min {min(times):.3f} s, max {max(times):.3f} s), {len(docs) / median:,.0f} lists/s")
+
+
+if __name__ == "__main__":
+    main()
