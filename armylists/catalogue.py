@@ -6,7 +6,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.db import DatabaseError
 
-from .rules import Book, Library, ListDocumentError, Report, Roster, RulesDataError, load_tree, validate
+from .rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, load_tree, validate
 from .rules.loader import build_from_stored
 
 
@@ -98,22 +98,45 @@ def listed_books() -> list[Book]:
 
 
 def book_for(roster: Roster, source: str = "list") -> Book:
-    """The Book the roster pins, or a ListDocumentError that says what is available."""
-    book = get_book(roster.system, roster.book, roster.book_version)
+    """The Book the roster pins, or a ListDocumentError that says what is available.
+
+    A list with allies must name an allies book we have too (`allies_book_for`), or it cannot be checked.
+    """
+    book = _find(roster.system, roster.book, roster.book_version, source, ())
+    allies_book_for(roster, source)
+    return book
+
+
+def allies_book_for(roster: Roster, source: str = "list") -> Book | None:
+    """The Book the roster's allied units come from (None: the list has no allies), or a ListDocumentError
+    naming the path ("allies", "book") or ("allies", "book_version") and what is available."""
+    if roster.allies is None:
+        return None
+    return _find(roster.system, roster.allies.book, roster.allies.book_version, source, ("allies",))
+
+
+def _find(system: str, book_id: str, version: str, source: str, where: tuple) -> Book:
+    book = get_book(system, book_id, version)
     if book is not None:
         return book
     library = disk_library()
-    if roster.system not in library.systems:
+    if system not in library.systems:
         known = ", ".join(sorted(library.systems)) or "none"
-        raise ListDocumentError(source, ("system",), f"unknown game system {roster.system!r}; known: {known}")
-    versions = sorted(v for (s, b, v) in library.books if s == roster.system and b == roster.book)
+        raise ListDocumentError(source, ("system",), f"unknown game system {system!r}; known: {known}")
+    what = "allies book" if where else "army book"
+    versions = sorted(v for (s, b, v) in library.books if s == system and b == book_id)
     if versions:
-        reason = f"{roster.book} version {roster.book_version!r} is not loaded; available: {', '.join(versions)}"
-        raise ListDocumentError(source, ("book_version",), reason)
-    books = sorted({b for (s, b, _) in library.books if s == roster.system})
-    raise ListDocumentError(source, ("book",), f"unknown army book {roster.book!r} for {roster.system}; "
-                                               f"known: {', '.join(books) or 'none'}")
+        reason = f"{book_id} version {version!r} is not loaded; available: {', '.join(versions)}"
+        raise ListDocumentError(source, (*where, "book_version"), f"{what} {reason}" if where else reason)
+    books = sorted({b for (s, b, _) in library.books if s == system})
+    raise ListDocumentError(source, (*where, "book"), f"unknown {what} {book_id!r} for {system}; "
+                                                      f"known: {', '.join(books) or 'none'}")
+
+
+def validate_roster(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), source: str = "list") -> Report:
+    """`validate` with the roster's allies book found here: what every caller outside the engine uses."""
+    return validate(book, roster, extra_rules, allies=allies_book_for(roster, source))
 
 
 def report_for(roster: Roster, source: str = "list") -> Report:
-    return validate(book_for(roster, source), roster)
+    return validate_roster(book_for(roster, source), roster, source=source)

@@ -72,6 +72,14 @@ class UnitLineSerializer(serializers.Serializer):
     category = serializers.CharField()
     points = serializers.IntegerField()
     models = serializers.IntegerField()
+    allied = serializers.BooleanField(help_text="An entry of the list's allies book, counted in the allies category.")
+
+
+class AlliesSerializer(serializers.Serializer):
+    book = serializers.CharField()
+    book_version = serializers.CharField()
+    name = serializers.CharField()
+    composition = serializers.CharField(allow_null=True)
 
 
 class CountSerializer(serializers.Serializer):
@@ -101,6 +109,7 @@ class ReportSerializer(serializers.Serializer):
     unchecked = serializers.ListField(child=serializers.CharField())
     counts = CountSerializer(many=True)
     figure_names = serializers.DictField(child=serializers.CharField())
+    allies = AlliesSerializer(allow_null=True, help_text="The book the list's allied units were checked against.")
 
 
 class FieldErrorSerializer(serializers.Serializer):

@@ -16,11 +16,11 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from armylists.catalogue import book_for, common_item_lists, disk_library, get_book
+from armylists.catalogue import allies_book_for, book_for, common_item_lists, disk_library, get_book, validate_roster
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
 from armylists.models import ArmyList
-from armylists.rules import ListDocumentError, roster_to_dict, validate
+from armylists.rules import ListDocumentError, roster_to_dict
 from armylists.rules.roster import parse_roster
 
 from .errors import PreconditionRequired, StaleRevision, document_error
@@ -136,7 +136,7 @@ class ListCollectionView(APIView):
         write.is_valid(raise_exception=True)
         roster = write.validated_data["document"]
         army_list = ArmyList(owner=request.user)
-        army_list.set_document(roster, validate(book_for(roster), roster))
+        army_list.set_document(roster, validate_roster(book_for(roster), roster))
         army_list.save()
         return _with_etag(Response(ArmyListSerializer(army_list).data, status=status.HTTP_201_CREATED), army_list)
 
@@ -162,7 +162,7 @@ class ListItemView(APIView):
         write.is_valid(raise_exception=True)
         expected = _expected_revision(request, write.validated_data.get("revision"))
         roster = write.validated_data["document"]
-        army_list.set_document(roster, validate(book_for(roster), roster))
+        army_list.set_document(roster, validate_roster(book_for(roster), roster))
         if not army_list.save_if_revision(expected):
             raise StaleRevision(f"The list is at revision {ArmyList.objects.get(pk=pk).revision}; "
                                 f"you sent {expected}. Read it again and redo your change.")
@@ -187,7 +187,7 @@ class ListReportView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         army_list = _owned(request, pk)
         roster = parse_roster(army_list.document, f"list {pk}")
-        return Response(validate(book_for(roster), roster).to_dict())
+        return Response(validate_roster(book_for(roster), roster).to_dict())
 
 
 class ListExportView(APIView):
@@ -211,9 +211,10 @@ class ListExportView(APIView):
             response = Response(roster_to_dict(roster))
         else:
             book = book_for(roster)
-            report = validate(book, roster)
+            report = validate_roster(book, roster)
             if kind == "text":
-                response = HttpResponse(export_text(book, roster, report), content_type="text/plain; charset=utf-8")
+                response = HttpResponse(export_text(book, roster, report, allies_book_for(roster)),
+                                        content_type="text/plain; charset=utf-8")
             else:
                 response = HttpResponse(render_pdf(book, roster, report), content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="{filename}.{"txt" if kind == "text" else kind}"'
@@ -243,7 +244,7 @@ class ListImportView(APIView):
         except ListDocumentError as exc:
             raise document_error(exc, prefix="") from None
         army_list = ArmyList(owner=request.user)
-        army_list.set_document(roster, validate(book, roster))
+        army_list.set_document(roster, validate_roster(book, roster))
         army_list.save()
         return _with_etag(Response(ArmyListSerializer(army_list).data, status=status.HTTP_201_CREATED), army_list)
 
@@ -269,7 +270,7 @@ class ValidateView(APIView):
             book = book_for(roster, "")
         except ListDocumentError as exc:
             raise document_error(exc, prefix="") from None  # the body is the document itself
-        return Response(validate(book, roster).to_dict())
+        return Response(validate_roster(book, roster).to_dict())
 
 
 @extend_schema(responses={200: OpenApiTypes.OBJECT, **_errors(400, 406, 415)},

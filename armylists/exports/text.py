@@ -15,7 +15,12 @@ of Canreig Tower, Great Weapon, Dragonforged Armour`): points, then the size whe
 the unit's name, its roles (General, BSB, Wizard level, Path: 000:L2025, L2036-2037, L263-264), its
 options, mount, command group and items, all by the book's names. Reading it back maps every name to
 its id through the same Book, so only the header's system, book, version and limit are needed to find
-it; the points, headings, total and verdict are the engine's to recompute and are not read.
+it; the points, totals and verdict are the engine's to recompute and are not read.
+
+A list with allies names their book in the header (`Allies: Dwarfen Mountain Holds 2024.1`, its
+composition in parentheses) and prints its allied units under the system's allies category (`== Allies:
+...`); reading it back, the units under that heading are read as entries of the allies book. That
+heading is the only one that is read.
 """
 from __future__ import annotations
 
@@ -70,9 +75,10 @@ def path_names(book: Book) -> dict[str, str]:
     return {**book.system.paths, **book.paths}
 
 
-def describe_unit(book: Book, unit: RosterUnit) -> UnitWords:
-    """Name every part of `unit` as its book does; ids the book lacks are kept as they are."""
-    entry = book.entries.get(unit.entry)
+def describe_unit(book: Book | None, unit: RosterUnit) -> UnitWords:
+    """Name every part of `unit` as its book does; ids the book lacks (or all, without a book: an allied unit
+    whose book is not loaded) are kept as they are."""
+    entry = book.entries.get(unit.entry) if book is not None else None
     if entry is None:
         return UnitWords(unit, None, unknown("entry", unit.entry), unit.size, (),
                          tuple(_counted(unknown("option", o), n) for o, n in unit.options), (),
@@ -147,21 +153,31 @@ def unit_text(words: UnitWords, show_item: Callable[[ItemRef], str] = item_name)
     return ", ".join(parts)
 
 
-def export_text(book: Book, roster: Roster, report: Report) -> str:
-    """The list as tournament text: header, units by category with their points, total and verdict."""
+def export_text(book: Book, roster: Roster, report: Report, allies: Book | None = None) -> str:
+    """The list as tournament text: header, units by category with their points, total and verdict.
+
+    `allies` is the book of the list's allied units (catalogue.allies_book_for), which names them."""
     budget = report.budget_unit
-    lines = _header(book, roster, budget)
+    lines = _header(book, roster, budget, allies)
     points = {u.id: u for u in report.units}
+
+    def words(unit: RosterUnit) -> str:
+        return unit_text(describe_unit(allies if unit.allied else book, unit))
+
     for cat in report.categories:
         units = [u for u in roster.units if u.id in points and points[u.id].category == cat.id]
         if not units:
             continue
         lines += ["", f"== {cat.name}: {cat.points} {budget} ({cat.percent:.1f}%) =="]
-        lines += [f"{points[u.id].points} - {unit_text(describe_unit(book, u))}" for u in units]
-    unpriced = [u for u in roster.units if u.id not in points]
+        lines += [f"{points[u.id].points} - {words(u)}" for u in units]
+    unpriced = [u for u in roster.units if u.id not in points and not u.allied]
     if unpriced:
         lines += ["", f"== Not in {book.name} {book.version} =="]
-        lines += [f"? - {unit_text(describe_unit(book, u))}" for u in unpriced]
+        lines += [f"? - {words(u)}" for u in unpriced]
+    unpriced = [u for u in roster.units if u.id not in points and u.allied]
+    if unpriced:
+        lines += ["", f"== {_allies_heading(book)} not in {_allies_name(roster, allies, False)} =="]
+        lines += [f"? - {words(u)}" for u in unpriced]
     left = report.points_left
     remains = f"{left} {budget} left" if left >= 0 else f"{-left} {budget} over"
     lines += ["", f"Total: {report.total_points} {budget} of {report.points_limit} ({remains})"]
@@ -171,7 +187,7 @@ def export_text(book: Book, roster: Roster, report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _header(book: Book, roster: Roster, budget: str) -> list[str]:
+def _header(book: Book, roster: Roster, budget: str, allies: Book | None) -> list[str]:
     lines = []
     if roster.name:
         lines.append(f"List: {_one_line(roster.name)}")
@@ -181,8 +197,26 @@ def _header(book: Book, roster: Roster, budget: str) -> list[str]:
     if roster.composition:
         comp = book.compositions.get(roster.composition)
         lines.append(f"Composition: {comp.name if comp else unknown('composition', roster.composition)}")
+    if roster.allies:
+        lines.append(f"Allies: {_allies_name(roster, allies, True)}")
     lines.append(f"Points limit: {roster.points_limit} {budget}")
     return lines
+
+
+def _allies_name(roster: Roster, allies: Book | None, composition: bool) -> str:
+    """`Dwarfen Mountain Holds 2024.1`, and its composition in parentheses; ids for a book not loaded."""
+    spec = roster.allies
+    text = f"{allies.name if allies else spec.book} {spec.book_version}"
+    if composition and spec.composition:
+        comp = allies.compositions.get(spec.composition) if allies else None
+        text += f" ({comp.name if comp else unknown('composition', spec.composition)})"
+    return text
+
+
+def _allies_heading(book: Book) -> str:
+    """The name of the system's allies category, which heads the allied units."""
+    rules = book.system.allies
+    return book.system.category_names.get(rules.category, rules.category) if rules else "Allies"
 
 
 def _one_line(text: str) -> str:
@@ -203,7 +237,7 @@ class ListTextError(ListDocumentError):
         return self.args[0]
 
 
-HEADER_FIELDS = ("List", "Player", "System", "Book", "Composition", "Points limit")
+HEADER_FIELDS = ("List", "Player", "System", "Book", "Composition", "Allies", "Points limit")
 UNIT_LINE = re.compile(r"^(\d+|\?)\s+-\s+(.+)$")
 HEAD = re.compile(r"^(?:(\d+)\s+)?(.+?)(?:\s+\[(.+)\])?$")
 COUNTED = re.compile(r"^(\d+)x\s+(.+)$")
@@ -241,18 +275,32 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
     if not found:
         raise ListTextError(source, number, f"the points limit \"{limit}\" is not a number of points")
     doc["points_limit"] = int(found.group(1))
+    allies, allies_heading = None, None
+    if "Allies" in fields:
+        allies, doc["allies"] = _read_allies(fields["Allies"], book, list(books), lookup, source)
+        allies_heading = _allies_heading(book).casefold()
 
     units, unit_lines = [], []
+    allied = False  # in the allied units' section
     for number, line in enumerate(lines[body_start:], start=body_start + 1):
         line = line.strip()
-        if not line or line.startswith("=="):
+        if line.startswith("=="):
+            heading = line.strip("= ").casefold()
+            allied = allies_heading is not None and (heading.startswith(allies_heading + ":")
+                                                     or heading.startswith(allies_heading + " not in "))
+            continue
+        if not line:
             continue
         if line.startswith("Total:"):
             break  # the total, verdict and violations are the engine's; nothing below is read
         found = UNIT_LINE.match(line)
         if not found:
             raise ListTextError(source, number, f"expected a unit as \"<points> - <unit>, <options>...\", not \"{line}\"")
-        units.append({"id": f"u{len(units) + 1}", **_read_unit(found.group(2), book, source, number)})
+        if allied:
+            units.append({"id": f"u{len(units) + 1}", "allied": True,
+                          **_read_unit(found.group(2), allies, source, number)})
+        else:
+            units.append({"id": f"u{len(units) + 1}", **_read_unit(found.group(2), book, source, number)})
         unit_lines.append(number)
     doc["units"] = units
     try:
@@ -295,9 +343,39 @@ def _find_book(fields: dict[str, tuple[int, str]], books: list[Book],
         raise ListTextError(source, number, _unknown(f"game system \"{system_name}\"", None, system_name,
                                                      sorted(s.name for s in systems.values())))
     number, written = fields["Book"]
+    return _book_named(written, number, system, "Book", books, lookup, source)
+
+
+def _read_allies(field: tuple[int, str], book: Book, books: list[Book],
+                 lookup: Callable[[str, str, str], Book | None] | None, source: str) -> tuple[Book, dict]:
+    """The `Allies: <book> <version> (<composition>)` line: the allies book and the document's `allies`."""
+    number, written = field
+    if book.system.allies is None:
+        raise ListTextError(source, number, f"{book.system.name} lists take no allies")
+    composition = None
+    found = re.fullmatch(r"(.+?)\s*\((.+)\)", written)
+    if found:
+        written, composition = found.group(1), found.group(2)
+    allies = _book_named(written, number, book.system, "Allies", books, lookup, source)
+    doc = {"book": allies.id, "book_version": allies.version}
+    if composition is not None:
+        by_name = {c.name.casefold(): c.id for c in allies.compositions.values()}
+        by_name.update({c.id: c.id for c in allies.compositions.values()})
+        chosen = by_name.get(composition.casefold()) or _marked(composition, "composition")
+        if chosen is None:
+            raise ListTextError(source, number, _unknown(f"composition \"{composition}\"",
+                                                         f"{allies.name} {allies.version}", composition,
+                                                         [c.name for c in allies.compositions.values()]))
+        doc["composition"] = chosen
+    return allies, doc
+
+
+def _book_named(written: str, number: int, system, field: str, books: list[Book],
+                lookup: Callable[[str, str, str], Book | None] | None, source: str) -> Book:
+    """The book a header line names as `<name> <version>`, among `books` of `system` or by `lookup`."""
     name, _, version = written.rpartition(" ")
     if not name:
-        raise ListTextError(source, number, f"write the book as its name and version, as in \"Book: "
+        raise ListTextError(source, number, f"write the book as its name and version, as in \"{field}: "
                                             f"{next((b.name + ' ' + b.version for b in books), 'Name 1.0')}\"")
     ours = [b for b in books if b.system.id == system.id]
     same = [b for b in ours if name.casefold() in (b.name.casefold(), b.id)]

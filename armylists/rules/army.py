@@ -4,11 +4,17 @@
 mount), Wizard level, roles, tags and the items each of its models carries, plus the army's totals.
 Names in the list that the book does not define become violations here (`list.unknown_*`), and the
 unit is priced without them, so one typo never hides the rest of the report.
+
+A list may take an allied contingent (`Roster.allies`): its units are entries of another book, priced
+against that book (and kept in that book's cache) and counted in the system's allies category. The
+checks then see the whole army; `main` is the army without them and `contingent` the allied units alone,
+in their own book's categories (allies.py says which rules see which).
 """
 from __future__ import annotations
 
 from typing import Iterator
 
+from .allies import allied_book, joined
 from .book import Book, Entry, Item, ItemAccess, MountChoice, SizeBand, TroopType
 from .report import Violation
 from .roster import Roster, RosterUnit
@@ -41,7 +47,7 @@ class Bearer:
         self.unit = unit
 
     def points(self) -> int:
-        category = self.unit.category
+        category = self.unit.own_category
         return sum(item.price_for(category) for item in self.items)
 
 
@@ -49,7 +55,7 @@ class Unit:
     __slots__ = ("id", "roster", "entry", "name", "category", "character", "size", "points",
                  "options", "mount", "troop_type", "on_foot", "large_target", "war_machine",
                  "wizard_level", "is_bsb", "general", "leadership", "armour_access", "frees_path",
-                 "tagged", "bearers", "tags", "experience", "memo", "equipment")
+                 "tagged", "bearers", "tags", "experience", "memo", "equipment", "allied", "own_category")
 
     def __init__(self, roster: RosterUnit, entry: Entry):
         self.id = roster.id
@@ -63,46 +69,53 @@ class Unit:
         self.tagged: list[tuple[str, str, str]] = []  # (tag, what is counted, its name)
         self.bearers: list[Bearer] = []
         self.memo: dict[int, tuple] = {}  # per-unit rules' answers (checks.per_unit)
+        self.allied = roster.allied
 
     def describe(self) -> str:
         return f"{self.name} ({self.id})"
+
+    def as_allied(self, category: str) -> "Unit":
+        """This unit as part of an allied contingent: the same unit, counted in `category`."""
+        copy = Unit.__new__(Unit)
+        for slot in Unit.__slots__:
+            setattr(copy, slot, getattr(self, slot))
+        copy.category = category
+        copy.memo = {}
+        copy.bearers = [Bearer(b.kind, b.label, b.items, b.access, b.is_bsb, b.veteran, copy) for b in self.bearers]
+        return copy
 
 
 class Army:
     """A list resolved against its book: the context every check reads."""
 
-    def __init__(self, book: Book, roster: Roster):
+    def __init__(self, book: Book, roster: Roster, allies: Book | None = None):
         system = book.system
-        self.book = book
-        self.system = system
+        self.own_book = book
         self.roster = roster
         self.limit = roster.points_limit
         self.band: SizeBand | None = system.band_for(roster.points_limit)
         self.composition = roster.composition if roster.composition in book.compositions else None
         self.problems: list[Violation] = []
         self.units: list[Unit] = []
-        # A unit's pricing depends only on the book, the composition and the unit itself, so it is
-        # kept per book: re-checking a list after one edit re-prices only the unit that changed.
-        # Units are never modified after they are built, so sharing them between reports is safe.
-        resolved = _resolved_units(book)
+        self.allies: Book | None = allied_book(self, book, roster, allies)  # None: no allies to resolve
+        self.allies_composition: str | None = None
+        if self.allies is not None:
+            self.allies_composition = roster.allies.composition
+            book = joined(book, self.allies)  # the checks also know the allied book's items and item kinds
+        self.book = book
+        self.system = book.system
+        own_allied: list[Unit] = []
         for ru in roster.units:
-            entry = book.entries.get(ru.entry)
-            if entry is None:
-                self.problems.append(Violation(
-                    "list.unknown_entry", f"Unit {ru.id} names {ru.entry!r}, which is not in {book.name} {book.version}.",
-                    unit=ru.id, rule="list", source="list document"))
-                continue
-            key = (roster.composition, ru)
-            found = resolved.get(key)
-            if found is None:
-                before = len(self.problems)
-                found = (self._resolve(ru, entry), tuple(self.problems[before:]))
-                if len(resolved) >= MAX_RESOLVED_UNITS:
-                    resolved.clear()
-                resolved[key] = found
+            if not ru.allied:
+                found = self._unit(self.own_book, roster.composition, ru)
+            elif self.allies is not None:
+                found = self._unit(self.allies, self.allies_composition, ru)
+                if found is not None:
+                    own_allied.append(found[2])
             else:
-                self.problems.extend(found[1])
-            self.units.append(found[0])
+                continue  # allies.py has said why they are not priced
+            if found is not None:
+                self.units.append(found[0])
         for mode in roster.modes:
             if mode not in system.modes:
                 self.problems.append(Violation(
@@ -113,7 +126,23 @@ class Army:
                 "list.unknown_composition",
                 f"Composition {roster.composition!r} is not one of {book.name}'s "
                 f"({', '.join(book.compositions) or 'it has none'}).", rule="list", source="list document"))
+        self._tally()
+        # The army without its allied units, and the allied units alone (in their own book's categories).
+        self._main: Army | None = None
+        self.contingent: Army | None = None
+        if own_allied:
+            self._main = self._view([u for u in self.units if not u.allied], self.book, self.composition)
+            self.contingent = self._view(own_allied, self.allies,
+                                         self.allies_composition if self.allies_composition in self.allies.compositions
+                                         else None)
 
+    @property
+    def main(self) -> "Army":
+        """The army without its allied units (itself when it has none)."""
+        return self._main or self
+
+    def _tally(self) -> None:
+        system = self.system
         self.total = sum(u.points for u in self.units)
         self.category_points = {c.id: 0 for c in system.categories}
         self.category_units = {c.id: 0 for c in system.categories}
@@ -122,13 +151,53 @@ class Army:
             self.category_units[u.category] = self.category_units.get(u.category, 0) + 1
         self.has_wizards = any(u.wizard_level for u in self.units)
 
+    def _view(self, units: list[Unit], book: Book, composition: str | None) -> "Army":
+        """Some of this army's units as an army of their own, for the rules that look at them alone."""
+        view = Army.__new__(Army)
+        view.own_book, view.book, view.system, view.roster = book, book, book.system, self.roster
+        view.limit, view.band, view.composition = self.limit, self.band, composition
+        view.problems, view.units = [], units
+        view.allies, view.allies_composition = None, None
+        view._main, view.contingent = None, None
+        view._tally()
+        return view
+
+    def _unit(self, book: Book, composition: str | None, ru: RosterUnit) -> tuple[Unit, tuple, Unit] | None:
+        """The unit priced against `book` (its own, or the allies'), with its problems, or None if the book lacks it.
+
+        A unit's pricing depends only on the book, the composition and the unit itself, so it is kept per
+        book: re-checking a list after one edit re-prices only the unit that changed. Units are never
+        modified after they are built, so sharing them between reports is safe. An allied unit is kept
+        twice: counted in the allies category, and as its own book counts it (the third value).
+        """
+        entry = book.entries.get(ru.entry)
+        if entry is None:
+            self.problems.append(Violation(
+                "list.unknown_entry", f"Unit {ru.id} names {ru.entry!r}, which is not in {book.name} {book.version}.",
+                unit=ru.id, rule="list", source="list document"))
+            return None
+        resolved = _resolved_units(book)
+        key = (composition, ru)  # an allied unit differs from the same unit of the book's own lists (ru.allied)
+        found = resolved.get(key)
+        if found is None:
+            before = len(self.problems)
+            own = self._resolve(ru, entry, book, composition)
+            unit = own.as_allied(book.system.allies.category) if ru.allied else own
+            found = (unit, tuple(self.problems[before:]), own)
+            if len(resolved) >= MAX_RESOLVED_UNITS:
+                resolved.clear()
+            resolved[key] = found
+        else:
+            self.problems.extend(found[1])
+        return found
+
     # -- pricing one unit ---------------------------------------------------------------------
-    def _resolve(self, ru: RosterUnit, entry: Entry) -> Unit:
+    def _resolve(self, ru: RosterUnit, entry: Entry, book: Book, composition: str | None) -> Unit:
         """Price one unit and describe it; kept lean, since it runs for every unit at every edit."""
-        system = self.system
+        system = book.system
         unit = Unit(ru, entry)
-        composition = self.roster.composition
         unit.category = entry.composition_categories.get(composition, entry.category) if composition else entry.category
+        unit.own_category = unit.category
         size = ru.size if ru.size is not None else entry.size_min
         unit.size = size
         points = entry.base_points + entry.points * size
@@ -150,7 +219,7 @@ class Army:
         for oid, count, models in chosen:
             option = options.get(oid)
             if option is None:
-                self._unknown(ru, "option", oid, entry)
+                self._unknown(ru, "option", oid, entry, book)
                 continue
             if count > unit.options.get(oid, 0):
                 unit.options[oid] = count
@@ -174,7 +243,7 @@ class Army:
         if ru.mount:
             choice = entry.mounts.get(ru.mount)
             if choice is None:
-                self._unknown(ru, "mount", ru.mount, entry)
+                self._unknown(ru, "mount", ru.mount, entry, book)
             else:
                 unit.mount = choice
                 points += choice.cost
@@ -218,10 +287,12 @@ class Army:
             access = entry.items
             if access is not None and item_allowance != access.allowance:
                 access = ItemAccess(item_allowance, access.categories, access.book_only)
-            unit.bearers.append(Bearer("model", entry.name, self._items(ru, ru.items, entry), access, is_bsb, False, unit))
+            unit.bearers.append(Bearer("model", entry.name, self._items(ru, ru.items, entry, book), access, is_bsb,
+                                       False, unit))
         if ru.champion_items:
             part = command.get("champion") if "champion" in ru.command else None
-            unit.bearers.append(Bearer("champion", f"{entry.name} champion", self._items(ru, ru.champion_items, entry),
+            unit.bearers.append(Bearer("champion", f"{entry.name} champion",
+                                       self._items(ru, ru.champion_items, entry, book),
                                        part.items if part else None, False, False, unit))
         if ru.standard_items:
             part = command.get("standard") if "standard" in ru.command else None
@@ -230,7 +301,8 @@ class Army:
                 # The Veteran Standard Bearer may take a Magical Standard (000:L2134-2136); its
                 # points cap is the veteran_standard rule's.
                 access = ItemAccess(None, frozenset(c.id for c in system.item_categories.values() if c.standard))
-            unit.bearers.append(Bearer("standard", f"{entry.name} standard", self._items(ru, ru.standard_items, entry),
+            unit.bearers.append(Bearer("standard", f"{entry.name} standard",
+                                       self._items(ru, ru.standard_items, entry, book),
                                        access, False, ru.veteran_standard, unit))
         for bearer in unit.bearers:
             points += bearer.points()
@@ -244,20 +316,20 @@ class Army:
         unit.points = points
         return unit
 
-    def _items(self, ru: RosterUnit, ids: tuple[str, ...], entry: Entry) -> list[Item]:
+    def _items(self, ru: RosterUnit, ids: tuple[str, ...], entry: Entry, book: Book) -> list[Item]:
         items = []
         for iid in ids:
-            item = self.book.items.get(iid)
+            item = book.items.get(iid)
             if item is None:
-                self._unknown(ru, "item", iid, entry)
+                self._unknown(ru, "item", iid, entry, book)
             else:
                 items.append(item)
         return items
 
-    def _unknown(self, ru: RosterUnit, what: str, name: str, entry: Entry) -> None:
+    def _unknown(self, ru: RosterUnit, what: str, name: str, entry: Entry, book: Book) -> None:
         self.problems.append(Violation(
             f"list.unknown_{what}", f"{entry.name} ({ru.id}) has {what} {name!r}, which {entry.name} "
-            f"cannot take in {self.book.name} {self.book.version}.", unit=ru.id, rule="list", source="army book"))
+            f"cannot take in {book.name} {book.version}.", unit=ru.id, rule="list", source="army book"))
 
     # -- helpers for checks -------------------------------------------------------------------
     def all_bearers(self) -> Iterator[Bearer]:

@@ -20,6 +20,7 @@ class Rule:
     source: str = ""
     text: str = ""
     origin: str = ""  # "system", "book" or "event": which document it came from
+    tags: frozenset[str] = frozenset()  # kinds of rule a mode or composition may set aside (`per-1000`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ class ItemCategory:
     standard: bool = False
     wizard_needs_armour: bool = False
     max_per_model: int = 1  # how many items of this category one model may carry (runes: 3)
+    counts_toward: str | None = None  # its items sit on that category's item and count toward its max (master runes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,7 @@ class Item:
     source: str = ""
     text: str = ""
     common: bool = True
+    max_per_model: int | None = None  # how often one model may carry it, if limited (a rune: 1, or 3)
 
     def price_for(self, unit_category: str) -> int:
         """Dual-priced items cost more for Lords (000:L2846-2849)."""
@@ -199,7 +202,28 @@ class Composition:
     name: str
     rules: tuple[Rule, ...] = ()
     replace_rules: frozenset[str] = frozenset()
+    replace_tags: frozenset[str] = frozenset()  # sets aside every other rule carrying one of these tags
     source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AlliedArmy:
+    """One army a book may take allies from: a book, in its default composition or the one named."""
+    book: str
+    composition: str | None = None
+
+
+@dataclass(frozen=True)
+class AlliesRules:
+    """How a system's lists take an allied contingent from another book (The Old World's Allies)."""
+    category: str  # the category every allied unit counts in (its points go to that category's percent)
+    allowed: Mapping[str, tuple[AlliedArmy, ...]]  # book id -> the armies it may ally with
+    needs_character: bool = True  # the contingent has a Character of its own
+    without_allies: frozenset[str] = frozenset()  # rule types checked on the main army alone (the General)
+    source: str = ""
+
+    def allows(self, book: str, ally: str, composition: str | None) -> bool:
+        return AlliedArmy(ally, composition) in self.allowed.get(book, ())
 
 
 @dataclass(frozen=True)
@@ -224,6 +248,7 @@ class System:
     print_variant: str = "full"
     sources: tuple[str, ...] = ()
     content_hash: str = ""
+    allies: AlliesRules | None = None  # None: lists of this system take no allies
 
     def band_for(self, points_limit: int) -> SizeBand | None:
         for band in self.size_bands:
@@ -263,7 +288,8 @@ class Book:
     def rules_for(self, composition: str | None, extra: tuple[Rule, ...] = (),
                   modes: tuple[str, ...] = ()) -> tuple[Rule, ...]:
         """The system's rules, then the book's, then the composition's and the chosen modes', then any
-        extra (event) rules; a composition or mode may replace system rules by id."""
+        extra (event) rules; a composition or mode may replace system rules by id, and set aside the
+        rules of the others (system, book, composition, other modes) that carry a tag it names."""
         # Keyed by the extra rules' identity (an event checks many lists with one tuple of rules), which
         # is kept with the answer so the id cannot be reused while cached.
         cache = self.__dict__.setdefault("_rules_cache", {})
@@ -279,8 +305,10 @@ class Book:
         chosen = [self.compositions[composition]] if composition in self.compositions else []
         chosen += [self.system.modes[m] for m in modes if m in self.system.modes]
         replaced = frozenset().union(*(c.replace_rules for c in chosen))
-        rules = [r for r in self.system.rules + self.rules if r.id not in replaced]
+        tags = frozenset().union(*(c.replace_tags for c in chosen))
+        rules = [r for r in self.system.rules + self.rules if r.id not in replaced and not r.tags & tags]
         for c in chosen:
-            rules.extend(c.rules)
+            others = frozenset().union(*(o.replace_tags for o in chosen if o is not c))
+            rules.extend(r for r in c.rules if not r.tags & others)
         rules.extend(extra)
         return tuple(rules)

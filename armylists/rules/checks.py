@@ -315,10 +315,15 @@ def items_once_per_army(army: "Army", rule: "Rule") -> Iterator[Violation]:
 @check("items_one_per_category")
 @per_unit
 def items_one_per_category(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
+    """A model carries one item of each category, or as many as the category's `max_per_model` (runes: 3),
+    counting with it the items of categories that `counts_toward` it (master runes on the same runic
+    item); and where a category allows several, an item with its own `max_per_model` at most that often
+    (a rune inscribed once on an item, or up to three times)."""
     categories = army.system.item_categories
     for bearer in unit.bearers:
         if len(bearer.items) < 2:
             continue
+        who = f"{bearer.label} ({bearer.unit.id})"
         counts = Counter(item.category for item in bearer.items)
         for cat, n in counts.items():
             most = categories[cat].max_per_model
@@ -326,23 +331,53 @@ def items_one_per_category(army: "Army", rule: "Rule", unit: "Unit") -> Iterator
                 names = ", ".join(i.name for i in bearer.items if i.category == cat)
                 may = "one item of each category" if most == 1 else f"at most {most} {categories[cat].name}"
                 yield violation(rule, "items.same_category",
-                                f"{bearer.label} ({bearer.unit.id}) carries {n} {categories[cat].name} ({names}); "
-                                f"a model may carry {may}.", bearer.unit)
+                                f"{who} carries {n} {categories[cat].name} ({names}); a model may carry {may}.",
+                                bearer.unit)
+        for root in {categories[c].counts_toward for c in counts} - {None}:
+            pooled = [i for i in bearer.items if root in (i.category, categories[i.category].counts_toward)]
+            most = categories[root].max_per_model
+            if len(pooled) > most and counts.get(root, 0) <= most:
+                kinds = " and ".join(sorted({categories[i.category].name for i in pooled}))
+                yield violation(rule, "items.same_category",
+                                f"{who} carries {len(pooled)} {kinds} ({', '.join(i.name for i in pooled)}); "
+                                f"a model may carry at most {most} {categories[root].name} in all.", bearer.unit)
+        for iid, n in Counter(i.id for i in bearer.items).items():
+            item = next(i for i in bearer.items if i.id == iid)
+            if item.max_per_model is not None and n > item.max_per_model \
+                    and categories[item.category].max_per_model > 1:
+                yield violation(rule, "items.same_item",
+                                f"{who} carries {item.name} {n} times; at most "
+                                f"{'once' if item.max_per_model == 1 else f'{item.max_per_model} times'} on one model.",
+                                bearer.unit)
 
 
-@check("item_allowance", bsb_standard_beyond_allowance={"type": "boolean"})
+@check("item_allowance", bsb_standard_beyond_allowance={"type": "boolean"},
+       standard_outside_allowance_tag={"type": "string"})
 @per_unit
 def item_allowance(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
+    """The points of each model's items within its allowance. With `bsb_standard_beyond_allowance` (The
+    9th Age) the BSB's Magical Standard may exceed it if it is the model's only item; with
+    `standard_outside_allowance_tag` (The Old World) a BSB whose entry or option carries the tag buys its
+    magic standard outside the allowance, and its other items must fit the allowance."""
     if not unit.bearers:
         return
     standards = {c.id for c in army.system.item_categories.values() if c.standard}
     beyond = rule.params.get("bsb_standard_beyond_allowance", False)
+    outside_tag = rule.params.get("standard_outside_allowance_tag")
     for bearer in unit.bearers:
         access = bearer.access
         if access is None or access.allowance is None or not bearer.items:
             continue
         spent = bearer.points()
         if spent <= access.allowance:
+            continue
+        if outside_tag and bearer.is_bsb and outside_tag in unit.tags:
+            banner = sum(i.price_for(unit.category) for i in bearer.items if i.category in standards)
+            if spent - banner > access.allowance:
+                yield violation(rule, "items.allowance",
+                                f"{bearer.label} ({bearer.unit.id}) has {spent - banner} pts of magical items besides "
+                                f"its Battle Standard ({banner} pts, outside the allowance); its allowance is "
+                                f"{access.allowance} pts.", bearer.unit)
             continue
         # The Battle Standard Bearer's Magical Standard may exceed the allowance if it is the
         # model's only item (000:L2044-2047).
@@ -410,6 +445,32 @@ def item_eligibility(army: "Army", rule: "Rule") -> Iterator[Violation]:
                 yield violation(rule, "items.army_has_wizards",
                                 f"{item.name} may only be taken in an army with no Wizards; this one has {wizards}.",
                                 unit)
+
+
+@check("unique_item_sets", categories={"$ref": "#/$defs/slugs", "required": True},
+       label={"type": "string", "required": True})
+def unique_item_sets(army: "Army", rule: "Rule") -> Iterator[Violation]:
+    """No two models carry the same combination of items of one of `categories` (with the categories that
+    `counts_toward` it): each model's items of such a category are one item (a runic weapon), and no two
+    such items in the army may be alike ("no two runic items with the same combination of runes")."""
+    categories = army.system.item_categories
+    roots = set(rule.params["categories"])
+    seen: dict[tuple, "Bearer"] = {}
+    for bearer in army.all_bearers():
+        kinds: dict[str, list] = {}
+        for item in bearer.items:
+            root = categories[item.category].counts_toward or item.category
+            if root in roots:
+                kinds.setdefault(root, []).append(item)
+        for root, items in kinds.items():
+            key = (root, tuple(sorted(i.id for i in items)))
+            first = seen.setdefault(key, bearer)
+            if first is not bearer:
+                names = ", ".join(i.name for i in sorted(items, key=lambda i: i.id))
+                yield violation(rule, "items.same_combination",
+                                f"{bearer.label} ({bearer.unit.id}) carries the same {categories[root].name} as "
+                                f"{first.label} ({first.unit.id}): {names}; no two {rule.params['label']}s in the "
+                                f"army may be alike.", bearer.unit)
 
 
 @check("veteran_standard", categories={"$ref": "#/$defs/slugs", "required": True},
@@ -549,23 +610,37 @@ def _amount(units: list["Unit"], what: str) -> int:
     return len(units)
 
 
+def limited_by_rules(army: "Army", tag: str) -> list["Unit"]:
+    """The units that a rule of the list's system, book or composition carrying `tag` selects (its
+    `select`), counting the rules a chosen mode sets aside: Battle March's "only one 0-X per 1000 points
+    choice" counts what the book's per-1000 limits would count, option and item limits included."""
+    tests = [predicate(r.params["select"]) for r in army.book.rules_for(army.composition)
+             if tag in r.tags and "select" in r.params]
+    return [u for u in army.units if any(test(u) for test in tests)]
+
+
 def measure_count(army: "Army", rule: "Rule") -> tuple[list["Unit"], int, int | None, int | None]:
     """A count rule's matching units, their amount and its bounds for this army (the Report shows them)."""
-    chosen = select(army.units, rule.params["select"])
+    chosen = select(army.units, rule.params.get("select", {}))
+    if "rules_tagged" in rule.params:
+        limited = set(limited_by_rules(army, rule.params["rules_tagged"]))
+        chosen = [u for u in chosen if u in limited]
     return (chosen, _amount(chosen, rule.params.get("what", "units")),
             resolve_bound(rule.params.get("min"), army), resolve_bound(rule.params.get("max"), army))
 
 
-@check("count", select={**SELECTOR, "required": True}, label={"type": "string", "required": True},
+@check("count", select=SELECTOR, rules_tagged={"type": "string"}, label={"type": "string", "required": True},
        min=BOUND, max=BOUND, what={"enum": list(AMOUNT_WORDS)})
 def count(army: "Army", rule: "Rule") -> Iterator[Violation]:
-    """How many units (models, points) match a selector: "0-1 per 1000 points", "at least 1"."""
+    """How many units (models, points) match a selector: "0-1 per 1000 points", "at least 1"; with
+    `rules_tagged`, only the units some rule carrying that tag selects ("one 0-X per 1000 choice")."""
     what = AMOUNT_WORDS[rule.params.get("what", "units")]
     chosen, n, least, most = measure_count(army, rule)
     label = rule.params["label"]
     if most is not None and n > most:
+        names = f" ({', '.join(u.describe() for u in chosen)})" if "rules_tagged" in rule.params else ""
         yield violation(rule, "count.max",
-                        f"{label}: {n} {what} taken; at most {most}{bound_phrase(rule.params['max'], army)}.",
+                        f"{label}: {n} {what} taken{names}; at most {most}{bound_phrase(rule.params['max'], army)}.",
                         chosen[-1] if chosen else None)
     if least is not None and n < least:
         yield violation(rule, "count.min",

@@ -1,36 +1,51 @@
 """Validate a list against its book: resolve it, run every rule, and gather the Report."""
 from __future__ import annotations
 
+from .allies import allies_violations, contingent_rules
 from .army import Army
 from .book import Book, Rule
 from .checks import CHECKS, measure_count, resolve_bound
 from .figures import figure_names, figures
-from .report import CategoryLine, CountLine, Report, UnitLine
+from .report import AlliesLine, CategoryLine, CountLine, Report, UnitLine
 from .roster import Roster
 
 
-def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = ()) -> Report:
+def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), allies: Book | None = None) -> Report:
     """The Report of `roster` against `book`; pure: the same input always gives the same Report.
 
-    `extra_rules` are appended after the system's and book's (an event's own rules).
+    `extra_rules` are appended after the system's and book's (an event's own rules). `allies` is the
+    book the list's allied units come from (`roster.allies`; catalogue.allies_book_for finds it): a list
+    with allies checked without it says so (`list.unknown_allies_book`). allies.py says which rules see
+    the allied units.
     """
-    army = Army(book, roster)
+    army = Army(book, roster, allies)
     rules = book.rules_for(army.composition, extra_rules, roster.modes)
     violations = list(army.problems)
-    for rule in rules:
-        violations.extend(CHECKS[rule.type](army, rule))
+    contingent = army.contingent
+    if contingent is None:
+        for rule in rules:
+            violations.extend(CHECKS[rule.type](army, rule))
+    else:
+        alone = army.system.allies.without_allies
+        for rule in rules:
+            violations.extend(CHECKS[rule.type](army.main if rule.type in alone else army, rule))
+        for rule in contingent_rules(army):
+            violations.extend(CHECKS[rule.type](contingent, rule))
+        violations.extend(allies_violations(army))
+    ally = army.allies
     return Report(
         system=book.system.id, book=book.id, book_version=book.version,
         points_limit=army.limit, total_points=army.total,
         band=army.band.id if army.band else None, band_name=army.band.name if army.band else None,
         categories=_categories(army, rules),
-        units=tuple(UnitLine(u.id, u.entry.id, u.name, u.category, u.points, u.size) for u in army.units),
+        units=tuple(UnitLine(u.id, u.entry.id, u.name, u.category, u.points, u.size, u.allied) for u in army.units),
         figures=figures(army),
         violations=tuple(violations),
         budget_unit=book.system.budget_unit,
         unchecked=book.unchecked,
         counts=_counts(army, rules),
         figure_names=figure_names(book.system),
+        allies=AlliesLine(ally.id, ally.version, ally.name, army.allies_composition) if ally is not None else None,
     )
 
 

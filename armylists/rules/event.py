@@ -134,8 +134,10 @@ class Ruleset:
         return book in self.books and (not self.books[book] or version in self.books[book])
 
 
-def check_list(ruleset: Ruleset, book: Book, roster: Roster) -> Report:
-    """The Report of `roster` at the event: its book's rules, the event's settings and the event's rules."""
+def check_list(ruleset: Ruleset, book: Book, roster: Roster, allies: Book | None = None) -> Report:
+    """The Report of `roster` at the event: its book's rules, the event's settings and the event's rules.
+
+    `allies` is the book of the list's allied units, if it has any (catalogue.allies_book_for)."""
     event: list[Violation] = []
     if roster.system != ruleset.system:
         event.append(Violation("event.system", f"The list is for {roster.system}; the event plays {ruleset.system}.",
@@ -164,7 +166,7 @@ def check_list(ruleset: Ruleset, book: Book, roster: Roster) -> Report:
                                f"with the event's: {', '.join(names) or 'none'}.", severity=WARNING,
                                rule="event", source="event"))
     checked = replace(roster, points_limit=ruleset.points_limit, composition=composition, modes=ruleset.modes)
-    report = validate(book, checked, ruleset.event.rules)
+    report = validate(book, checked, ruleset.event.rules, allies)
     return replace(report, violations=(*event, *report.violations)) if event else report
 
 

@@ -20,7 +20,7 @@ from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 
 from .book import (
-    Book, Category, CommandPart, Composition, Entry, Item, ItemAccess, ItemCategory, Mount,
+    AlliedArmy, AlliesRules, Book, Category, CommandPart, Composition, Entry, Item, ItemAccess, ItemCategory, Mount,
     MountChoice, Option, OptionGroup, Rule, SizeBand, System, TroopType,
 )
 from .checks import CHECKS
@@ -86,6 +86,7 @@ def _rule(data: Mapping[str, Any], source: str, path: tuple, origin: str) -> Rul
     return Rule(
         id=data["id"], type=data["type"], params=params, severity=data.get("severity", "error"),
         source=data.get("source", ""), text=data.get("text", ""), origin=origin,
+        tags=frozenset(data.get("tags", ())),
     )
 
 
@@ -110,7 +111,8 @@ def _modes(data: Mapping[str, Any], source: str) -> dict[str, Composition]:
                 raise RulesDataError(source, ("modes", i, "replace_rules", j), f"unknown system rule {rid!r}")
         modes[m["id"]] = Composition(id=m["id"], name=m["name"], source=m.get("source", ""),
                                      rules=_rules(m.get("rules", []), source, ("modes", i, "rules"), "system"),
-                                     replace_rules=frozenset(m.get("replace_rules", [])))
+                                     replace_rules=frozenset(m.get("replace_rules", [])),
+                                     replace_tags=frozenset(m.get("replace_tagged", [])))
     return modes
 
 
@@ -146,18 +148,21 @@ def build_system(data: Mapping[str, Any], source: str) -> System:
             raise RulesDataError(source, ("troop_types", i, "as_mount"), f"unknown troop type {t['as_mount']!r}")
     categories = tuple(Category(**c) for c in data["categories"])
     category_ids = {c.id for c in categories}
+    item_categories = {c["id"]: ItemCategory(**{k: v for k, v in c.items() if k != "source"})
+                       for c in data.get("item_categories", [])}
+    _check_counts_toward(data.get("item_categories", []), item_categories, source)
     allowances = data.get("item_allowances", {}).get("by_category", {})
     for cat in allowances:
         if cat not in category_ids:
             raise RulesDataError(source, ("item_allowances", "by_category", cat), f"unknown category {cat!r}")
+    allies = _allies(data["allies"], category_ids, source) if "allies" in data else None
     return System(
         id=data["id"], name=data["name"], version=str(data["version"]),
         categories=categories,
         size_bands=tuple(SizeBand(**b) for b in data.get("size_bands", [])),
         troop_types=troop_types,
         armour=frozenset(data.get("armour", [])),
-        item_categories={c["id"]: ItemCategory(**{k: v for k, v in c.items() if k != "source"})
-                         for c in data.get("item_categories", [])},
+        item_categories=item_categories,
         items_one_per_army=data.get("items_one_per_army", False),
         item_allowances=allowances,
         veteran_standard_tags=frozenset(data.get("veteran_standard_tags", [])),
@@ -170,7 +175,26 @@ def build_system(data: Mapping[str, Any], source: str) -> System:
         print_variant=data.get("print_variant", "full"),
         sources=tuple(data["sources"]),
         content_hash=content_hash(data),
+        allies=allies,
     )
+
+
+def _allies(data: Mapping[str, Any], category_ids: set[str], source: str) -> AlliesRules:
+    """Which book may ally with which, as the system's data says; the books named need not be loaded."""
+    if data["category"] not in category_ids:
+        raise RulesDataError(source, ("allies", "category"), f"unknown category {data['category']!r}")
+    for j, rule_type in enumerate(data.get("without_allies", [])):
+        if rule_type not in CHECKS:
+            raise RulesDataError(source, ("allies", "without_allies", j), f"unknown rule type {rule_type!r}")
+    allowed = {}
+    for book, armies in data["allowed"].items():
+        rows = tuple(AlliedArmy(a["book"], a.get("composition")) for a in armies)
+        for j, row in enumerate(rows):
+            if row in rows[:j]:
+                raise RulesDataError(source, ("allies", "allowed", book, j), f"{row.book} is listed twice")
+        allowed[book] = rows
+    return AlliesRules(category=data["category"], allowed=allowed, needs_character=data.get("needs_character", True),
+                       without_allies=frozenset(data.get("without_allies", [])), source=data.get("source", ""))
 
 
 def _item(data: Mapping[str, Any], system: System, source: str, path: tuple, common: bool) -> Item:
@@ -189,7 +213,16 @@ def _item(data: Mapping[str, Any], system: System, source: str, path: tuple, com
         counts_as=data.get("counts_as"), restrictions=data.get("restrictions", {}),
         frees_path=data.get("frees_path", False), wizard_level=data.get("wizard_level", 0),
         source=data.get("source", ""), text=data.get("text", ""), common=common,
+        max_per_model=data.get("max_per_model"),
     )
+
+
+def _check_counts_toward(raw: list, categories: Mapping[str, ItemCategory], source: str) -> None:
+    """A category whose items count toward another's (master runes toward their runic item) names a real one."""
+    for i, c in enumerate(raw):
+        target = c.get("counts_toward")
+        if target is not None and (target not in categories or target == c["id"]):
+            raise RulesDataError(source, ("item_categories", i, "counts_toward"), f"unknown item category {target!r}")
 
 
 def _check_counts_as(items: Mapping[str, Item], source: str, path: tuple, raw: list) -> None:
@@ -331,6 +364,7 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
                                      f"item category {c['id']!r} is already the system's")
         extra = {c["id"]: ItemCategory(**{k: v for k, v in c.items() if k != "source"}) for c in data["item_categories"]}
         system = replace(system, item_categories={**system.item_categories, **extra})
+        _check_counts_toward(data["item_categories"], system.item_categories, source)
     if data["system"] != system.id:
         raise RulesDataError(source, ("system",), f"is {data['system']!r}, but the file is in {system.id!r}")
     paths: dict[str, str] = {}
@@ -373,6 +407,7 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
             id=c["id"], name=c["name"], source=c.get("source", ""),
             rules=_rules(c.get("rules", []), source, ("compositions", i, "rules"), "book"),
             replace_rules=frozenset(c.get("replace_rules", [])),
+            replace_tags=frozenset(c.get("replace_tagged", [])),
         )
 
     _unique(data["entries"], source, ("entries",), "entry")

@@ -14,6 +14,8 @@ def report_text(report: Report, book: Book, title: str = "") -> str:
         f"  {book.name} {book.version} - limit {report.points_limit} {unit}{band} - total {report.total_points} {unit}"
         f" - {report.points_left} {unit} left",
     ]
+    if report.allies is not None:
+        lines.append(f"  allies: {report.allies.name} {report.allies.book_version}")
     for cat in report.categories:
         bounds = ", ".join(b for b in (
             f"min {cat.min_percent}%" if cat.min_percent is not None else "",

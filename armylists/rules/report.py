@@ -60,10 +60,23 @@ class UnitLine(NamedTuple):
     category: str
     points: int
     models: int
+    allied: bool = False  # an entry of the allies book; `category` is then the system's allies category
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "entry": self.entry, "name": self.name, "category": self.category,
-                "points": self.points, "models": self.models}
+                "points": self.points, "models": self.models, "allied": self.allied}
+
+
+class AlliesLine(NamedTuple):
+    """The book the list's allied units were checked against."""
+    book: str
+    book_version: str
+    name: str
+    composition: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"book": self.book, "book_version": self.book_version, "name": self.name,
+                "composition": self.composition}
 
 
 @dataclass(frozen=True)
@@ -83,6 +96,7 @@ class Report:
     unchecked: tuple[str, ...] = field(default=())
     counts: tuple[CountLine, ...] = field(default=())
     figure_names: dict[str, str] = field(default_factory=dict)  # figure key -> its name, from the system data
+    allies: AlliesLine | None = None  # the allies book, when the list has allies and it was given
 
     @property
     def valid(self) -> bool:
@@ -118,4 +132,5 @@ class Report:
             "unchecked": list(self.unchecked),
             "counts": [c.to_dict() for c in self.counts],
             "figure_names": dict(self.figure_names),
+            "allies": self.allies.to_dict() if self.allies is not None else None,
         }

@@ -37,16 +37,26 @@ class RosterUnit:
     notes: str = ""
     experience: int | None = None
     model_options: tuple[tuple[tuple[str, int], ...], ...] = ()
+    allied: bool = False  # an entry of the list's allies book (`Roster.allies`), not of its own book
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Units are looked up by value in the engine's cache at every check; hash them once.
         object.__setattr__(self, "_hash", hash((self.id, self.entry, self.size, self.options, self.mount, self.items,
                                                 self.command, self.veteran_standard, self.standard_items,
-                                                self.champion_items, self.general, self.path, self.model_options)))
+                                                self.champion_items, self.general, self.path, self.model_options,
+                                                self.allied)))
 
     def __hash__(self) -> int:
         return self._hash
+
+
+@dataclass(frozen=True, slots=True)
+class Allies:
+    """The list's allied contingent: the book (and version, and composition) its allied units come from."""
+    book: str
+    book_version: str
+    composition: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +71,7 @@ class Roster:
     composition: str | None = None
     notes: str = ""
     modes: tuple[str, ...] = ()
+    allies: Allies | None = None
 
 
 @lru_cache(maxsize=1)
@@ -77,12 +88,16 @@ def parse_roster(data: Any, source: str = "list") -> Roster:
     except fastjsonschema.JsonSchemaException:
         check_schema("list", data, source, ListDocumentError)
         raise ListDocumentError(source, (), "is not a valid list document") from None
+    allies = data.get("allies")
     units, seen = [], {}
     for i, u in enumerate(data["units"]):
         uid = u.get("id") or f"u{i + 1}"
         if uid in seen:
             raise ListDocumentError(source, ("units", i, "id"), f"unit id {uid!r} is already used by units[{seen[uid]}]")
         seen[uid] = i
+        if u.get("allied") and allies is None:
+            raise ListDocumentError(source, ("units", i, "allied"),
+                                    "the unit is allied, but the list names no allies book (add \"allies\")")
         units.append(RosterUnit(
             id=uid, entry=u["entry"], size=u.get("size"),
             options=tuple(u.get("options", {}).items()), mount=u.get("mount"),
@@ -92,12 +107,14 @@ def parse_roster(data: Any, source: str = "list") -> Roster:
             general=u.get("general", False), path=u.get("path"),
             label=u.get("label", ""), notes=u.get("notes", ""), experience=u.get("experience"),
             model_options=tuple(tuple(m.items()) for m in u.get("model_options", [])),
+            allied=u.get("allied", False),
         ))
     return Roster(
         system=data["system"], book=data["book"], book_version=data["book_version"],
         points_limit=data["points_limit"], units=tuple(units), name=data.get("name", ""),
         player=data.get("player", ""), composition=data.get("composition"), notes=data.get("notes", ""),
         modes=tuple(data.get("modes", [])),
+        allies=Allies(allies["book"], allies["book_version"], allies.get("composition")) if allies else None,
     )
 
 
@@ -126,6 +143,11 @@ def roster_to_dict(roster: Roster) -> dict[str, Any]:
         doc["composition"] = roster.composition
     if roster.modes:
         doc["modes"] = list(roster.modes)
+    if roster.allies:
+        allies = {"book": roster.allies.book, "book_version": roster.allies.book_version}
+        if roster.allies.composition:
+            allies["composition"] = roster.allies.composition
+        doc["allies"] = allies
     doc["points_limit"] = roster.points_limit
     if roster.notes:
         doc["notes"] = roster.notes
@@ -135,6 +157,8 @@ def roster_to_dict(roster: Roster) -> dict[str, Any]:
 
 def _unit_to_dict(u: RosterUnit) -> dict[str, Any]:
     out: dict[str, Any] = {"id": u.id, "entry": u.entry}
+    if u.allied:
+        out["allied"] = True
     if u.size is not None:
         out["size"] = u.size
     if u.options:

@@ -22,13 +22,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from armylists import list_edits
 from armylists.access import get_rw_list_for_user
-from armylists.catalogue import book_for
+from armylists.catalogue import book_for, validate_roster
 from armylists.forms import (
     AddUnitForm, ItemForm, ListSettingsForm, MoveUnitForm, RevisionForm, UnitForm,
 )
 from armylists.list_edits import EditError
 from armylists.models import ArmyList
-from armylists.rules import Book, ListDocumentError, Report, Roster, parse_roster, roster_to_dict, validate
+from armylists.rules import Book, ListDocumentError, Report, Roster, parse_roster, roster_to_dict
 
 from .report_panel import report_panel
 from .unit_cards import cost_text, unit_sections
@@ -113,7 +113,7 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
 def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = None, status: int = 200,
                   **kwargs: Any) -> HttpResponse:
     """The whole page, or for htmx the part that changes (units, settings, report panel)."""
-    report = report or validate(loaded.book, loaded.roster)
+    report = report or validate_roster(loaded.book, loaded.roster)
     context = editor_context(request, loaded, report, **kwargs)
     if request.htmx:
         response = render(request, "lists/editor_main.html", {**context, "oob": True}, status=status)
@@ -169,7 +169,7 @@ def run_edit(request: HttpRequest, pk: int, make_form: Callable[[Loaded], forms.
     except ListDocumentError as exc:
         form.add_error(None, f"This change would make the list unreadable: {exc.reason}")
         return render_editor(request, loaded, status=400, **errors_at(form))
-    report = validate(loaded.book, roster)
+    report = validate_roster(loaded.book, roster)
     army_list.set_document(roster, report)
     if not army_list.save_if_revision(expected):
         army_list.refresh_from_db()

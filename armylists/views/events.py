@@ -290,7 +290,8 @@ def submission_download(request: HttpRequest, pk: int, sid: int, fmt: str) -> Ht
                                 else json.dumps(sub.document, indent=2, ensure_ascii=False) + "\n")
         content_type = "application/json; charset=utf-8"
     elif fmt == "txt":
-        content, content_type = export_text(found.book, found.roster, found.report, found.allies), "text/plain; charset=utf-8"
+        content = export_text(found.book, found.roster, found.report, found.allies)
+        content_type = "text/plain; charset=utf-8"
     else:
         content, content_type = render_pdf(found.book, found.roster, found.report, "full"), "application/pdf"
     response = HttpResponse(content, content_type=content_type)

@@ -13,13 +13,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists import list_edits
 from armylists.access import get_list_for_user, get_rw_list_for_user, get_shared_list
-from armylists.catalogue import disk_library, get_book, listed_books
+from armylists.catalogue import allies_book_for, disk_library, get_book, listed_books, validate_roster
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.forms import NewListForm, RenameForm, ShareForm
 from armylists.list_edits import EditError
 from armylists.models import ArmyList
-from armylists.rules import Book, validate
+from armylists.rules import Book
 
 from .editor import Loaded, Unavailable, load, unavailable
 from .report_panel import report_panel
@@ -67,7 +67,7 @@ def new_list(request: HttpRequest) -> HttpResponse:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
                 army_list = ArmyList(owner=request.user)
-                army_list.set_document(roster, validate(book, roster))
+                army_list.set_document(roster, validate_roster(book, roster))
                 army_list.save()
                 return redirect("list-edit", army_list.pk)
         status = 400
@@ -93,7 +93,7 @@ def new_list(request: HttpRequest) -> HttpResponse:
 # --- one list, read-only --------------------------------------------------------------------------
 
 def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> dict[str, Any]:
-    report = validate(loaded.book, loaded.roster)
+    report = validate_roster(loaded.book, loaded.roster)
     names = {u.id: u.name for u in report.units}
     return {
         "army_list": loaded.army_list, "roster": loaded.roster, "book": loaded.book,
@@ -155,7 +155,7 @@ def rename_list(request: HttpRequest, pk: int) -> HttpResponse:
             except Unavailable as exc:
                 return unavailable(request, army_list, str(exc))
             else:
-                army_list.set_document(roster, validate(loaded.book, roster))
+                army_list.set_document(roster, validate_roster(loaded.book, roster))
                 if army_list.save_if_revision(expected):
                     return redirect("my-lists")
                 # Stale: nothing was saved. Show the form again on the current revision.
@@ -183,7 +183,7 @@ def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
     name = f"{army_list.name} (copy)"[:list_edits.MAX_NAME]
     roster = list_edits.rename(loaded.roster, name)
     copy = ArmyList(owner=request.user)
-    copy.set_document(roster, validate(loaded.book, roster))
+    copy.set_document(roster, validate_roster(loaded.book, roster))
     copy.save()
     return redirect(f"{reverse('my-lists')}#list-{copy.pk}")
 
@@ -234,13 +234,14 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
             content = document_json(loaded.roster)
         content_type = "application/json; charset=utf-8"
     elif fmt == "txt":
-        content = export_text(loaded.book, loaded.roster, validate(loaded.book, loaded.roster))
+        content = export_text(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster),
+                              allies_book_for(loaded.roster))
         content_type = "text/plain; charset=utf-8"
     elif fmt == "pdf":
         variant = request.GET.get("variant")
         if variant not in VARIANTS:
             variant = default_variant(loaded.book)  # Mordheim prints its warband sheet
-        content = render_pdf(loaded.book, loaded.roster, validate(loaded.book, loaded.roster), variant,
+        content = render_pdf(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster), variant,
                              share_url=share_url)
         content_type = "application/pdf"
     else:

@@ -17,8 +17,7 @@ from django.core.management.base import BaseCommand
 
 from armylists.exports import checksum, document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
-from armylists.rules import validate
-
+from armylists.catalogue import allies_book_for, validate_roster
 from armylists.list_files import ListFileError, read_list, write_output
 
 FORMATS = ("pdf", "text", "json")
@@ -44,7 +43,7 @@ class Command(BaseCommand):
             raise SystemExit(2)
         try:
             roster, book = read_list(file)
-            report = validate(book, roster)
+            report = validate_roster(book, roster, source=str(file))
             if format == "pdf":
                 output = output or file.with_suffix(".pdf")
                 if output.resolve() == file.resolve():
@@ -52,7 +51,8 @@ class Command(BaseCommand):
                 variant = variant or default_variant(book)
                 content: str | bytes = render_pdf(book, roster, report, variant, share_url=share_url)
             else:
-                content = export_text(book, roster, report) if format == "text" else document_json(roster)
+                content = (export_text(book, roster, report, allies_book_for(roster)) if format == "text"
+                           else document_json(roster))
             if output is not None:
                 write_output(output, content)
         except ListFileError as exc:

@@ -15,7 +15,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from armylists.exports import document_json
-from armylists.rules import validate
+from armylists.catalogue import validate_roster
 from armylists.list_files import ListFileError, read_list, write_output
 from armylists.rules.render_text import report_text
 
@@ -37,7 +37,7 @@ class Command(BaseCommand):
         except ListFileError as exc:
             self.stderr.write(str(exc))
             raise SystemExit(2)
-        summary = report_text(validate(book, roster), book, str(file))
+        summary = report_text(validate_roster(book, roster, source=str(file)), book, str(file))
         if output is None:
             self.stdout.write(document, ending="")
             self.stderr.write(summary)

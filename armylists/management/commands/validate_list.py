@@ -10,8 +10,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from armylists.catalogue import book_for
-from armylists.rules import ListDocumentError, parse_roster_json, validate
+from armylists.catalogue import book_for, validate_roster
+from armylists.rules import ListDocumentError, parse_roster_json
 from armylists.rules.render_text import report_text
 
 
@@ -36,7 +36,7 @@ class Command(BaseCommand):
                 self.stderr.write(str(exc))
                 unreadable += 1
                 continue
-            report = validate(book, roster)
+            report = validate_roster(book, roster, source=str(path))
             illegal += not report.valid
             if json:
                 reports.append({"file": str(path), **report.to_dict()})
