@@ -21,7 +21,7 @@ class TestNewList:
         assert "pts for The 9th Age" in content
         compositions = dict(response.context["form"].fields["composition"].choices)
         assert compositions[""] == "Standard"
-        assert compositions["the-old-world/empire-of-man/2024.1/city-state-of-nuln"] == \
+        assert compositions["the-old-world/empire-of-man/2024.2/city-state-of-nuln"] == \
             "Empire of Man: City-State of Nuln"
 
     def test_it_starts_with_the_book_asked_for(self, client_alice):
