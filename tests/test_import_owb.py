@@ -204,9 +204,11 @@ def test_what_the_data_cannot_say_is_stated_plainly(books):
 
 @pytest.mark.parametrize("note, expected", [
     ("0-1 Alpha or Beta per 1,000 points", {"type": "count", "params": {
-        "select": {"entry": ["alpha", "beta"]}, "label": "Alpha or Beta", "max": {"per_points": 1000, "each": 1}}}),
+        "select": {"entry": ["alpha", "beta"]}, "label": "Alpha or Beta", "max": {"per_points": 1000, "each": 1}},
+        "tags": ["per-1000"]}),
     ("0-2 war machines chosen from the following list per 1000 points: Alpha, Beta", {"type": "count", "params": {
-        "select": {"entry": ["alpha", "beta"]}, "label": "Alpha or Beta", "max": {"per_points": 1000, "each": 2}}}),
+        "select": {"entry": ["alpha", "beta"]}, "label": "Alpha or Beta", "max": {"per_points": 1000, "each": 2}},
+        "tags": ["per-1000"]}),
     ("0-1 unit of Beta may be taken as a Core choice", {"type": "count", "params": {
         "select": {"entry": ["beta"], "category": "core"}, "label": "Beta as Core", "max": 1}}),
     ("1+ unit of Alpha and/or Beta", {"type": "count", "params": {

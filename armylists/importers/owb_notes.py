@@ -77,7 +77,10 @@ def parse_clause(clause: str, own: list[str], resolve: Resolver, label_of: Calla
         if category:
             select["category"] = category
             label += f" as {category.capitalize()}"
-        return {"type": "count", "params": {"select": select, "label": label, bound_key: bound}}
+        rule = {"type": "count", "params": {"select": select, "label": label, bound_key: bound}}
+        if bound_key == "max" and isinstance(bound, dict) and bound.get("per_points") == 1000:
+            rule["tags"] = ["per-1000"]  # Battle March sets these aside for its one per-1000 choice
+        return rule
 
     if m := _LIST.match(clause):
         return count(_names(m.group(3).replace(" and ", ", "), own, resolve), "max",
