@@ -2,7 +2,7 @@
 list is legal is the engine's question, and an illegal choice is saved and reported, never refused."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -11,6 +11,7 @@ from django.contrib.auth.forms import UserCreationForm
 from .list_edits import BEARERS, COMMAND_PARTS, MAX_LABEL, MAX_LIMIT, MAX_NAME, MAX_SIZE
 from .rules import Book, RosterUnit
 from .rules.book import Entry
+from .rules.roster import Allies
 
 COMMAND_NAMES = {"champion": "Champion", "musician": "Musician", "standard": "Standard Bearer"}
 
@@ -72,10 +73,54 @@ class ListSettingsForm(RevisionForm):
     points_limit = forms.IntegerField(min_value=1, max_value=MAX_LIMIT, label="Limit")
     composition = forms.ChoiceField(required=False, label="Composition")
 
-    def __init__(self, book: Book, *args: Any, **kwargs: Any):
+    def __init__(self, book: Book, *args: Any, books: Iterable[Book] = (), current: Allies | None = None,
+                 **kwargs: Any):
+        """`books`: the books a list may take allies from (those of `book`'s system the rules allow are
+        offered); `current`: the list's allies, offered too so its other settings can still be saved."""
         super().__init__(*args, **kwargs)
         self.fields["composition"].choices = [("", "Standard")] + [(cid, c.name) for cid, c in book.compositions.items()]
         self.fields["points_limit"].label = f"Limit ({book.system.budget_unit})"
+        self.allies_books: dict[str, tuple[Book, str | None]] = {}
+        if book.system.allies is not None:
+            self.allies_books = ally_options(book, books, current)
+            self.fields["allies"] = forms.ChoiceField(
+                required=False, label="Allies",
+                choices=[("", "No allies")] + [(key, ally_label(b, c)) for key, (b, c) in self.allies_books.items()],
+                error_messages={"invalid_choice": f"%(value)s is not an army {book.name} may take allies from."})
+
+    def chosen_allies(self) -> tuple[Book | None, str | None] | None:
+        """The allies chosen (book, composition), (None, None) for none; None when the form does not say."""
+        if "allies" not in self.fields or "allies" not in self.data:
+            return None
+        return self.allies_books.get(self.cleaned_data.get("allies") or "", (None, None))
+
+
+def allies_key(book_id: str, version: str, composition: str | None) -> str:
+    return f"{book_id}/{version}" + (f"/{composition}" if composition else "")
+
+
+def ally_label(book: Book, composition: str | None) -> str:
+    name = book.name
+    if composition:
+        name += f": {book.compositions[composition].name if composition in book.compositions else composition}"
+    return f"{name} ({book.version})"
+
+
+def ally_options(book: Book, books: Iterable[Book], current: Allies | None) -> dict[str, tuple[Book, str | None]]:
+    """What the list of `book` may take allies from (`AlliesRules.allows`), every loaded version, by form value;
+    and the list's `current` allies, even if not allowed (the Report says so)."""
+    rules = book.system.allies
+    found: dict[str, tuple[Book, str | None]] = {}
+    for ally in books:
+        if rules is None or ally.system.id != book.system.id:
+            continue
+        for allowed in rules.allowed.get(book.id, ()):
+            if allowed.book == ally.id and (allowed.composition is None or allowed.composition in ally.compositions):
+                found[allies_key(ally.id, ally.version, allowed.composition)] = (ally, allowed.composition)
+        if current is not None and (current.book, current.book_version) == (ally.id, ally.version):
+            found.setdefault(allies_key(current.book, current.book_version, current.composition),
+                             (ally, current.composition))
+    return found
 
 
 class RenameForm(RevisionForm):
@@ -83,11 +128,23 @@ class RenameForm(RevisionForm):
 
 
 class AddUnitForm(RevisionForm):
+    """An entry of the list's book, or with `allied` one of its allies book's (`allies`)."""
     entry = forms.ChoiceField()
+    allied = forms.BooleanField(required=False)
 
-    def __init__(self, book: Book, *args: Any, **kwargs: Any):
+    def __init__(self, book: Book, *args: Any, allies: Book | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["entry"].choices = [(e.id, e.name) for e in book.entries.values()]
+        self.allies = allies
+        from_book = book
+        if self.data.get("allied") not in (None, "", "0", "false", "False"):
+            from_book = allies
+        self.fields["entry"].choices = [(e.id, e.name) for e in from_book.entries.values()] if from_book else []
+
+    def clean_allied(self) -> bool:
+        allied = self.cleaned_data.get("allied", False)
+        if allied and self.allies is None:
+            raise forms.ValidationError("This list takes no allies; choose them in the list's settings first.")
+        return allied
 
 
 class MoveUnitForm(RevisionForm):

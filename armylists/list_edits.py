@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Iterable, Mapping
 
 from .rules import Book, Roster, RosterUnit
+from .rules.roster import Allies
 
 MAX_UNITS = 200  # the list document's limit (list.schema.json)
 MAX_SIZE = 10000
@@ -89,6 +90,28 @@ def set_list_settings(book: Book, roster: Roster, name: str, points_limit: int,
     return replace(roster, name=_check_name(name), points_limit=points_limit, composition=composition or None)
 
 
+def set_allies(book: Book, roster: Roster, allies: Book | None, composition: str | None = None) -> tuple[Roster, int]:
+    """Take an allied contingent from `allies` (None: no allies); return the list and how many allied units
+    were removed. Without allies, or with another allies book, the allied units go (their entries are not
+    the new book's); with the same book in another version or composition they stay.
+
+    Whether `book` may ally with `allies` is the engine's question (`allies.not_allowed`); the editor offers
+    only the books the system allows."""
+    if allies is None:
+        spec = None
+    else:
+        if book.system.allies is None:
+            raise EditError(f"{book.system.name} lists take no allied contingents.", "allies")
+        if allies.system.id != book.system.id:
+            raise EditError(f"{allies.name} is not a book of {book.system.name}.", "allies")
+        if composition and composition not in allies.compositions:
+            raise EditError(f"{allies.name} has no composition {composition!r}.", "allies")
+        spec = Allies(allies.id, allies.version, composition or None)
+    keep = spec is not None and roster.allies is not None and roster.allies.book == spec.book
+    units = roster.units if keep else tuple(u for u in roster.units if not u.allied)
+    return replace(roster, allies=spec, units=units), len(roster.units) - len(units)
+
+
 def rename(roster: Roster, name: str) -> Roster:
     return replace(roster, name=_check_name(name))
 
@@ -109,8 +132,9 @@ def _check_limit(points_limit: int) -> None:
 
 # --- units --------------------------------------------------------------------------------------
 
-def add_unit(book: Book, roster: Roster, entry_id: str) -> tuple[Roster, str]:
+def add_unit(book: Book, roster: Roster, entry_id: str, allied: bool = False) -> tuple[Roster, str]:
     """Append a unit of `entry_id` at its smallest size, its compulsory choices made; return it and its id.
+    With `allied`, `book` is the list's allies book and the unit is one of its allied contingent.
 
     A one-of group the entry must choose from (an artillery piece's weapon) starts on its first
     choice, and a character that must ride starts on its first mount, so a new unit is complete.
@@ -118,6 +142,9 @@ def add_unit(book: Book, roster: Roster, entry_id: str) -> tuple[Roster, str]:
     entry = book.entries.get(entry_id)
     if entry is None:
         raise EditError(f"{book.name} {book.version} has no entry {entry_id!r}.", "entry")
+    if allied and (roster.allies is None or (roster.allies.book, roster.allies.book_version) != (book.id, book.version)):
+        raise EditError(f"This list takes no allies from {book.name}; choose its allies in the list's settings.",
+                        "entry")
     if len(roster.units) >= MAX_UNITS:
         raise EditError(f"A list may have at most {MAX_UNITS} units.", "entry")
     options: dict[str, int] = {}
@@ -128,7 +155,8 @@ def add_unit(book: Book, roster: Roster, entry_id: str) -> tuple[Roster, str]:
     mount = next(iter(entry.mounts)) if entry.mount_required and entry.mounts else None
     unit_id = new_unit_id(roster, entry.id)
     size = entry.size_min if entry.size_max != entry.size_min else None
-    unit = RosterUnit(id=unit_id, entry=entry.id, size=size, options=tuple(options.items()), mount=mount)
+    unit = RosterUnit(id=unit_id, entry=entry.id, size=size, options=tuple(options.items()), mount=mount,
+                      allied=allied)
     return replace(roster, units=roster.units + (unit,)), unit_id
 
 

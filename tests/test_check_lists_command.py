@@ -275,3 +275,16 @@ def test_a_folder_without_lists_is_a_usage_error(capsys, tmp_path):
     code, out, err = run(capsys, empty, *T9A)
     assert (code, out) == (2, "")
     assert err == f"{empty}: has no *.json or *.txt list files\n"
+
+
+def test_a_list_with_allies_is_checked_with_its_allies_book(capsys, tmp_path):
+    """The allied contingent is priced against its own book and counts in Allies (not list.unknown_allies_book)."""
+    from .test_tow_allies import document
+    path = tmp_path / "allies.json"
+    path.write_text(json.dumps(document(points_limit=2000)))
+    out_json = tmp_path / "reports.json"
+    code, out, err = run(capsys, path, "--system", "the-old-world", "--points", "2000", "--json", out_json)
+    report = json.loads(out_json.read_text())[0]["report"]
+    assert "list.unknown_allies_book" not in [v["code"] for v in report["violations"]]
+    allies = next(c for c in report["categories"] if c["id"] == "allies")
+    assert (allies["points"], allies["percent"]) == (500, 25.0)

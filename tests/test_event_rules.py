@@ -162,7 +162,7 @@ def test_a_magic_item_in_two_lists_of_a_team(library, empire, legal):
         unit.pop("standard_items", None)
     other["units"][0]["items"] = ["talisman-of-greater-shielding"]  # Alice's General carries it too
     bob = parse_roster(other)
-    found = check_team([("a", empire, alice), ("b", empire, bob)], team)
+    found = check_team([("a", empire, alice, None), ("b", empire, bob, None)], team)
     assert [(v.code, v.unit) for v in found["a"]] == [("team.items_duplicate", "marshal")]
     assert found["a"][0].message == ("Talisman of Greater Shielding is also taken in Bob; a magic item may be "
                                      "taken in one list of the team only.")
@@ -175,7 +175,7 @@ def test_team_items_once_by_category(library, empire, legal):
     team = read("rules:\n  - {id: t, type: team_items_once, params: {item_categories: [weapon]}}", library,
                 [empire]).team_rules
     roster = parse_roster(legal)
-    found = check_team([("a", empire, roster), ("b", empire, roster)], team)
+    found = check_team([("a", empire, roster, None), ("b", empire, roster, None)], team)
     assert [v.message.split(" is ")[0] for v in found["a"]] == ["Giant Sword"]
 
 
@@ -185,7 +185,7 @@ def test_lists_of_different_items_break_no_team_rule(library, empire, legal):
     for unit in other["units"]:
         unit.pop("items", None)
         unit.pop("standard_items", None)
-    found = check_team([("a", empire, parse_roster(legal)), ("b", empire, parse_roster(other))], team)
+    found = check_team([("a", empire, parse_roster(legal), None), ("b", empire, parse_roster(other), None)], team)
     assert found == {"a": [], "b": []}
 
 

@@ -443,3 +443,19 @@ def test_a_list_with_allies_opens_and_downloads(client, alice):
         assert client.get(url).status_code == 200, url
     text = client.get(f"/lists/{army_list.pk}/download/txt/").content.decode()
     assert "Allies: Dwarfen Mountain Holds 2024.2" in text and "440 - 55 Dwarf Warriors" in text and "\nLEGAL\n" in text
+
+
+def test_the_printed_roster_names_the_allied_units_from_their_own_book(books):
+    import io
+
+    from pypdf import PdfReader
+
+    from armylists.exports.pdf import render_pdf
+
+    roster = parse_roster(document())
+    report = check(books, document())
+    for variant in ("full", "compact", "hidden"):
+        pdf = render_pdf(books[EMPIRE], roster, report, variant, allies=books[DWARFS])
+        text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+        assert "Thane" in text and "Dwarf Warriors" in text, variant
+        assert "?entry" not in text, variant

@@ -94,7 +94,8 @@ def evaluate(submissions: Iterable[Submission], ruleset: Ruleset) -> dict[int, C
         teams: dict[str, list] = {}
         for sub in submissions:
             if sub.team and checked[sub.pk].report is not None:
-                teams.setdefault(sub.team, []).append((sub.pk, checked[sub.pk].book, checked[sub.pk].roster))
+                found = checked[sub.pk]
+                teams.setdefault(sub.team, []).append((sub.pk, found.book, found.roster, found.allies))
         for lists in teams.values():
             for pk, found in check_team(lists, ruleset.event.team_rules).items():
                 if found:

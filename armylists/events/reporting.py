@@ -134,7 +134,8 @@ def muster_pdf(event: Event, printed_on: date | None = None) -> bytes:
         if found.report is None:
             story.append(Paragraph(text(f"This list cannot be printed: {found.error}"), styles.error))
             continue
-        story += full_story(PrintedList(found.book, found.roster, found.report), None, sub.checksum, doc.width)
+        story += full_story(PrintedList(found.book, found.roster, found.report, found.allies), None, sub.checksum,
+                            doc.width)
     footer = Footer(f"{event.name}: approved lists", "", (printed_on or date.today()).isoformat())
     doc.build(story, canvasmaker=partial(FooterCanvas, footer=footer))
     return buffer.getvalue()

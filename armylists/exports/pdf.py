@@ -54,14 +54,14 @@ def default_variant(book: Book) -> str:
 
 
 def render_pdf(book: Book, roster: Roster, report: Report, variant: str | None = None,
-               share_url: str | None = None, printed_on: date | None = None) -> bytes:
+               share_url: str | None = None, printed_on: date | None = None, allies: Book | None = None) -> bytes:
     """The roster as PDF bytes. `variant` None is the book's `default_variant`; `share_url` adds its
-    QR code; `printed_on` is the footer's date (today)."""
+    QR code; `printed_on` is the footer's date (today); `allies` the book of the list's allied units."""
     variant = variant or default_variant(book)
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
     register_fonts()
-    printed = PrintedList(book, roster, report)
+    printed = PrintedList(book, roster, report, allies)
     check = checksum(roster)
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
@@ -95,7 +95,7 @@ def full_story(printed: PrintedList, share_url: str | None, check: str, width: f
     story += category_summary(report, styles, width)
     carried = []
     for title, figures, units in printed.by_category():
-        blocks = [unit_block(book, unit.words, printed.points(unit), styles, width,
+        blocks = [unit_block(unit.book, unit.words, printed.points(unit), styles, width,
                              violations=report.violations_for(unit.words.unit.id)) for unit in units]
         story += with_heading(section_heading(title, styles, width, figures), blocks)
         for unit in units:

@@ -98,7 +98,7 @@ def hidden_story(printed: PrintedList, share_url: str | None, check: str, width:
         "The items, the violations and the category summary are on the hidden sheet."))]
     story.append(Spacer(1, 3 * mm))
     for title, _, units in printed.by_category():
-        blocks = [unit_block(book, unit.words, open_points(unit, budget), styles, width, show_item=mundane,
+        blocks = [unit_block(unit.book, unit.words, open_points(unit, budget), styles, width, show_item=mundane,
                              label=label_of[unit.words.unit.id]) for unit in units]
         story += with_heading(section_heading(title, styles, width), blocks)
     story += [PageBreak()] + hidden_sheet(printed, label_of, check, styles, width)

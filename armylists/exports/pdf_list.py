@@ -13,15 +13,19 @@ from .text import UnitWords, describe_unit
 class PrintedUnit:
     words: UnitWords
     line: UnitLine | None  # None: its entry is not in the book, so the Report could not price it
+    book: Book  # the book it comes from: the list's, or its allies' for an allied unit
 
 
 class PrintedList:
     """The book, list and report of one roster, with each unit described once in the book's words."""
 
-    def __init__(self, book: Book, roster: Roster, report: Report):
-        self.book, self.roster, self.report = book, roster, report
+    def __init__(self, book: Book, roster: Roster, report: Report, allies: Book | None = None):
+        self.book, self.roster, self.report, self.allies = book, roster, report, allies
         lines = {u.id: u for u in report.units}
-        self.units = [PrintedUnit(describe_unit(book, u), lines.get(u.id)) for u in roster.units]
+        self.units = []
+        for u in roster.units:
+            own = allies if u.allied and allies is not None else book
+            self.units.append(PrintedUnit(describe_unit(own, u), lines.get(u.id), own))
 
     def by_category(self) -> list[tuple[str, str, list[PrintedUnit]]]:
         """(title, figures, units) per category that has units, in the system's order; unpriced units last."""

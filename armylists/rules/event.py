@@ -33,8 +33,9 @@ from .roster import Roster
 EVENT_RULES_FORMAT = "event-rules/1"
 MAX_EVENT_RULES_BYTES = 64 * 1024
 
-# One team's list, as the team checks see it: any key the caller knows it by, its book and roster.
-TeamList = tuple[Hashable, Book, Roster]
+# One team's list, as the team checks see it: any key the caller knows it by, its book, its roster and
+# the book of its allies (None without).
+TeamList = tuple[Hashable, Book, Roster, "Book | None"]
 TeamCheck = Callable[[Sequence[TeamList], Rule], Iterator[tuple[Hashable, Violation]]]
 TEAM_CHECKS: dict[str, TeamCheck] = {}
 
@@ -181,7 +182,7 @@ def _modes_phrase(book: Book, modes: Iterable[str]) -> str:
 
 def check_team(lists: Sequence[TeamList], team_rules: Iterable[Rule]) -> dict[Hashable, list[Violation]]:
     """The violations of each team list under the team rules, keyed as the caller keyed the lists."""
-    found: dict[Hashable, list[Violation]] = {key: [] for key, _, _ in lists}
+    found: dict[Hashable, list[Violation]] = {key: [] for key, *_ in lists}
     for rule in team_rules:
         for key, v in TEAM_CHECKS[rule.type](lists, rule):
             found[key].append(v)
@@ -195,16 +196,17 @@ def team_items_once(lists: Sequence[TeamList], rule: Rule) -> Iterator[tuple[Has
     wanted = set(rule.params.get("item_categories", ())) or None
     holders: dict[str, list[tuple[Hashable, str | None, str]]] = {}  # item -> (list key, unit id, list name)
     names: dict[str, str] = {}
-    for key, book, roster in lists:
+    for key, book, roster, allies in lists:
         seen_here: set[str] = set()
-        for bearer in Army(book, roster).all_bearers():
+        for bearer in Army(book, roster, allies).all_bearers():  # allied models' items too
             for item in bearer.items:
                 if item.repeatable or (wanted is not None and item.category not in wanted):
                     continue
                 if item.identity in seen_here:
                     continue  # twice in one list is that list's own items.duplicate
                 seen_here.add(item.identity)
-                names.setdefault(item.identity, book.items[item.identity].name)
+                known = book.items.get(item.identity) or (allies.items.get(item.identity) if allies else None)
+                names.setdefault(item.identity, known.name if known else item.name)
                 holders.setdefault(item.identity, []).append((key, bearer.unit.id, roster.player or roster.name))
     for identity, held in holders.items():
         if len(held) < 2:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from django import forms
+from django.contrib import messages as django_messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -22,13 +23,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from armylists import list_edits
 from armylists.access import get_rw_list_for_user
-from armylists.catalogue import book_for, validate_roster
+from armylists.catalogue import allies_book_for, book_for, listed_books, validate_roster
 from armylists.forms import (
-    AddUnitForm, ItemForm, ListSettingsForm, MoveUnitForm, RevisionForm, UnitForm,
+    AddUnitForm, ItemForm, ListSettingsForm, MoveUnitForm, RevisionForm, UnitForm, allies_key, ally_label,
+    ally_options,
 )
 from armylists.list_edits import EditError
 from armylists.models import ArmyList
-from armylists.rules import Book, ListDocumentError, Report, Roster, parse_roster, roster_to_dict
+from armylists.rules import Book, ListDocumentError, Report, Roster, RosterUnit, parse_roster, roster_to_dict
 
 from .report_panel import report_panel
 from .unit_cards import cost_text, unit_sections
@@ -39,6 +41,11 @@ class Loaded:
     army_list: ArmyList
     roster: Roster
     book: Book
+    allies: Book | None = None  # the book the list's allied units come from
+
+    def book_of(self, unit: RosterUnit) -> Book:
+        """The book a unit's entry, options and items come from: the allies book for an allied unit."""
+        return self.allies if unit.allied and self.allies is not None else self.book
 
 
 class Unavailable(Exception):
@@ -48,7 +55,8 @@ class Unavailable(Exception):
 def load(army_list: ArmyList) -> Loaded:
     try:
         roster = parse_roster(army_list.document, f"list {army_list.pk}")
-        return Loaded(army_list, roster, book_for(roster, f"list {army_list.pk}"))
+        book = book_for(roster, f"list {army_list.pk}")
+        return Loaded(army_list, roster, book, allies_book_for(roster, f"list {army_list.pk}"))
     except ListDocumentError as exc:
         raise Unavailable(str(exc)) from None
 
@@ -59,52 +67,73 @@ def unavailable(request: HttpRequest, army_list: ArmyList, reason: str) -> HttpR
 
 # --- the page -----------------------------------------------------------------------------------
 
-def catalogue(book: Book, query: str = "") -> list[dict[str, Any]]:
-    """The book's entries by category, with what the smallest unit costs; filtered by name."""
-    unit = book.system.budget_unit
+def catalogue(book: Book, query: str = "", allies: Book | None = None) -> list[dict[str, Any]]:
+    """The book's entries by category, with what the smallest unit costs; filtered by name. With `allies`,
+    a last section "Allies: <book>" of the allies book's entries (added as allied units)."""
     words = query.lower().split()
     sections = []
     for cat in book.system.categories:
-        entries = []
-        for e in book.entries.values():
-            if e.category != cat.id or not all(w in e.name.lower() for w in words):
-                continue
-            fixed = e.size_max == e.size_min
-            smallest = e.base_points + e.points * e.size_min
-            entries.append({
-                "id": e.id, "name": e.name, "cost": f"{smallest} {unit}",
-                "detail": "" if fixed else f"{e.size_min}+ models, {cost_text(e.points, unit)} each",
-                "search": e.name.lower(),
-            })
+        entries = _entries(book, cat.id, words)
         if entries:
-            sections.append({"id": cat.id, "name": cat.name, "entries": entries})
+            sections.append({"id": cat.id, "name": cat.name, "entries": entries, "allied": False})
+    if allies is not None:
+        entries = [e for cat in allies.system.categories for e in _entries(allies, cat.id, words)]
+        if entries:
+            sections.append({"id": "allied", "name": f"Allies: {allies.name}", "entries": entries, "allied": True})
     return sections
+
+
+def _entries(book: Book, category: str, words: list[str]) -> list[dict[str, Any]]:
+    unit = book.system.budget_unit
+    entries = []
+    for e in book.entries.values():
+        if e.category != category or not all(w in e.name.lower() for w in words):
+            continue
+        fixed = e.size_max == e.size_min
+        smallest = e.base_points + e.points * e.size_min
+        entries.append({
+            "id": e.id, "name": e.name, "cost": f"{smallest} {unit}",
+            "detail": "" if fixed else f"{e.size_min}+ models, {cost_text(e.points, unit)} each",
+            "search": e.name.lower(),
+        })
+    return entries
 
 
 def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open_ids: set[str] | None = None,
                    bound_form: UnitForm | None = None, item_errors: Mapping[str, Mapping[str, list[str]]] | None = None,
                    messages: list[str] | None = None, settings_form: ListSettingsForm | None = None,
-                   focus: str | None = None, stale: bool = False, scroll_to: str = "") -> dict[str, Any]:
+                   focus: str | None = None, stale: bool = False, scroll_to: str = "",
+                   refresh_catalogue: bool = False) -> dict[str, Any]:
     roster, book, army_list = loaded.roster, loaded.book, loaded.army_list
     open_ids = set(open_ids or ())
     if focus:
         open_ids.add(focus)
     unit_url = reverse("unit-update", args=[army_list.pk, "UNIT"]).replace("UNIT", "{unit}")
     sections = unit_sections(book, roster, report, editable=True, open_ids=open_ids, bound_form=bound_form,
-                             item_errors=item_errors, unit_url=unit_url)
-    names = {u.id: (book.entries[u.entry].name if u.entry in book.entries else u.entry) for u in roster.units}
+                             item_errors=item_errors, unit_url=unit_url, allies=loaded.allies)
+    names = {}
+    for u in roster.units:
+        entries = loaded.book_of(u).entries
+        names[u.id] = entries[u.entry].name if u.entry in entries else u.entry
+    allies = roster.allies
+    current_allies = allies_key(allies.book, allies.book_version, allies.composition) if allies else ""
     if settings_form is None:
         settings = {"name": roster.name or army_list.name, "points_limit": roster.points_limit,
-                    "composition": roster.composition or "", "errors": {}}
+                    "composition": roster.composition or "", "allies": current_allies, "errors": {}}
     else:
         settings = {key: settings_form.data.get(key, "") for key in ("name", "points_limit", "composition")}
+        settings["allies"] = settings_form.data.get("allies", current_allies)
         settings["errors"] = {key: list(errs) for key, errs in settings_form.errors.items()}
+    ally_choices = []
+    if book.system.allies is not None:
+        ally_choices = [(key, ally_label(b, c)) for key, (b, c) in ally_options(book, listed_books(), allies).items()]
     return {
         "army_list": army_list, "book": book, "roster": roster, "revision": army_list.revision,
         "sections": sections, "panel": report_panel(report, names), "settings": settings,
         "compositions": [(cid, c.name) for cid, c in book.compositions.items()],
+        "takes_allies": book.system.allies is not None, "ally_choices": ally_choices, "allies_book": loaded.allies,
         "messages_": messages or [], "focus": focus or "", "stale": stale, "scroll_to": scroll_to,
-        "unit_count": len(roster.units),
+        "unit_count": len(roster.units), "refresh_catalogue": refresh_catalogue,
         # One hidden CSRF field, made once: the editor has a hundred forms (Django's tag builds each anew).
         "csrf_input": format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request)),
     }
@@ -116,11 +145,13 @@ def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = 
     report = report or validate_roster(loaded.book, loaded.roster)
     context = editor_context(request, loaded, report, **kwargs)
     if request.htmx:
+        if context["refresh_catalogue"]:  # the allies changed: their entries are redrawn too
+            context.update(catalogue=catalogue(loaded.book, "", loaded.allies), query="")
         response = render(request, "lists/editor_main.html", {**context, "oob": True}, status=status)
         response["X-List-Revision"] = str(loaded.army_list.revision)  # the editor's script sends it next
         return response
     query = request.GET.get("q", "").strip()
-    context.update(catalogue=catalogue(loaded.book, query), query=query)
+    context.update(catalogue=catalogue(loaded.book, query, loaded.allies), query=query)
     return render(request, "lists/editor.html", context, status=status)
 
 
@@ -138,15 +169,15 @@ def editor(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- one edit, the same way every time ------------------------------------------------------------
 
-Change = Callable[[Loaded, Any], "tuple[Roster, str | None]"]
+Change = Callable[[Loaded, Any], "tuple[Roster, str | None] | tuple[Roster, str | None, dict[str, Any]]"]
 
 
 def run_edit(request: HttpRequest, pk: int, make_form: Callable[[Loaded], forms.Form], change: Change,
              errors_at: Callable[[forms.Form], dict[str, Any]]) -> HttpResponse:
     """Access, input, the edit, validation, the revision-checked save and the answer, for every edit.
 
-    `change(loaded, form)` (a valid form) returns the new roster and the unit to show open afterwards;
-    `errors_at(form)` says where a bad form's errors are shown (context for `render_editor`).
+    `change(loaded, form)` (a valid form) returns the new roster and the unit to show open afterwards (and
+    optionally what to say: {"message": ..., "refresh_catalogue": True}); `errors_at(form)` says where a bad form's errors are shown (context for `render_editor`).
     """
     army_list = get_rw_list_for_user(request, pk)
     try:
@@ -160,9 +191,11 @@ def run_edit(request: HttpRequest, pk: int, make_form: Callable[[Loaded], forms.
     if expected != army_list.revision:
         return stale(request, loaded, expected)
     try:
-        roster, focus = change(loaded, form)
+        roster, focus, *more = change(loaded, form)
+        said: dict[str, Any] = more[0] if more else {}
         # What is saved must read back: check the new document's shape before it is stored.
         parse_roster(roster_to_dict(roster))
+        allies = allies_book_for(roster, f"list {army_list.pk}")
     except EditError as exc:
         form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         return render_editor(request, loaded, status=400, **errors_at(form))
@@ -177,8 +210,11 @@ def run_edit(request: HttpRequest, pk: int, make_form: Callable[[Loaded], forms.
     if request.htmx:
         # A unit that is new (added, duplicated) is scrolled to; an edited one stays where it is.
         is_new = bool(focus) and all(u.id != focus for u in loaded.roster.units)
-        return render_editor(request, Loaded(army_list, roster, loaded.book), report, focus=focus,
-                             scroll_to=focus if is_new else "")
+        return render_editor(request, Loaded(army_list, roster, loaded.book, allies), report, focus=focus,
+                             scroll_to=focus if is_new else "", refresh_catalogue=bool(said.get("refresh_catalogue")),
+                             messages=[said["message"]] if said.get("message") else None)
+    if said.get("message"):
+        django_messages.info(request, said["message"])
     url = reverse("list-edit", args=[army_list.pk])
     return redirect(f"{url}?unit={focus}#unit-{focus}" if focus else url)
 
@@ -202,20 +238,37 @@ def messages_from(form: forms.Form) -> dict[str, Any]:
 def edit_settings(request: HttpRequest, pk: int) -> HttpResponse:
     def change(loaded: Loaded, form: ListSettingsForm) -> tuple[Roster, str | None]:
         data = form.cleaned_data
-        return list_edits.set_list_settings(loaded.book, loaded.roster, data["name"], data["points_limit"],
-                                            data.get("composition") or None), None
+        roster = list_edits.set_list_settings(loaded.book, loaded.roster, data["name"], data["points_limit"],
+                                              data.get("composition") or None)
+        chosen = form.chosen_allies()
+        if chosen is None or chosen == (loaded.allies, roster.allies.composition if roster.allies else None):
+            return roster, None
+        allies, composition = chosen
+        roster, removed = list_edits.set_allies(loaded.book, roster, allies, composition)
+        said: dict[str, Any] = {"refresh_catalogue": True}
+        if removed:
+            said["message"] = (f"{removed} allied unit{'' if removed == 1 else 's'} "
+                               f"({', '.join(u.id for u in loaded.roster.units if u.allied)}) "
+                               f"{'was' if removed == 1 else 'were'} removed with "
+                               f"{'the allies' if allies is None else 'the previous allies book'}.")
+        return roster, None, said
 
-    return run_edit(request, pk, lambda loaded: ListSettingsForm(loaded.book, request.POST), change,
-                    lambda form: {"settings_form": form})
+    def make_form(loaded: Loaded) -> ListSettingsForm:
+        return ListSettingsForm(loaded.book, request.POST, books=listed_books(), current=loaded.roster.allies)
+
+    return run_edit(request, pk, make_form, change, lambda form: {"settings_form": form})
 
 
 @login_required
 @require_POST
 def add_unit(request: HttpRequest, pk: int) -> HttpResponse:
     def change(loaded: Loaded, form: AddUnitForm) -> tuple[Roster, str | None]:
-        return list_edits.add_unit(loaded.book, loaded.roster, form.cleaned_data["entry"])
+        allied = form.cleaned_data["allied"]
+        return list_edits.add_unit(loaded.allies if allied else loaded.book, loaded.roster,
+                                   form.cleaned_data["entry"], allied=allied)
 
-    return run_edit(request, pk, lambda loaded: AddUnitForm(loaded.book, request.POST), change, messages_from)
+    return run_edit(request, pk, lambda loaded: AddUnitForm(loaded.book, request.POST, allies=loaded.allies),
+                    change, messages_from)
 
 
 def _unit_of(loaded: Loaded, unit_id: str):
@@ -232,10 +285,10 @@ def update_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
         unit = _unit_of(loaded, unit_id)
         if unit is None:
             return _missing_unit_form(request, unit_id)
-        return UnitForm(loaded.book, unit, request.POST, only=request.POST.get("only") or None)
+        return UnitForm(loaded.book_of(unit), unit, request.POST, only=request.POST.get("only") or None)
 
     def change(loaded: Loaded, form: UnitForm) -> tuple[Roster, str | None]:
-        return list_edits.update_unit(loaded.book, loaded.roster, unit_id, form.changes()), unit_id
+        return list_edits.update_unit(form.book, loaded.roster, unit_id, form.changes()), unit_id
 
     def errors_at(form: forms.Form) -> dict[str, Any]:
         return {"bound_form": form} if isinstance(form, UnitForm) else messages_from(form)
@@ -285,7 +338,9 @@ def duplicate_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
 def move_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
     def apply(loaded: Loaded, form: MoveUnitForm) -> tuple[Roster, str | None]:
         book, roster = loaded.book, loaded.roster
-        categories = {u.id: (book.entries[u.entry].category_in(roster.composition) if u.entry in book.entries else "")
+        allied = book.system.allies.category if book.system.allies else ""
+        categories = {u.id: allied if u.allied else
+                      (book.entries[u.entry].category_in(roster.composition) if u.entry in book.entries else "")
                       for u in roster.units}
         step = -1 if form.cleaned_data["direction"] == "up" else 1
         return list_edits.move_unit(roster, unit_id, step, categories), unit_id
@@ -295,14 +350,15 @@ def move_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
 
 def _item_edit(request: HttpRequest, pk: int, unit_id: str, adding: bool) -> HttpResponse:
     def make_form(loaded: Loaded) -> forms.Form:
-        if _unit_of(loaded, unit_id) is None:
+        unit = _unit_of(loaded, unit_id)
+        if unit is None:
             return _missing_unit_form(request, unit_id)
-        return ItemForm(loaded.book, request.POST)
+        return ItemForm(loaded.book_of(unit), request.POST)
 
     def apply(loaded: Loaded, form: ItemForm) -> tuple[Roster, str | None]:
         data = form.cleaned_data
         if adding:
-            return list_edits.add_item(loaded.book, loaded.roster, unit_id, data["bearer"], data["item"]), unit_id
+            return list_edits.add_item(form.book, loaded.roster, unit_id, data["bearer"], data["item"]), unit_id
         return list_edits.remove_item(loaded.roster, unit_id, data["bearer"], data["item"]), unit_id
 
     def errors_at(form: forms.Form) -> dict[str, Any]:

@@ -293,7 +293,8 @@ def submission_download(request: HttpRequest, pk: int, sid: int, fmt: str) -> Ht
         content = export_text(found.book, found.roster, found.report, found.allies)
         content_type = "text/plain; charset=utf-8"
     else:
-        content, content_type = render_pdf(found.book, found.roster, found.report, "full"), "application/pdf"
+        content = render_pdf(found.book, found.roster, found.report, "full", allies=found.allies)
+        content_type = "application/pdf"
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{_slug(sub.player_name)}-{sub.checksum}.{fmt}"'
     return response

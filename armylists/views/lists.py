@@ -97,7 +97,7 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
     names = {u.id: u.name for u in report.units}
     return {
         "army_list": loaded.army_list, "roster": loaded.roster, "book": loaded.book,
-        "sections": unit_sections(loaded.book, loaded.roster, report),
+        "sections": unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies),
         "panel": report_panel(report, names),
         "downloads": [(fmt, f"{link_base}{fmt}/") for fmt in DOWNLOADS],
     }
@@ -242,7 +242,7 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
         if variant not in VARIANTS:
             variant = default_variant(loaded.book)  # Mordheim prints its warband sheet
         content = render_pdf(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster), variant,
-                             share_url=share_url)
+                             share_url=share_url, allies=loaded.allies)
         content_type = "application/pdf"
     else:
         raise Http404("Unknown download format.")

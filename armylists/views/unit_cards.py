@@ -76,10 +76,11 @@ def bounds_text(low: int | None, high: int | None) -> str:
 def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool = False,
                   open_ids: frozenset[str] | set[str] = frozenset(), bound_form: UnitForm | None = None,
                   item_errors: Mapping[str, Mapping[str, list[str]]] | None = None,
-                  unit_url: str = "") -> list[Section]:
+                  unit_url: str = "", allies: Book | None = None) -> list[Section]:
     """The list's units by category; with `editable`, each with its form, items and the addresses of
-    its edits (`unit_url` is the address of one unit's form, with `{unit}` for its id)."""
-    army = Army(book, roster)
+    its edits (`unit_url` is the address of one unit's form, with `{unit}` for its id). An allied unit
+    is shown from the list's allies book (`allies`): its entry, options and the items it may take."""
+    army = Army(book, roster, allies)
     resolved = {u.id: u for u in army.units}
     lines = {u.id: u for u in report.units}
     by_unit: dict[str, list[Violation]] = {}
@@ -88,7 +89,8 @@ def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool 
             by_unit.setdefault(v.unit, []).append(v)
     cards: dict[str, list[UnitCard]] = {}
     for ru in roster.units:
-        entry = book.entries.get(ru.entry)
+        unit_book = allies if ru.allied and allies is not None else book
+        entry = unit_book.entries.get(ru.entry)
         line = lines.get(ru.id)
         category = line.category if line else UNKNOWN_CATEGORY
         unit = resolved.get(ru.id)
@@ -96,17 +98,17 @@ def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool 
         card = UnitCard(
             id=ru.id, name=entry.name if entry else f"Unknown entry {ru.entry!r}", label=ru.label,
             size=_shown_size(ru, entry), points=line.points if line else 0,
-            roles=_roles(book, ru, entry, unit.wizard_level if unit else 0),
-            summary=_summary(book, ru, entry), category=category,
+            roles=_roles(unit_book, ru, entry, unit.wizard_level if unit else 0),
+            summary=_summary(unit_book, ru, entry), category=category,
             errors=[v for v in found if v.severity == "error"], warnings=[v for v in found if v.severity != "error"],
             open=ru.id in open_ids,
         )
         if editable and entry is not None:
             form = bound_form if bound_form is not None and bound_form.unit.id == ru.id else None
-            card.form = unit_form_view(book, ru, entry, form)
+            card.form = unit_form_view(unit_book, ru, entry, form)
             errors = (item_errors or {}).get(ru.id, {})
             card.bearers = [{"b": b, "errors": errors.get(b.kind, []), "options": offer_options(b)}
-                            for b in item_choices(book, roster, ru.id, army)]
+                            for b in item_choices(unit_book, roster, ru.id, _army_of(army, ru))]
             base = unit_url.replace("{unit}", ru.id)
             card.urls = {"update": base, **{action: f"{base}{action}/" for action in (
                 "remove", "duplicate", "move")}, "item_add": f"{base}items/add/", "item_remove": f"{base}items/remove/"}
@@ -129,6 +131,11 @@ def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool 
             section.units[0].first = True
             section.units[-1].last = True
     return sections
+
+
+def _army_of(army: Army, ru: RosterUnit) -> Army:
+    """The army an item offer looks at: an allied unit's contingent, in its own book (its items)."""
+    return army.contingent if ru.allied and army.contingent is not None else army
 
 
 def offer_options(bearer: BearerChoices) -> SafeString:

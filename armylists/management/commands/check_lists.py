@@ -36,9 +36,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from armylists.catalogue import disk_library
+from armylists.catalogue import allies_book_for, disk_library
 from armylists.list_files import ListFileError, read_list, write_output
-from armylists.rules import Book, Report, Roster, RulesDataError, System
+from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, System
 from armylists.rules.event import EventRules, Ruleset, check_list, parse_event_rules
 from armylists.rules.report import ERROR, WARNING
 
@@ -194,9 +194,10 @@ def _list_files(paths: list[Path]) -> list[Path]:
 def _check(path: Path, ruleset: Ruleset) -> Checked:
     try:
         roster, book = read_list(path)
-    except ListFileError as exc:
+        allies = allies_book_for(roster, str(path))
+    except (ListFileError, ListDocumentError) as exc:
         return Checked(path, error=str(exc))
-    return Checked(path, roster, book, check_list(ruleset, book, roster))
+    return Checked(path, roster, book, check_list(ruleset, book, roster, allies))
 
 
 # --- the outputs --------------------------------------------------------------------------------

@@ -49,7 +49,8 @@ class Command(BaseCommand):
                 if output.resolve() == file.resolve():
                     raise ListFileError(f"{file}: the PDF would overwrite the list; give --output")
                 variant = variant or default_variant(book)
-                content: str | bytes = render_pdf(book, roster, report, variant, share_url=share_url)
+                content: str | bytes = render_pdf(book, roster, report, variant, share_url=share_url,
+                                                  allies=allies_book_for(roster))
             else:
                 content = (export_text(book, roster, report, allies_book_for(roster)) if format == "text"
                            else document_json(roster))
