@@ -10,6 +10,7 @@ from armylists.catalogue import disk_library
 from armylists.list_edits import MAX_LIMIT, MAX_NAME
 from armylists.models import ArmyList, Event
 from armylists.rules import RulesDataError
+from armylists.rules.errors import format_path
 
 from .checking import allowed_books, read_rules
 
@@ -101,7 +102,7 @@ class EventForm(forms.ModelForm):
         try:
             read_rules(system, data.get("rules_text", ""), allowed_books(probe), "event rules")
         except RulesDataError as exc:
-            self.add_error("rules_text", f"{exc.path and '.'.join(map(str, exc.path)) or 'the rules'}: {exc.reason}")
+            self.add_error("rules_text", f"{format_path(exc.path)}: {exc.reason}")
         composition = data.get("composition", "").strip()
         if composition and not any(composition in b.compositions for b in disk_library().books.values()
                                    if b.system.id == system):

@@ -77,7 +77,7 @@ def test_an_organiser_sets_up_an_event(client, alice):
 
 @pytest.mark.parametrize("changes, field, message", [
     ({"rules_text": "- {id: x, type: count, params: {label: X, select: {entry: nobody}, max: 1}}"}, "rules_text",
-     "rules.0.params.select.entry: unknown entry &#x27;nobody&#x27;"),
+     "rules[0].params.select.entry: unknown entry &#x27;nobody&#x27;"),
     ({"rules_text": "rules: ["}, "rules_text", "is not valid YAML at line 1"),
     ({"rules_text": "- {id: x, type: sorcery}"}, "rules_text", "unknown rule type &#x27;sorcery&#x27;"),
     ({"allowed_books": ["t9a-0.11/ogre-khans"]}, "allowed_books", "ogre-khans is not a book of"),
