@@ -16,7 +16,7 @@ from typing import Iterator
 
 from .allies import allied_book, joined
 from .book import Book, Entry, Item, ItemAccess, MountChoice, SizeBand, TroopType
-from .report import Violation
+from .report import UnitLine, Violation
 from .roster import Roster, RosterUnit
 
 
@@ -55,7 +55,7 @@ class Unit:
     __slots__ = ("id", "roster", "entry", "name", "category", "character", "size", "points",
                  "options", "mount", "troop_type", "on_foot", "large_target", "war_machine",
                  "wizard_level", "is_bsb", "general", "leadership", "armour_access", "frees_path",
-                 "tagged", "bearers", "tags", "experience", "memo", "equipment", "allied", "own_category")
+                 "tagged", "bearers", "tags", "experience", "memo", "equipment", "allied", "own_category", "_line")
 
     def __init__(self, roster: RosterUnit, entry: Entry):
         self.id = roster.id
@@ -70,9 +70,16 @@ class Unit:
         self.bearers: list[Bearer] = []
         self.memo: dict[int, tuple] = {}  # per-unit rules' answers (checks.per_unit)
         self.allied = roster.allied
+        self._line: UnitLine | None = None
 
     def describe(self) -> str:
         return f"{self.name} ({self.id})"
+
+    def line(self) -> UnitLine:
+        """The unit's line in a Report, made once: a unit never changes after it is priced."""
+        if self._line is None:
+            self._line = UnitLine(self.id, self.entry.id, self.name, self.category, self.points, self.size, self.allied)
+        return self._line
 
     def as_allied(self, category: str) -> "Unit":
         """This unit as part of an allied contingent: the same unit, counted in `category`."""
@@ -81,6 +88,7 @@ class Unit:
             setattr(copy, slot, getattr(self, slot))
         copy.category = category
         copy.memo = {}
+        copy._line = None
         copy.bearers = [Bearer(b.kind, b.label, b.items, b.access, b.is_bsb, b.veteran, copy) for b in self.bearers]
         return copy
 
@@ -105,9 +113,15 @@ class Army:
         self.book = book
         self.system = book.system
         own_allied: list[Unit] = []
+        priced = _resolved_units(self.own_book)
         for ru in roster.units:
             if not ru.allied:
-                found = self._unit(self.own_book, roster.composition, ru)
+                found = priced.get((roster.composition, ru))  # the common case first: priced before
+                if found is not None:
+                    if found[1]:
+                        self.problems.extend(found[1])
+                else:
+                    found = self._unit(self.own_book, roster.composition, ru)
             elif self.allies is not None:
                 found = self._unit(self.allies, self.allies_composition, ru)
                 if found is not None:

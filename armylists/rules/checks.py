@@ -66,6 +66,7 @@ def per_unit(fn: Callable[["Army", "Rule", "Unit"], Iterator[Violation]]) -> Che
                 kept = unit.memo[id(rule)] = (rule, tuple(fn(army, rule, unit)))
             yield from kept[1]
     run.__doc__ = fn.__doc__
+    run.per_unit = fn  # type: ignore[attr-defined]  # the engine runs these together, unit by unit
     return run
 
 
@@ -159,14 +160,15 @@ def category_percent(army: "Army", rule: "Rule") -> Iterator[Violation]:
        exempt_tags={"$ref": "#/$defs/slugs"})
 def duplicates(army: "Army", rule: "Rule") -> Iterator[Violation]:
     limits = rule.params["limits"]
-    exempt = set(rule.params.get("exempt_tags", []))
+    exempt = frozenset(rule.params.get("exempt_tags", ()))
     seen: dict[str, list["Unit"]] = {}
     for unit in army.units:
-        if unit.category in limits and not (exempt & unit.tags):
+        if unit.category in limits and exempt.isdisjoint(unit.tags):
             seen.setdefault(unit.entry.id, []).append(unit)
+    bounds = {category: resolve_bound(bound, army) for category, bound in limits.items()}
     for units in seen.values():
         first = units[0]
-        most = resolve_bound(limits[first.category], army)
+        most = bounds[first.category]
         if most is not None and len(units) > most:
             yield violation(rule, "duplicates.max",
                             f"{first.name} is taken {len(units)} times; {army.category_name(first.category)} "
@@ -297,18 +299,15 @@ def general(army: "Army", rule: "Rule") -> Iterator[Violation]:
 @check("items_once_per_army")
 def items_once_per_army(army: "Army", rule: "Rule") -> Iterator[Violation]:
     holders: dict[str, list["Bearer"]] = {}
-    names: dict[str, str] = {}
     for bearer in army.all_bearers():
         for item in bearer.items:
-            if item.repeatable:
-                continue
-            holders.setdefault(item.identity, []).append(bearer)
-            names.setdefault(item.identity, army.book.items[item.identity].name)
+            if not item.repeatable:
+                holders.setdefault(item.identity, []).append(bearer)
     for identity, bearers in holders.items():
         if len(bearers) > 1:
             where = ", ".join(b.unit.describe() for b in bearers)
             yield violation(rule, "items.duplicate",
-                            f"{names[identity]} is taken {len(bearers)} times ({where}); "
+                            f"{army.book.items[identity].name} is taken {len(bearers)} times ({where}); "
                             f"each magical item may be taken once per army.", bearers[1].unit)
 
 

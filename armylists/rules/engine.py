@@ -6,7 +6,7 @@ from .army import Army
 from .book import Book, Rule
 from .checks import CHECKS, measure_count, resolve_bound
 from .figures import figure_names, figures
-from .report import AlliesLine, CategoryLine, CountLine, Report, UnitLine
+from .report import AlliesLine, CategoryLine, CountLine, Report
 from .roster import Roster
 
 
@@ -23,8 +23,13 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
     violations = list(army.problems)
     contingent = army.contingent
     if contingent is None:
-        for rule in rules:
-            violations.extend(CHECKS[rule.type](army, rule))
+        unit_rules = _unit_rules(rules)
+        answers = _unit_answers(army, unit_rules) if unit_rules else {}
+        for i, rule in enumerate(rules):
+            if i in answers:
+                violations.extend(answers[i])
+            elif i not in unit_rules.indexes:
+                violations.extend(CHECKS[rule.type](army, rule))
     else:
         alone = army.system.allies.without_allies
         for rule in rules:
@@ -38,7 +43,7 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
         points_limit=army.limit, total_points=army.total,
         band=army.band.id if army.band else None, band_name=army.band.name if army.band else None,
         categories=_categories(army, rules),
-        units=tuple(UnitLine(u.id, u.entry.id, u.name, u.category, u.points, u.size, u.allied) for u in army.units),
+        units=tuple(u.line() for u in army.units),
         figures=figures(army),
         violations=tuple(violations),
         budget_unit=book.system.budget_unit,
@@ -47,6 +52,54 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
         figure_names=figure_names(book.system),
         allies=AlliesLine(ally.id, ally.version, ally.name, army.allies_composition) if ally is not None else None,
     )
+
+
+class _UnitRules(tuple):
+    """The rules of a rule set that are about one unit at a time (checks.per_unit): (index, rule, function)."""
+    indexes: frozenset[int]
+
+
+_unit_rules_cache: dict[int, tuple[tuple[Rule, ...], _UnitRules]] = {}
+
+
+def _unit_rules(rules: tuple[Rule, ...]) -> _UnitRules:
+    # Keyed by identity, as _category_bounds is: a book hands out the same rules tuple every time.
+    cached = _unit_rules_cache.get(id(rules))
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    if len(_unit_rules_cache) > 256:
+        _unit_rules_cache.clear()
+    found = _UnitRules((i, rule, CHECKS[rule.type].per_unit) for i, rule in enumerate(rules)
+                       if hasattr(CHECKS[rule.type], "per_unit"))
+    found.indexes = frozenset(i for i, _, _ in found)
+    _unit_rules_cache[id(rules)] = (rules, found)
+    return found
+
+
+def _unit_answers(army: Army, unit_rules: _UnitRules) -> dict[int, list]:
+    """The violations of the per-unit rules, by the rule's index, in the order of the units.
+
+    A unit's answers depend only on the unit and the rules (checks.per_unit), and units are shared
+    between reports (army.py), so each unit keeps its answers for the rule set: a list checked again
+    after one edit runs these rules for the changed unit alone, and an unchanged unit costs one lookup
+    for all of them together.
+    """
+    found: dict[int, list] = {}
+    key = id(unit_rules)
+    for unit in army.units:
+        kept = unit.memo.get(key)
+        if kept is None or kept[0] is not unit_rules:  # the rule set is kept too, so its id is not reused
+            if len(unit.memo) > 64:  # rule sets made per request (event rules) must not pile up
+                unit.memo.clear()
+            answers = []
+            for i, rule, check in unit_rules:
+                broken = tuple(check(army, rule, unit))
+                if broken:
+                    answers.append((i, broken))
+            kept = unit.memo[key] = (unit_rules, answers)
+        for i, broken in kept[1]:
+            found.setdefault(i, []).extend(broken)
+    return found
 
 
 def _counts(army: Army, rules: tuple[Rule, ...]) -> tuple[CountLine, ...]:
