@@ -39,6 +39,7 @@ class NewListForm(forms.Form):
     name = forms.CharField(max_length=MAX_NAME, label="List name")
     book = forms.ChoiceField(label="Army book")
     composition = forms.ChoiceField(required=False, label="Composition")
+    allies = forms.ChoiceField(required=False, label="Allies")
     points_limit = forms.IntegerField(min_value=1, max_value=MAX_LIMIT, label="Points limit")
 
     def __init__(self, books: list[Book], *args: Any, **kwargs: Any):
@@ -52,6 +53,17 @@ class NewListForm(forms.Form):
                         for b in books for cid, c in b.compositions.items()]
         self.fields["composition"].choices = [("", "Standard")] + compositions
         self.has_compositions = bool(compositions)
+        # Allies as "<book key>/<allies key>", like compositions: each book offers what its system allows.
+        self.allies_choices: dict[str, tuple[Book, Book, str | None]] = {}
+        grouped: dict[str, list[tuple[str, str]]] = {}
+        for b in books:
+            for key, (ally, comp) in ally_options(b, books, None).items():
+                value = f"{book_key(b)}/{key}"
+                self.allies_choices[value] = (b, ally, comp)
+                grouped.setdefault(f"{b.name} ({b.version})", []).append((value, ally_label(ally, comp)))
+        self.fields["allies"].choices = [("", "No allies")] + list(grouped.items())
+        self.fields["allies"].error_messages["invalid_choice"] = "%(value)s is not an army this book may take allies from."
+        self.has_allies = bool(grouped)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -65,6 +77,13 @@ class NewListForm(forms.Form):
                 self.add_error("composition", f"That composition is not one of {book.name}'s.")
             else:
                 data["composition_id"] = composition[len(prefix):]
+        data["allies_book"], data["allies_composition"] = None, None
+        chosen = self.allies_choices.get(data.get("allies") or "")
+        if chosen is not None and book is not None:
+            if chosen[0] is not book:
+                self.add_error("allies", f"Those allies are for another army book, not {book.name}.")
+            else:
+                data["allies_book"], data["allies_composition"] = chosen[1], chosen[2]
         return data
 
 

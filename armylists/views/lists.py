@@ -63,6 +63,9 @@ def new_list(request: HttpRequest) -> HttpResponse:
             try:
                 roster = list_edits.start_roster(book, form.cleaned_data["name"], form.cleaned_data["points_limit"],
                                                  form.cleaned_data["composition_id"])
+                if form.cleaned_data["allies_book"] is not None:
+                    roster, _ = list_edits.set_allies(book, roster, form.cleaned_data["allies_book"],
+                                                      form.cleaned_data["allies_composition"])
             except EditError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:

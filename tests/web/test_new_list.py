@@ -8,6 +8,9 @@ from armylists.models import ArmyList
 
 pytestmark = pytest.mark.django_db
 EMPIRE = "t9a-0.11/empire-of-sonnstahl/0.11.1"
+TOW_EMPIRE = "the-old-world/empire-of-man/2024.2"
+TOW_DWARFS = "the-old-world/dwarfen-mountain-holds/2024.2"
+TOW_ORCS = "the-old-world/orc-and-goblin-tribes/2024.2"
 
 
 class TestNewList:
@@ -38,6 +41,46 @@ class TestNewList:
                                       "book": "empire-of-sonnstahl", "book_version": "0.11.1", "points_limit": 4500,
                                       "units": []}
         assert (army_list.total_points, army_list.valid, army_list.revision) == (0, False, 1)
+
+    def test_it_offers_each_book_the_allies_its_system_allows(self, client_alice):
+        """the-old-world-facts.md: Allies from another army's book; which army may ally with which is the
+        system's data (rules_data/the-old-world/system.yaml `allies`)."""
+        form = client_alice.get(reverse("list-new")).context["form"]
+        groups = dict(form.fields["allies"].choices)
+        assert groups[""] == "No allies"
+        empire = dict(groups["Empire of Man (2024.2)"])
+        assert empire[f"{TOW_EMPIRE}/dwarfen-mountain-holds/2024.2"] == "Dwarfen Mountain Holds (2024.2)"
+        assert empire[f"{TOW_EMPIRE}/empire-of-man/2024.2/city-state-of-nuln"] == \
+            "Empire of Man: City-State of Nuln (2024.2)"
+        assert not any("orc-and-goblin-tribes" in value for value in empire)  # not among the Empire's allies
+        dwarfs = dict(groups["Dwarfen Mountain Holds (2024.2)"])
+        assert dwarfs[f"{TOW_DWARFS}/empire-of-man/2024.2"] == "Empire of Man (2024.2)"
+        assert dwarfs[f"{TOW_DWARFS}/dwarfen-mountain-holds/2024.2/royal-clan"] == \
+            "Dwarfen Mountain Holds: Royal Clan (2024.2)"
+        assert not any(group.startswith("Empire of Sonnstahl") for group in groups)  # The 9th Age takes none
+
+    def test_it_creates_a_list_with_its_allies(self, client_alice):
+        response = client_alice.post(reverse("list-new"), {
+            "name": "Dwarfs and friends", "book": TOW_DWARFS, "points_limit": "2000",
+            "allies": f"{TOW_DWARFS}/empire-of-man/2024.2"})
+        army_list = ArmyList.objects.get()
+        assert response["Location"] == reverse("list-edit", args=[army_list.pk])
+        assert army_list.document["allies"] == {"book": "empire-of-man", "book_version": "2024.2"}
+        composed = client_alice.post(reverse("list-new"), {
+            "name": "Two holds", "book": TOW_DWARFS, "points_limit": "2000",
+            "allies": f"{TOW_DWARFS}/dwarfen-mountain-holds/2024.2/slayer-host"})
+        assert composed.status_code == 302
+        assert ArmyList.objects.get(name="Two holds").document["allies"] == {
+            "book": "dwarfen-mountain-holds", "book_version": "2024.2", "composition": "slayer-host"}
+
+    def test_allies_offered_to_another_book_are_refused(self, client_alice):
+        response = client_alice.post(reverse("list-new"), {
+            "name": "Greenskins", "book": TOW_ORCS, "points_limit": "2000",
+            "allies": f"{TOW_EMPIRE}/dwarfen-mountain-holds/2024.2"})
+        assert response.status_code == 400
+        assert response.context["form"].errors["allies"] == [
+            "Those allies are for another army book, not Orc & Goblin Tribes."]
+        assert not ArmyList.objects.exists()
 
     @pytest.mark.parametrize("field, value, message", [
         ("points_limit", "0", "Ensure this value is greater than or equal to 1."),
