@@ -76,8 +76,10 @@ def item_choices(book: Book, roster: Roster, unit_id: str, army: Army | None = N
     ru = unit.roster
     entry = unit.entry
     bearers = []
+    # Allowances the book gives per composition: the allied units' composition is the contingent's.
+    composition = army.allies_composition if unit.allied else army.composition
 
-    access = entry.items
+    access = entry.items.in_composition(composition) if entry.items else None
     if access is not None or ru.items:
         if access is not None:
             allowance = access.allowance
@@ -92,11 +94,12 @@ def item_choices(book: Book, roster: Roster, unit_id: str, army: Army | None = N
     champion = command.get("champion") if "champion" in ru.command else None
     if (champion is not None and champion.items is not None) or ru.champion_items:
         bearers.append(_bearer(book, army, unit, "champion", "Champion", ru.champion_items,
-                               champion.items if champion else None, False, params, taken))
+                               champion.items.in_composition(composition) if champion and champion.items else None,
+                               False, params, taken))
 
     standard = command.get("standard") if "standard" in ru.command else None
     note = ""
-    std_access = standard.items if standard else None
+    std_access = standard.items.in_composition(composition) if standard and standard.items else None
     if std_access is None and standard is not None and standard.veteran and ru.veteran_standard:
         cap = params.get("veteran_standard", {}).get("max_item_points")
         standards = frozenset(c.id for c in book.system.item_categories.values() if c.standard)

@@ -256,7 +256,9 @@ def test_a_composition_no_allowed_book_has_is_a_usage_error(capsys, tmp_path):
     code, _, err = run(capsys, lists, "--system", "the-old-world", "--points", "2000", "--composition", "atlantis",
                        "--books", "empire-of-man")
     assert code == 2
-    assert err == "--composition: no book of the event has the composition 'atlantis'; known: city-state-of-nuln\n"
+    assert err == ("--composition: no book of the event has the composition 'atlantis'; known: city-state-of-nuln, "
+                   "knightly-order-blazing-sun, knightly-order-fiery-heart, knightly-order-morr, knightly-order-panther, "
+                   "knightly-order-white-wolf\n")
 
 
 def test_the_event_composition_and_modes_are_applied_to_every_list(capsys, tmp_path):

@@ -23,7 +23,7 @@ def empire(library):
 
 @pytest.fixture(scope="module")
 def empire_of_man(library):
-    return library.book("the-old-world", "empire-of-man", "2024.2")
+    return library.book("the-old-world", "empire-of-man", "2024.3")
 
 
 @pytest.fixture
@@ -61,6 +61,8 @@ def test_an_empty_file_is_no_rules_and_a_bare_list_is_rules(library):
      ("rules", 0, "params", "select", "entry"), "unknown entry 'nobody'"),
     ("rules:\n  - {id: a, type: count, params: {label: X, select: {category: allies}, max: 0}}",
      ("rules", 0, "params", "select", "category"), "unknown category 'allies'"),
+    ("rules:\n  - {id: a, type: count, params: {label: X, select: {item_category: banners}, max: 0}}",
+     ("rules", 0, "params", "select", "item_category"), "unknown item category 'banners'"),
     ("rules:\n  - {id: a, type: team_items_once, params: {colour: red}}", ("rules", 0, "params"),
      "Additional properties are not allowed ('colour' was unexpected)"),
     ("rules:\n  - {id: a, type: team_items_once}\n  - {id: a, type: team_items_once}", ("rules", 1, "id"),

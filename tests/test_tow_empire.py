@@ -9,7 +9,7 @@ import pytest
 from armylists.rules import parse_roster, validate
 from armylists.rules.loader import build_book, build_items, build_system, read_yaml
 
-BOOK = ("the-old-world", "empire-of-man", "2024.2")
+BOOK = ("the-old-world", "empire-of-man", "2024.3")
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules_data" / "the-old-world"
 EXAMPLES = ROOT / "docs" / "examples"
@@ -67,7 +67,8 @@ def test_the_book_loads_with_every_category(book):
     assert set(by_category) == {"characters", "core", "special", "rare", "mercenaries"}
     assert {k: len(v) for k, v in by_category.items()} == {
         "characters": 15, "core": 16, "special": 24, "rare": 5, "mercenaries": 1}
-    assert set(book.compositions) == {NULN}
+    assert set(book.compositions) == {NULN, "knightly-order-panther", "knightly-order-white-wolf", "knightly-order-blazing-sun",
+                                      "knightly-order-morr", "knightly-order-fiery-heart"}
     assert len([i for i in book.items.values() if not i.common]) == 36
     assert len([i for i in book.items.values() if i.common]) >= 103
     assert book.entries["general-hans-von-lowenhacke"].tags >= {"named"}
@@ -249,7 +250,12 @@ def test_nuln_upgrades_and_items_need_a_nuln_army(book):
                 "items": ["the-banner-of-the-free-state-of-nuln"]}
     assert codes(check(book, NULN_BASE + [engineer], composition=NULN)) == []
     report = check(book, BASE + [engineer])
-    assert codes(report) == ["requires.missing", "requires.missing"]
-    assert report.violations[0].message == (
-        "Empire Engineer (engineer) needs a regiment of Nuln State Troops (these upgrades are for City-State of Nuln "
-        "armies only) in the army.")
+    assert codes(report) == ["count.max", "count.max"]
+    assert sorted(v.message for v in report.violations) == [
+        "Magic items only for a City-State of Nuln army: 1 units taken; at most 0.",
+        "Upgrades only for a City-State of Nuln army (Veteran and Vanguard, Veteran Outriders, an Engineer Battle "
+        "Standard Bearer): 1 units taken; at most 0."]
+    # The composition decides, not a Nuln regiment in a Grand Army list (itself refused there).
+    report = check(book, BASE + NULN_BASE[1:3] + [engineer])
+    assert sorted(v.rule for v in report.violations) == [
+        "nuln-items-outside-nuln", "nuln-units-outside-nuln", "nuln-upgrades-outside-nuln"]

@@ -201,7 +201,7 @@ def test_per_1000_units_carry_the_tags_combined_arms_reads(books):
         for rule in book.rules:
             bound = rule.params.get("max")
             if rule.type == "count" and isinstance(bound, dict) and "per_points" in bound and "option" not in rule.params["select"] \
-                    and "item" not in rule.params["select"]:
+                    and "item" not in rule.params["select"] and "item_category" not in rule.params["select"]:
                 entries = rule.params["select"]["entry"]
                 for eid in [entries] if isinstance(entries, str) else entries:
                     assert {"per-1000", "own-limit"} <= book.entries[eid].tags, eid
@@ -272,7 +272,9 @@ def test_da_boyz_black_orc_bosses_and_mobs_come_in_pairs(books):
                                 "(in a Nomadic Waaagh!, Black Orc Boar Chariot), and the army has 0."]
     units.append({"id": "black-orcs", "entry": "black-orc-mob-core", "size": 10})
     assert check(books[OG], units).violations == ()
-    units[0]["general"] = False
+    # a Black Orc Bigboss (Ld 8) instead of the Warboss (Ld 9), so the Orc Warboss (Ld 8) may lead on
+    # Leadership (001:L3779-3783) and only the Black Orc requirement is broken
+    units[0] = {"id": "boss", "entry": "black-orc-bigboss"}
     units.append({"id": "other-boss", "entry": "orc-warboss", "general": True})
     report = check(books[OG], units)
     assert codes(report) == ["requires.missing"]  # Black Orcs as Core need a Black Orc General
@@ -425,3 +427,77 @@ def test_runic_tattoos_are_counted_per_model(books):
     units[0]["options"]["tattoo-warriors-rune"] = 1
     report = check(books[DW], units)
     assert codes(report) == ["options.group_max"]
+
+
+# --- Orc & Goblin Tribes: counts that grow with the unit, and magic standards per 1000 points ----------
+# Ravening Hordes, as Old World Builder's data records it (CC BY 4.0): Fanatics "0-1 per 10 Night Goblins,
+# at most 3"; Squig Herds "at least 1 Squig Herder per 5 Squigs"; Motley Crew weapons bought model by
+# model; the mobs' standard bearers "0-1 unit per 1000 points may purchase a magic standard".
+
+NIGHT_GOBLIN_BOSS = [{"id": "ngboss", "entry": "night-goblin-bigboss"}]  # each Night Goblin Mob needs one
+
+
+def night_goblins(size, fanatics):
+    return [{"id": "ng", "entry": "night-goblin-mob", "size": size, "options": {"fanatics": fanatics}}]
+
+
+def test_fanatics_one_per_ten_night_goblins(books):
+    assert check(books[OG], ORC_BASE + NIGHT_GOBLIN_BOSS + night_goblins(19, 1)).violations == ()
+    report = check(books[OG], ORC_BASE + NIGHT_GOBLIN_BOSS + night_goblins(19, 2))
+    assert codes(report) == ["options.max_per_models"]
+    assert messages(report) == ["Night Goblin Mob (ng) takes Fanatics 2 times; at most 1 with 19 models (1 per 10)."]
+    assert check(books[OG], ORC_BASE + NIGHT_GOBLIN_BOSS + night_goblins(20, 2)).violations == ()
+
+
+def test_fanatics_at_most_three_however_large_the_mob(books):
+    assert check(books[OG], ORC_BASE + NIGHT_GOBLIN_BOSS + night_goblins(40, 3)).violations == ()
+    report = check(books[OG], ORC_BASE + NIGHT_GOBLIN_BOSS + night_goblins(40, 4))
+    assert messages(report) == ["Night Goblin Mob (ng) takes Fanatics 4 times; at most 3."]
+
+
+def squig_herd(size, herders):
+    return [{"id": "sq", "entry": "night-goblin-squig-herd", "size": size, "options": {"squig-herders": herders}}]
+
+
+def test_a_squig_herd_needs_a_herder_per_five_squigs(books):
+    assert check(books[OG], ORC_BASE + NIGHT_GOBLIN_BOSS + squig_herd(10, 2)).violations == ()
+    report = check(books[OG], ORC_BASE + NIGHT_GOBLIN_BOSS + squig_herd(10, 1))
+    assert codes(report) == ["options.min_per_models"]
+    assert messages(report) == [
+        "Night Goblin Squig Herd (sq) takes Squig Herders 1 time; at least 2 with 10 models (1 per 5)."]
+    assert check(books[OG], ORC_BASE + NIGHT_GOBLIN_BOSS + squig_herd(14, 2)).violations == ()  # 14 Squigs: two full fives
+
+
+def test_motley_crew_weapons_for_no_more_models_than_the_mob_has(books):
+    black_orcs = [{"id": "bob", "entry": "black-orc-bigboss"},
+                  {"id": "bo", "entry": "black-orc-mob", "size": 10, "options": {"great-weapons": 10}}]
+    assert check(books[OG], ORC_BASE + black_orcs).violations == ()
+    black_orcs[1]["options"]["great-weapons"] = 11
+    report = check(books[OG], ORC_BASE + black_orcs)
+    assert messages(report) == ["Black Orc Mob (bo) takes Great weapons 11 times; at most 10 with 10 models (1 per 1)."]
+
+
+def mob_with_standard(n, banner, entry="orc-mob", size=20):
+    return {"id": f"mob-{n}", "entry": entry, "size": size, "command": ["standard"], "standard_items": [banner]}
+
+
+def test_magic_standards_for_0_1_mob_of_each_kind_per_1000_points(books):
+    units = ORC_BASE + [mob_with_standard(1, "rampaging-banner"), mob_with_standard(2, "razor-standard")]
+    assert check(books[OG], units, 2000).violations == ()
+    report = check(books[OG], units, 1999)
+    assert codes(report) == ["each_entry.max"]
+    assert messages(report) == ["Orc Mob is taken 2 times; units of that kind with a magic standard: at most 1 time "
+                                "(1 per 1000 pts of the 1999-pt limit)."]
+    assert report.violations[0].rule == "magic-standards-per-1000"
+    other_kind = ORC_BASE + [mob_with_standard(1, "rampaging-banner"),
+                             mob_with_standard(2, "razor-standard", "goblin-mob")]
+    assert check(books[OG], other_kind, 1999).violations == ()  # one Orc Mob and one Goblin Mob
+
+
+def test_boar_boy_magic_standards_are_counted_as_one_kind(books):
+    boar_boys = ORC_BASE + [mob_with_standard(1, "rampaging-banner", "orc-boar-boy-mob", 5),
+                            mob_with_standard(2, "razor-standard", "orc-boar-boy-mob", 5)]
+    assert check(books[OG], boar_boys, 2000).violations == ()
+    report = check(books[OG], boar_boys, 1999)
+    assert messages(report) == [
+        "Orc Boar Boy Mobs with a magic standard: 2 units taken; at most 1 (1 per 1000 pts of the 1999-pt limit)."]

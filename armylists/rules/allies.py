@@ -7,7 +7,9 @@ types look at the main army alone (the General: never an allied Character). Noth
 How the rules see a list with allies:
 - the system's, the list's book's, its composition's, the modes' and an event's rules see the whole army,
   allied units counted in the allies category (so the Allies percentage applies at its boundary), except
-  the rule types of `without_allies`, which see the army without its allied units;
+  the rule types of `without_allies`, which see the army without its allied units, and, among the list's
+  book's and composition's own rules, the types of `book_rules_without_allies` (its unit limits are about
+  its own units, as the allied book's are about the contingent);
 - the allied book's own rules (its `rules:`, less those its composition replaces) see the allied units
   alone, in their own book's categories: its "0-X per 1000 points" limits hold for the contingent. Its
   composition's own rules are about a whole army and are not checked for a contingent.

@@ -217,7 +217,9 @@ class Army:
         points = entry.base_points + entry.points * size
         wizard_level = entry.wizard_level
         leadership = entry.leadership
-        item_allowance = entry.items.allowance if entry.items else None
+        # A book may give an allowance that differs by composition (a Royal Clan's runes).
+        entry_access = entry.items.in_composition(composition) if entry.items else None
+        item_allowance = entry_access.allowance if entry_access else None
         is_bsb = False
         tags = entry.tags
         equipment = entry.equipment
@@ -298,7 +300,7 @@ class Army:
 
         # Only models that carry items become Bearers: the item checks look at nothing else.
         if ru.items:
-            access = entry.items
+            access = entry_access
             if access is not None and item_allowance != access.allowance:
                 access = ItemAccess(item_allowance, access.categories, access.book_only)
             unit.bearers.append(Bearer("model", entry.name, self._items(ru, ru.items, entry, book), access, is_bsb,
@@ -307,10 +309,11 @@ class Army:
             part = command.get("champion") if "champion" in ru.command else None
             unit.bearers.append(Bearer("champion", f"{entry.name} champion",
                                        self._items(ru, ru.champion_items, entry, book),
-                                       part.items if part else None, False, False, unit))
+                                       part.items.in_composition(composition) if part and part.items else None,
+                                       False, False, unit))
         if ru.standard_items:
             part = command.get("standard") if "standard" in ru.command else None
-            access = part.items if part else None
+            access = part.items.in_composition(composition) if part and part.items else None
             if access is None and part is not None and part.veteran and ru.veteran_standard:
                 # The Veteran Standard Bearer may take a Magical Standard (000:L2134-2136); its
                 # points cap is the veteran_standard rule's.

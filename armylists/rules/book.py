@@ -101,6 +101,13 @@ class ItemAccess:
     allowance: int | None  # None: no points cap
     categories: frozenset[str] | None  # None: every category but standards
     book_only: bool = False
+    allowance_in: Mapping[str, int] = field(default_factory=dict)  # composition id -> the allowance there
+
+    def in_composition(self, composition: str | None) -> "ItemAccess":
+        """The access as a list of that composition has it: the allowance the book gives there, if any."""
+        if not self.allowance_in or composition not in self.allowance_in:
+            return self
+        return ItemAccess(self.allowance_in[composition], self.categories, self.book_only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +146,11 @@ class Option:
     tags: frozenset[str] = frozenset()
     item_allowance: int | None = None
     text: str = ""
+    # Bounds that grow with the unit, for options whose count is a number of models: at most one per
+    # `max_per_models` models (Fanatics: 1 per 10 Night Goblins; 1: no more than the unit's models), and
+    # at least one per `min_per_models` (Squig Herders: 1 per 5 Squigs). Both round down.
+    max_per_models: int | None = None
+    min_per_models: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +195,7 @@ class Entry:
     leadership: int | None
     composition_categories: Mapping[str, str]
     option_minimums: tuple[OptionGroup, ...] = ()  # the groups that must be chosen from
+    options_per_models: tuple[Option, ...] = ()  # the options with a `min_per_models`
     armour_access: bool = False  # has mundane armour or the option to buy it (000:L2827-2828)
     tagged: tuple[tuple[str, str, str], ...] = ()  # (tag, what tag_max counts, name) of the entry itself
     rules: tuple[str, ...] = ()
@@ -220,6 +233,9 @@ class AlliesRules:
     allowed: Mapping[str, tuple[AlliedArmy, ...]]  # book id -> the armies it may ally with
     needs_character: bool = True  # the contingent has a Character of its own
     without_allies: frozenset[str] = frozenset()  # rule types checked on the main army alone (the General)
+    # rule types that, in the list's book's own rules (and its composition's), see that book's units alone:
+    # its "0-X per 1000 points" and "one X per Y" are about its own units, as the allied book's are about its
+    book_rules_without_allies: frozenset[str] = frozenset()
     source: str = ""
 
     def allows(self, book: str, ally: str, composition: str | None) -> bool:

@@ -191,7 +191,7 @@ def each_entry_max(army: "Army", rule: "Rule") -> Iterator[Violation]:
     for units in seen.values():
         if most is not None and len(units) > most:
             yield violation(rule, "each_entry.max",
-                            f"{units[0].name} is taken {len(units)} times; {label}: at most {most} times"
+                            f"{units[0].name} is taken {len(units)} times; {label}: at most {plural(most, 'time')}"
                             f"{bound_phrase(rule.params['max'], army)}.", units[most])
 
 
@@ -270,7 +270,8 @@ def general(army: "Army", rule: "Rule") -> Iterator[Violation]:
     named = [u for u in army.units if u.general]
     if not named:
         if eligible:
-            choices = ", ".join(f"{u.describe()} Ld {u.leadership}" for u in eligible)
+            choices = ", ".join(f"{u.describe()} Ld {'unknown' if u.leadership is None else u.leadership}"
+                                for u in eligible)
             message = f"No General is named; one Character must be: {choices}."
         else:
             message = "No General is named, and the list has no Character who may be the General."
@@ -284,10 +285,15 @@ def general(army: "Army", rule: "Rule") -> Iterator[Violation]:
         reason = why_not(unit)
         if reason:
             yield violation(rule, "general.not_eligible", f"{reason} and cannot be the General.", unit)
-    if rule.params.get("highest_leadership", True) and len(named) == 1 and not why_not(named[0]):
+    # Highest Leadership (001:L3779-3783), compared only between known values: a Character whose book
+    # gives no Leadership (no profile with an Ld) is left out of the comparison, and when the named
+    # General's own Leadership is unknown nothing is compared, so a missing value never makes a list
+    # illegal (the book's `unchecked:` names the entries without one). Ties let the player choose.
+    if rule.params.get("highest_leadership", True) and len(named) == 1 and not why_not(named[0]) \
+            and named[0].leadership is not None:
         chosen = named[0]
-        best = max(eligible, key=lambda u: u.leadership or 0)
-        if (best.leadership or 0) > (chosen.leadership or 0):
+        best = max((u for u in eligible if u.leadership is not None), key=lambda u: u.leadership)
+        if best.leadership > chosen.leadership:
             yield violation(rule, "general.not_highest_leadership",
                             f"The General {chosen.describe()} has Leadership {chosen.leadership}, but "
                             f"{best.describe()} has {best.leadership}; the General must be the eligible "
@@ -540,7 +546,8 @@ def unit_size(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
 @per_unit
 def unit_options(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
     entry = unit.entry
-    if not (unit.options or entry.option_minimums or entry.mount_required or (unit.mount and unit.mount.requires)):
+    if not (unit.options or entry.option_minimums or entry.options_per_models or entry.mount_required
+            or (unit.mount and unit.mount.requires)):
         return
     chosen = set(unit.options).union(unit.roster.command)
     if unit.mount is not None:
@@ -551,6 +558,11 @@ def unit_options(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation
         if count > option.max:
             yield violation(rule, "options.max",
                             f"{unit.describe()} takes {option.name} {count} times; at most {option.max}.", unit)
+        elif option.max_per_models and count > unit.size // option.max_per_models:
+            yield violation(rule, "options.max_per_models",
+                            f"{unit.describe()} takes {option.name} {plural(count, 'time')}; at most "
+                            f"{unit.size // option.max_per_models} with {plural(unit.size, 'model')} "
+                            f"(1 per {option.max_per_models}).", unit)
         if option.group:
             by_group.setdefault(option.group, []).append(option.name)
         for need in option.requires:
@@ -565,6 +577,12 @@ def unit_options(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation
                 yield violation(rule, "options.excludes",
                                 f"{unit.describe()}: {option.name} cannot be taken with {_option_name(entry, bar)}.",
                                 unit)
+    for option in entry.options_per_models:
+        count, least = unit.options.get(option.id, 0), unit.size // option.min_per_models
+        if count < least:
+            yield violation(rule, "options.min_per_models",
+                            f"{unit.describe()} takes {option.name} {plural(count, 'time')}; at least {least} "
+                            f"with {plural(unit.size, 'model')} (1 per {option.min_per_models}).", unit)
     for gid, names in by_group.items():
         group = entry.groups[gid]
         if len(names) > group.max:

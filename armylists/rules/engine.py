@@ -31,9 +31,11 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
             elif i not in unit_rules.indexes:
                 violations.extend(CHECKS[rule.type](army, rule))
     else:
-        alone = army.system.allies.without_allies
+        allies_rules = army.system.allies
         for rule in rules:
-            violations.extend(CHECKS[rule.type](army.main if rule.type in alone else army, rule))
+            alone = rule.type in allies_rules.without_allies or (
+                rule.origin == "book" and rule.type in allies_rules.book_rules_without_allies)
+            violations.extend(CHECKS[rule.type](army.main if alone else army, rule))
         for rule in contingent_rules(army):
             violations.extend(CHECKS[rule.type](contingent, rule))
         violations.extend(allies_violations(army))

@@ -110,8 +110,10 @@ def _team_rule(raw: Mapping[str, Any], source: str, path: tuple) -> Rule:
 
 def _known_references(system: System, books: Iterable[Book]) -> dict[str, set[str]]:
     known: dict[str, set[str]] = {"entry": set(), "option": set(), "mount": set(), "item": set(),
-                                  "category": set(system.category_names), "troop_type": set(system.troop_types)}
+                                  "category": set(system.category_names), "troop_type": set(system.troop_types),
+                                  "item_category": set(system.item_categories)}
     for book in books:
+        known["item_category"].update(book.system.item_categories)  # a book's own kinds (runes)
         known["entry"].update(book.entries)
         known["option"].update(o for e in book.entries.values() for o in e.options)
         known["mount"].update(book.mounts)

@@ -183,9 +183,10 @@ def _allies(data: Mapping[str, Any], category_ids: set[str], source: str) -> All
     """Which book may ally with which, as the system's data says; the books named need not be loaded."""
     if data["category"] not in category_ids:
         raise RulesDataError(source, ("allies", "category"), f"unknown category {data['category']!r}")
-    for j, rule_type in enumerate(data.get("without_allies", [])):
-        if rule_type not in CHECKS:
-            raise RulesDataError(source, ("allies", "without_allies", j), f"unknown rule type {rule_type!r}")
+    for key in ("without_allies", "book_rules_without_allies"):
+        for j, rule_type in enumerate(data.get(key, [])):
+            if rule_type not in CHECKS:
+                raise RulesDataError(source, ("allies", key, j), f"unknown rule type {rule_type!r}")
     allowed = {}
     for book, armies in data["allowed"].items():
         rows = tuple(AlliedArmy(a["book"], a.get("composition")) for a in armies)
@@ -194,7 +195,9 @@ def _allies(data: Mapping[str, Any], category_ids: set[str], source: str) -> All
                 raise RulesDataError(source, ("allies", "allowed", book, j), f"{row.book} is listed twice")
         allowed[book] = rows
     return AlliesRules(category=data["category"], allowed=allowed, needs_character=data.get("needs_character", True),
-                       without_allies=frozenset(data.get("without_allies", [])), source=data.get("source", ""))
+                       without_allies=frozenset(data.get("without_allies", [])),
+                       book_rules_without_allies=frozenset(data.get("book_rules_without_allies", [])),
+                       source=data.get("source", ""))
 
 
 def _item(data: Mapping[str, Any], system: System, source: str, path: tuple, common: bool) -> Item:
@@ -243,17 +246,21 @@ def build_items(data: Mapping[str, Any], system: System, source: str) -> dict[st
 
 
 def _access(data: Mapping[str, Any] | None, default_allowance: int | None, system: System,
-            source: str, path: tuple) -> ItemAccess | None:
+            source: str, path: tuple, composition_ids: set[str] = frozenset()) -> ItemAccess | None:
     if data is None:
         return None
     cats = data.get("categories")
     for j, cat in enumerate(cats or []):
         if cat not in system.item_categories:
             raise RulesDataError(source, path + ("categories", j), f"unknown item category {cat!r}")
+    for cid in data.get("allowance_in", {}):
+        if cid not in composition_ids:
+            raise RulesDataError(source, path + ("allowance_in", cid), f"unknown composition {cid!r}")
     return ItemAccess(
         allowance=data.get("allowance", default_allowance),
         categories=frozenset(cats) if cats is not None else None,
         book_only=data.get("book_only", False),
+        allowance_in=dict(data.get("allowance_in", {})),
     )
 
 
@@ -292,6 +299,7 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
             excludes=tuple(o.get("excludes", [])), equipment=tuple(o.get("equipment", [])),
             wizard_level=o.get("wizard_level", 0), role=o.get("role"), leadership=o.get("leadership"),
             tags=frozenset(o.get("tags", [])), item_allowance=o.get("item_allowance"), text=o.get("text", ""),
+            max_per_models=o.get("max_per_models"), min_per_models=o.get("min_per_models"),
         )
     choices = {}
     for i, m in enumerate(data.get("mounts", [])):
@@ -322,7 +330,8 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
     for role, part in data.get("command", {}).items():
         command[role] = CommandPart(
             role=role, cost=part["cost"],
-            items=_access(part.get("magic_items"), None, system, source, path + ("command", role, "magic_items")),
+            items=_access(part.get("magic_items"), None, system, source, path + ("command", role, "magic_items"),
+                          composition_ids),
             veteran=part.get("veteran", False), veteran_cost=part.get("veteran_cost", 0),
         )
     for cid in data.get("composition_categories", {}):
@@ -341,12 +350,14 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         size_min=size["min"], size_max=size.get("max"), character=category.character,
         profiles=profiles, equipment=frozenset(data.get("equipment", [])), tags=frozenset(data.get("tags", [])),
         wizard_level=wizard["level"] if wizard else 0, paths=entry_paths,
-        items=_access(data.get("magic_items"), default_allowance, system, source, path + ("magic_items",)),
+        items=_access(data.get("magic_items"), default_allowance, system, source, path + ("magic_items",),
+                      composition_ids),
         options=options, groups=groups, mounts=choices, mount_required=data.get("mount_required", False),
         command=command, leadership=_leadership(profiles),
         composition_categories=data.get("composition_categories", {}),
         armour_access=bool(equipment & system.armour),
         option_minimums=tuple(g for g in groups.values() if g.min),
+        options_per_models=tuple(o for o in options.values() if o.min_per_models),
         tagged=tuple((tag, "entry:" + data["id"], data["name"]) for tag in data.get("tags", [])),
         rules=tuple(data.get("rules", [])), base=data.get("base", ""), text=data.get("text", ""),
         experience=data.get("experience", 0),
@@ -416,7 +427,7 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
     known = {
         "entry": set(entries), "option": {o for e in entries.values() for o in e.options},
         "mount": set(mounts), "item": set(items), "category": set(system.category_names),
-        "troop_type": set(system.troop_types),
+        "troop_type": set(system.troop_types), "item_category": set(system.item_categories),
     }
     for i, r in enumerate(data.get("rules", [])):
         _check_selectors(r, known, source, ("rules", i))

@@ -6,6 +6,7 @@ A selector is a mapping whose keys must all match a unit (an empty one matches e
     {option: imperial-cavalry}             it has taken that option (or one of them)
     {mount: dragon} / {mount: true}        it rides that mount / any mount
     {item: the-sonnstahl}                  one of its models carries that item
+    {item_category: standard}              one of its models carries an item of that category (a magic standard)
     {category: rare}  {tag: one-of-a-kind}  {troop_type: war-machine}
     {character: true}  {general: true}  {wizard_level_min: 3}  {wizard_level: 4}
 
@@ -27,6 +28,7 @@ SELECTOR_SCHEMA = {
         "option": {"$ref": "#/$defs/one_or_many"},
         "mount": {"oneOf": [{"type": "boolean"}, {"$ref": "#/$defs/one_or_many"}]},
         "item": {"$ref": "#/$defs/one_or_many"},
+        "item_category": {"$ref": "#/$defs/one_or_many"},
         "category": {"$ref": "#/$defs/one_or_many"},
         "tag": {"$ref": "#/$defs/one_or_many"},
         "troop_type": {"$ref": "#/$defs/one_or_many"},
@@ -62,6 +64,8 @@ def _test(key: str, want: Any) -> Callable[["Unit"], bool]:
         return lambda u: u.mount is not None and u.mount.mount.id in wanted
     if key == "item":
         return lambda u: any(i.id in wanted for b in u.bearers for i in b.items)
+    if key == "item_category":
+        return lambda u: any(i.category in wanted for b in u.bearers for i in b.items)
     if key == "category":
         return lambda u: u.category in wanted
     if key == "tag":
