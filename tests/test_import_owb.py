@@ -5,6 +5,8 @@ skipped when that folder is absent.
 """
 from __future__ import annotations
 
+import itertools
+
 import json
 import shutil
 import subprocess
@@ -180,6 +182,21 @@ def test_units_offered_only_in_some_compositions_are_refused_elsewhere(books):
     assert [v.message for v in grand.violations if v.code == "count.max"] == [
         "Units not offered in this composition: 1 units taken; at most 0."]
     assert "count.max" not in codes(validate(book, roster(book, units, composition="knightly-order-panther")))
+
+
+def test_an_allowance_that_differs_by_composition_is_the_composition_s(books):
+    """OWB gives a Royal Clan's Thane 100 points of runes where the Grand Army's has 75: `allowance_in`."""
+    book = books["dwarfen-mountain-holds"]
+    thane = book.entries["thane"].items
+    assert (thane.allowance, dict(thane.allowance_in)) == (75, {"royal-clan": 100})
+    runes = sorted((i for i in book.items.values() if i.category == "weapon-runes"), key=lambda i: (i.cost, i.id))
+    chosen = next(c for n in (1, 2) for c in itertools.combinations(runes, n) if 75 < sum(i.cost for i in c) <= 100)
+    units = [{"id": "t", "entry": "thane", "general": True, "items": [i.id for i in chosen]}]
+    grand = validate(book, roster(book, units))
+    clan = validate(book, roster(book, units, composition="royal-clan"))
+    spent = sum(i.cost for i in chosen)
+    assert f"Thane (t) has {spent} pts of magical items; its allowance is 75 pts." in [v.message for v in grand.violations]
+    assert "items.allowance" not in codes(clan)
 
 
 def test_runes_are_item_categories_of_the_book_three_to_a_model(books):

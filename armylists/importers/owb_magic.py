@@ -87,18 +87,27 @@ class MagicMixin:
         for s in slots:
             self._caps(s)
         access: dict[str, Any] = {"categories": sorted({item_category(t) for t in types})}
-        caps = []
+        by_comp: dict[str, int | None] = {}
         for comp in self.comps:
             present = [s for s in slots if self._slot_in(s, comp)]
             limits = [self._slot_cap(s, comp) for s in present]
             if present:
-                caps.append(None if not any(limits) else sum(
+                by_comp[comp] = None if not any(limits) else sum(
                     v or self._dearest(s.get("types") or [], s.get("maxItemsPerCategory"))
-                    for v, s in zip(limits, present)))
+                    for v, s in zip(limits, present))
+        caps = list(by_comp.values())
         if caps and None not in caps:
-            access["allowance"] = max(caps)
-            if who and len(set(caps)) > 1:
-                self.note("allowance-composition", who)
+            grand = by_comp.get(self.grand)
+            if grand is not None:
+                # The Grand Army's allowance, and each composition's where it differs (a Royal Clan's runes).
+                access["allowance"] = grand
+                differs = {slug(c): v for c, v in by_comp.items() if c != self.grand and v != grand}
+                if differs:
+                    access["allowance_in"] = differs
+            else:  # offered only in compositions: the largest of theirs
+                access["allowance"] = max(caps)
+                if who and len(set(caps)) > 1:
+                    self.note("allowance-composition", who)
         if who and len([s for s in slots if s.get("types")]) > 1 and "allowance" in access:
             self.note("allowance-sum", f"{who} ({access['allowance']} pts)")
         return access

@@ -27,7 +27,7 @@ TOPICS = {
     "command-magic": "Command options that carry their own magic items cannot take them here",
     "allowance-sum": "Models with several item allowances (magic items plus runes, virtues, gifts...) are checked "
                      "against one allowance, their sum",
-    "allowance-composition": "Item allowances that differ by composition are checked against the largest",
+    "allowance-composition": "Item allowances of entries offered only in some compositions, where those compositions' differ, are checked against the largest",
     "bsb-standard": "A Battle Standard Bearer's magic standard (no points limit in OWB) is allowed on top of its "
                     "allowance up to the dearest standard's points",
     "general-composition": "Characters OWB lets be the General only in some compositions may be the General in all",
