@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from armylists.rules import RulesDataError, load_tree
+from armylists.rules.loader import build_book, read_yaml
 
 
 def edit(path: Path, change) -> None:
@@ -136,3 +137,75 @@ class TestBadFiles:
     def test_a_file_that_is_not_a_mapping(self, tree):
         book_path(tree).write_text("- just\n- a list\n")
         assert "empire-of-sonnstahl.yaml: (top level): ['just', 'a list'] is not of type 'object'" in load_error(tree)
+
+
+# --- an option's size, an entry's tags per composition, a `not` selector (the TOW test book) -----------
+
+TOW_TEST_BOOK = Path(__file__).resolve().parent / "fixtures" / "rules" / "the-old-world" / "books" / "tow-test-book.yaml"
+
+
+def tow_book_error(library, change) -> str:
+    data = read_yaml(TOW_TEST_BOOK)
+    change(data)
+    with pytest.raises(RulesDataError) as caught:
+        build_book(data, library.systems["the-old-world"], {}, "tow-test-book.yaml")
+    return str(caught.value)
+
+
+def tow_entry(data: dict, eid: str) -> tuple[int, dict]:
+    return next((i, e) for i, e in enumerate(data["entries"]) if e["id"] == eid)
+
+
+class TestBookFeatureErrors:
+    def test_the_test_book_loads_with_its_composition_tags_option_size_and_not_selector(self, library):
+        book = build_book(read_yaml(TOW_TEST_BOOK), library.systems["the-old-world"], {}, "tow-test-book.yaml")
+        assert book.entries["outrider"].composition_tags == {"warhost": frozenset({"own-limit"})}
+        assert book.entries["line-troops"].options["detachment"].size == (5, 9)
+        rule = next(r for r in book.rules if r.id == "detachments-per-regiment")
+        assert rule.params["per"] == {"tag": "regimental-unit", "not": {"option": "detachment"}}
+
+    def test_composition_tags_naming_an_unknown_composition(self, library):
+        def change(d):
+            tow_entry(d, "outrider")[1]["composition_tags"] = {"warhost": ["own-limit"], "horde": ["own-limit"]}
+        i = tow_entry(read_yaml(TOW_TEST_BOOK), "outrider")[0]
+        assert tow_book_error(library, change) == (
+            f"tow-test-book.yaml: entries[{i}].composition_tags.horde: unknown composition 'horde'")
+
+    def test_an_option_size_whose_max_is_below_its_min(self, library):
+        def change(d):
+            tow_entry(d, "line-troops")[1]["options"][0]["size"] = {"min": 5, "max": 4}
+        i = tow_entry(read_yaml(TOW_TEST_BOOK), "line-troops")[0]
+        assert tow_book_error(library, change) == f"tow-test-book.yaml: entries[{i}].options[0].size: max 4 is below min 5"
+
+    def test_an_option_size_at_a_single_size_loads(self, library):
+        data = read_yaml(TOW_TEST_BOOK)
+        tow_entry(data, "line-troops")[1]["options"][0]["size"] = {"min": 5, "max": 5}
+        book = build_book(data, library.systems["the-old-world"], {}, "tow-test-book.yaml")
+        assert book.entries["line-troops"].options["detachment"].size == (5, 5)
+
+    def test_an_unknown_entry_inside_a_not_selector(self, library):
+        def change(d):
+            d["rules"][0]["params"]["select"]["not"] = {"entry": "levies"}
+        assert read_yaml(TOW_TEST_BOOK)["rules"][0]["id"] == "elite-per-1000"
+        assert tow_book_error(library, change) == (
+            "tow-test-book.yaml: rules[0].params.select.not.entry: unknown entry 'levies'")
+
+    def test_an_unknown_option_in_a_list_inside_a_nested_not_selector(self, library):
+        def change(d):
+            rule = next(r for r in d["rules"] if r["id"] == "detachments-per-regiment")
+            rule["params"]["per"]["not"] = {"not": {"option": ["detachment", "detachmnet"]}}
+        i = next(i for i, r in enumerate(read_yaml(TOW_TEST_BOOK)["rules"]) if r["id"] == "detachments-per-regiment")
+        assert tow_book_error(library, change) == (
+            f"tow-test-book.yaml: rules[{i}].params.per.not.not.option[1]: unknown option 'detachmnet'")
+
+    def test_an_unknown_entry_inside_a_not_selector_of_a_composition_rule(self, library):
+        def change(d):
+            d["compositions"][0]["rules"][0]["params"]["select"]["not"] = {"entry": "levies"}
+        assert tow_book_error(library, change) == (
+            "tow-test-book.yaml: compositions[0].rules[0].params.select.not.entry: unknown entry 'levies'")
+
+    def test_an_unknown_key_inside_a_not_selector(self, library):
+        def change(d):
+            d["rules"][0]["params"]["select"]["not"] = {"entri": "elite"}
+        assert tow_book_error(library, change) == (
+            "tow-test-book.yaml: rules[0].params.select.not: Additional properties are not allowed ('entri' was unexpected)")

@@ -1,7 +1,7 @@
 """Every rule type at its boundaries, as data: tests/cases/<rules>.yaml, one case per behaviour.
 
 Each case starts from a legal baseline list (tests/cases/_baselines.yaml) against the test book,
-changes it, and names the exact violation codes (and, where given, messages) the engine must report.
+changes it (units, sizes, options, the limit, the modes and composition chosen), and names the exact violation codes (and, where given, messages) the engine must report.
 """
 from __future__ import annotations
 
@@ -49,6 +49,8 @@ def build(case: dict) -> dict:
         doc.update(system="the-old-world", book="tow-test-book")
     if case.get("modes"):
         doc["modes"] = case["modes"]
+    if case.get("composition"):
+        doc["composition"] = case["composition"]
     return doc
 
 

@@ -595,3 +595,64 @@ def test_knightly_order_limits_of_one_order(books):
     morr = ORDER_ARMIES[MORR]
     assert check(book, morr + [{"id": "wizard-lord", "entry": "wizard-lord", "path": "illusion"}],
                  composition=MORR).violations == ()
+
+
+# --- Combined Arms reads each unit's tags in the list's composition (`composition_tags`) ------------------
+# Combined Arms (system.yaml, combined-arms-duplicates) exempts the units carrying `own-limit`, those with a
+# 0-X limit of their own; which units have one depends on the composition.
+
+def combined_arms(book, units, composition=None, points_limit=2000):
+    doc = document(book, units, points_limit, composition)
+    doc["modes"] = ["combined-arms"]
+    return validate(book, parse_roster(doc))
+
+
+def test_combined_arms_counts_road_wardens_in_nuln_where_they_have_no_limit(books):
+    book = books[EM]
+    wardens = [{"id": f"wardens-{i}", "entry": "empire-road-wardens", "size": 4} for i in range(1, 4)]
+    # Grand Army: Special and 0-1 per 1000 points, so exempt (and two is their own limit at 2000 points).
+    assert combined_arms(book, EMPIRE + wardens[:2]).violations == ()
+    # City-State of Nuln: Rare and unlimited, so Combined Arms' 0-2 of each Rare unit holds.
+    assert combined_arms(book, NULN_ARMY + wardens[:2], NULN).violations == ()
+    assert found(combined_arms(book, NULN_ARMY + wardens, NULN)) == [
+        ("duplicates.max", "Empire Road Wardens is taken 3 times; Rare units may each be taken at most 2 times in a "
+                           "2000-pt army.")]
+    assert check(book, NULN_ARMY + wardens, composition=NULN).violations == ()  # without Combined Arms
+
+
+def test_combined_arms_counts_a_knightly_orders_own_empire_knights(books):
+    book, army = books[EM], ORDER_ARMIES[PANTHER]
+    more = [{"id": f"knights-{i}", "entry": "empire-knights-panther", "size": 5} for i in range(3, 6)]
+    assert combined_arms(book, army + more[:2], PANTHER).violations == ()
+    assert found(combined_arms(book, army + more, PANTHER)) == [
+        ("duplicates.max", "Empire Knights Panther is taken 5 times; Core units may each be taken at most 4 times in a "
+                           "2000-pt army.")]
+
+
+def test_combined_arms_exempts_troll_horde_boar_boys_not_grand_army_ones(books):
+    book = books[OG]
+    boars = [{"id": f"boars-{i}", "entry": "orc-boar-boy-mob", "size": 5} for i in range(1, 5)]
+    # Grand Army: no limit of their own, so at most 3 of this Special unit.
+    assert combined_arms(book, ORC_ARMIES[None] + boars[:3]).violations == ()
+    assert found(combined_arms(book, ORC_ARMIES[None] + boars)) == [
+        ("duplicates.max", "Orc Boar Boy Mob is taken 4 times; Special units may each be taken at most 3 times in a "
+                           "2000-pt army.")]
+    # Troll Horde: 0-1 per 1000 points, so exempt; its own limit is what stops the fourth (and the third).
+    assert combined_arms(book, ORC_ARMIES[TROLL_HORDE] + boars[:2], TROLL_HORDE).violations == ()
+    assert found(combined_arms(book, ORC_ARMIES[TROLL_HORDE] + boars, TROLL_HORDE)) == [
+        ("count.max", "Orc Boar Boy Mobs: 4 units taken; at most 2 (1 per 1000 pts of the 2000-pt limit).")]
+
+
+def test_combined_arms_counts_royal_clan_hammerers_not_grand_army_ones(books):
+    book = books[DW]
+    hammerers = [{"id": f"hammerers-{i}", "entry": "hammerers", "size": 10} for i in range(2, 5)]
+    clan = DWARF_ARMIES[ROYAL_CLAN]  # its own Hammerers and a King
+    assert combined_arms(book, clan + hammerers[:2], ROYAL_CLAN).violations == ()
+    assert found(combined_arms(book, clan + hammerers, ROYAL_CLAN)) == [
+        ("duplicates.max", "Hammerers is taken 4 times; Special units may each be taken at most 3 times in a "
+                           "2000-pt army.")]
+    # Grand Army: one unit per King or Thane, so exempt: four with a King and three Thanes.
+    thanes = [{"id": f"thane-{i}", "entry": "thane"} for i in range(1, 4)]
+    army = DWARF_ARMIES[None] + thanes + [{"id": "hammerers-1", "entry": "hammerers", "size": 10}] + hammerers
+    report = combined_arms(book, army)
+    assert report.violations == (), found(report)

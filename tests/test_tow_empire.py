@@ -66,7 +66,7 @@ def test_the_book_loads_with_every_category(book):
     # Allies have no entries of their own: allied units are entries of another book (tests/test_tow_allies.py).
     assert set(by_category) == {"characters", "core", "special", "rare", "mercenaries"}
     assert {k: len(v) for k, v in by_category.items()} == {
-        "characters": 15, "core": 16, "special": 24, "rare": 5, "mercenaries": 1}
+        "characters": 15, "core": 16, "special": 24, "rare": 5, "mercenaries": 5}
     assert set(book.compositions) == {NULN, "knightly-order-panther", "knightly-order-white-wolf", "knightly-order-blazing-sun",
                                       "knightly-order-morr", "knightly-order-fiery-heart"}
     assert len([i for i in book.items.values() if not i.common]) == 36
@@ -259,3 +259,94 @@ def test_nuln_upgrades_and_items_need_a_nuln_army(book):
     report = check(book, BASE + NULN_BASE[1:3] + [engineer])
     assert sorted(v.rule for v in report.violations) == [
         "nuln-items-outside-nuln", "nuln-units-outside-nuln", "nuln-upgrades-outside-nuln"]
+
+
+# --- Detachments (001:L2517-2521, L2936-2940; the book's detachments-per-regiment) ---------------------
+
+DETACHMENT = {"detachment": 1}
+
+
+@pytest.mark.parametrize("entry,name", [("state-troops", "State Troops"),
+                                        ("veteran-state-troops", "Veteran State Troops"),
+                                        ("state-missile-troops", "State Missile Troops"),
+                                        ("free-company-militia", "Free Company Militia")])
+def test_a_detachment_has_5_to_9_models_and_any_other_unit_at_least_10(book, entry, name):
+    def unit(size, options=None):
+        return [{"id": "unit", "entry": entry, "size": size, **({"options": options} if options else {})}]
+    for size in (5, 9):
+        assert check(book, BASE + unit(size, DETACHMENT)).violations == (), size
+    assert [(v.code, v.message) for v in check(book, BASE + unit(4, DETACHMENT)).violations] == [
+        ("unit.size_min", f"{name} (unit) has 4 models; at least 5 as a Detachment.")]
+    assert [(v.code, v.message) for v in check(book, BASE + unit(10, DETACHMENT)).violations] == [
+        ("unit.size_max", f"{name} (unit) has 10 models; at most 9 as a Detachment.")]
+    assert check(book, BASE + unit(10)).violations == ()
+    assert [(v.code, v.message) for v in check(book, BASE + unit(9)).violations] == [
+        ("unit.size_min", f"{name} (unit) has 9 models; at least 10.")]
+    unsized = [{"id": "unit", "entry": entry, "options": DETACHMENT}]  # no size: the fewest it may have
+    report = check(book, BASE + unsized)
+    assert report.violations == ()
+    assert next(u.models for u in report.units if u.id == "unit") == 5
+
+
+def test_empire_archers_need_5_models_and_at_most_9_as_a_detachment(book):
+    archers = {"id": "unit", "entry": "empire-archers"}
+    assert check(book, BASE + [{**archers, "size": 5}]).violations == ()
+    assert check(book, BASE + [{**archers, "size": 30}]).violations == ()
+    assert check(book, BASE + [{**archers, "size": 9, "options": DETACHMENT}]).violations == ()
+    assert [(v.code, v.message) for v in check(book, BASE + [{**archers, "size": 10, "options": DETACHMENT}]).violations] == [
+        ("unit.size_max", "Empire Archers (unit) has 10 models; at most 9 as a Detachment.")]
+    assert [(v.code, v.message) for v in check(book, BASE + [{**archers, "size": 4}]).violations] == [
+        ("unit.size_min", "Empire Archers (unit) has 4 models; at least 5.")]
+
+
+def test_the_regimental_units_are_the_entries_whose_rules_say_so(book):
+    tagged = {e.id for e in book.entries.values() if "regimental-unit" in e.tags}
+    assert tagged == {e.id for e in book.entries.values() if "Regimental Unit" in e.rules}
+    assert tagged == {"state-troops", "veteran-state-troops", "state-missile-troops", "nuln-state-troops",
+                      "nuln-veteran-state-troops", "empire-greatswords"}
+    # Their tags in the Knightly Orders (where State Troops are 0-1 per 1000 points) keep the tag.
+    for eid in tagged:
+        assert all("regimental-unit" in tags for tags in book.entries[eid].composition_tags.values()), eid
+
+
+def detachments(n, entry="state-missile-troops"):
+    return [{"id": f"detachment-{i}", "entry": entry, "size": 5, "options": DETACHMENT} for i in range(1, n + 1)]
+
+
+def test_two_detachments_per_regimental_unit(book):
+    # BASE's State Troops are the one Regimental Unit; Empire Archers are none.
+    assert check(book, BASE + detachments(2)).violations == ()
+    report = check(book, BASE + detachments(3))
+    assert [(v.code, v.message) for v in report.violations] == [
+        ("ratio.max", "Detachments: 3 taken; at most 2 per Regimental Unit that is not itself a Detachment, "
+                      "and the army has 1.")]
+    assert (report.violations[0].rule, report.violations[0].unit) == ("detachments-per-regiment", "detachment-3")
+    # Empire Greatswords are a Regimental Unit too: four Detachments for two regiments.
+    greatswords = [{"id": "greatswords", "entry": "empire-greatswords", "size": 10}]
+    assert check(book, BASE + greatswords + detachments(4)).violations == ()
+    assert [v.code for v in check(book, BASE + greatswords + detachments(5)).violations] == ["ratio.max"]
+
+
+def test_a_detachment_is_not_itself_a_regiment(book):
+    # Three Detachments of State Troops (each tagged a Regimental Unit) and the one regiment: still 1 regiment.
+    report = check(book, BASE + detachments(3, "state-troops"))
+    assert [v.message for v in report.violations] == [
+        "Detachments: 3 taken; at most 2 per Regimental Unit that is not itself a Detachment, and the army has 1."]
+    without_regiment = [BASE[0], *BASE[2:], {"id": "militia", "entry": "free-company-militia", "size": 100}]
+    assert check(book, without_regiment).violations == ()
+    report = check(book, without_regiment + detachments(1, "state-troops"))
+    assert [v.message for v in report.violations] == [
+        "Detachments: 1 taken; at most 2 per Regimental Unit that is not itself a Detachment, and the army has 0."]
+
+
+def test_nuln_keeps_its_own_detachment_rules_beside_the_book_rule(book):
+    assert check(book, NULN_BASE, composition=NULN).violations == ()
+    # A Nuln regiment is a Regimental Unit: two Detachments taken by option (Free Company Militia may be one
+    # in Nuln) besides its Nuln Detachment entry; a third by option is one over.
+    militia = [{"id": f"militia-{i}", "entry": "free-company-militia", "size": 5, "options": DETACHMENT} for i in range(3)]
+    assert check(book, NULN_BASE + militia[:2], composition=NULN).violations == ()
+    assert [(v.rule, v.code) for v in check(book, NULN_BASE + militia, composition=NULN).violations] == [
+        ("detachments-per-regiment", "ratio.max")]
+    three = NULN_BASE + [{"id": f"d{i}", "entry": "state-troops-detachment", "size": 5} for i in range(2)]
+    assert [(v.rule, v.code) for v in check(book, three, composition=NULN).violations] == [
+        ("nuln-detachments-per-regiment", "ratio.max")]

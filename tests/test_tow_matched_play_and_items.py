@@ -4,6 +4,9 @@ outside its allowance, and the runes of one runic item, on the real books and th
 - Battle March (the-old-world-facts.md): the books' per-1000 limits (rules tagged `per-1000`) would allow
   nothing below 1000 points; the mode sets them aside (`replace_tagged`) and counts every choice they
   limit, units, options and items alike, against one (`count` with `rules_tagged`).
+- Combined Arms exempts the units with a 0-X limit of their own (`own-limit`): in every composition a
+  unit carries the tag exactly where a rule in force limits it (`composition_tags` where an Army of
+  Infamy limits it otherwise), and `per-1000` where that limit is per 1000 points.
 - "A Battle Standard may take a magic standard outside the allowance where its entry says so" (facts):
   every Battle Standard Bearer option of these books carries `standard-outside-allowance`, as Old World
   Builder gives each Battle Standard a banner allowance without a cap.
@@ -143,7 +146,61 @@ def test_every_0_x_per_1000_points_rule_is_tagged_per_1000(books, bid):
         per_1000 = isinstance(bound, dict) and bound.get("per_points") == 1000
         assert per_1000 == ("per-1000" in rule.tags), rule.id
         assert not per_1000 or "select" in rule.params, rule.id
-    assert sum("per-1000" in r.tags for r in rules) == {EM: 29, OG: 21, DW: 31}[bid]
+    assert sum("per-1000" in r.tags for r in rules) == {EM: 32, OG: 21, DW: 31}[bid]
+
+
+# Ratio rules that say how units go together rather than limit one "0-X": Da Boyz (a Black Orc Mob for
+# every Black Orc boss and back; in a Nomadic Waaagh! the bosses' rule is their 0-1 per Black Orc Boar
+# Chariot) and a Nuln regiment's 1-2 Detachments.
+NOT_A_0_X_LIMIT = {("da-boyz-mobs", None), ("da-boyz-bosses", None), ("nuln-regiments-need-detachments", "city-state-of-nuln"),
+                   ("nuln-detachments-per-regiment", "city-state-of-nuln")}
+
+
+def whole_units(book, selector, composition):
+    """The entries a selector picks as whole units (not by an option, item, mount or role) in a composition."""
+    if set(selector) - {"entry", "category"}:
+        return set()
+
+    def many(value):
+        return {value} if isinstance(value, str) else set(value)
+    return {e.id for e in book.entries.values()
+            if ("entry" not in selector or e.id in many(selector["entry"]))
+            and ("category" not in selector or e.category_in(composition) in many(selector["category"]))}
+
+
+def tags_in(entry, composition):
+    return entry.composition_tags.get(composition, entry.tags) if composition else entry.tags
+
+
+@pytest.mark.parametrize("bid", [EM, OG, DW])
+def test_units_carry_per_1000_and_own_limit_in_each_composition_as_its_rules_limit_them(books, bid):
+    """Combined Arms exempts the units tagged `own-limit` in the list's composition (`composition_tags`), so
+    in every composition a unit carries it exactly when a book or composition rule in force there gives it
+    a 0-X limit of its own, and `per-1000` exactly when that limit is per 1000 points."""
+    book = books[bid]
+    for composition in [None, *book.compositions]:
+        rules = [r for r in book.rules_for(composition) if r not in book.system.rules]
+        refused, limited, per_1000 = set(), set(), set()
+        for rule in rules:
+            params = rule.params
+            if rule.type == "count" and "max" in params:
+                chosen = whole_units(book, params.get("select", {}), composition)
+                if params["max"] == 0:
+                    refused |= chosen
+                    continue
+                limited |= chosen
+                if isinstance(params["max"], dict) and params["max"].get("per_points") == 1000:
+                    per_1000 |= chosen
+            elif rule.type == "ratio" and (rule.id, composition) not in NOT_A_0_X_LIMIT:
+                limited |= whole_units(book, params["select"], composition)
+            elif rule.type == "tag_max":
+                limited |= {e.id for e in book.entries.values() if params["tag"] in tags_in(e, composition)}
+        for entry in book.entries.values():
+            if entry.id in refused:
+                continue
+            tags, where = tags_in(entry, composition), (entry.id, composition)
+            assert ("own-limit" in tags) == (entry.id in limited), where
+            assert ("per-1000" in tags) == (entry.id in per_1000), where
 
 
 # --- a Battle Standard's magic standard -------------------------------------------------------------

@@ -196,15 +196,25 @@ def test_dwarfs_banner_runes_for_0_1_unit_of_warriors_per_1000_points(books):
 
 def test_per_1000_units_carry_the_tags_combined_arms_reads(books):
     """Combined Arms exempts `own-limit` units; Battle March reads the rules' own `per-1000` tag
-    (test_tow_matched_play_and_items.py), the units' `per-1000` tag only says the same of the unit."""
+    (test_tow_matched_play_and_items.py), the units' `per-1000` tag only says the same of the unit. In an
+    Army of Infamy the rules are the book's it keeps and its own, and the tags are the entry's there
+    (`composition_tags`, which replace its `tags`)."""
     for book in books.values():
-        for rule in book.rules:
-            bound = rule.params.get("max")
-            if rule.type == "count" and isinstance(bound, dict) and "per_points" in bound and "option" not in rule.params["select"] \
-                    and "item" not in rule.params["select"] and "item_category" not in rule.params["select"]:
-                entries = rule.params["select"]["entry"]
-                for eid in [entries] if isinstance(entries, str) else entries:
-                    assert {"per-1000", "own-limit"} <= book.entries[eid].tags, eid
+        for composition in [None, *book.compositions]:
+            for rule in book.rules_for(composition):
+                if rule in book.system.rules:
+                    continue
+                bound = rule.params.get("max")
+                select = rule.params.get("select", {})
+                if rule.type == "count" and isinstance(bound, dict) and "per_points" in bound and "option" not in select \
+                        and "item" not in select and "item_category" not in select:
+                    entries = select["entry"]
+                    for eid in [entries] if isinstance(entries, str) else entries:
+                        entry, category = book.entries[eid], select.get("category")
+                        if category and entry.category_in(composition) not in ([category] if isinstance(category, str) else category):
+                            continue  # the rule selects it only in another category
+                        tags = entry.composition_tags.get(composition, entry.tags) if composition else entry.tags
+                        assert {"per-1000", "own-limit"} <= tags, (eid, composition)
 
 
 # --- Armies of Infamy -----------------------------------------------------------------------------

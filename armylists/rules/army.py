@@ -55,7 +55,8 @@ class Unit:
     __slots__ = ("id", "roster", "entry", "name", "category", "character", "size", "points",
                  "options", "mount", "troop_type", "on_foot", "large_target", "war_machine",
                  "wizard_level", "is_bsb", "general", "leadership", "armour_access", "frees_path",
-                 "tagged", "bearers", "tags", "experience", "memo", "equipment", "allied", "own_category", "_line")
+                 "tagged", "bearers", "tags", "experience", "memo", "equipment", "allied", "own_category", "_line",
+                 "size_bounds")
 
     def __init__(self, roster: RosterUnit, entry: Entry):
         self.id = roster.id
@@ -212,7 +213,7 @@ class Army:
         unit = Unit(ru, entry)
         unit.category = entry.composition_categories.get(composition, entry.category) if composition else entry.category
         unit.own_category = unit.category
-        size = ru.size if ru.size is not None else entry.size_min
+        size = ru.size if ru.size is not None else _smallest(ru, entry)
         unit.size = size
         points = entry.base_points + entry.points * size
         wizard_level = entry.wizard_level
@@ -222,9 +223,14 @@ class Army:
         item_allowance = entry_access.allowance if entry_access else None
         is_bsb = False
         tags = entry.tags
-        equipment = entry.equipment
         tagged = unit.tagged
-        tagged.extend(entry.tagged)
+        if composition and composition in entry.composition_tags:  # limited otherwise in this composition
+            tags = entry.composition_tags[composition]
+            tagged.extend((tag, "entry:" + entry.id, entry.name) for tag in tags)
+        else:
+            tagged.extend(entry.tagged)
+        equipment = entry.equipment
+        size_bounds = (entry.size_min, entry.size_max)
 
         options = entry.options
         # Options are the unit's, paid per model where `per_model`; or, where the list gives each model
@@ -250,6 +256,8 @@ class Army:
                 item_allowance = option.item_allowance
             if option.equipment:
                 equipment = equipment | frozenset(option.equipment)
+            if option.size is not None:
+                size_bounds = option.size
             if option.tags:
                 tags = tags | option.tags
                 tagged.extend((tag, "option:" + oid, option.name) for tag in option.tags)
@@ -286,6 +294,7 @@ class Army:
             tagged.extend((tag, "veteran-standard", "Veteran Standard Bearer") for tag in system.veteran_standard_tags)
 
         unit.wizard_level = wizard_level
+        unit.size_bounds = size_bounds
         unit.is_bsb = is_bsb
         unit.tags = tags
         unit.equipment = equipment
@@ -355,3 +364,13 @@ class Army:
 
     def category_name(self, category_id: str) -> str:
         return self.system.category_names.get(category_id, category_id)
+
+
+def _smallest(ru: RosterUnit, entry: Entry) -> int:
+    """A unit whose list gives no size has the fewest models it may: an option's minimum if it sets one."""
+    least = entry.size_min
+    for oid, _ in ru.options:
+        option = entry.options.get(oid)
+        if option is not None and option.size is not None:
+            least = option.size[0]
+    return least

@@ -151,6 +151,7 @@ class Option:
     # at least one per `min_per_models` (Squig Herders: 1 per 5 Squigs). Both round down.
     max_per_models: int | None = None
     min_per_models: int | None = None
+    size: tuple[int, int | None] | None = None  # (min, max) models while taken, instead of the entry's (a Detachment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +195,7 @@ class Entry:
     command: Mapping[str, CommandPart]
     leadership: int | None
     composition_categories: Mapping[str, str]
+    composition_tags: Mapping[str, frozenset[str]] = field(default_factory=dict)  # its tags in a composition
     option_minimums: tuple[OptionGroup, ...] = ()  # the groups that must be chosen from
     options_per_models: tuple[Option, ...] = ()  # the options with a `min_per_models`
     armour_access: bool = False  # has mundane armour or the option to buy it (000:L2827-2828)

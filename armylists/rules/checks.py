@@ -533,13 +533,23 @@ def wizard_paths(army: "Army", rule: "Rule") -> Iterator[Violation]:
 @check("unit_size")
 @per_unit
 def unit_size(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
-    entry = unit.entry
-    if unit.size < entry.size_min:
+    """The entry's size bounds, or an option's while it is taken (a Detachment: 5 to 9 models)."""
+    least, most = unit.size_bounds
+    if unit.size < least:
         yield violation(rule, "unit.size_min",
-                        f"{unit.describe()} has {plural(unit.size, 'model')}; at least {entry.size_min}.", unit)
-    elif entry.size_max is not None and unit.size > entry.size_max:
+                        f"{unit.describe()} has {plural(unit.size, 'model')}; at least {least}{_as(unit)}.", unit)
+    elif most is not None and unit.size > most:
         yield violation(rule, "unit.size_max",
-                        f"{unit.describe()} has {plural(unit.size, 'model')}; at most {entry.size_max}.", unit)
+                        f"{unit.describe()} has {plural(unit.size, 'model')}; at most {most}{_as(unit)}.", unit)
+
+
+def _as(unit: "Unit") -> str:
+    """" as a Detachment": the option that set the unit's size bounds, if one did."""
+    for oid in reversed(list(unit.options)):  # the last one taken sets them, as in army.py
+        option = unit.entry.options[oid]
+        if option.size is not None:
+            return f" as a {option.name}"
+    return ""
 
 
 @check("unit_options")

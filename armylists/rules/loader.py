@@ -300,7 +300,11 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
             wizard_level=o.get("wizard_level", 0), role=o.get("role"), leadership=o.get("leadership"),
             tags=frozenset(o.get("tags", [])), item_allowance=o.get("item_allowance"), text=o.get("text", ""),
             max_per_models=o.get("max_per_models"), min_per_models=o.get("min_per_models"),
+            size=(o["size"]["min"], o["size"].get("max")) if "size" in o else None,
         )
+        if "size" in o and o["size"].get("max", o["size"]["min"]) < o["size"]["min"]:
+            raise RulesDataError(source, path + ("options", i, "size"),
+                                 f"max {o['size']['max']} is below min {o['size']['min']}")
     choices = {}
     for i, m in enumerate(data.get("mounts", [])):
         if m["mount"] not in mounts:
@@ -340,6 +344,9 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
     for cid, cat in data.get("composition_categories", {}).items():
         if cat not in categories:
             raise RulesDataError(source, path + ("composition_categories", cid), f"unknown category {cat!r}")
+    for cid in data.get("composition_tags", {}):
+        if cid not in composition_ids:
+            raise RulesDataError(source, path + ("composition_tags", cid), f"unknown composition {cid!r}")
     profiles = tuple(data.get("profiles", []))
     equipment = set(data.get("equipment", []))
     for option in options.values():
@@ -355,6 +362,7 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         options=options, groups=groups, mounts=choices, mount_required=data.get("mount_required", False),
         command=command, leadership=_leadership(profiles),
         composition_categories=data.get("composition_categories", {}),
+        composition_tags={cid: frozenset(tags) for cid, tags in data.get("composition_tags", {}).items()},
         armour_access=bool(equipment & system.armour),
         option_minimums=tuple(g for g in groups.values() if g.min),
         options_per_models=tuple(o for o in options.values() if o.min_per_models),
@@ -452,13 +460,19 @@ def _check_selectors(rule: Mapping[str, Any], known: Mapping[str, set[str]], sou
     for name, spec in schema.get("properties", {}).items():
         if spec.get("$ref") != "#/$defs/selector" or name not in rule.get("params", {}):
             continue
-        for key, value in rule["params"][name].items():
-            if key not in known or isinstance(value, bool):
-                continue
-            for j, ref in enumerate([value] if isinstance(value, str) else value):
-                if ref not in known[key]:
-                    where = path + ("params", name, key) + ((j,) if not isinstance(value, str) else ())
-                    raise RulesDataError(source, where, f"unknown {key.replace('_', ' ')} {ref!r}")
+        _check_selector(rule["params"][name], known, source, path + ("params", name))
+
+
+def _check_selector(selector: Mapping[str, Any], known: Mapping[str, set[str]], source: str, path: tuple) -> None:
+    for key, value in selector.items():
+        if key == "not":
+            _check_selector(value, known, source, path + ("not",))
+        if key not in known or isinstance(value, bool):
+            continue
+        for j, ref in enumerate([value] if isinstance(value, str) else value):
+            if ref not in known[key]:
+                where = path + (key,) + ((j,) if not isinstance(value, str) else ())
+                raise RulesDataError(source, where, f"unknown {key.replace('_', ' ')} {ref!r}")
 
 
 # --- a folder of rules data -------------------------------------------------------------------

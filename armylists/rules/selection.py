@@ -9,6 +9,7 @@ A selector is a mapping whose keys must all match a unit (an empty one matches e
     {item_category: standard}              one of its models carries an item of that category (a magic standard)
     {category: rare}  {tag: one-of-a-kind}  {troop_type: war-machine}
     {character: true}  {general: true}  {wizard_level_min: 3}  {wizard_level: 4}
+    {not: {option: detachment}}            it does not match the selector given (a regiment, not a Detachment)
 
 The vocabulary follows what BattleScribe catalogues count (selections matching a condition), so
 their constraints can be imported later.
@@ -36,6 +37,7 @@ SELECTOR_SCHEMA = {
         "general": {"type": "boolean"},
         "wizard_level_min": {"type": "integer", "minimum": 1},
         "wizard_level": {"type": "integer", "minimum": 1},
+        "not": {"$ref": "#/$defs/selector"},
     },
 }
 ONE_OR_MANY = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}]}
@@ -55,6 +57,9 @@ def _test(key: str, want: Any) -> Callable[["Unit"], bool]:
         return lambda u: u.wizard_level >= want
     if key == "wizard_level":
         return lambda u: u.wizard_level == want
+    if key == "not":
+        excluded = predicate(want)
+        return lambda u: not excluded(u)
     wanted = _many(want)
     if key == "entry":
         return lambda u: u.entry.id in wanted
