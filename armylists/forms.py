@@ -99,6 +99,10 @@ class ListSettingsForm(RevisionForm):
         super().__init__(*args, **kwargs)
         self.fields["composition"].choices = [("", "Standard")] + [(cid, c.name) for cid, c in book.compositions.items()]
         self.fields["points_limit"].label = f"Limit ({book.system.budget_unit})"
+        if book.system.modes:
+            self.fields["modes"] = forms.MultipleChoiceField(
+                required=False, label="Matched play", choices=[(mid, m.name) for mid, m in book.system.modes.items()],
+                error_messages={"invalid_choice": f"%(value)s is not a matched-play rule set of {book.system.name}."})
         self.allies_books: dict[str, tuple[Book, str | None]] = {}
         if book.system.allies is not None:
             self.allies_books = ally_options(book, books, current)
@@ -106,6 +110,13 @@ class ListSettingsForm(RevisionForm):
                 required=False, label="Allies",
                 choices=[("", "No allies")] + [(key, ally_label(b, c)) for key, (b, c) in self.allies_books.items()],
                 error_messages={"invalid_choice": f"%(value)s is not an army {book.name} may take allies from."})
+
+    def chosen_modes(self) -> list[str] | None:
+        """The matched-play rules ticked (none: Open War); None when the form does not show them (a form
+        without the `modes_shown` marker, whose unticked boxes would otherwise read as "none")."""
+        if "modes" not in self.fields or "modes_shown" not in self.data:
+            return None
+        return list(self.cleaned_data.get("modes") or [])
 
     def chosen_allies(self) -> tuple[Book | None, str | None] | None:
         """The allies chosen (book, composition), (None, None) for none; None when the form does not say."""

@@ -90,6 +90,16 @@ def set_list_settings(book: Book, roster: Roster, name: str, points_limit: int,
     return replace(roster, name=_check_name(name), points_limit=points_limit, composition=composition or None)
 
 
+def set_modes(book: Book, roster: Roster, modes: Iterable[str]) -> Roster:
+    """The matched-play rule sets the list is built for (The Old World's Grand Melee, Combined Arms, Battle
+    March; none is Open War), in the system's order."""
+    chosen = set(modes)
+    unknown = sorted(chosen - set(book.system.modes))
+    if unknown:
+        raise EditError(f"{book.system.name} has no matched-play rules {', '.join(map(repr, unknown))}.", "modes")
+    return replace(roster, modes=tuple(m for m in book.system.modes if m in chosen))
+
+
 def set_allies(book: Book, roster: Roster, allies: Book | None, composition: str | None = None) -> tuple[Roster, int]:
     """Take an allied contingent from `allies` (None: no allies); return the list and how many allied units
     were removed. Without allies, or with another allies book, the allied units go (their entries are not

@@ -119,10 +119,13 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
     current_allies = allies_key(allies.book, allies.book_version, allies.composition) if allies else ""
     if settings_form is None:
         settings = {"name": roster.name or army_list.name, "points_limit": roster.points_limit,
-                    "composition": roster.composition or "", "allies": current_allies, "errors": {}}
+                    "composition": roster.composition or "", "allies": current_allies, "modes": list(roster.modes),
+                    "errors": {}}
     else:
         settings = {key: settings_form.data.get(key, "") for key in ("name", "points_limit", "composition")}
         settings["allies"] = settings_form.data.get("allies", current_allies)
+        settings["modes"] = (settings_form.data.getlist("modes") if "modes_shown" in settings_form.data
+                             else list(roster.modes))
         settings["errors"] = {key: list(errs) for key, errs in settings_form.errors.items()}
     ally_choices = []
     if book.system.allies is not None:
@@ -131,6 +134,7 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
         "army_list": army_list, "book": book, "roster": roster, "revision": army_list.revision,
         "sections": sections, "panel": report_panel(report, names), "settings": settings,
         "compositions": [(cid, c.name) for cid, c in book.compositions.items()],
+        "mode_choices": [(mid, m.name) for mid, m in book.system.modes.items()],
         "takes_allies": book.system.allies is not None, "ally_choices": ally_choices, "allies_book": loaded.allies,
         "messages_": messages or [], "focus": focus or "", "stale": stale, "scroll_to": scroll_to,
         "unit_count": len(roster.units), "refresh_catalogue": refresh_catalogue,
@@ -240,6 +244,9 @@ def edit_settings(request: HttpRequest, pk: int) -> HttpResponse:
         data = form.cleaned_data
         roster = list_edits.set_list_settings(loaded.book, loaded.roster, data["name"], data["points_limit"],
                                               data.get("composition") or None)
+        modes = form.chosen_modes()
+        if modes is not None:
+            roster = list_edits.set_modes(loaded.book, roster, modes)
         chosen = form.chosen_allies()
         if chosen is None or chosen == (loaded.allies, roster.allies.composition if roster.allies else None):
             return roster, None

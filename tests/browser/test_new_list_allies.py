@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from armylists.models import ArmyList
 
-from .test_build_a_list import sign_up
+from .test_build_a_list import Editor, sign_up
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -46,3 +46,10 @@ def test_the_new_list_form_offers_the_chosen_books_allies(site, page, shoot):
     page.wait_for_url(re.compile(r".*/lists/\d+/edit/$"))
     expect(page.locator("h3", has_text="Allies: Empire of Man")).to_be_visible()
     assert ArmyList.objects.get().document["allies"] == {"book": "empire-of-man", "book_version": "2024.3"}
+
+    # Matched play in the list's settings: ticking Combined Arms saves it at once (autosave).
+    editor = Editor(page)
+    editor.check("#list-mode-combined-arms")
+    assert ArmyList.objects.get().document["modes"] == ["combined-arms"]
+    editor.change(page.uncheck, "#list-mode-combined-arms")
+    assert "modes" not in ArmyList.objects.get().document
