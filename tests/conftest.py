@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from armylists.rules import Book, Library, Report, load_tree, parse_roster, validate
-from armylists.rules.loader import build_book, read_yaml
+from armylists.rules.loader import build_book, build_items, build_system, read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DATA = ROOT / "rules_data"
@@ -19,6 +19,21 @@ SYSTEM = "t9a-0.11"
 @pytest.fixture(scope="session")
 def library() -> Library:
     return load_tree(RULES_DATA)
+
+
+@pytest.fixture(scope="session")
+def tow_system():
+    """The Old World's system, built straight from its file (no other system or book involved)."""
+    return build_system(read_yaml(RULES_DATA / "the-old-world" / "system.yaml"), "system.yaml")
+
+
+@pytest.fixture(scope="session")
+def tow_books(tow_system) -> dict[str, Book]:
+    """The Old World's three books with the common magic items, by id."""
+    folder = RULES_DATA / "the-old-world"
+    common = build_items(read_yaml(folder / "items" / "common.yaml"), tow_system, "items/common.yaml")
+    return {bid: build_book(read_yaml(folder / "books" / f"{bid}.yaml"), tow_system, common, bid)
+            for bid in ("empire-of-man", "orc-and-goblin-tribes", "dwarfen-mountain-holds")}
 
 
 @pytest.fixture

@@ -9,31 +9,27 @@ allowances per composition), as cited in each rule's `source`.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import pytest
 
 from armylists.item_choices import item_choices
 from armylists.rules import parse_roster, validate
 from armylists.rules.errors import RulesDataError
-from armylists.rules.loader import build_book, build_items, build_system, read_yaml
+from armylists.rules.loader import build_book
 
-ROOT = Path(__file__).resolve().parent.parent
-TOW = ROOT / "rules_data" / "the-old-world"
 EM, OG, DW = "empire-of-man", "orc-and-goblin-tribes", "dwarfen-mountain-holds"
 NULN, ROYAL_CLAN, EXPEDITION, SLAYER_HOST = "city-state-of-nuln", "royal-clan", "expeditionary-force", "slayer-host"
 NOMADS, TROLL_HORDE = "nomadic-waaagh", "troll-horde"
 
 
 @pytest.fixture(scope="module")
-def system():
-    return build_system(read_yaml(TOW / "system.yaml"), "system.yaml")
+def system(tow_system):
+    return tow_system
 
 
 @pytest.fixture(scope="module")
-def books(system):
-    common = build_items(read_yaml(TOW / "items" / "common.yaml"), system, "items/common.yaml")
-    return {bid: build_book(read_yaml(TOW / "books" / f"{bid}.yaml"), system, common, bid) for bid in (EM, OG, DW)}
+def books(tow_books):
+    return tow_books
 
 
 def document(book, units, points_limit=2000, composition=None):

@@ -12,15 +12,13 @@ cited in each rule's `source`.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import pytest
 
 from armylists.rules import parse_roster, validate
-from armylists.rules.loader import build_book, build_items, build_system, read_yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-TOW = ROOT / "rules_data" / "the-old-world"
+from .test_tow_empire import BASE, NULN_BASE
+
 EM, OG, DW = "empire-of-man", "orc-and-goblin-tribes", "dwarfen-mountain-holds"
 NULN = "city-state-of-nuln"
 ORDERS = ("knightly-order-panther", "knightly-order-white-wolf", "knightly-order-blazing-sun",
@@ -29,10 +27,8 @@ HIRED = ("doomseeker-merc", "imperial-dwarf-mercenaries", "prince-ulthers-dragon
 
 
 @pytest.fixture(scope="module")
-def books():
-    system = build_system(read_yaml(TOW / "system.yaml"), "system.yaml")
-    common = build_items(read_yaml(TOW / "items" / "common.yaml"), system, "items/common.yaml")
-    return {bid: build_book(read_yaml(TOW / "books" / f"{bid}.yaml"), system, common, bid) for bid in (EM, OG, DW)}
+def books(tow_books):
+    return tow_books
 
 
 def check(book, units, points_limit=2000, composition=None):
@@ -51,20 +47,8 @@ def points_of(report, uid):
     return next(u.points for u in report.units if u.id == uid)
 
 
-# A legal Grand Army (tests/test_tow_empire.py's): the General (90), 500 pts of Core, two units of Archers.
-GRAND_ARMY = [
-    {"id": "general", "entry": "general-of-the-empire", "general": True},
-    {"id": "state-troops", "entry": "state-troops", "size": 100},
-    {"id": "archers-1", "entry": "empire-archers", "size": 5},
-    {"id": "archers-2", "entry": "empire-archers", "size": 5},
-]
-# A legal City-State of Nuln army: a regiment of Nuln State Troops with one Detachment (510 pts of Core).
-NULN_ARMY = [
-    {"id": "general", "entry": "general-of-the-empire", "general": True},
-    {"id": "regiment", "entry": "nuln-state-troops", "size": 70},
-    {"id": "detachment", "entry": "state-troops-detachment", "size": 15},
-    {"id": "archers", "entry": "empire-archers", "size": 5},
-]
+# The legal Grand Army and City-State of Nuln armies of tests/test_tow_empire.py.
+GRAND_ARMY, NULN_ARMY = BASE, NULN_BASE
 # A legal Dwarf Grand Army and Orc & Goblin Tribes Grand Army, to price the same units in their own books.
 DWARF_ARMY = [
     {"id": "general", "entry": "king", "general": True},

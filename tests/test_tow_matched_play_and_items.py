@@ -23,7 +23,7 @@ import pytest
 
 from armylists.rules import parse_roster, validate
 from armylists.rules.errors import RulesDataError
-from armylists.rules.loader import build_book, build_items, build_system, read_yaml
+from armylists.rules.loader import build_book, read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 TOW = ROOT / "rules_data" / "the-old-world"
@@ -34,16 +34,16 @@ ONE_CHOICE = "Choices limited 0-X per 1000 points"
 
 
 @pytest.fixture(scope="module")
-def system():
-    return build_system(read_yaml(TOW / "system.yaml"), "system.yaml")
+def system(tow_system):
+    return tow_system
 
 
 @pytest.fixture(scope="module")
-def books(system):
-    common = build_items(read_yaml(TOW / "items" / "common.yaml"), system, "items/common.yaml")
-    found = {bid: build_book(read_yaml(TOW / "books" / f"{bid}.yaml"), system, common, bid) for bid in (EM, OG, DW)}
-    found["tow-test-book"] = build_book(read_yaml(FIXTURE), system, common, str(FIXTURE))
-    return found
+def books(tow_system, tow_books):
+    common = tow_books[EM].items  # the common items are every book's, with its own
+    test_book = build_book(read_yaml(FIXTURE), tow_system, {i: item for i, item in common.items() if item.common},
+                           str(FIXTURE))
+    return {**tow_books, "tow-test-book": test_book}
 
 
 def check(book, units, points_limit=2000, **extra):
