@@ -350,3 +350,25 @@ def test_nuln_keeps_its_own_detachment_rules_beside_the_book_rule(book):
     three = NULN_BASE + [{"id": f"d{i}", "entry": "state-troops-detachment", "size": 5} for i in range(2)]
     assert [(v.rule, v.code) for v in check(book, three, composition=NULN).violations] == [
         ("nuln-detachments-per-regiment", "ratio.max")]
+
+
+def test_imperial_ogres_weapon_upgrades_at_most_one_per_model(book):
+    """Each Imperial Ogre weapon upgrade is bought for one model (max_per_models: 1): 3 great weapons for 3
+    Ogres pass, a fourth fails."""
+    ogres = {"id": "ogres", "entry": "imperial-ogres", "size": 3, "options": {"great-weapons": 3}}
+    assert check(book, BASE + [ogres]).violations == ()
+    report = check(book, BASE + [{**ogres, "options": {"great-weapons": 4}}])
+    assert [(v.code, v.message) for v in report.violations] == [
+        ("options.max_per_models", "Imperial Ogres (ogres) takes Great weapon (one model) 4 times; at most 3 with "
+                                   "3 models (1 per 1).")]
+
+
+def test_wizards_wear_only_magic_armour_made_for_wizards(book):
+    """001:L767-773: Wizards wear no armour; the Armour of Tarnus is made for Wizards (restricted to them), so a
+    Master Mage may wear it, and no other magic armour."""
+    mage = {"id": "mage", "entry": "master-mage", "path": "battle-magic", "items": ["armour-of-tarnus"]}
+    assert check(book, BASE + [mage]).violations == ()
+    report = check(book, BASE + [{**mage, "items": ["enchanted-shield"]}])
+    assert [(v.code, v.message) for v in report.violations] == [
+        ("wizard.armour", "Master Mage (mage) is a Wizard and may not wear armour or carry a shield (Enchanted Shield).")]
+

@@ -23,7 +23,7 @@ import pytest
 
 from armylists.rules import parse_roster, validate
 from armylists.rules.errors import RulesDataError
-from armylists.rules.loader import build_book, read_yaml
+from armylists.rules.loader import build_book, build_items, read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 TOW = ROOT / "rules_data" / "the-old-world"
@@ -74,6 +74,28 @@ def test_empire_battle_march_one_per_1000_unit_at_750_points(books):
     report = check(books[EM], EMPIRE_750 + [CANNON], 750, modes=["battle-march"])
     assert report.violations == (), messages(report)
     assert report.total_points == 390
+
+
+def test_battle_march_items_only_in_battle_march(books):
+    """The rulebook's common magic items for Battle March (the Skirmisher's Blade) are for those games only
+    (common.yaml `only_in_modes: [battle-march]`)."""
+    armed = copy.deepcopy(EMPIRE_750)
+    armed[0]["items"] = ["skirmishers-blade"]
+    assert check(books[EM], armed, 750, modes=["battle-march"]).violations == ()
+    for modes in ([], ["combined-arms"]):
+        report = check(books[EM], armed, 750, modes=modes)  # (two units short of Open War's three, too)
+        found = [(v.rule, v.unit, v.message) for v in report.violations if v.code == "items.mode_only"]
+        assert found == [("item-eligibility", "captain", "Skirmisher's Blade is for Battle March games only, and this "
+                          "list does not play Battle March (Captain of the Empire (captain)).")]
+
+
+def test_an_item_for_an_unknown_mode_is_a_load_error(system):
+    data = {"kind": "items", "id": "common", "name": "Items", "system": "the-old-world", "version": "1",
+            "sources": ["tests"], "items": [{"id": "blade", "name": "Blade", "category": "weapon", "cost": 5,
+                                             "restrictions": {"only_in_modes": ["open-war"]}}]}
+    with pytest.raises(RulesDataError) as caught:
+        build_items(data, system, "items.yaml")
+    assert str(caught.value) == "items.yaml: items[0].restrictions.only_in_modes[0]: unknown mode 'open-war'"
 
 
 def test_empire_battle_march_a_second_per_1000_choice_fails_once(books):

@@ -445,6 +445,11 @@ def item_eligibility(army: "Army", rule: "Rule") -> Iterator[Violation]:
             if limits.get("not_large_target") and unit.large_target:
                 yield violation(rule, "items.large_target",
                                 f"{item.name} cannot be taken by a Large Target ({who}).", unit)
+            if "only_in_modes" in limits and not set(army.roster.modes).intersection(limits["only_in_modes"]):
+                names = " or ".join(army.system.modes[m].name for m in limits["only_in_modes"])
+                yield violation(rule, "items.mode_only",
+                                f"{item.name} is for {names} games only, and this list does not play {names} "
+                                f"({who}).", unit)
             if limits.get("army_without_wizards") and army.has_wizards:
                 wizards = ", ".join(u.describe() for u in army.units if u.wizard_level)
                 yield violation(rule, "items.army_has_wizards",
@@ -800,7 +805,8 @@ def limit_range(army: "Army", rule: "Rule") -> Iterator[Violation]:
 @check("wizard_armour", allowed_tag={"type": "string"}, item_categories={"$ref": "#/$defs/slugs"})
 def wizard_armour(army: "Army", rule: "Rule") -> Iterator[Violation]:
     """Wizards wear no armour and carry no shield, mundane (the system's `armour`) or magic (items of
-    `item_categories`), unless their entry or an option carries `allowed_tag`."""
+    `item_categories`), unless their entry or an option carries `allowed_tag`; magic armour made for
+    Wizards (an item restricted `wizards_only`: the Armour of Tarnus) they may wear."""
     allowed = rule.params.get("allowed_tag")
     armour = army.system.armour
     magic = set(rule.params.get("item_categories", []))
@@ -808,7 +814,8 @@ def wizard_armour(army: "Army", rule: "Rule") -> Iterator[Violation]:
         if not unit.wizard_level or (allowed and allowed in unit.tags):
             continue
         worn = sorted(armour & unit.equipment)
-        worn += [i.name for b in unit.bearers for i in b.items if i.category in magic]
+        worn += [i.name for b in unit.bearers for i in b.items
+                 if i.category in magic and not i.restrictions.get("wizards_only")]
         if worn:
             yield violation(rule, "wizard.armour",
                             f"{unit.describe()} is a Wizard and may not wear armour or carry a shield "

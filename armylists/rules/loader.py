@@ -209,6 +209,9 @@ def _item(data: Mapping[str, Any], system: System, source: str, path: tuple, com
     for j, tt in enumerate(data.get("restrictions", {}).get("troop_types", [])):
         if tt not in system.troop_types:
             raise RulesDataError(source, path + ("restrictions", "troop_types", j), f"unknown troop type {tt!r}")
+    for j, mode in enumerate(data.get("restrictions", {}).get("only_in_modes", [])):
+        if mode not in system.modes:
+            raise RulesDataError(source, path + ("restrictions", "only_in_modes", j), f"unknown mode {mode!r}")
     return Item(
         id=data["id"], name=data["name"], category=data["category"], cost=data["cost"],
         cost_by_category=data.get("cost_by_category", {}), type=data.get("type", ""),
