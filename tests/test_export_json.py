@@ -82,3 +82,14 @@ def test_the_checksum_changes_with_any_change_to_the_list():
     renamed = {**data, "name": data["name"] + "."}
     sums = [checksum(parse_roster(d)) for d in (data, bigger, renamed)]
     assert sums[0] == "67aff9afa7" and len(set(sums)) == 3
+
+
+def test_the_matched_play_rules_are_exported_in_the_lists_order_and_change_the_checksum():
+    data = json.loads((LEGAL.parent / "empire-of-man-legal.json").read_text())
+    chosen = {**data, "modes": ["combined-arms", "grand-melee"]}
+    exported = json.loads(document_json(parse_roster(chosen)))
+    assert exported["modes"] == ["combined-arms", "grand-melee"]
+    assert list(exported)[:8] == ["format", "name", "player", "system", "book", "book_version", "modes", "points_limit"]
+    assert parse_roster_json(json.dumps(exported)).modes == ("combined-arms", "grand-melee")
+    assert "modes" not in json.loads(document_json(parse_roster(data)))
+    assert checksum(parse_roster(chosen)) != checksum(parse_roster(data))

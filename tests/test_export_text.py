@@ -232,7 +232,7 @@ def test_a_header_without_a_points_limit_is_refused(test_book):
 def test_an_unknown_header_field_is_refused(test_book):
     assert error("Army: Empire\n" + SMALL_TEXT, test_book) == \
         'army.txt: line 1: expected a header line "<field>: <value>" with a field among List, Player, System, ' \
-        'Book, Composition, Allies, Points limit, not "Army: Empire"'
+        'Book, Composition, Matched play, Allies, Points limit, not "Army: Empire"'
 
 
 def test_a_points_limit_that_is_not_a_number_is_refused(test_book):
@@ -273,3 +273,63 @@ def test_models_out_of_order_or_with_an_unknown_option_are_refused(test_book):
         "army.txt: line 10: Model 2 follows Model 0; number a unit's models 1, 2, 3... in order"
     assert error(with_unit_line("50 - 10 Spearmen, Model 1 (Sheilds)"), test_book) == \
         'army.txt: line 10: "Sheilds" is not an option of Spearmen in Test Book 1; did you mean "Shields"?'
+
+
+def tow_list(library, modes):
+    roster = parse_roster(json.loads((EXAMPLES[0].parent / "empire-of-man-legal.json").read_text()))
+    roster = dataclasses.replace(roster, modes=modes)
+    book = library.book(roster.system, roster.book, roster.book_version)
+    return book, roster, validate(book, roster)
+
+
+def test_the_matched_play_rules_are_a_header_line_in_the_lists_order_and_read_back(library):
+    book, roster, report = tow_list(library, ("combined-arms", "grand-melee"))
+    text = export_text(book, roster, report)
+    assert text.splitlines()[:6] == [
+        "List: Grand Army of Averland", "Player: Example", "System: Warhammer: The Old World",
+        "Book: Empire of Man 2024.3", "Matched play: Combined Arms, Grand Melee", "Points limit: 2000 pts"]
+    again = parse_list_text(text, library.books.values(), "army.txt")
+    assert again.modes == ("combined-arms", "grand-melee")
+    assert roster_to_dict(again) == roster_to_dict(in_category_order(roster, report))
+    # By name whatever the case, or by id; Open War (or nothing) is no modes.
+    for written, modes in (("grand melee, COMBINED-ARMS", ("grand-melee", "combined-arms")),
+                           ("battle-march", ("battle-march",)), ("Open War", ())):
+        doctored = text.replace("Matched play: Combined Arms, Grand Melee", f"Matched play: {written}")
+        assert parse_list_text(doctored, library.books.values(), "army.txt").modes == modes
+    without = text.replace("Matched play: Combined Arms, Grand Melee\n", "")
+    assert parse_list_text(without, library.books.values(), "army.txt").modes == ()
+
+
+def test_an_open_war_list_has_no_matched_play_line(library):
+    book, roster, report = tow_list(library, ())
+    assert "Matched play" not in export_text(book, roster, report)
+
+
+def test_an_unknown_matched_play_rule_names_the_line_and_the_known_rules(library):
+    book, roster, report = tow_list(library, ("combined-arms", "grand-melee"))
+    text = export_text(book, roster, report).replace("Grand Melee", "Grand Mele")
+    with pytest.raises(ListTextError) as caught:
+        parse_list_text(text, library.books.values(), "army.txt")
+    assert str(caught.value) == (
+        'army.txt: line 5: no matched-play rules "Grand Mele" in Warhammer: The Old World (known: Grand Melee, '
+        'Combined Arms, Battle March, or Open War for none); did you mean "Grand Melee"?')
+    with pytest.raises(ListTextError) as caught:
+        parse_list_text(text.replace("Grand Mele", "Combined Arms"), library.books.values(), "army.txt")
+    assert str(caught.value) == 'army.txt: line 5: the matched-play rules "Combined Arms" are named twice'
+
+
+def test_a_matched_play_rule_the_system_lacks_is_kept_so_the_engine_still_reports_it(library):
+    book, roster, report = tow_list(library, ("grand-melee", "kings-of-war"))
+    text = export_text(book, roster, report)
+    assert "\nMatched play: Grand Melee, ?mode:kings-of-war\n" in text
+    again = parse_list_text(text, library.books.values(), "army.txt")
+    assert again.modes == ("grand-melee", "kings-of-war")
+    assert "list.unknown_mode" in [v.code for v in validate(book, again).violations]
+
+
+def test_a_t9a_list_has_no_matched_play_line_and_refuses_one(test_book):
+    text = export_text(test_book, small_roster(), validate(test_book, small_roster()))
+    assert "Matched play" not in text
+    assert error(text.replace("Points limit:", "Matched play: Grand Melee\nPoints limit:"), test_book) == \
+        'army.txt: line 5: The 9th Age: Fantasy Battles v0.11.9.3 has no matched-play rules; ' \
+        'leave out the "Matched play:" line'

@@ -109,6 +109,27 @@ def test_the_compact_roster_of_a_long_list_still_fits_one_page(test_book):
     assert "150 150 Core Blob" in text[0]
 
 
+def test_the_header_says_which_matched_play_rules_the_list_was_built_for(library):
+    book, roster, _ = example(library, "empire-of-man-legal.json")
+    chosen = dataclasses.replace(roster, modes=("combined-arms", "grand-melee"))
+    text = pages(render(book, chosen, validate(book, chosen)))[0]
+    assert "Army book Empire of Man 2024.3 Composition none Matched play Combined Arms, Grand Melee " \
+           "Points limit 2000 pts" in text
+    compact = pages(render(book, chosen, validate(book, chosen), variant="compact"))[0]
+    assert "Warhammer: The Old World \u00b7 Combined Arms, Grand Melee \u00b7 " in compact
+    # A list that chose none is an Open War list, and says so.
+    text = pages(render(book, roster, validate(book, roster)))[0]
+    assert "Composition none Matched play Open War Points limit 2000 pts" in text
+
+
+def test_a_system_without_matched_play_rules_prints_no_such_row(library):
+    book, roster, report = example(library, "empire-2400-legal.json")
+    assert not book.system.modes
+    for variant in ("full", "compact", "hidden"):
+        text = pages(render(book, roster, report, variant=variant))[0]
+        assert "Matched play" not in text and "Open War" not in text
+
+
 def hidden_list(library):
     book = library.book("t9a-0.11", "empire-of-sonnstahl", "0.11.1")
     roster = parse_roster(list_document([

@@ -33,7 +33,7 @@ from reportlab.platypus import Flowable, KeepInFrame, Paragraph, SimpleDocTempla
 from armylists.rules import Book, Report, Roster
 
 from .checksum import checksum
-from .pdf_header import category_summary, header, qr_code, section_heading, stamp, with_heading
+from .pdf_header import category_summary, header, matched_play, qr_code, section_heading, stamp, with_heading
 from .pdf_hidden import hidden_story
 from .pdf_list import PrintedList
 from .pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, table_style, text
@@ -118,6 +118,7 @@ def compact_story(printed: PrintedList, share_url: str | None, check: str, width
     left = report.points_left
     facts = " \u00b7 ".join(p for p in (
         roster.player, f"{book.name} {book.version}", book.system.name,
+        *(names for _, names in matched_play(book, roster)),
         f"{report.total_points} of {report.points_limit} {budget}",
         f"{left} {budget} left" if left >= 0 else f"{-left} {budget} over", f"checksum {check}") if p)
     content: list[Flowable] = [Paragraph(text(roster.name or "Army list"), styles.title),

@@ -13,6 +13,7 @@ from armylists.rules.report import ERROR, Violation
 
 from .pdf_chart import category_chart
 from .pdf_style import BOLD, ILLEGAL, INK, LEGAL, MUTED, REGULAR, RULE, Styles, fitted, table_style, text
+from .text import mode_names
 
 QR_SIZE = 28 * mm
 
@@ -41,6 +42,7 @@ def header(book: Book, roster: Roster, report: Report, styles: Styles, width: fl
         ("Game system", book.system.name),
         ("Army book", f"{book.name} {book.version}"),
         ("Composition", composition + (f" ({report.band_name})" if report.band_name else "")),
+        *matched_play(book, roster),
         ("Points limit", f"{report.points_limit} {budget}"),
         ("Total", f"{report.total_points} {budget}"),
         ("Points left", f"{report.points_left} {budget}" if report.points_left >= 0
@@ -66,6 +68,14 @@ def header(book: Book, roster: Roster, report: Report, styles: Styles, width: fl
     block.setStyle(table_style([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
     return [block]
+
+
+def matched_play(book: Book, roster: Roster) -> list[tuple[str, str]]:
+    """The "Matched play" row: the modes the list chose, or Open War; none for a system without modes
+    (unless the list names some anyway, which the stamp then reports)."""
+    if not book.system.modes and not roster.modes:
+        return []
+    return [("Matched play", mode_names(book, roster.modes))]
 
 
 def stamp(report: Report, styles: Styles, width: float, details: bool = True, note: str = "") -> Table:

@@ -21,6 +21,9 @@ A list with allies names their book in the header (`Allies: Dwarfen Mountain Hol
 composition in parentheses) and prints its allied units under the system's allies category (`== Allies:
 ...`); reading it back, the units under that heading are read as entries of the allies book. That
 heading is the only one that is read.
+
+A list built for matched-play rules (The Old World's modes) names them in the header, in the list's order
+(`Matched play: Combined Arms, Grand Melee`); a list without that line is an Open War list.
 """
 from __future__ import annotations
 
@@ -36,7 +39,7 @@ from armylists.rules.report import ERROR
 from armylists.rules.roster import FORMAT
 
 ItemRef = Union[Item, str]  # an id the book does not know stays a string, so an illegal list still prints
-UNKNOWN = re.compile(r"^\?(entry|option|mount|item|path|composition):(\S+)$")
+UNKNOWN = re.compile(r"^\?(entry|option|mount|item|path|composition|mode):(\S+)$")
 COMMAND_NAMES = {"champion": "Champion", "musician": "Musician", "standard": "Standard Bearer"}
 VETERAN_STANDARD = "Veteran Standard Bearer"
 BSB = "BSB"
@@ -45,6 +48,7 @@ WIZARD = re.compile(r"^Level (\d+) Wizard$", re.IGNORECASE)
 EXPERIENCE = re.compile(r"^(\d+) XP$", re.IGNORECASE)
 MODEL = re.compile(r"^Model (\d+) \((.*)\)$", re.IGNORECASE)
 NO_OPTIONS = "no options"
+OPEN_WAR = "Open War"  # a list that chose no matched-play rules (no `modes`)
 
 
 @dataclass(frozen=True)
@@ -197,10 +201,19 @@ def _header(book: Book, roster: Roster, budget: str, allies: Book | None) -> lis
     if roster.composition:
         comp = book.compositions.get(roster.composition)
         lines.append(f"Composition: {comp.name if comp else unknown('composition', roster.composition)}")
+    if roster.modes:
+        lines.append(f"Matched play: {mode_names(book, roster.modes)}")
     if roster.allies:
         lines.append(f"Allies: {_allies_name(roster, allies, True)}")
     lines.append(f"Points limit: {roster.points_limit} {budget}")
     return lines
+
+
+def mode_names(book: Book, modes: Iterable[str]) -> str:
+    """`Combined Arms, Grand Melee`: the matched-play rules a list chose, by the system's names in the list's
+    order (`?mode:id` for one the system lacks), or `Open War` for none."""
+    known = book.system.modes
+    return ", ".join(known[m].name if m in known else unknown("mode", m) for m in modes) or OPEN_WAR
 
 
 def _allies_name(roster: Roster, allies: Book | None, composition: bool) -> str:
@@ -237,7 +250,7 @@ class ListTextError(ListDocumentError):
         return self.args[0]
 
 
-HEADER_FIELDS = ("List", "Player", "System", "Book", "Composition", "Allies", "Points limit")
+HEADER_FIELDS = ("List", "Player", "System", "Book", "Composition", "Matched play", "Allies", "Points limit")
 UNIT_LINE = re.compile(r"^(\d+|\?)\s+-\s+(.+)$")
 HEAD = re.compile(r"^(?:(\d+)\s+)?(.+?)(?:\s+\[(.+)\])?$")
 COUNTED = re.compile(r"^(\d+)x\s+(.+)$")
@@ -270,6 +283,10 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
             raise ListTextError(source, number, _unknown(f"composition \"{name}\"", f"{book.name} {book.version}", name,
                                                          [c.name for c in book.compositions.values()]))
         doc["composition"] = by_name[name.casefold()]
+    if "Matched play" in fields:
+        modes = _read_modes(fields["Matched play"], book, source)
+        if modes:
+            doc["modes"] = modes
     number, limit = fields["Points limit"]
     found = re.fullmatch(r"(\d+)(?:\s+\S+)?", limit)
     if not found:
@@ -344,6 +361,30 @@ def _find_book(fields: dict[str, tuple[int, str]], books: list[Book],
                                                      sorted(s.name for s in systems.values())))
     number, written = fields["Book"]
     return _book_named(written, number, system, "Book", books, lookup, source)
+
+
+def _read_modes(field: tuple[int, str], book: Book, source: str) -> list[str]:
+    """The `Matched play: <mode>, <mode>` line: the system's modes by name or id (`Open War` for none)."""
+    number, written = field
+    system = book.system
+    if written.casefold() in ("", OPEN_WAR.casefold()):
+        return []
+    by_name = {m.name.casefold(): m.id for m in system.modes.values()}
+    by_name.update({m.id: m.id for m in system.modes.values()})
+    modes: list[str] = []
+    for name in _split(written):
+        mode = by_name.get(name.casefold()) or _marked(name, "mode")
+        if mode is None:
+            if not system.modes:
+                raise ListTextError(source, number, f"{system.name} has no matched-play rules; "
+                                                    f"leave out the \"Matched play:\" line")
+            names = [m.name for m in system.modes.values()]
+            raise ListTextError(source, number, f"no matched-play rules \"{name}\" in {system.name} (known: "
+                                                f"{', '.join(names)}, or {OPEN_WAR} for none)" + _suggestion(name, names))
+        if mode in modes:
+            raise ListTextError(source, number, f"the matched-play rules \"{name}\" are named twice")
+        modes.append(mode)
+    return modes
 
 
 def _read_allies(field: tuple[int, str], book: Book, books: list[Book],
