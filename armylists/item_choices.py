@@ -18,6 +18,7 @@ from typing import Any, Mapping
 from .rules import Book, Roster
 from .rules.army import Army, Unit
 from .rules.book import Item, ItemAccess
+from .rules.checks import needed_equipment
 
 LABELS = {"model": "", "champion": "Champion", "standard": "Standard Bearer"}
 
@@ -87,7 +88,7 @@ def item_choices(book: Book, roster: Roster, unit_id: str, army: Army | None = N
                 option = entry.options[oid]
                 if option.item_allowance is not None:
                     allowance = option.item_allowance
-            access = ItemAccess(allowance, access.categories, access.book_only)
+            access = access.with_allowance(allowance)
         bearers.append(_bearer(book, army, unit, "model", entry.name, ru.items, access, unit.is_bsb, params, taken))
 
     command = entry.command
@@ -134,6 +135,10 @@ def _bearer(book: Book, army: Army, unit: Unit, kind: str, label: str, ids: tupl
         counts = Counter(i.category for i in carried_items)
         full = {c for c, n in counts.items() if n >= system.item_categories[c].max_per_model}
     left = None if access.allowance is None else access.allowance - spent
+    # What is left of each kind's own cap (a champion's 25 points of each kind of rune), master runes counted in.
+    kind_left = {kind: cap - sum(i.price_for(category) for i in carried_items
+                                 if kind in (i.category, system.item_categories[i.category].counts_toward))
+                 for kind, cap in access.category_allowance.items()}
     # The Battle Standard Bearer may exceed the allowance with a Magical Standard that is its only item.
     beyond = bool(params.get("item_allowance", {}).get("bsb_standard_beyond_allowance")) and is_bsb
     by_category: dict[str, list[Offer]] = {}
@@ -145,6 +150,9 @@ def _bearer(book: Book, army: Army, unit: Unit, kind: str, label: str, ids: tupl
         cost = item.price_for(category)
         standard = system.item_categories[item.category].standard
         if left is not None and cost > left and not (beyond and standard and not carried_items):
+            continue
+        kinds = (item.category, system.item_categories[item.category].counts_toward)
+        if any(cost > kind_left[k] for k in kinds if k in kind_left):
             continue
         by_category.setdefault(item.category, []).append(Offer(item.id, item.name, cost))
     offers = tuple((cat.name, tuple(sorted(by_category[cat.id], key=lambda o: (-o.cost, o.name))))
@@ -180,5 +188,8 @@ def _may_take(item: Item, unit: Unit, kind: str, access: ItemAccess, is_bsb: boo
     if limits.get("not_large_target") and unit.large_target:
         return False
     if limits.get("army_without_wizards") and army.has_wizards:
+        return False
+    needs = needed_equipment(item, army.system.item_categories)
+    if needs and unit.equipment.isdisjoint(needs):
         return False
     return True

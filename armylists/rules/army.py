@@ -311,7 +311,7 @@ class Army:
         if ru.items:
             access = entry_access
             if access is not None and item_allowance != access.allowance:
-                access = ItemAccess(item_allowance, access.categories, access.book_only)
+                access = access.with_allowance(item_allowance)
             unit.bearers.append(Bearer("model", entry.name, self._items(ru, ru.items, entry, book), access, is_bsb,
                                        False, unit))
         if ru.champion_items:

@@ -5,7 +5,7 @@ A `Book` holds everything one list needs: its system, the common items and the b
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 CHARACTERISTICS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
@@ -65,6 +65,9 @@ class ItemCategory:
     wizard_needs_armour: bool = False
     max_per_model: int = 1  # how many items of this category one model may carry (runes: 3)
     counts_toward: str | None = None  # its items sit on that category's item and count toward its max (master runes)
+    # the bearer must carry one of these pieces of mundane equipment (its unit's, options included): ranged
+    # weapon runes a crossbow, handgun or pistol; a category that `counts_toward` another needs what that one needs
+    needs_equipment: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +105,22 @@ class ItemAccess:
     categories: frozenset[str] | None  # None: every category but standards
     book_only: bool = False
     allowance_in: Mapping[str, int] = field(default_factory=dict)  # composition id -> the allowance there
+    # item category -> points of its items (with those of the categories that `counts_toward` it) within the
+    # allowance: a Longbeard Elder's "up to 25 points of each kind of rune"
+    category_allowance: Mapping[str, int] = field(default_factory=dict)
+    category_allowance_in: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # composition -> changes
 
     def in_composition(self, composition: str | None) -> "ItemAccess":
-        """The access as a list of that composition has it: the allowance the book gives there, if any."""
-        if not self.allowance_in or composition not in self.allowance_in:
+        """The access as a list of that composition has it: the allowances the book gives there, if any."""
+        if composition not in self.allowance_in and composition not in self.category_allowance_in:
             return self
-        return ItemAccess(self.allowance_in[composition], self.categories, self.book_only)
+        return ItemAccess(self.allowance_in.get(composition, self.allowance), self.categories, self.book_only,
+                          category_allowance={**self.category_allowance,
+                                              **self.category_allowance_in.get(composition, {})})
+
+    def with_allowance(self, allowance: int | None) -> "ItemAccess":
+        """The same access with another points allowance (an option's `item_allowance`)."""
+        return replace(self, allowance=allowance)
 
 
 @dataclass(frozen=True, slots=True)

@@ -363,7 +363,9 @@ def item_allowance(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violati
     """The points of each model's items within its allowance. With `bsb_standard_beyond_allowance` (The
     9th Age) the BSB's Magical Standard may exceed it if it is the model's only item; with
     `standard_outside_allowance_tag` (The Old World) a BSB whose entry or option carries the tag buys its
-    magic standard outside the allowance, and its other items must fit the allowance."""
+    magic standard outside the allowance, and its other items must fit the allowance. Where the access
+    caps a kind of item (`category_allowance`: a champion's 25 points of each kind of rune), the points of
+    that kind, with the items of the categories that `counts_toward` it (master runes), within the cap."""
     if not unit.bearers:
         return
     standards = {c.id for c in army.system.item_categories.values() if c.standard}
@@ -371,7 +373,11 @@ def item_allowance(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violati
     outside_tag = rule.params.get("standard_outside_allowance_tag")
     for bearer in unit.bearers:
         access = bearer.access
-        if access is None or access.allowance is None or not bearer.items:
+        if access is None or not bearer.items:
+            continue
+        if access.category_allowance:
+            yield from _category_allowance(army, rule, bearer)
+        if access.allowance is None:
             continue
         spent = bearer.points()
         if spent <= access.allowance:
@@ -394,6 +400,34 @@ def item_allowance(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violati
         yield violation(rule, "items.allowance",
                         f"{bearer.label} ({bearer.unit.id}) has {spent} pts of magical items; "
                         f"its allowance is {access.allowance} pts.{extra}", bearer.unit)
+
+
+def _category_allowance(army: "Army", rule: "Rule", bearer: "Bearer") -> Iterator[Violation]:
+    categories = army.system.item_categories
+    access = bearer.access
+    for kind, cap in access.category_allowance.items():
+        pooled = [i for i in bearer.items if kind in (i.category, categories[i.category].counts_toward)]
+        prices = [i.price_for(bearer.unit.own_category) for i in pooled]
+        if sum(prices) <= cap:
+            continue
+        name = categories[kind].name
+        others = sorted({categories[i.category].name for i in pooled if i.category != kind})
+        included = f", {' and '.join(others)} included" if others else ""
+        within = f" within its {access.allowance}-pt allowance" if access.allowance is not None else ""
+        yield violation(rule, "items.category_allowance",
+                        f"{bearer.label} ({bearer.unit.id}) has {sum(prices)} pts of {name} "
+                        f"({', '.join(f'{i.name} {p} pts' for i, p in zip(pooled, prices))}){included}; "
+                        f"at most {cap} pts of {name}{within}.", bearer.unit)
+
+
+def needed_equipment(item: Any, categories: Any) -> tuple[str, ...]:
+    """The mundane equipment one of which the item's bearer must carry: the item's own `needs_equipment`
+    restriction, else its category's, else that of the category it `counts_toward` (a master rune's runic item)."""
+    cat = categories[item.category]
+    needs = item.restrictions.get("needs_equipment") or cat.needs_equipment
+    if not needs and cat.counts_toward:
+        needs = categories[cat.counts_toward].needs_equipment
+    return tuple(needs)
 
 
 @check("item_eligibility")
@@ -445,6 +479,11 @@ def item_eligibility(army: "Army", rule: "Rule") -> Iterator[Violation]:
             if limits.get("not_large_target") and unit.large_target:
                 yield violation(rule, "items.large_target",
                                 f"{item.name} cannot be taken by a Large Target ({who}).", unit)
+            needs = needed_equipment(item, categories)
+            if needs and unit.equipment.isdisjoint(needs):
+                yield violation(rule, "items.needs_equipment",
+                                f"{item.name} ({cat.name}) needs its bearer to carry one of: "
+                                f"{', '.join(e.replace('-', ' ') for e in needs)}; {who} carries none.", unit)
             if "only_in_modes" in limits and not set(army.roster.modes).intersection(limits["only_in_modes"]):
                 names = " or ".join(army.system.modes[m].name for m in limits["only_in_modes"])
                 yield violation(rule, "items.mode_only",

@@ -148,8 +148,7 @@ def build_system(data: Mapping[str, Any], source: str) -> System:
             raise RulesDataError(source, ("troop_types", i, "as_mount"), f"unknown troop type {t['as_mount']!r}")
     categories = tuple(Category(**c) for c in data["categories"])
     category_ids = {c.id for c in categories}
-    item_categories = {c["id"]: ItemCategory(**{k: v for k, v in c.items() if k != "source"})
-                       for c in data.get("item_categories", [])}
+    item_categories = {c["id"]: _item_category(c) for c in data.get("item_categories", [])}
     _check_counts_toward(data.get("item_categories", []), item_categories, source)
     allowances = data.get("item_allowances", {}).get("by_category", {})
     for cat in allowances:
@@ -223,6 +222,13 @@ def _item(data: Mapping[str, Any], system: System, source: str, path: tuple, com
     )
 
 
+def _item_category(data: Mapping[str, Any]) -> ItemCategory:
+    fields = {k: v for k, v in data.items() if k != "source"}
+    if "needs_equipment" in fields:
+        fields["needs_equipment"] = tuple(fields["needs_equipment"])
+    return ItemCategory(**fields)
+
+
 def _check_counts_toward(raw: list, categories: Mapping[str, ItemCategory], source: str) -> None:
     """A category whose items count toward another's (master runes toward their runic item) names a real one."""
     for i, c in enumerate(raw):
@@ -259,11 +265,23 @@ def _access(data: Mapping[str, Any] | None, default_allowance: int | None, syste
     for cid in data.get("allowance_in", {}):
         if cid not in composition_ids:
             raise RulesDataError(source, path + ("allowance_in", cid), f"unknown composition {cid!r}")
+    # A cap per kind of item (a champion's "25 points of each kind of rune"), and its changes per composition.
+    caps = [(("category_allowance",), data.get("category_allowance", {}))]
+    for cid, changes in data.get("category_allowance_in", {}).items():
+        if cid not in composition_ids:
+            raise RulesDataError(source, path + ("category_allowance_in", cid), f"unknown composition {cid!r}")
+        caps.append((("category_allowance_in", cid), changes))
+    for where, cap in caps:
+        for cat in cap:
+            if cat not in system.item_categories:
+                raise RulesDataError(source, path + where + (cat,), f"unknown item category {cat!r}")
     return ItemAccess(
         allowance=data.get("allowance", default_allowance),
         categories=frozenset(cats) if cats is not None else None,
         book_only=data.get("book_only", False),
         allowance_in=dict(data.get("allowance_in", {})),
+        category_allowance=dict(data.get("category_allowance", {})),
+        category_allowance_in={cid: dict(c) for cid, c in data.get("category_allowance_in", {}).items()},
     )
 
 
@@ -384,7 +402,7 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
             if c["id"] in system.item_categories:
                 raise RulesDataError(source, ("item_categories", i, "id"),
                                      f"item category {c['id']!r} is already the system's")
-        extra = {c["id"]: ItemCategory(**{k: v for k, v in c.items() if k != "source"}) for c in data["item_categories"]}
+        extra = {c["id"]: _item_category(c) for c in data["item_categories"]}
         system = replace(system, item_categories={**system.item_categories, **extra})
         _check_counts_toward(data["item_categories"], system.item_categories, source)
     if data["system"] != system.id:
@@ -435,6 +453,7 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
     _unique(data["entries"], source, ("entries",), "entry")
     entries = {e["id"]: _entry(e, system, mounts, known_paths, source, ("entries", i), set(compositions))
                for i, e in enumerate(data["entries"])}
+    _check_needs_equipment(data, entries, system, source)
     known = {
         "entry": set(entries), "option": {o for e in entries.values() for o in e.options},
         "mount": set(mounts), "item": set(items), "category": set(system.category_names),
@@ -454,6 +473,22 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
         content_hash=content_hash(data), data=data,
         default_limit=data.get("default_limit", system.default_limit),
     )
+
+
+def _check_needs_equipment(data: Mapping[str, Any], entries: Mapping[str, Entry], system: System, source: str) -> None:
+    """The equipment a book's item or item category needs is some entry's or option's of the book (or the
+    system's armour): a misspelt id would otherwise refuse the item to every model."""
+    carried = set(system.armour).union(*(e.equipment for e in entries.values()),
+                                       *(o.equipment for e in entries.values() for o in e.options.values()))
+    places = [(("item_categories", i), c.get("needs_equipment", []))
+              for i, c in enumerate(data.get("item_categories", []))]
+    places += [(("items", i, "restrictions"), d.get("restrictions", {}).get("needs_equipment", []))
+               for i, d in enumerate(data.get("items", []))]
+    for where, needs in places:
+        for j, eid in enumerate(needs):
+            if eid not in carried:
+                raise RulesDataError(source, where + ("needs_equipment", j),
+                                     f"no entry or option of the book carries {eid!r}")
 
 
 def _check_selectors(rule: Mapping[str, Any], known: Mapping[str, set[str]], source: str, path: tuple) -> None:
