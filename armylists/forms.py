@@ -281,7 +281,7 @@ class UnitForm(RevisionForm):
         standard = entry.command.get("standard")
         if standard is not None and standard.veteran:
             self.fields["veteran_standard"] = forms.BooleanField(required=False, label="Veteran Standard Bearer")
-        if entry.character:
+        if entry.may_be_character:
             self.fields["general"] = forms.BooleanField(required=False, label="General")
         if may_be_wizard(entry) or unit.path:
             paths = entry.paths or tuple(book.paths)

@@ -168,7 +168,7 @@ def test_every_0_x_per_1000_points_rule_is_tagged_per_1000(books, bid):
         per_1000 = isinstance(bound, dict) and bound.get("per_points") == 1000
         assert per_1000 == ("per-1000" in rule.tags), rule.id
         assert not per_1000 or "select" in rule.params, rule.id
-    assert sum("per-1000" in r.tags for r in rules) == {EM: 32, OG: 21, DW: 31}[bid]
+    assert sum("per-1000" in r.tags for r in rules) == {EM: 32, OG: 22, DW: 31}[bid]
 
 
 # Ratio rules that say how units go together rather than limit one "0-X": Da Boyz (a Black Orc Mob for

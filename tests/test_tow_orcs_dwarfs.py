@@ -245,6 +245,43 @@ def test_a_troll_horde_takes_trolls_as_core(books):
     assert messages(report) == ["Troll Mobs as Core (Troll Horde only): 1 units taken; at most 0."]
 
 
+def test_a_troll_hag_is_a_character_in_a_troll_horde_and_a_rare_choice_elsewhere(books):
+    """Ravening Hordes (Old World Builder's data, CC BY 4.0): the Troll Hag is a Character in a Troll Horde
+    and a Rare choice in the Grand Army; only a Character may be the General (001:L3779-3783)."""
+    hag = {"id": "hag", "entry": "troll-hag", "general": True, "path": "troll-magic"}
+    horde = copy.deepcopy(ORC_BASE)
+    horde[3]["entry"] = "common-troll-mob-core"
+    horde[0]["general"] = False
+    report = check(books[OG], horde + [hag], composition="troll-horde")
+    assert report.violations == (), messages(report)
+    assert {c.id: c.points for c in report.categories}["characters"] == 235 + 120 + 55  # the Hag, the boss, the weirdboy
+    grand = copy.deepcopy(ORC_BASE)
+    grand[0]["general"] = False
+    report = check(books[OG], grand + [hag])
+    assert [(v.code, v.message) for v in report.violations] == [
+        ("general.not_eligible", "Troll Hag (hag) is not a Character and cannot be the General.")]
+
+
+def troll_horde(mobs, hag=False):
+    units = copy.deepcopy(ORC_BASE)[:2] + [{"id": "orcs", "entry": "orc-mob", "size": 90}]
+    units += [{"id": f"trolls-{n}", "entry": "common-troll-mob-core", "size": 3} for n in range(mobs)]
+    return units + ([{"id": "hag", "entry": "troll-hag", "path": "troll-magic"}] if hag else [])
+
+
+def test_a_troll_horde_takes_a_core_troll_mob_per_1000_points_and_one_more_per_troll_hag(books):
+    """Troll Horde (Old World Builder's data, CC BY 4.0): "1 Troll Mob per 1000 points, and 0-1 more per
+    Troll Hag, may be taken as a Core choice"."""
+    assert check(books[OG], troll_horde(2), composition="troll-horde").violations == ()
+    report = check(books[OG], troll_horde(3), composition="troll-horde")
+    assert [(v.code, v.rule, v.message) for v in report.violations] == [
+        ("count.max", "troll-horde-core-trolls", "Troll Mobs as Core: 3 units taken; at most 2 (1 per 1000 pts of the "
+                                                 "2000-pt limit, and 1 more per Troll Hag (0)).")]
+    assert check(books[OG], troll_horde(3, hag=True), composition="troll-horde").violations == ()
+    report = check(books[OG], troll_horde(4, hag=True), composition="troll-horde")
+    assert messages(report) == ["Troll Mobs as Core: 4 units taken; at most 3 (1 per 1000 pts of the 2000-pt limit, "
+                                "and 1 more per Troll Hag (1))."]
+
+
 def test_a_nomadic_waaagh_moves_wolf_chariots_to_core_and_its_characters_ride(books):
     units = [{"id": "boss", "entry": "orc-warboss", "general": True, "mount": "war-boar"},
              {"id": "wolves", "entry": "goblin-wolf-rider-mob", "size": 25},

@@ -212,6 +212,8 @@ class Army:
         system = book.system
         unit = Unit(ru, entry)
         unit.category = entry.composition_categories.get(composition, entry.category) if composition else entry.category
+        if composition and composition in entry.character_in:  # moved to or from the Characters
+            unit.character = entry.character_in[composition]
         unit.own_category = unit.category
         size = ru.size if ru.size is not None else _smallest(ru, entry)
         unit.size = size

@@ -209,6 +209,9 @@ class Entry:
     leadership: int | None
     composition_categories: Mapping[str, str]
     composition_tags: Mapping[str, frozenset[str]] = field(default_factory=dict)  # its tags in a composition
+    # Whether it is a Character in the compositions that move it to or from a Characters category (a Troll
+    # Hag: a Rare choice in the Grand Army, a Character in a Troll Horde)
+    character_in: Mapping[str, bool] = field(default_factory=dict)
     option_minimums: tuple[OptionGroup, ...] = ()  # the groups that must be chosen from
     options_per_models: tuple[Option, ...] = ()  # the options with a `min_per_models`
     armour_access: bool = False  # has mundane armour or the option to buy it (000:L2827-2828)
@@ -222,6 +225,11 @@ class Entry:
         if composition and composition in self.composition_categories:
             return self.composition_categories[composition]
         return self.category
+
+    @property
+    def may_be_character(self) -> bool:
+        """A Character in some composition: the editor offers it the General's role (the report says where not)."""
+        return self.character or any(self.character_in.values())
 
 
 @dataclass(frozen=True, slots=True)

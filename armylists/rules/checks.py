@@ -29,7 +29,12 @@ DEFS = {
              "properties": {"by_band": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}}},
             {"type": "object", "additionalProperties": False, "required": ["per_points", "each"],
              "properties": {"per_points": {"type": "integer", "minimum": 1}, "each": {"type": "integer", "minimum": 0},
-                            "above": {"type": "integer", "minimum": 0}, "base": {"type": "integer", "minimum": 0}}},
+                            "above": {"type": "integer", "minimum": 0}, "base": {"type": "integer", "minimum": 0},
+                            "plus": {"type": "object", "additionalProperties": False,
+                                     "required": ["select", "each", "label"],
+                                     "properties": {"select": {"$ref": "#/$defs/selector"},
+                                                    "each": {"type": "integer", "minimum": 1},
+                                                    "label": {"type": "string"}}}}},
         ]
     },
     "slugs": {"type": "array", "items": {"type": "string"}},
@@ -82,7 +87,9 @@ def resolve_bound(bound: Any, army: "Army") -> int | None:
     if "by_band" in bound:
         return bound["by_band"].get(army.band.id) if army.band else None
     steps = max(0, army.limit - bound.get("above", 0)) // bound["per_points"]
-    return bound.get("base", 0) + steps * bound["each"]
+    plus = bound.get("plus")  # "and 0-1 more per Troll Hag": so many more per unit matching its selector
+    more = plus["each"] * len(select(army.units, plus["select"])) if plus else 0
+    return bound.get("base", 0) + steps * bound["each"] + more
 
 
 def bound_phrase(bound: Any, army: "Army") -> str:
@@ -90,7 +97,9 @@ def bound_phrase(bound: Any, army: "Army") -> str:
     if isinstance(bound, dict) and "per_points" in bound:
         above = f" above {bound['above']}" if bound.get("above") else ""
         base = f"{bound['base']} + " if bound.get("base") else ""
-        return f" ({base}{bound['each']} per {bound['per_points']} pts{above} of the {army.limit}-pt limit)"
+        plus = bound.get("plus")
+        more = f", and {plus['each']} more per {plus['label']} ({len(select(army.units, plus['select']))})" if plus else ""
+        return f" ({base}{bound['each']} per {bound['per_points']} pts{above} of the {army.limit}-pt limit{more})"
     if isinstance(bound, dict) and "by_band" in bound:
         return f" in {band_phrase(army)}"
     return ""

@@ -384,6 +384,8 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         command=command, leadership=_leadership(profiles),
         composition_categories=data.get("composition_categories", {}),
         composition_tags={cid: frozenset(tags) for cid, tags in data.get("composition_tags", {}).items()},
+        character_in={cid: categories[cat].character for cid, cat in data.get("composition_categories", {}).items()
+                      if categories[cat].character != category.character},
         armour_access=bool(equipment & system.armour),
         option_minimums=tuple(g for g in groups.values() if g.min),
         options_per_models=tuple(o for o in options.values() if o.min_per_models),

@@ -252,7 +252,7 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
     view["fieldsets"] = fieldsets
     view["options"] = singles
 
-    if entry.character:
+    if entry.may_be_character:
         roles.insert(0, {"name": "general", "id": f"{prefix}-general", "label": "General", "cost": "",
                          "note": "The army's General; choosing it here takes it from any other unit.",
                          "kind": "check", "checked": ru.general, "errors": err("general")})
