@@ -69,7 +69,10 @@ def test_the_book_loads_with_every_category(book):
         "characters": 15, "core": 16, "special": 24, "rare": 5, "mercenaries": 5}
     assert set(book.compositions) == {NULN, "knightly-order-panther", "knightly-order-white-wolf", "knightly-order-blazing-sun",
                                       "knightly-order-morr", "knightly-order-fiery-heart"}
-    assert len([i for i in book.items.values() if not i.common]) == 36
+    # 36 of the Empire's own and the Dwarfs' 16 weapon runes for the hired Dwarfs (notes (9)).
+    own = [i for i in book.items.values() if not i.common]
+    assert len([i for i in own if 'weapon-runes' not in i.category]) == 36
+    assert len([i for i in own if i.category in ('weapon-runes', 'master-weapon-runes')]) == 16 == len(own) - 36
     assert len([i for i in book.items.values() if i.common]) >= 103
     assert book.entries["general-hans-von-lowenhacke"].tags >= {"named"}
     assert {"own-limit", "per-1000"} <= book.entries["great-cannon"].tags

@@ -140,13 +140,87 @@ def test_drilled_and_veteran_imperial_dwarfs_are_0_1_per_1000_points(books):
         ("count.max", "Veteran Imperial Dwarf Mercenaries: 1 units taken; at most 0 (1 per 1000 pts of the 999-pt limit).")]
 
 
-def test_the_imperial_dwarfs_take_one_weapon_and_no_runes(books):
+def test_the_imperial_dwarfs_take_one_weapon(books):
     both = {**IMPERIAL_DWARFS, "options": {"handguns": 1, "crossbows": 1}}
     assert [v.code for v in check(books[EM], GRAND_ARMY + [both]).violations] == ["options.group_max"]
-    # The Dwarfs' runes are not in the Empire book (its notes (9)): the champion and standard take no items.
-    assert books[EM].entries["imperial-dwarf-mercenaries"].command["champion"].items is None
+    # The Dwarfs' banner runes are not in the Empire book (its notes (9)): the standard takes no items.
     assert books[EM].entries["imperial-dwarf-mercenaries"].command["standard"].items is None
-    assert books[EM].entries["doomseeker-merc"].items is None
+
+
+# --- the Dwarfs' weapon runes (copied from dwarfen-mountain-holds.yaml; notes (9)) ------------------------
+
+WEAPON_RUNES = {"weapon-runes", "master-weapon-runes"}
+
+
+def test_the_empire_book_has_the_dwarf_weapon_runes_as_the_dwarf_book_has_them(books):
+    em, dw = books[EM], books[DW]
+    for cid in WEAPON_RUNES:
+        assert em.system.item_categories[cid] == dw.system.item_categories[cid]
+    runes = {i for i, item in dw.items.items() if item.category in WEAPON_RUNES}
+    assert len(runes) == 16
+    assert {i for i, item in em.items.items() if item.category in WEAPON_RUNES} == runes
+    for rid in runes:
+        assert em.items[rid] == dw.items[rid]
+    # No banner (or other) rune is in the Empire book.
+    assert not {c for c in em.system.item_categories if "rune" in c} - WEAPON_RUNES
+    # The hired Dwarfs' allowances are the Dwarf book's (its Royal Clan change aside).
+    for entry, part in (("doomseeker-merc", None), ("imperial-dwarf-mercenaries", "champion")):
+        mine = em.entries[entry].items if part is None else em.entries[entry].command[part].items
+        theirs = dw.entries[entry].items if part is None else dw.entries[entry].command[part].items
+        assert (mine.allowance, mine.categories, mine.book_only, mine.category_allowance) == (
+            theirs.allowance, theirs.categories, theirs.book_only, theirs.category_allowance)
+        assert mine.categories == WEAPON_RUNES
+
+
+def test_a_hired_doomseeker_takes_weapon_runes_up_to_50_points(books):
+    # Master Rune of Flight 25 + Rune of Fury 25 = 50
+    runes = {"id": "doomseeker", "entry": "doomseeker-merc", "items": ["master-rune-of-flight", "rune-of-fury"]}
+    report = check(books[EM], GRAND_ARMY + [runes])
+    assert report.violations == (), found(report)
+    assert points_of(report, "doomseeker") == 100
+    # + Rune of Speed 5 = 55
+    over = check(books[EM], GRAND_ARMY + [{**runes, "items": runes["items"] + ["rune-of-speed"]}])
+    assert found(over) == [("items.allowance", "Doomseeker (Mercenary) (doomseeker) has 55 pts of magical items; "
+                                                "its allowance is 50 pts.")]
+
+
+def test_a_master_weapon_rune_is_once_per_army(books):
+    seekers = [{"id": f"doomseeker-{i}", "entry": "doomseeker-merc", "items": ["master-rune-of-breaking"]}
+               for i in (1, 2)]
+    assert check(books[EM], GRAND_ARMY + seekers[:1]).violations == ()
+    report = check(books[EM], GRAND_ARMY + seekers)
+    assert [v.code for v in report.violations] == ["items.duplicate"]
+    # An ordinary rune may be on several items.
+    seekers = [{**s, "items": ["rune-of-fury"]} for s in seekers]
+    assert check(books[EM], GRAND_ARMY + seekers).violations == ()
+
+
+def test_the_imperial_dwarf_champion_takes_weapon_runes_up_to_25_points(books):
+    dwarfs = {"id": "dwarfs", "entry": "imperial-dwarf-mercenaries", "size": 5, "command": ["champion"],
+              "champion_items": ["rune-of-might", "rune-of-speed"]}  # 20 + 5
+    report = check(books[EM], GRAND_ARMY + [dwarfs])
+    assert report.violations == (), found(report)
+    assert points_of(report, "dwarfs") == 5 * 8 + 5 + 25
+    over = check(books[EM], GRAND_ARMY + [{**dwarfs, "champion_items": ["rune-of-might", "rune-of-fire"]}])  # 30
+    assert [v.code for v in over.violations] == ["items.allowance"]
+    # Its standard bearer takes no runes (banner runes are not in the Empire book).
+    banner = check(books[EM], GRAND_ARMY + [{**dwarfs, "command": ["champion", "standard"],
+                                              "champion_items": [], "standard_items": ["rune-of-speed"]}])
+    assert [v.code for v in banner.violations] == ["items.not_allowed"]
+
+
+def test_an_empire_character_cannot_take_weapon_runes(books):
+    captain = {"id": "captain", "entry": "captain-of-the-empire", "items": ["rune-of-fury"]}
+    report = check(books[EM], GRAND_ARMY + [captain])
+    assert [v.code for v in report.violations] == ["items.category_not_allowed"], found(report)
+    # No Empire entry's or command's allowance names a rune category: only the hired Dwarfs'.
+    takers = set()
+    for eid, entry in books[EM].entries.items():
+        for access in [entry.items] + [c.items for c in entry.command.values()]:
+            assert access is None or access.categories is not None, eid
+            if access is not None and access.categories & WEAPON_RUNES:
+                takers.add(eid)
+    assert takers == {"doomseeker-merc", "imperial-dwarf-mercenaries"}
 
 
 def test_prince_ulthers_dragon_company_is_at_least_its_four_model_command_group(books):
