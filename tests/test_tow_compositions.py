@@ -13,9 +13,11 @@ import copy
 import pytest
 
 from armylists.item_choices import item_choices
-from armylists.rules import parse_roster, validate
+from armylists.rules import parse_roster
 from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book
+from .test_tow_empire import BASE, NULN_BASE
+from .tow import check, document
 
 EM, OG, DW = "empire-of-man", "orc-and-goblin-tribes", "dwarfen-mountain-holds"
 NULN, ROYAL_CLAN, EXPEDITION, SLAYER_HOST = "city-state-of-nuln", "royal-clan", "expeditionary-force", "slayer-host"
@@ -32,18 +34,6 @@ def books(tow_books):
     return tow_books
 
 
-def document(book, units, points_limit=2000, composition=None):
-    doc = {"format": "armylist/1", "system": "the-old-world", "book": book.id, "book_version": book.version,
-           "points_limit": points_limit, "units": copy.deepcopy(units)}
-    if composition:
-        doc["composition"] = composition
-    return doc
-
-
-def check(book, units, points_limit=2000, composition=None):
-    return validate(book, parse_roster(document(book, units, points_limit, composition)))
-
-
 def found(report):
     """(code, message) of every violation, sorted: the tests name both exactly."""
     return sorted((v.code, v.message) for v in report.violations)
@@ -57,14 +47,7 @@ def with_unit(units, uid, **changes):
 
 # --- Empire of Man: the City-State of Nuln ------------------------------------------------------------
 
-EMPIRE = [{"id": "general", "entry": "general-of-the-empire", "general": True},
-          {"id": "state-troops", "entry": "state-troops", "size": 100},
-          {"id": "archers-1", "entry": "empire-archers", "size": 5},
-          {"id": "archers-2", "entry": "empire-archers", "size": 5}]
-NULN_ARMY = [{"id": "general", "entry": "general-of-the-empire", "general": True},
-             {"id": "regiment", "entry": "nuln-state-troops", "size": 70},
-             {"id": "detachment", "entry": "state-troops-detachment", "size": 15},
-             {"id": "archers", "entry": "empire-archers", "size": 5}]
+EMPIRE, NULN_ARMY = BASE, NULN_BASE  # tests/test_tow_empire.py's legal Grand Army and City-State of Nuln
 WAR_MACHINES = [{"id": "helblaster-1", "entry": "helblaster-volley-gun"},
                 {"id": "helblaster-2", "entry": "helblaster-volley-gun"},
                 {"id": "helstorm-1", "entry": "helstorm-rocket-battery"},
@@ -598,9 +581,7 @@ def test_knightly_order_limits_of_one_order(books):
 # 0-X limit of their own; which units have one depends on the composition.
 
 def combined_arms(book, units, composition=None, points_limit=2000):
-    doc = document(book, units, points_limit, composition)
-    doc["modes"] = ["combined-arms"]
-    return validate(book, parse_roster(doc))
+    return check(book, units, points_limit, composition=composition, modes=["combined-arms"])
 
 
 def test_combined_arms_counts_road_wardens_in_nuln_where_they_have_no_limit(books):

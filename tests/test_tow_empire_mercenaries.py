@@ -11,13 +11,10 @@ cited in each rule's `source`.
 """
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from armylists.rules import parse_roster, validate
-
 from .test_tow_empire import BASE, NULN_BASE
+from .tow import check
 
 EM, OG, DW = "empire-of-man", "orc-and-goblin-tribes", "dwarfen-mountain-holds"
 NULN = "city-state-of-nuln"
@@ -29,14 +26,6 @@ HIRED = ("doomseeker-merc", "imperial-dwarf-mercenaries", "prince-ulthers-dragon
 @pytest.fixture(scope="module")
 def books(tow_books):
     return tow_books
-
-
-def check(book, units, points_limit=2000, composition=None):
-    doc = {"format": "armylist/1", "system": "the-old-world", "book": book.id, "book_version": book.version,
-           "points_limit": points_limit, "units": copy.deepcopy(units)}
-    if composition:
-        doc["composition"] = composition
-    return validate(book, parse_roster(doc))
 
 
 def found(report):

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from armylists.rules import parse_roster, validate
 from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book, build_items, read_yaml
+from .tow import check, codes, messages
 
 ROOT = Path(__file__).resolve().parent.parent
 TOW = ROOT / "rules_data" / "the-old-world"
@@ -44,20 +44,6 @@ def books(tow_system, tow_books):
     test_book = build_book(read_yaml(FIXTURE), tow_system, {i: item for i, item in common.items() if item.common},
                            str(FIXTURE))
     return {**tow_books, "tow-test-book": test_book}
-
-
-def check(book, units, points_limit=2000, **extra):
-    doc = {"format": "armylist/1", "system": "the-old-world", "book": book.id, "book_version": book.version,
-           "points_limit": points_limit, "units": copy.deepcopy(units), **extra}
-    return validate(book, parse_roster(doc))
-
-
-def codes(report):
-    return sorted(v.code for v in report.violations)
-
-
-def messages(report):
-    return [v.message for v in report.violations]
 
 
 # --- Battle March ---------------------------------------------------------------------------------

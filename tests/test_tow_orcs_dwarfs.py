@@ -17,6 +17,7 @@ import pytest
 from armylists.rules import parse_roster, validate
 from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book, build_items, build_system, read_yaml
+from .tow import check, codes, messages
 
 ROOT = Path(__file__).resolve().parent.parent
 TOW = ROOT / "rules_data" / "the-old-world"
@@ -45,23 +46,6 @@ def common(system):
 @pytest.fixture(scope="module")
 def books(system, common):
     return {bid: build_book(read_yaml(TOW / "books" / f"{bid}.yaml"), system, common, bid) for bid in (OG, DW)}
-
-
-def document(book, units, points_limit=2000, **extra):
-    return {"format": "armylist/1", "system": "the-old-world", "book": book.id, "book_version": book.version,
-            "points_limit": points_limit, "units": copy.deepcopy(units), **extra}
-
-
-def check(book, units, points_limit=2000, **extra):
-    return validate(book, parse_roster(document(book, units, points_limit, **extra)))
-
-
-def codes(report):
-    return sorted(v.code for v in report.violations)
-
-
-def messages(report):
-    return [v.message for v in report.violations]
 
 
 def example(name):
