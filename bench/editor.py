@@ -13,10 +13,8 @@ here so the figure cannot drift with the examples. Prints figures only; docs/ben
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from in_process import start_site  # noqa: E402
 from twenty_units import bench_list  # noqa: E402
 
 
@@ -38,13 +37,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=300)
     args = parser.parse_args()
 
-    tmp = tempfile.TemporaryDirectory(prefix="armylists-bench-")
-    os.environ.update(DATABASE_URL=f"sqlite:///{tmp.name}/bench.sqlite3", DEBUG="false",
-                      SECRET_KEY="bench-editor-not-secret", ALLOWED_HOSTS="testserver")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armylists.settings")
-    import django
-    django.setup()
-    from django.core.management import call_command
+    start_site("editor")
     from django.test import Client
     from django.test.client import RequestFactory
     from django.contrib.auth import get_user_model
@@ -56,7 +49,6 @@ def main() -> None:
     from armylists.list_edits import set_size
     from armylists.views.editor import Loaded, editor_context
 
-    call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
     roster = parse_roster(bench_list())
     army_list = ArmyList(owner=user)

@@ -14,15 +14,16 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from in_process import start_site  # noqa: E402
 
 RULES = """format: event-rules/1
 rules:
@@ -57,16 +58,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
 
-    tmp = tempfile.TemporaryDirectory(prefix="armylists-bench-")
-    os.environ.update(DATABASE_URL=f"sqlite:///{tmp.name}/bench.sqlite3", DEBUG="false",
-                      SECRET_KEY="bench-event-not-secret", ALLOWED_HOSTS="testserver")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armylists.settings")
-    import django
-    django.setup()
+    start_site("event")
     from datetime import date, timedelta
 
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.test import Client
     from django.utils import timezone
 
@@ -76,7 +71,6 @@ def main() -> None:
     from armylists.models import Event, Submission
     from armylists.rules import parse_roster, roster_to_dict
 
-    call_command("migrate", verbosity=0)
     organiser = get_user_model().objects.create_user("organiser", password="bench-password-1")
     event = Event.objects.create(organiser=organiser, name="Bench GT", date=date.today() + timedelta(days=30),
                                  system="t9a-0.11", points_limit=2400, rules_text=RULES,
