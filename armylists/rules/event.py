@@ -26,7 +26,7 @@ from .book import Book, Rule, System
 from .checks import CHECKS, DEFS
 from .engine import validate
 from .errors import RulesDataError
-from .loader import _check_selectors, _rule, check_schema
+from .loader import build_rule, check_schema, check_selectors
 from .report import ERROR, WARNING, Report, Violation
 from .roster import Roster
 
@@ -91,8 +91,8 @@ def parse_event_rules(text: str, source: str, system: System, books: Iterable[Bo
         if raw["type"] not in CHECKS:
             known_types = ", ".join(sorted({*CHECKS, *TEAM_CHECKS}))
             raise RulesDataError(source, path + ("type",), f"unknown rule type {raw['type']!r}; known: {known_types}")
-        rule = _rule(raw, source, path, "event")
-        _check_selectors(raw, known, source, path)
+        rule = build_rule(raw, source, path, "event")
+        check_selectors(raw, known, source, path)
         per_list.append(replace(rule, source=rule.source or "event rules"))
     return EventRules(rules=tuple(per_list), team_rules=tuple(team), name=data.get("name", ""))
 
