@@ -192,7 +192,8 @@ def limit_range(army: "Army", rule: "Rule") -> Iterator[Violation]:
 def wizard_armour(army: "Army", rule: "Rule") -> Iterator[Violation]:
     """Wizards wear no armour and carry no shield, mundane (the system's `armour`) or magic (items of
     `item_categories`), unless their entry or an option carries `allowed_tag`; magic armour made for
-    Wizards (an item restricted `wizards_only`: the Armour of Tarnus) they may wear."""
+    Wizards (an item restricted `wizards_only`: the Armour of Tarnus) they may wear. In The Old World
+    armour costs the Wizard its Casting and Dispel rolls (001:L771): its rule is a warning in the data."""
     allowed = rule.params.get("allowed_tag")
     armour = army.system.armour
     magic = set(rule.params.get("item_categories", []))
@@ -204,5 +205,6 @@ def wizard_armour(army: "Army", rule: "Rule") -> Iterator[Violation]:
                  if i.category in magic and not i.restrictions.get("wizards_only")]
         if worn:
             yield violation(rule, "wizard.armour",
-                            f"{unit.describe()} is a Wizard and may not wear armour or carry a shield "
-                            f"({', '.join(w.replace('-', ' ') for w in worn)}).", unit)
+                            f"{unit.describe()} is a Wizard wearing armour or carrying a shield "
+                            f"({', '.join(w.replace('-', ' ') for w in worn)}), so it can make no Casting or "
+                            f"Dispel rolls.", unit)
