@@ -57,6 +57,9 @@ class ArmyConverter(MagicMixin, RulesMixin):
         self.caps: dict[str, int] = {}  # book item type -> how many one model may carry
         self.groups: list[str] = []
         self.bsb_allowance: int | None = None
+        # The tag the system's item allowance rule reads: a Battle Standard Bearer's standard is outside it.
+        self.outside_tag = next((r.params.get("standard_outside_allowance_tag") for r in system.rules
+                                 if r.type == "item_allowance"), None)
         self.foreign = False  # the unit being added is a mercenary from another army's file
         self.forbidden: dict[str, dict[tuple, list[str]]] = {}  # composition -> what it does not offer
 
@@ -225,6 +228,8 @@ class ArmyConverter(MagicMixin, RulesMixin):
                 o["max"] = c.max
             if c.role == "bsb" and self.bsb_allowance is not None:
                 o["item_allowance"] = self.bsb_allowance
+            elif c.role == "bsb" and c.magic and c.magic.get("types") and self.outside_tag:
+                o["tags"] = [self.outside_tag]  # its magic standard is outside the allowance
             options.append(o)
             if c.compositions is not None and set(self.comps) - c.compositions:
                 self._forbid({"entry": entry["id"], "option": c.id}, c.name,
@@ -259,9 +264,7 @@ class ArmyConverter(MagicMixin, RulesMixin):
     # -- the book ----------------------------------------------------------------------------------
     def _book(self, items: list[dict]) -> dict:
         book_rules, compositions = self._assembled_rules()
-        for entry in self.entries:
-            if self.tags[entry["id"]]:
-                entry["tags"] = sorted(self.tags[entry["id"]])
+        self._tag_entries()
         item_categories = self._item_categories()
         book: dict[str, Any] = {
             "kind": "book", "id": f"owb-{self.army_id}",

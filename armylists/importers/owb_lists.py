@@ -168,8 +168,6 @@ class _Unit:
             if not isinstance(size, int) or isinstance(size, bool) or size < 1:
                 raise self.fail(("strength",), f"is {size!r}, not a number of models")
             doc["size"] = size
-        # A mercenary from another army keeps that army's compositions on its choices: they do not apply.
-        foreign = isinstance(unit.get("army"), str) and f"owb-{slug(unit['army'])}" != self.book.id
         chosen: set[str] = set()
         mount = next((m for m in plan.mounts if _at(unit, m.ref).get("active")), None)
         if mount is not None:
@@ -189,8 +187,8 @@ class _Unit:
         options: dict[str, int] = {}
         for choice in plan.options:
             obj = _at(unit, choice.ref)
-            if not foreign and choice.compositions is not None and self.owb_composition not in choice.compositions:
-                continue  # not offered in the list's composition: OWB does not show or count it
+            # A choice not offered in the list's composition (a Runesmith's Battle Standard outside a Royal
+            # Clan) is kept and priced all the same: the book's rule for that composition reports it.
             if choice.stackable:
                 count = int(obj.get("stackableCount") or obj.get("minimum") or 0)
             else:

@@ -6,8 +6,9 @@ item groups, and records notes for the book's `unchecked`).
 - OWB's allowances per unit (`items`: several slots, each with types and `maxPoints`, 0 for no limit;
   `magic` of a champion or standard) become one `magic_items` access: the categories of every slot, and
   the points of the slots summed (a slot with no limit counts as its dearest items), the largest over
-  the compositions. A Battle Standard Bearer's standard with no limit raises its allowance by the
-  dearest standard. Each simplification is named in `unchecked`.
+  the compositions. A Battle Standard Bearer's standard with no points limit (all of OWB's) is outside
+  the allowance, as in our own books: its option carries the tag the system's `item_allowance` rule
+  names (`standard_outside_allowance_tag`). Each simplification is named in `unchecked`.
 - Item-like kinds (runes, virtues, gifts...) are book item categories; `maxItemsPerCategory` and
   `nonExclusive` become the category's `max_per_model`.
 """
@@ -59,10 +60,10 @@ class MagicMixin:
                 access = {"categories": sorted(extra)}
             else:
                 access["categories"] = sorted(set(access["categories"]) | extra)
-                if "allowance" in access and not bsb.magic.get("maxPoints"):
-                    self.bsb_allowance = access["allowance"] + self._dearest(bsb.magic["types"],
-                                                                           bsb.magic.get("maxItemsPerCategory"))
-                    self.note("bsb-standard", entry["name"])
+                if "allowance" in access and bsb.magic.get("maxPoints"):  # a standard with its own limit
+                    self.bsb_allowance = access["allowance"] + int(bsb.magic["maxPoints"])
+                    self.note("allowance-sum", f"{entry['name']} as Battle Standard Bearer "
+                                               f"({self.bsb_allowance} pts)")
         if access is not None:
             entry["magic_items"] = access
         level = max((f.wizard_level for f in plan.folded), default=0)

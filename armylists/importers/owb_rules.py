@@ -28,8 +28,6 @@ TOPICS = {
     "allowance-sum": "Models with several item allowances (magic items plus runes, virtues, gifts...) are checked "
                      "against one allowance, their sum",
     "allowance-composition": "Item allowances of entries offered only in some compositions, where those compositions' differ, are checked against the largest",
-    "bsb-standard": "A Battle Standard Bearer's magic standard (no points limit in OWB) is allowed on top of its "
-                    "allowance up to the dearest standard's points",
     "general-composition": "Characters OWB lets be the General only in some compositions may be the General in all",
     "per-model-item": "Items OWB prices per model for units are priced as for one model",
     "battle-march-item": "Items OWB allows only in Battle March games are allowed in every game",
@@ -114,16 +112,72 @@ class RulesMixin:
 
                 rules, rest = parse_note(text, [entry["id"]], resolve, label_of)
                 for rule in rules:
+                    rule = self._in_category(rule, entry["id"], comp)
                     source = f"Old World Builder: {rule['params']['label']} (unit notes)"
                     self._add_rule(comp, {**rule, "source": source})
-                    bound = rule["params"].get("max")
-                    if bound is not None:
-                        for eid in rule["params"]["select"]["entry"]:
-                            self.tags[eid].add("own-limit")
-                            if isinstance(bound, dict) and bound.get("per_points") == 1000:
-                                self.tags[eid].add("per-1000")
                 for clause in rest:
                     self.unparsed.setdefault((entry["name"], clause), []).append(comp)
+
+    def category_in(self, eid: str, comp: str) -> str:
+        """The category entry `eid` is chosen in under OWB composition `comp`."""
+        entry = next(e for e in self.entries if e["id"] == eid)
+        if comp == self.grand:
+            return entry["category"]
+        return entry.get("composition_categories", {}).get(slug(comp), entry["category"])
+
+    def _in_category(self, rule: dict, own: str, comp: str) -> dict:
+        """A note limiting units "as a Core choice" counts the named units chosen in Core there. A unit's own
+        note may name it by its kind ("0-1 unit of Inner Circle Knights may be taken as a Core choice" on
+        the Panther order's Core entry): when no named entry is in that category, it is the unit itself."""
+        select = rule["params"]["select"]
+        category = select.get("category")
+        if not category or any(self.category_in(e, comp) == category for e in select["entry"]):
+            return rule
+        if self.category_in(own, comp) != category:
+            return rule
+        return {**rule, "params": {**rule["params"], "select": {**select, "entry": [own]}}}
+
+    def _limit_tags(self) -> dict[str, dict[str, set[str]]]:
+        """Entry -> OWB composition -> the tags the rules in force there give it: `own-limit` where a count
+        (at most 1 or more) or a ratio limits it in the category it is chosen in there (what Combined Arms
+        exempts), and `per-1000` where that limit is per 1000 points (what Battle March sets aside). A
+        note of one composition (a Knightly Order's 0-1 State Troops per 1000 points) tags nothing in
+        another: the rules here are those each composition has, the Grand Army's included."""
+        tags: dict[str, dict[str, set[str]]] = {}
+        for comp, rules in self.rules.items():
+            for rule in rules.values():
+                params = rule["params"]
+                bound = params.get("max")
+                if rule["type"] == "count" and bound:
+                    kinds = {"own-limit"} | ({"per-1000"} if isinstance(bound, dict)
+                                             and bound.get("per_points") == 1000 else set())
+                elif rule["type"] == "ratio":
+                    kinds = {"own-limit"}
+                else:
+                    continue
+                category = params["select"].get("category")
+                for eid in params["select"].get("entry", []):
+                    if category is None or self.category_in(eid, comp) == category:
+                        tags.setdefault(eid, {}).setdefault(comp, set()).update(kinds)
+        return tags
+
+    def _tag_entries(self) -> None:
+        """Each entry's tags in the Grand Army, and in each other composition where they differ
+        (`composition_tags`, which replace `tags` there)."""
+        limits = self._limit_tags()
+        for entry, _, _, comps, _ in self.units:
+            eid = entry["id"]
+            own = set(self.tags[eid]) | ({"own-limit"} if "named" in self.tags[eid] else set())  # tag_max: once each
+            grand = own | limits.get(eid, {}).get(self.grand, set())
+            if grand:
+                entry["tags"] = sorted(grand)
+            per_comp = {}
+            for comp in self.comps[1:]:
+                here = own | limits.get(eid, {}).get(comp, set())
+                if comp in comps and here != grand:
+                    per_comp[slug(comp)] = sorted(here)
+            if per_comp:
+                entry["composition_tags"] = per_comp
 
     def _assembled_rules(self) -> tuple[list[dict], list[dict]]:
         """(the book's rules, its compositions), each rule with an id unique in the book."""

@@ -94,8 +94,8 @@ def item_allowance(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violati
         spent = bearer.points()
         if spent <= access.allowance:
             continue
-        if outside_tag and bearer.is_bsb and outside_tag in unit.tags:
-            banner = sum(i.price_for(unit.category) for i in bearer.items if i.category in standards)
+        banner = sum(i.price_for(unit.category) for i in bearer.items if i.category in standards)
+        if outside_tag and bearer.is_bsb and outside_tag in unit.tags and banner:  # without one: the plain message
             if spent - banner > access.allowance:
                 yield violation(rule, "items.allowance",
                                 f"{bearer.label} ({bearer.unit.id}) has {spent - banner} pts of magical items besides "

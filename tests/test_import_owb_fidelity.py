@@ -1,0 +1,175 @@
+"""Imported Old World books as exact as our own: where an OWB note limits a unit, a Battle Standard's
+magic standard, and the choices a composition does not offer (issue 14, items 1-3).
+
+OWB's datasets are read from ../shared/external/old-world-builder at run time; skipped when absent.
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from armylists.importers.owb import check, convert, read_dataset
+from armylists.importers.owb_lists import convert_list
+from armylists.rules import parse_roster, validate
+
+ROOT = Path(__file__).resolve().parent.parent
+OWB = ROOT.parent / "shared" / "external" / "old-world-builder"
+SYSTEM = "the-old-world"
+FILE = "test.owb.json"
+
+pytestmark = pytest.mark.skipif(not (OWB / "the-old-world-system.json").is_file(),
+                                reason="Old World Builder's datasets are not in ../shared/external/old-world-builder")
+
+
+@pytest.fixture(scope="module")
+def dataset():
+    return read_dataset(OWB)
+
+
+@pytest.fixture(scope="module")
+def books(dataset, library):
+    system = library.systems[SYSTEM]
+    return check(convert(dataset, system), system)
+
+
+def report(book, units, points_limit=2000, **extra):
+    return validate(book, parse_roster({"format": "armylist/1", "system": SYSTEM, "book": book.id,
+                                        "book_version": book.version, "points_limit": points_limit,
+                                        "units": units, **extra}))
+
+
+def messages(result, code):
+    return [v.message for v in result.violations if v.code == code]
+
+
+# --- 1. a 0-X note limits a unit only where it applies ----------------------------------------------
+# Combined Arms (the-old-world-facts.md): the same Core unit at most 4 times at 2000 points; "units with
+# their own 0-X limit are exempt". OWB's note "0-1 unit of State Troops or State Missile Troops per 1000
+# points" is written only for the Knightly Orders (the-old-world/empire-of-man.json, armyComposition).
+
+def troops(n, entry="state-troops"):
+    return [{"id": f"t{i}", "entry": entry, "size": 10} for i in range(n)]
+
+
+def test_state_troops_are_not_exempt_from_combined_arms_in_the_grand_army(books):
+    book = books["empire-of-man"]
+    assert "own-limit" not in book.entries["state-troops"].tags
+    at = report(book, troops(4), modes=["combined-arms"])
+    assert messages(at, "duplicates.max") == []
+    over = report(book, troops(5), modes=["combined-arms"])
+    assert messages(over, "duplicates.max") == [
+        "State Troops is taken 5 times; Core units may each be taken at most 4 times in a 2000-pt army."]
+
+
+def test_in_a_knightly_order_its_own_limit_counts_them_instead(books):
+    """There State Troops are Special, 0-1 per 1000 points (with State Missile Troops), and exempt from
+    Combined Arms' 3 of each Special unit: 2 at 2000 points pass, a third breaks the note's limit only."""
+    book = books["empire-of-man"]
+    panther = "knightly-order-panther"
+    assert book.entries["state-troops"].composition_tags[panther] == frozenset({"own-limit", "per-1000"})
+    at = report(book, troops(2), modes=["combined-arms"], composition=panther)
+    assert messages(at, "duplicates.max") == messages(at, "count.max") == []
+    over = report(book, troops(3), modes=["combined-arms"], composition=panther)
+    assert messages(over, "duplicates.max") == []
+    assert messages(over, "count.max") == [
+        "State Troops or State Missile Troops: 3 units taken; at most 2 (1 per 1000 pts of the 2000-pt limit)."]
+
+
+def test_a_note_as_a_core_choice_limits_and_exempts_only_the_core_entry(books):
+    """Dwarfs, Grand Army: "0-1 unit of Longbeards may be taken as a Core choice". The Core Longbeards are
+    limited (and exempt from Combined Arms); the Special Longbeards are neither."""
+    book = books["dwarfen-mountain-holds"]
+    assert "own-limit" in book.entries["long-beards-core"].tags
+    assert "own-limit" not in book.entries["long-beards"].tags
+    special = [{"id": f"l{i}", "entry": "long-beards", "size": 10} for i in range(4)]
+    assert messages(report(book, special[:3], modes=["combined-arms"]), "duplicates.max") == []
+    assert messages(report(book, special, modes=["combined-arms"]), "duplicates.max") == [
+        "Longbeards is taken 4 times; Special units may each be taken at most 3 times in a 2000-pt army."]
+
+
+def test_an_orders_own_core_knights_are_limited_by_their_own_note(books):
+    """The Panther order's Core Inner Circle Knights carry the note "0-1 unit of Inner Circle Knights may be
+    taken as a Core choice": it names their kind, and limits that Core entry itself (before, the rule
+    counted the Special Inner Circle Knights in Core, which is none)."""
+    book = books["empire-of-man"]
+    rule = next(r for r in book.compositions["knightly-order-panther"].rules
+                if r.params.get("select", {}).get("category") == "core" and r.params["max"] == 1
+                and "inner-circle-knights-panther-core" in r.params["select"]["entry"])
+    assert rule.params["select"]["entry"] == ["inner-circle-knights-panther-core"]
+    knights = [{"id": f"k{i}", "entry": "inner-circle-knights-panther-core", "size": 5} for i in range(2)]
+    one = report(book, knights[:1], composition="knightly-order-panther")
+    two = report(book, knights, composition="knightly-order-panther")
+    assert not [v for v in one.violations if v.rule == rule.id]
+    assert [v.message for v in two.violations if v.rule == rule.id] == [
+        "Inner Circle Knights as Core: 2 units taken; at most 1."]  # the note's own words
+
+
+# --- 2. a Battle Standard Bearer's magic standard is outside the allowance ---------------------------
+# the-old-world-facts.md: "a Battle Standard may take a magic standard outside the allowance"; OWB gives
+# every Battle Standard Bearer's standard no points limit (`magic.maxPoints` 0).
+
+BSB = {"id": "b", "entry": "captain-of-the-empire", "options": {"battle-standard-bearer": 1}}
+
+
+def test_the_bsb_option_carries_the_systems_outside_allowance_tag(books):
+    captain = books["empire-of-man"].entries["captain-of-the-empire"]
+    assert captain.options["battle-standard-bearer"].tags == frozenset({"standard-outside-allowance"})
+    assert captain.options["battle-standard-bearer"].item_allowance is None
+    assert captain.items.allowance == 50
+
+
+def test_a_bsbs_other_items_fit_the_allowance_beside_its_standard(books):
+    """Captain of the Empire, 50 points: the Imperial Banner (60) and the Sword of Reaving (50) pass;
+    Duellist's Blades (55) are 5 over, the smallest step the items allow."""
+    book = books["empire-of-man"]
+    at = report(book, [{**BSB, "items": ["imperial-banner", "sword-of-reaving"]}])
+    assert messages(at, "items.allowance") == []
+    over = report(book, [{**BSB, "items": ["imperial-banner", "duellists-blades"]}])
+    assert messages(over, "items.allowance") == [
+        "Captain of the Empire (b) has 55 pts of magical items besides its Battle Standard (60 pts, outside the "
+        "allowance); its allowance is 50 pts."]
+
+
+def test_a_bsb_without_a_standard_has_the_plain_allowance(books):
+    """Before, the allowance was raised by the dearest standard (to 130): 75 points of other items passed."""
+    book = books["empire-of-man"]
+    over = report(book, [{**BSB, "items": ["ogre-blade"]}])
+    assert messages(over, "items.allowance") == [
+        "Captain of the Empire (b) has 75 pts of magical items; its allowance is 50 pts."]
+
+
+def test_no_unchecked_line_about_the_bsbs_standard_remains(books):
+    assert not [line for book in books.values() for line in book.unchecked if "Battle Standard Bearer's magic" in line]
+
+
+# --- 3. a choice not offered in the list's composition is kept, priced and reported ------------------
+# OWB offers a Runesmith's "Battle Standard Bearer" only in a Royal Clan (its `armyComposition`).
+
+def runesmith(dataset, bsb=True):
+    unit = copy.deepcopy(next(u for u in dataset.armies["dwarfen-mountain-holds"]["characters"]
+                              if u["id"] == "runesmith"))
+    unit["id"] = "runesmith.r1"
+    for part in unit["command"]:
+        if part["name_en"] == "Battle Standard Bearer":
+            part["active"] = bsb
+    return unit
+
+
+def owb_list(unit, composition):
+    return {"name": "Hold", "game": SYSTEM, "points": 2000, "army": "dwarfen-mountain-holds",
+            "armyComposition": composition, "compositionRule": "open-war", "characters": [unit], "core": []}
+
+
+@pytest.mark.parametrize("composition, refused", [("dwarfen-mountain-holds", True), ("royal-clan", False)])
+def test_a_runesmith_bsb_is_kept_priced_and_refused_outside_a_royal_clan(dataset, books, composition, refused):
+    book = books["dwarfen-mountain-holds"]
+    document = convert_list(owb_list(runesmith(dataset), composition), book, FILE)
+    assert document["units"][0]["options"] == {"battle-standard-bearer": 1}
+    result = validate(book, parse_roster(document, FILE))
+    plain = validate(book, parse_roster(convert_list(owb_list(runesmith(dataset, bsb=False), composition), book,
+                                                     FILE), FILE))
+    assert result.total_points - plain.total_points == 25
+    found = [v.message for v in result.violations if v.source == "Old World Builder: not offered in this composition"]
+    assert found == (["Battle Standard Bearer (not in this composition): 1 units taken; at most 0."] if refused else [])
