@@ -187,3 +187,42 @@ class SubmissionRevision(models.Model):
 
     class Meta:
         ordering = ["-submitted_at", "-id"]
+
+
+class EventJob(models.Model):
+    """An organiser's bulk work on an event (checking every submission again, printing the muster PDF),
+    run by the task worker, never inside a web request; the event page reads its progress from here.
+
+    The muster PDF is kept in the row itself, so whichever app server answers the download has it
+    (app servers share the database, not a disk)."""
+
+    RECHECK, MUSTER = "recheck", "muster"
+    KIND_CHOICES = [(RECHECK, "Check every submission again"), (MUSTER, "Muster PDF of the approved lists")]
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+    STATE_CHOICES = [(QUEUED, "Queued"), (RUNNING, "Running"), (DONE, "Done"), (FAILED, "Failed")]
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="jobs")
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
+    state = models.CharField(max_length=10, choices=STATE_CHOICES, default=QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True)  # what it did, or why it failed, for the organiser
+    pdf = models.BinaryField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["event", "kind", "-created_at"], name="eventjob_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of event {self.event_id}: {self.state} {self.done}/{self.total}"
+
+    @property
+    def finished(self) -> bool:
+        return self.state in (self.DONE, self.FAILED)
+
+    @property
+    def percent(self) -> int:
+        return 100 if self.state == self.DONE else (100 * self.done // self.total if self.total else 0)

@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "armylists",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -149,3 +151,12 @@ EMAIL_BACKEND = os.getenv("EMAIL_BACKEND", "django.core.mail.backends.console.Em
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my-lists"
 LOGOUT_REDIRECT_URL = "home"
+
+# Background tasks (organisers' bulk work: checking an event again, the muster PDF). Queued in the
+# database and run by `python manage.py db_worker`, so no other server is needed; see docs/deploy.md.
+TASKS = {
+    "default": {
+        "BACKEND": os.getenv("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": ["default"],
+    }
+}

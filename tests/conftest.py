@@ -117,3 +117,13 @@ def alice_list(alice, legal_document):
     army_list.set_document(roster, report_for(roster))
     army_list.save()
     return army_list
+
+
+IMMEDIATE_TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture
+def tasks_at_once(settings):
+    """Background tasks run as soon as they are queued, inside the request (the site's default is the
+    database backend and a separate worker: `manage.py db_worker`)."""
+    settings.TASKS = IMMEDIATE_TASKS

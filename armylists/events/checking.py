@@ -7,9 +7,10 @@ event rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable
+from typing import Callable, Sequence
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from armylists.catalogue import allies_book_for, book_for, disk_library
@@ -78,10 +79,15 @@ class Checked:
     allies: Book | None = None  # the book of the list's allied units, if it has any
 
 
-def evaluate(submissions: Iterable[Submission], ruleset: Ruleset) -> dict[int, Checked]:
+Progress = Callable[[int, int], None]  # called with (steps done, steps in all) as bulk work goes on
+
+
+def evaluate(submissions: Sequence[Submission], ruleset: Ruleset, progress: Progress | None = None) -> dict[int, Checked]:
     """Each submission's check against `ruleset`, team rules included (by the submissions' teams)."""
     checked: dict[int, Checked] = {}
-    for sub in submissions:
+    for index, sub in enumerate(submissions):
+        if progress is not None:
+            progress(index, len(submissions))
         try:
             roster = parse_roster(sub.document, f"submission {sub.player_name}")
             book = book_for(roster, f"submission {sub.player_name}")
@@ -104,15 +110,17 @@ def evaluate(submissions: Iterable[Submission], ruleset: Ruleset) -> dict[int, C
     return checked
 
 
-def check_event(event: Event, ruleset: Ruleset | None = None) -> list[Submission]:
-    """Check every submission of `event` and save each one's report, verdict and status.
+def check_event(event: Event, ruleset: Ruleset | None = None, progress: Progress | None = None,
+                scope: QuerySet[Submission] | None = None) -> list[Submission]:
+    """Check every submission of `event` (or those in `scope`, whole teams) and save each one's report,
+    verdict and status.
 
     Status follows the verdict (legal, illegal) unless the organiser returned the list, which stays
     returned until the player submits again; an approved list that is now illegal loses its approval.
     """
     ruleset = ruleset or ruleset_for(event)
-    submissions = list(event.submissions.all())
-    checked = evaluate(submissions, ruleset)
+    submissions = list(event.submissions.all() if scope is None else scope)
+    checked = evaluate(submissions, ruleset, progress)
     now = timezone.now()
     for sub in submissions:
         found = checked[sub.pk]
@@ -124,10 +132,11 @@ def check_event(event: Event, ruleset: Ruleset | None = None) -> list[Submission
         sub.status = next_status(sub.status, sub.valid)
         sub.checked_at = now
     # One UPDATE per row in one transaction: bulk_update's CASE expressions over large JSON reports
-    # were three times slower (bench/event_check.py).
+    # were three times slower (bench/event_check.py). The submission time in the filter keeps a copy the player
+    # replaced while this ran (a background check takes a while) from getting the old copy's report.
     with transaction.atomic():
         for sub in submissions:
-            Submission.objects.filter(pk=sub.pk).update(
+            Submission.objects.filter(pk=sub.pk, submitted_at=sub.submitted_at).update(
                 report=sub.report, valid=sub.valid, total_points=sub.total_points, army_name=sub.army_name,
                 status=sub.status, checked_at=sub.checked_at)
     return submissions

@@ -10,7 +10,7 @@ import io
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
@@ -21,7 +21,7 @@ from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_style import REGULAR, RULE, Styles, register_fonts, table_style, text
 from armylists.models import Event, Submission
 
-from .checking import evaluate, ruleset_for
+from .checking import Progress, evaluate, ruleset_for
 
 SORTS = {
     "player": lambda r: r.player.lower(),
@@ -112,11 +112,14 @@ def table_csv(event: Event, found: list[Row]) -> str:
     return out.getvalue()
 
 
-def muster_pdf(event: Event, printed_on: date | None = None) -> bytes:
-    """Every approved list, one section each after a cover table of them all."""
+def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress | None = None) -> bytes:
+    """Every approved list, one section each after a cover table of them all.
+
+    `progress` counts two steps a list: reading and checking it, then laying out its pages."""
     register_fonts()
     approved = list(event.submissions.filter(status=Submission.APPROVED).order_by("player_name", "id"))
-    checked = evaluate(approved, ruleset_for(event))
+    steps = 2 * len(approved)
+    checked = evaluate(approved, ruleset_for(event), progress and (lambda done, _: progress(done, steps)))
     styles = Styles(9)
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(buffer, pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
@@ -137,8 +140,19 @@ def muster_pdf(event: Event, printed_on: date | None = None) -> bytes:
         story += full_story(PrintedList(found.book, found.roster, found.report, found.allies), None, sub.checksum,
                             doc.width)
     footer = Footer(f"{event.name}: approved lists", "", (printed_on or date.today()).isoformat())
+    if progress is not None:
+        doc.setProgressCallBack(_layout_progress(progress, len(approved), len(story)))
     doc.build(story, canvasmaker=partial(FooterCanvas, footer=footer))
     return buffer.getvalue()
+
+
+def _layout_progress(progress: Progress, lists: int, flowables: int) -> Callable[[str, int], None]:
+    """reportlab's layout callback turned into the second half of the muster's steps (flowables laid out
+    of those in the story, scaled to one step a list)."""
+    def on_layout(kind: str, value: int) -> None:
+        if kind == "PROGRESS" and flowables:
+            progress(lists + lists * min(value, flowables) // flowables, 2 * lists)
+    return on_layout
 
 
 def _cover_table(approved: list[Submission], styles: Styles, width: float) -> Table | Paragraph:

@@ -2,7 +2,8 @@
 
 Either way the submission is a frozen copy of the document with its checksum. Submitting again under
 the same player name replaces the copy and keeps the one before in the submission's history; then the
-whole event is checked again (team rules read several lists).
+submitted list is checked with its team (team rules read several lists); an upload has the whole
+event checked in the background.
 """
 from __future__ import annotations
 
@@ -43,7 +44,10 @@ def submit_list(event: Event, user, army_list: ArmyList, team: str = "") -> Subm
     except ListDocumentError as exc:
         raise SubmissionError(f"The list cannot be read: {exc.reason}") from None
     submission = store(event, roster, user.get_username(), player=user, source_list=army_list, team=team)
-    check_event(event)
+    # Only this list and its team mates (team rules read them together): the player's verdict at once,
+    # without checking the whole event inside the request.
+    check_event(event, scope=event.submissions.filter(team=submission.team) if submission.team
+                else event.submissions.filter(pk=submission.pk))
     submission.refresh_from_db()
     return submission
 
@@ -92,7 +96,8 @@ def player_name_of(filename: str, roster: Roster) -> str:
 
 def upload_files(event: Event, files: list[tuple[str, bytes]], team: str = "") -> UploadResult:
     """Each file (JSON list document or tournament text) becomes a submission; a file that cannot be
-    read is reported by name and nothing else is lost. The event is checked once at the end."""
+    read is reported by name and nothing else is lost. Not checked here: the caller has the whole event
+    checked once, in the background (events.jobs)."""
     result = UploadResult()
     if len(files) > MAX_UPLOAD_FILES:
         result.failed.append(("(upload)", f"{len(files)} files; at most {MAX_UPLOAD_FILES} at once"))
@@ -113,8 +118,4 @@ def upload_files(event: Event, files: list[tuple[str, bytes]], team: str = "") -
             continue
         names.add(name)
         result.stored.append(store(event, roster, name, team=team))
-    if result.stored:
-        check_event(event)
-        for sub in result.stored:
-            sub.refresh_from_db()
     return result

@@ -19,15 +19,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armylists.catalogue import disk_library
-from armylists.events.checking import EventSetupError, check_event, evaluate, ruleset_for
+from armylists.events.checking import EventSetupError, evaluate, ruleset_for
 from armylists.events.forms import EventForm, ReviewForm, SubmitForm, UploadForm
-from armylists.events.reporting import STATUSES, SORTS, category_columns, muster_pdf, table, table_csv
+from armylists.events.jobs import jobs_context, start_job
+from armylists.events.reporting import STATUSES, SORTS, category_columns, table, table_csv
 from armylists.events.submitting import (
     MAX_UPLOAD_FILES, SubmissionError, deadline_passed, submit_list, upload_files,
 )
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import render_pdf
-from armylists.models import Event, Submission
+from armylists.models import Event, EventJob, Submission
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # per file; a list document is far smaller
 
@@ -90,8 +91,9 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST" and form.is_valid():
         event = form.save()
-        check_event(event)  # new rules, new answers: every submission is checked again at once
-        messages.success(request, "Saved, and every submission checked again against the new settings.")
+        start_job(event, EventJob.RECHECK)  # new rules, new answers: every submission is checked again
+        messages.success(request, "Saved. Every submission is being checked again against the new settings; "
+                                  "the progress is below.")
         return redirect("event-detail", event.pk)
     return render(request, "events/event_form.html", {"form": form, "event": event},
                   status=400 if request.method == "POST" else 200)
@@ -121,6 +123,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             sort=sort, descending=descending, filters=filters, statuses=STATUSES,
             armies=sorted(set(event.submissions.values_list("book", flat=True))),
             counts={s: event.submissions.filter(status=s).count() for s in STATUSES},
+            **jobs_context(event),
         )
     if event.published and (organiser or own is not None):
         context["published"] = event.submissions.filter(status=Submission.APPROVED).order_by("player_name")
@@ -149,13 +152,34 @@ def event_submit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def event_recheck(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for(request, pk, organiser=True)
-    try:
-        checked = check_event(event)
-    except EventSetupError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, f"{len(checked)} submissions checked again.")
+    _, new = start_job(event, EventJob.RECHECK)
+    messages.success(request, "Every submission is being checked again; the progress is below." if new
+                     else "A check of every submission is already waiting to start.")
     return redirect("event-detail", event.pk)
+
+
+@login_required
+@require_POST
+def event_muster_start(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, organiser=True)
+    _, new = start_job(event, EventJob.MUSTER)
+    messages.success(request, "The muster PDF is being made; the progress is below." if new
+                     else "A muster PDF is already waiting to be made.")
+    return redirect("event-detail", event.pk)
+
+
+@login_required
+@require_GET
+def event_jobs(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser's bulk work and its progress: the part of the event page htmx polls while it runs.
+
+    When a poll finds everything finished, the page reloads so the table shows the new verdicts."""
+    event = _event_for(request, pk, organiser=True)
+    context = jobs_context(event)
+    response = render(request, "events/event_jobs.html", {"event": event, **context})
+    if request.GET.get("polling") and not context["jobs_busy"]:
+        response["HX-Refresh"] = "true"
+    return response
 
 
 @login_required
@@ -184,11 +208,11 @@ def event_upload(request: HttpRequest, pk: int) -> HttpResponse:
                     too_big.append((upload.name, f"{upload.name}: is {upload.size} bytes; at most {MAX_UPLOAD_BYTES}"))
                     continue
                 files.append((upload.name, upload.read()))
-            try:
-                result = upload_files(event, files, form.cleaned_data["team"].strip())
-            except EventSetupError as exc:
-                messages.error(request, str(exc))
-                return redirect("event-detail", event.pk)
+            result = upload_files(event, files, form.cleaned_data["team"].strip())
+            if result.stored:  # checked in the background, with the rest of the event (team rules)
+                start_job(event, EventJob.RECHECK)
+                for sub in result.stored:
+                    sub.refresh_from_db()
             result.failed[:0] = too_big
             status = 400 if result.failed and not result.stored else 200  # some stored: the page reports both
         else:
@@ -218,13 +242,13 @@ def event_csv(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def event_muster(request: HttpRequest, pk: int) -> HttpResponse:
+    """The newest muster PDF the worker finished (made by `event_muster_start`)."""
     event = _event_for(request, pk, organiser=True)
-    try:
-        content = muster_pdf(event)
-    except EventSetupError as exc:
-        messages.error(request, str(exc))
+    job = EventJob.objects.filter(event=event, kind=EventJob.MUSTER, state=EventJob.DONE).first()
+    if job is None:
+        messages.error(request, "No muster PDF is ready yet: make one first.")
         return redirect("event-detail", event.pk)
-    response = HttpResponse(content, content_type="application/pdf")
+    response = HttpResponse(bytes(job.pdf), content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{_slug(event.name)}-approved-lists.pdf"'
     return response
 

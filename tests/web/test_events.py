@@ -27,6 +27,12 @@ from .conftest import make_list
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def _tasks_at_once(tasks_at_once):
+    """Bulk work (checking every submission again, the muster PDF) runs as soon as it is queued here;
+    tests/web/test_event_jobs.py runs it through the real database worker."""
+
 WAR_MACHINES_MAX_1 = ("- {id: one-war-machine, type: count, params: {label: War Machines, "
                       "select: {troop_type: war-machine}, max: 1}}")
 
@@ -291,6 +297,7 @@ def test_the_csv_has_a_row_per_submission_with_percentages_and_violations(three_
 
 
 def test_the_muster_pdf_prints_the_approved_lists_after_a_cover_table(three_players, event):
+    three_players.post(reverse("event-muster-start", args=[event.pk]))
     response = three_players.get(reverse("event-muster", args=[event.pk]))
     assert response["Content-Type"] == "application/pdf"
     reader = PdfReader(io.BytesIO(response.content))
@@ -317,7 +324,7 @@ def test_a_bulk_upload_checks_the_good_files_and_names_the_bad_one(client, alice
     response = client.post(reverse("event-upload", args=[event.pk]), {"files": files, "team": ""})
     assert response.status_code == 200
     page = response.content.decode()
-    assert "3 lists stored and checked" in page
+    assert "3 lists stored; the event's lists are checked in the background" in page
     assert "<strong>broken.json</strong>: broken.json: (top level): is not valid JSON" in page
     subs = {s.player_name: s for s in Submission.objects.all()}
     assert sorted(subs) == ["Erin", "Gina", "frank"]
@@ -350,7 +357,7 @@ def entered(client, event, bob, charlie, legal_document):
     return subs
 
 
-ORGANISER_ONLY = ["event-edit", "event-upload", "event-csv", "event-muster"]
+ORGANISER_ONLY = ["event-edit", "event-upload", "event-csv", "event-jobs"]
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client, event, entered):
@@ -368,7 +375,7 @@ def test_only_the_organiser_reaches_the_organisers_pages(client, event, entered,
         client.force_login(user)
         for name in ORGANISER_ONLY:
             assert client.get(reverse(name, args=[event.pk])).status_code == expected, (user, name)
-        for name in ("event-recheck", "event-publish"):
+        for name in ("event-recheck", "event-publish", "event-muster-start"):
             assert client.post(reverse(name, args=[event.pk])).status_code == (302 if user == alice else 404)
         review = client.post(reverse("submission-review", args=[event.pk, entered["charlie"].pk]), {"action": "approve"})
         assert review.status_code == (302 if user == alice else 404)
