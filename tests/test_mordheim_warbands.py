@@ -13,7 +13,7 @@ import pytest
 
 from armylists.rules import parse_roster, validate
 
-SYSTEM, VERSION = "mordheim", "1999.1"
+SYSTEM, VERSION = "mordheim", "1999.2"
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
 WH, SOS, UD, SK, COP = ("witch-hunters", "sisters-of-sigmar", "undead", "skaven-of-clan-eshin",
@@ -23,6 +23,8 @@ WH, SOS, UD, SK, COP = ("witch-hunters", "sisters-of-sigmar", "undead", "skaven-
 def check(library, book_id, units, gold=500):
     doc = {"format": "armylist/1", "system": SYSTEM, "book": book_id, "book_version": VERSION,
            "points_limit": gold, "units": units}
+    if gold > 500:  # a warband later in its campaign: more gold than its founding 500, the same limits
+        doc["modes"] = ["campaign"]
     return validate(library.book(SYSTEM, book_id, VERSION), parse_roster(doc))
 
 
@@ -63,17 +65,19 @@ RATINGS = {
     # 3 Zealots x (20+5+5), 1 Warhound 15; 10 warriors x 5 + experience 20 + 12 + 8 + 8.
     WH: (125 + 48 + 50 + 50 + 110 + 90 + 15, 10, 10 * 5 + 20 + 12 + 8 + 8),
     # Matriarch 70+2x15+20, Superiors 35+15+5 and 35+15, Augur 25+2+10, 4 Sisters x (25+3+5),
-    # 4 Novices x (15+3); 12 warriors x 5 + experience 20 + 8 + 8 (+ Augur 0).
-    SOS: (120 + 55 + 50 + 37 + 132 + 72, 12, 12 * 5 + 20 + 8 + 8),
+    # 4 Novices x (15+3), a hired Halfling Scout 15; 12 warriors x 5 + experience 20 + 8 + 8 (+ Augur 0),
+    # and the Halfling's own worth, 5 (Hired Swords).
+    SOS: (120 + 55 + 50 + 37 + 132 + 72 + 15, 13, 12 * 5 + 20 + 8 + 8 + 5),
     # Vampire 110+10+20, Necromancer 35+10, Dregs 20+10+5 and 20+10, 4 Zombies x 15, 2 Ghouls x 40,
     # 2 Dire Wolves x 50; 12 warriors x 5 + experience 20 + 8 (Dregs 0).
     UD: (140 + 45 + 35 + 30 + 60 + 80 + 100, 12, 12 * 5 + 20 + 8),
     # Adept 60+35, Sorcerer 45+10, Black Skaven 40+10+15, Night Runner 20+2, 5 Verminkin x (20+10+5),
     # 5 Giant Rats x 15; 14 warriors x 5 + experience 20 + 8 + 8.
     SK: (95 + 55 + 65 + 22 + 175 + 75, 14, 14 * 5 + 20 + 8 + 8),
-    # Magister 70+10+20, Possessed 90+30, Mutant 25+35+5, 2 Darksouls x (35+5), 3 Brethren x (25+3),
-    # 1 Beastman 45; 9 warriors x 5 + experience 20 + 8 (Mutant 0).
-    COP: (100 + 120 + 65 + 80 + 84 + 45, 9, 9 * 5 + 20 + 8),
+    # Magister 70, Possessed 90 + Blackblood 30 + Daemon soul 2 x 20 (a second mutation costs double),
+    # Mutant 25+35, 2 Darksouls x (35+5), 3 Brethren x (25+3), 1 Beastman 45; 9 warriors x 5 + experience
+    # 20 + 8 (Mutant 0).
+    COP: (70 + 160 + 60 + 80 + 84 + 45, 9, 9 * 5 + 20 + 8),
 }
 
 
@@ -323,14 +327,15 @@ def test_a_mutant_needs_a_mutation(library):
     assert report.violations[0].message == "Mutant (mutant) must choose at least 1 of Mutations."
     two = base + [{"id": "mutant", "entry": "mutant", "options": {"tentacle": 1, "hideous": 1, "axe": 1}}]
     report = check(library, COP, two)
-    assert report.violations == () and report.total_points == 70 + 25 + 25 + 35 + 40 + 5
+    # Rising costs: the Hideous (40) first, the Tentacle (35) second at double (Cult of the Possessed, Mutations)
+    assert report.violations == () and report.total_points == 70 + 25 + 25 + 40 + 2 * 35 + 5
 
 
 def test_the_possessed_use_no_equipment_and_may_go_without_mutations(library):
     base = [{"id": "m", "entry": "magister"}, {"id": "b", "entry": "brethren"}]
     assert check(library, COP, base + [{"id": "p", "entry": "possessed"}]).violations == ()
     mutated = base + [{"id": "p", "entry": "possessed", "options": {"great-claw": 1, "scorpion-tail": 1}}]
-    assert check(library, COP, mutated).total_points == 70 + 25 + 90 + 50 + 40
+    assert check(library, COP, mutated).total_points == 70 + 25 + 90 + 50 + 2 * 40  # the second at double
     for item in ("sword", "light-armour", "dagger"):
         units = base + [{"id": "p", "entry": "possessed", "options": {item: 1}}]
         assert codes(check(library, COP, units)) == ["list.unknown_option"]

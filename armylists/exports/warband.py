@@ -120,12 +120,22 @@ def section_figures(warriors: list[Warrior], budget: str) -> str:
 def warband_maximum(book: Book, composition: str | None) -> int | None:
     """The most warriors the warband may have: the `max` of a `count` rule over every model.
 
-    That is a `count` rule whose selector is empty and which counts models (Mordheim's "maximum 15
-    warriors", in each warband's book). A bound worked out from the points limit is not printed.
+    That is a `count` rule that counts models and whose selector is empty or which is tagged
+    `warband-maximum` (Mordheim's "maximum 15 warriors", in each warband's book, which leaves out the
+    Hired Swords). A bound worked out from the points limit is not printed; one raised per unit (a
+    Halfling Scout's one more warrior) prints its base.
     """
-    bounds = [rule.params["max"] for rule in book.rules_for(composition)
-              if rule.type == "count" and rule.params.get("select") == {} and rule.params.get("what") == "models"
-              and isinstance(rule.params.get("max"), int)]
+    bounds = []
+    for rule in book.rules_for(composition):
+        if rule.type != "count" or rule.params.get("what") != "models":
+            continue
+        if rule.params.get("select") != {} and "warband-maximum" not in rule.tags:
+            continue
+        bound = rule.params.get("max")
+        if isinstance(bound, dict) and "plus" in bound and "per_points" not in bound:
+            bound = bound["base"]
+        if isinstance(bound, int):
+            bounds.append(bound)
     return min(bounds) if bounds else None
 
 

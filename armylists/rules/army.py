@@ -263,6 +263,8 @@ class Army:
             if option.tags:
                 tags = tags | option.tags
                 tagged.extend((tag, "option:" + oid, option.name) for tag in option.tags)
+        if entry.rising_groups:
+            points += _rising_costs(entry, ru, size)
 
         troop_type: TroopType = system.troop_types[entry.troop_type]
         on_foot = troop_type.on_foot
@@ -366,6 +368,22 @@ class Army:
 
     def category_name(self, category_id: str) -> str:
         return self.system.category_names.get(category_id, category_id)
+
+
+def _rising_costs(entry: Entry, ru: RosterUnit, size: int) -> int:
+    """What rising costs add to the options' listed prices: in a group with `further_percent`, a model's
+    first option costs its price and each further one that percent of it (a Possessed's second mutation
+    costs double). The order is the player's, so the dearest is the first and the rest cost more.
+    Options of the whole unit apply to each model; a model's own options (model_options) to it alone."""
+    extra = 0
+    for group in entry.rising_groups:
+        for chosen, models in ((ru.options, size), *((own, 1) for own in ru.model_options)):
+            taken = sorted((entry.options[oid] for oid, count in chosen
+                            if oid in entry.options and entry.options[oid].group == group.id
+                            for _ in range(count)), key=lambda o: o.cost, reverse=True)
+            for option in taken[1:]:
+                extra += option.cost * (group.further_percent - 100) // 100 * (models if option.per_model else 1)
+    return extra
 
 
 def _smallest(ru: RosterUnit, entry: Entry) -> int:

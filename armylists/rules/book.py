@@ -173,6 +173,7 @@ class OptionGroup:
     name: str
     min: int = 0
     max: int = 1
+    further_percent: int | None = None  # rising costs: each option after a model's first at this percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +214,7 @@ class Entry:
     # Hag: a Rare choice in the Grand Army, a Character in a Troll Horde)
     character_in: Mapping[str, bool] = field(default_factory=dict)
     option_minimums: tuple[OptionGroup, ...] = ()  # the groups that must be chosen from
+    rising_groups: tuple[OptionGroup, ...] = ()  # the groups whose further options cost more (further_percent)
     options_per_models: tuple[Option, ...] = ()  # the options with a `min_per_models`
     armour_access: bool = False  # has mundane armour or the option to buy it (000:L2827-2828)
     tagged: tuple[tuple[str, str, str], ...] = ()  # (tag, what tag_max counts, name) of the entry itself
@@ -288,6 +290,7 @@ class System:
     sources: tuple[str, ...] = ()
     content_hash: str = ""
     allies: AlliesRules | None = None  # None: lists of this system take no allies
+    shared_entries: tuple["SharedEntry", ...] = ()  # entries several books take (Mordheim's Hired Swords)
 
     def band_for(self, points_limit: int) -> SizeBand | None:
         for band in self.size_bands:
@@ -298,6 +301,18 @@ class System:
     @property
     def category_names(self) -> dict[str, str]:
         return {c.id: c.name for c in self.categories}
+
+
+@dataclass(frozen=True)
+class SharedEntry:
+    """An entry the system offers to several books (Mordheim's Hired Swords): its data in the book format,
+    and which books may take it (`books`, None for all) bar `except_books`."""
+    data: Mapping[str, Any]
+    books: frozenset[str] | None = None
+    except_books: frozenset[str] = frozenset()
+
+    def offered_to(self, book_id: str) -> bool:
+        return (self.books is None or book_id in self.books) and book_id not in self.except_books
 
 
 @dataclass(frozen=True)

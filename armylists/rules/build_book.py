@@ -67,7 +67,8 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         raise RulesDataError(source, path + ("base_points",), "makes the smallest unit cost less than nothing")
     raw_options = data.get("options", [])
     check_unique(raw_options, source, path + ("options",), "option")
-    groups = {gid: OptionGroup(id=gid, name=g.get("name", gid), min=g.get("min", 0), max=g.get("max", 1))
+    groups = {gid: OptionGroup(id=gid, name=g.get("name", gid), min=g.get("min", 0), max=g.get("max", 1),
+                               further_percent=g.get("further_percent"))
               for gid, g in data.get("groups", {}).items()}
     options = {}
     for i, o in enumerate(raw_options):
@@ -148,6 +149,7 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
                       if categories[cat].character != category.character},
         armour_access=bool(equipment & system.armour),
         option_minimums=tuple(g for g in groups.values() if g.min),
+        rising_groups=tuple(g for g in groups.values() if g.further_percent is not None),
         options_per_models=tuple(o for o in options.values() if o.min_per_models),
         tagged=tuple((tag, "entry:" + data["id"], data["name"]) for tag in data.get("tags", [])),
         rules=tuple(data.get("rules", [])), base=data.get("base", ""), text=data.get("text", ""),
@@ -215,6 +217,16 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
     check_unique(data["entries"], source, ("entries",), "entry")
     entries = {e["id"]: _entry(e, system, mounts, known_paths, source, ("entries", i), set(compositions))
                for i, e in enumerate(data["entries"])}
+    # The system's entries this book may take (Mordheim's Hired Swords), after its own.
+    for k, shared in enumerate(system.shared_entries):
+        if not shared.offered_to(data["id"]):
+            continue
+        if shared.data["id"] in entries:
+            raise RulesDataError(source, ("entries",), f"entry {shared.data['id']!r} is also the system's shared "
+                                                       f"entry (shared_entries[{k}])")
+        entries[shared.data["id"]] = _entry(shared.data, system, mounts, known_paths,
+                                            f"{system.id} system file", ("shared_entries", k, "entry"),
+                                            set(compositions))
     _check_needs_equipment(data, entries, system, source)
     known = {
         "entry": set(entries), "option": {o for e in entries.values() for o in e.options},

@@ -5,7 +5,9 @@ from typing import Any, Iterable, Mapping
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from .book import AlliedArmy, AlliesRules, Category, Composition, Item, ItemCategory, Rule, SizeBand, System, TroopType
+from .book import (
+    AlliedArmy, AlliesRules, Category, Composition, Item, ItemCategory, Rule, SharedEntry, SizeBand, System, TroopType,
+)
 from .checks import CHECKS
 from .data_files import check_schema, content_hash
 from .errors import RulesDataError
@@ -114,6 +116,10 @@ def build_system(data: Mapping[str, Any], source: str) -> System:
         sources=tuple(data["sources"]),
         content_hash=content_hash(data),
         allies=allies,
+        shared_entries=tuple(
+            SharedEntry(data=e["entry"], books=frozenset(e["books"]) if "books" in e else None,
+                        except_books=frozenset(e.get("except_books", [])))
+            for e in data.get("shared_entries", [])),
     )
 
 

@@ -38,11 +38,13 @@ def wizard_levels(army: "Army", params: Mapping[str, Any]) -> int:
 
 
 def warband_rating(army: "Army", params: Mapping[str, Any]) -> int:
-    """Each model's worth plus its experience: 5 per warrior, 20 per large creature (Mordheim)."""
+    """Each model's worth plus its experience: 5 per warrior, 20 per large creature (Mordheim), or its
+    entry's own worth in `by_entry` (a Hired Sword's: an Ogre Bodyguard adds 25)."""
     large = params.get("large_tag", "large-creature")
+    own = params.get("by_entry", {})
     total = 0
     for unit in army.units:
-        worth = params["per_large"] if large in unit.tags else params["per_model"]
+        worth = own.get(unit.entry.id) or (params["per_large"] if large in unit.tags else params["per_model"])
         total += unit.size * (worth + unit.experience)
     return total
 

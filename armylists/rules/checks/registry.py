@@ -28,8 +28,14 @@ DEFS = {
                                      "properties": {"select": {"$ref": "#/$defs/selector"},
                                                     "each": {"type": "integer", "minimum": 1},
                                                     "label": {"type": "string"}}}}},
+            # "15, and one more per Halfling Scout": a fixed base and `plus`, without a per-points step
+            {"type": "object", "additionalProperties": False, "required": ["base", "plus"],
+             "properties": {"base": {"type": "integer", "minimum": 0}, "plus": {"$ref": "#/$defs/plus"}}},
         ]
     },
+    "plus": {"type": "object", "additionalProperties": False, "required": ["select", "each", "label"],
+             "properties": {"select": {"$ref": "#/$defs/selector"}, "each": {"type": "integer", "minimum": 1},
+                            "label": {"type": "string"}}},
     "slugs": {"type": "array", "items": {"type": "string"}},
     "selector": SELECTOR_SCHEMA,
     "one_or_many": ONE_OR_MANY,
@@ -79,10 +85,10 @@ def resolve_bound(bound: Any, army: "Army") -> int | None:
         return bound
     if "by_band" in bound:
         return bound["by_band"].get(army.band.id) if army.band else None
-    steps = max(0, army.limit - bound.get("above", 0)) // bound["per_points"]
+    steps = max(0, army.limit - bound.get("above", 0)) // bound["per_points"] if "per_points" in bound else 0
     plus = bound.get("plus")  # "and 0-1 more per Troll Hag": so many more per unit matching its selector
     more = plus["each"] * len(select(army.units, plus["select"])) if plus else 0
-    return bound.get("base", 0) + steps * bound["each"] + more
+    return bound.get("base", 0) + steps * bound.get("each", 0) + more
 
 
 def bound_phrase(bound: Any, army: "Army") -> str:
@@ -93,6 +99,9 @@ def bound_phrase(bound: Any, army: "Army") -> str:
         plus = bound.get("plus")
         more = f", and {plus['each']} more per {plus['label']} ({len(select(army.units, plus['select']))})" if plus else ""
         return f" ({base}{bound['each']} per {bound['per_points']} pts{above} of the {army.limit}-pt limit{more})"
+    if isinstance(bound, dict) and "plus" in bound:  # said only where it raises the bound
+        plus, taken = bound["plus"], len(select(army.units, bound["plus"]["select"]))
+        return f" ({bound['base']}, and {plus['each']} more per {plus['label']}: {taken})" if taken else ""
     if isinstance(bound, dict) and "by_band" in bound:
         return f" in {band_phrase(army)}"
     return ""
