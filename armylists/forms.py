@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
+from .models import MAX_REVISION
 from .list_edits import BEARERS, COMMAND_PARTS, MAX_LABEL, MAX_LIMIT, MAX_NAME, MAX_SIZE
 from .rules import Book, RosterUnit
 from .rules.book import Entry
@@ -28,7 +29,7 @@ class SignUpForm(UserCreationForm):
 
 class RevisionForm(forms.Form):
     """Every edit carries the revision it was made on, so a stale edit is refused rather than lost."""
-    revision = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    revision = forms.IntegerField(min_value=1, max_value=MAX_REVISION, widget=forms.HiddenInput)
 
 
 def book_key(book: Book) -> str:

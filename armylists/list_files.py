@@ -12,6 +12,7 @@ from pathlib import Path
 from armylists.catalogue import book_for, disk_library, get_book
 from armylists.exports import parse_list_text
 from armylists.rules import Book, ListDocumentError, Roster, parse_roster_json
+from armylists.rules.plain_data import text_problem
 from armylists.rules.roster import MAX_DOCUMENT_BYTES
 
 
@@ -31,7 +32,7 @@ def read_list(path: Path) -> tuple[Roster, Book]:
 def read_list_data(data: bytes, source: str) -> tuple[Roster, Book]:
     """`read_list` for bytes already read (an uploaded file); `source` names it in every message."""
     try:
-        if data.lstrip().startswith(b"{"):
+        if data.lstrip().startswith((b"{", b"[")):  # JSON; a list document is an object
             roster = parse_roster_json(data, source)
             return roster, book_for(roster, source)
         if len(data) > MAX_DOCUMENT_BYTES:
@@ -40,6 +41,9 @@ def read_list_data(data: bytes, source: str) -> tuple[Roster, Book]:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise ListFileError(f"{source}: is not UTF-8 text: {exc.reason}") from None
+        problem = text_problem(text)
+        if problem:
+            raise ListFileError(f"{source}: {problem}")
         roster = parse_list_text(text, disk_library().books.values(), source, lookup=get_book)
         return roster, book_for(roster, source)
     except ListDocumentError as exc:

@@ -39,6 +39,9 @@ class RulesFile(models.Model):
         return f"{self.kind} {self.system}/{self.slug} {self.version}"
 
 
+MAX_REVISION = 2**31 - 1  # the revision column's range on every database; a larger one sent is refused
+
+
 class ArmyList(models.Model):
     """A saved list: the canonical document, plus a few columns to sort and filter by.
 

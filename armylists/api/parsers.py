@@ -6,6 +6,8 @@ import json
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import BaseParser
 
+from armylists.rules.errors import format_path
+from armylists.rules.plain_data import UnstorableData, load_json, text_problem
 from armylists.rules.roster import MAX_DOCUMENT_BYTES
 
 
@@ -22,7 +24,10 @@ class LimitedJSONParser(BaseParser):
     def parse(self, stream, media_type=None, parser_context=None):
         body = _read_limited(stream)
         try:
-            return json.loads(body)
+            return load_json(body)
+        except UnstorableData as exc:
+            where = "" if not exc.path else f" at {format_path(exc.path)}"
+            raise ParseError(f"The request body{where} {exc.reason}.") from None
         except UnicodeDecodeError:
             raise ParseError("The request body is not UTF-8 text.") from None
         except json.JSONDecodeError as exc:
@@ -35,6 +40,10 @@ class PlainTextParser(BaseParser):
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:
-            return _read_limited(stream).decode("utf-8")
+            text = _read_limited(stream).decode("utf-8")
         except UnicodeDecodeError:
             raise ParseError("The request body is not UTF-8 text.") from None
+        problem = text_problem(text)
+        if problem:
+            raise ParseError(f"The request body {problem}.")
+        return text

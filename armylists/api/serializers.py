@@ -4,7 +4,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from armylists.catalogue import book_for
-from armylists.models import ArmyList
+from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import ListDocumentError, parse_roster
 
 from .errors import document_error
@@ -25,7 +25,7 @@ class ListDocumentField(serializers.JSONField):
 
 class ListWriteSerializer(serializers.Serializer):
     document = ListDocumentField(help_text="The list document (docs/list-format.md).")
-    revision = serializers.IntegerField(required=False, min_value=1,
+    revision = serializers.IntegerField(required=False, min_value=1, max_value=MAX_REVISION,
                                         help_text="The revision you read; or send it as If-Match.")
 
 

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from armylists.catalogue import allies_book_for, book_for, common_item_lists, disk_library, get_book, validate_roster
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
-from armylists.models import ArmyList
+from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import ListDocumentError, roster_to_dict
 from armylists.rules.roster import parse_roster
 
@@ -106,10 +106,11 @@ def _owned(request: Request, pk: int) -> ArmyList:
 def _expected_revision(request: Request, body_revision: int | None) -> int:
     header = request.headers.get("If-Match", "").strip()
     if header:
-        try:
-            return int(header.removeprefix("W/").strip('"'))
-        except ValueError:
-            raise ValidationError({"If-Match": ["must be the ETag you read, such as \"3\"."]}) from None
+        revision = header.removeprefix("W/").strip('"')
+        if not revision.isascii() or not revision.isdigit() or len(revision) > 10 \
+                or not 1 <= int(revision) <= MAX_REVISION:
+            raise ValidationError({"If-Match": ["must be the ETag you read, such as \"3\"."]})
+        return int(revision)
     if body_revision is not None:
         return body_revision
     raise PreconditionRequired()

@@ -154,7 +154,8 @@ class UploadForm(forms.Form):
 
 
 class ReviewForm(forms.Form):
-    action = forms.ChoiceField(choices=[("approve", "Approve"), ("return", "Return to the player")])
+    action = forms.ChoiceField(choices=[("approve", "Approve"), ("return", "Return to the player"),
+                                        ("reopen", "Reopen (the player may replace it)")])
     note = forms.CharField(required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3}),
                            label="Note to the player")
 

@@ -56,15 +56,19 @@ def store(event: Event, roster: Roster, player_name: str, player=None, source_li
           team: str = "") -> Submission:
     """Save `roster` as the submission of `player_name`, keeping any earlier one in its history.
 
-    Not checked here: the caller checks the event once, after everything it stores."""
+    Not checked here: the caller checks the event once, after everything it stores. Refused with a
+    `SubmissionError`, storing nothing, when the submission is approved (locked until the organiser
+    reopens it), or when the name matches a submission of another kind: an upload (`player` None) never
+    replaces, and so never joins, a player's own account's submission, nor a player an upload."""
     with transaction.atomic():
         sub = Submission.objects.select_for_update().filter(event=event, player_name=player_name).first()
         if sub is None:
             sub = Submission(event=event, player_name=player_name)
         else:
+            _check_replaceable(sub, player)
             SubmissionRevision.objects.create(submission=sub, document=sub.document, checksum=sub.checksum,
                                               submitted_at=sub.submitted_at, status=sub.status, note=sub.note)
-        sub.player = player or sub.player
+        sub.player = player
         sub.team = team or sub.team
         sub.source_list = source_list
         sub.document = roster_to_dict(roster)
@@ -75,6 +79,18 @@ def store(event: Event, roster: Roster, player_name: str, player=None, source_li
         sub.submitted_at = timezone.now()
         sub.save()
     return sub
+
+
+def _check_replaceable(sub: Submission, player) -> None:
+    if sub.status == Submission.APPROVED:
+        raise SubmissionError(f"{sub.player_name}'s list is approved, so it is locked; the organiser must reopen "
+                              f"it before it can be replaced.")
+    if player is None and sub.player_id is not None:
+        raise SubmissionError(f"{sub.player_name} submitted a list from their own account; an upload cannot "
+                              f"replace it (give the file another player name).")
+    if player is not None and sub.player_id != player.pk:
+        raise SubmissionError(f"The organiser already entered a list for {sub.player_name}; ask the organiser "
+                              f"to replace it for you.")
 
 
 @dataclass
@@ -117,5 +133,8 @@ def upload_files(event: Event, files: list[tuple[str, bytes]], team: str = "") -
             result.failed.append((filename, f"{filename}: a second list for {name} in this upload"))
             continue
         names.add(name)
-        result.stored.append(store(event, roster, name, team=team))
+        try:
+            result.stored.append(store(event, roster, name, team=team))
+        except SubmissionError as exc:
+            result.failed.append((filename, f"{filename}: {exc}"))
     return result

@@ -14,6 +14,7 @@ import fastjsonschema
 
 from .errors import ListDocumentError
 from .loader import LIST_SCHEMA, check_schema
+from .plain_data import UnstorableData, check_plain, load_json
 
 FORMAT = "armylist/1"
 MAX_DOCUMENT_BYTES = 512 * 1024  # a 200-unit list is about 60 kB; anything far larger is not a list
@@ -84,6 +85,10 @@ def _accepts() -> Callable[[Any], Any]:
 def parse_roster(data: Any, source: str = "list") -> Roster:
     """Build a `Roster` from a decoded list document, or raise `ListDocumentError`."""
     try:
+        check_plain(data)  # before the schema: its patterns would pass a NUL or a surrogate in free text
+    except UnstorableData as exc:
+        raise ListDocumentError(source, exc.path, exc.reason) from None
+    try:
         _accepts()(data)
     except fastjsonschema.JsonSchemaException:
         check_schema("list", data, source, ListDocumentError)
@@ -123,7 +128,9 @@ def parse_roster_json(text: str | bytes, source: str = "list") -> Roster:
     if len(text) > MAX_DOCUMENT_BYTES:
         raise ListDocumentError(source, (), f"is {len(text)} bytes; a list document may be at most {MAX_DOCUMENT_BYTES}")
     try:
-        data = json.loads(text)
+        data = load_json(text)
+    except UnstorableData as exc:
+        raise ListDocumentError(source, exc.path, exc.reason) from None
     except UnicodeDecodeError as exc:
         raise ListDocumentError(source, (), f"is not UTF-8 text: {exc.reason}") from None
     except json.JSONDecodeError as exc:

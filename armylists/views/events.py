@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armylists.catalogue import disk_library
-from armylists.events.checking import EventSetupError, evaluate, ruleset_for
+from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
 from armylists.events.forms import EventForm, ReviewForm, SubmitForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
 from armylists.events.reporting import STATUSES, SORTS, category_columns, table, table_csv
@@ -294,6 +294,10 @@ def submission_review(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
             return redirect("submission-detail", event.pk, sub.pk)
         sub.status, sub.note = Submission.APPROVED, form.cleaned_data["note"].strip()
         messages.success(request, f"{sub.player_name}'s list is approved.")
+    elif form.cleaned_data["action"] == "reopen":
+        # Approval locks a list (events/submitting.py); reopening unlocks it and keeps the verdict.
+        sub.status = next_status(Submission.SUBMITTED, sub.valid)
+        messages.success(request, f"{sub.player_name}'s list is reopened; it can be replaced again.")
     else:
         sub.status, sub.note = Submission.RETURNED, form.cleaned_data["note"].strip()
         messages.success(request, f"{sub.player_name}'s list is returned with your note.")
