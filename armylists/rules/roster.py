@@ -70,7 +70,7 @@ def parse_roster(data: Any, source: str = "list") -> Roster:
     document = convert_document(data)
     if document is None:
         document = _read_refused(data, source)
-    return _build(document, source)
+    return roster_from_document(document, source)
 
 
 def parse_roster_json(text: str | bytes, source: str = "list") -> Roster:
@@ -79,7 +79,7 @@ def parse_roster_json(text: str | bytes, source: str = "list") -> Roster:
         raise ListDocumentError(source, (), f"is {len(text)} bytes; a list document may be at most {MAX_DOCUMENT_BYTES}")
     document = decode_document(text)
     if document is not None:
-        return _build(document, source)
+        return roster_from_document(document, source)
     # Refused by the fast reader: the standard library's reader and the JSON Schema say why.
     try:
         data = json.loads(text)
@@ -100,8 +100,8 @@ def _read_refused(data: Any, source: str) -> ListDocument:
     return document
 
 
-def _build(document: ListDocument, source: str) -> Roster:
-    """The Roster of a document whose shape is checked; what the schema cannot say is checked here."""
+def roster_from_document(document: ListDocument, source: str = "list") -> Roster:
+    """The Roster of a document the typed reader read (its shape checked); what the schema cannot say is checked here."""
     allies = document.allies
     units, seen = [], {}
     for i, u in enumerate(document.units):
