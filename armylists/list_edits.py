@@ -7,12 +7,14 @@ a 201st unit), with an `EditError` whose message is shown next to the form field
 (a size below the entry's minimum, a second Battle Standard) is made, and the Report says so.
 
 Fields the editor does not show (notes, a Mordheim warband's experience, per-model options) are kept
-as they are: every function copies the unit with `dataclasses.replace`.
+as they are: every function copies the unit with `msgspec.structs.replace` (the list with `dataclasses.replace`).
 """
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Iterable, Mapping
+
+from msgspec.structs import replace as replace_unit
 
 from .rules import Book, Roster, RosterUnit
 from .rules.roster import Allies
@@ -58,7 +60,7 @@ def _with_unit(roster: Roster, index: int, unit: RosterUnit) -> Roster:
 
 def _change(roster: Roster, unit_id: str, **fields) -> Roster:
     index = unit_index(roster, unit_id)
-    return _with_unit(roster, index, replace(roster.units[index], **fields))
+    return _with_unit(roster, index, replace_unit(roster.units[index], **fields))
 
 
 def new_unit_id(roster: Roster, entry_id: str) -> str:
@@ -182,7 +184,7 @@ def duplicate_unit(roster: Roster, unit_id: str) -> tuple[Roster, str]:
         raise EditError(f"A list may have at most {MAX_UNITS} units.", "unit")
     original = roster.units[index]
     copy_id = new_unit_id(roster, original.entry)
-    copy = replace(original, id=copy_id, general=False)
+    copy = replace_unit(original, id=copy_id, general=False)
     units = roster.units[:index + 1] + (copy,) + roster.units[index + 1:]
     return replace(roster, units=units), copy_id
 
@@ -268,7 +270,7 @@ def set_general(roster: Roster, unit_id: str, general: bool) -> Roster:
     units = []
     for i, unit in enumerate(roster.units):
         wanted = general if i == index else (unit.general and not general)
-        units.append(unit if unit.general == wanted else replace(unit, general=wanted))
+        units.append(unit if unit.general == wanted else replace_unit(unit, general=wanted))
     return replace(roster, units=tuple(units))
 
 

@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+import msgspec
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -89,7 +91,7 @@ def main() -> None:
 
     def one_edit(i: int = 0) -> None:  # the editor's case: one unit changed since the last check
         units = list(roster.units)
-        units[6] = replace(units[6], size=20 + next(sizes) % 40)
+        units[6] = msgspec.structs.replace(units[6], size=20 + next(sizes) % 40)
         validate(book, replace(roster, units=tuple(units)))
     sizes = iter(range(10**9))
     edit_times = per_call(one_edit, args.repeat)

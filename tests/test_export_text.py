@@ -6,6 +6,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from armylists.exports import ListTextError, export_text, parse_list_text
@@ -92,7 +93,7 @@ def in_category_order(roster, report):
     order = [c.id for c in report.categories]
     category = {u.id: u.category for u in report.units}
     units = sorted(roster.units, key=lambda u: order.index(category[u.id]) if u.id in category else len(order))
-    return dataclasses.replace(roster, units=tuple(dataclasses.replace(u, id=f"u{i + 1}") for i, u in enumerate(units)))
+    return dataclasses.replace(roster, units=tuple(msgspec.structs.replace(u, id=f"u{i + 1}") for i, u in enumerate(units)))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)

@@ -12,6 +12,6 @@ urlpatterns = [
     path("lists/<int:pk>/", views.ListItemView.as_view(), name="api-list"),
     path("lists/<int:pk>/report/", views.ListReportView.as_view(), name="api-list-report"),
     path("lists/<int:pk>/export/", views.ListExportView.as_view(), name="api-list-export"),
-    path("validate/", views.ValidateView.as_view(), name="api-validate"),
+    path("validate/", views.validate_view, name="api-validate"),
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
 ]

@@ -25,6 +25,7 @@ from armylists.rules.roster import parse_roster
 
 from .errors import PreconditionRequired, StaleRevision, document_error
 from .parsers import LimitedJSONParser, PlainTextParser
+from .stateless import with_plain_answers
 from .serializers import (
     ArmyListSerializer, ArmyListSummarySerializer, BookSummarySerializer, ErrorSerializer, ListWriteSerializer,
     ReportSerializer, SystemSerializer,
@@ -273,6 +274,10 @@ class ValidateView(APIView):
         except ListDocumentError as exc:
             raise document_error(exc, prefix="") from None  # the body is the document itself
         return Response(validate_roster(book, roster).to_dict())
+
+
+# The common request (a good document, as JSON) is answered without DRF's request machinery (stateless.py).
+validate_view = with_plain_answers(ValidateView.as_view())
 
 
 @extend_schema(responses={200: OpenApiTypes.OBJECT, **_errors(400, 406, 415)},

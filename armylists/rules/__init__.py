@@ -1,4 +1,4 @@
-"""The rules engine: pure Python (stdlib, PyYAML, jsonschema), no Django.
+"""The rules engine: pure Python (stdlib, PyYAML, jsonschema, msgspec), no Django.
 
     library = load_tree(Path("rules_data"))
     book = library.book("t9a-0.11", "empire-of-sonnstahl", "0.11.1")
