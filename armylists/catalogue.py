@@ -6,13 +6,15 @@ from functools import lru_cache
 from django.conf import settings
 from django.db import DatabaseError
 
-from .rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, load_tree, validate
+from .books_cache import load_library
+from .rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, validate
 from .rules.loader import build_from_stored
 
 
 @lru_cache(maxsize=1)
 def disk_library() -> Library:
-    return load_tree(settings.RULES_DATA_DIR)
+    """Every book on disk, built once per process (or read from the shared books cache)."""
+    return load_library(settings.RULES_DATA_DIR)
 
 
 _stored_books: dict[tuple[str, str, str], Book] = {}

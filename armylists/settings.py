@@ -161,3 +161,13 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+
+# The compiled rules (armylists/books_cache.py) in a cache of their own: local memory by default, and
+# Redis when REDIS_URL is set, so every process on every machine builds them at most once per release.
+# Only the "books" alias is set here; "default" (rate limits) is configured on its own.
+REDIS_URL = os.getenv("REDIS_URL", "").strip()
+CACHES = globals().get("CACHES") or {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES["books"] = {
+    "BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "armylists-books",
+    "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 2, "SOCKET_TIMEOUT": 5},
+} if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "books"}

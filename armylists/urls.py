@@ -2,12 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from armylists.views import accounts, books, editor, events, lists
+from armylists.views import accounts, books, editor, events, health, lists
 
 unit = "lists/<int:pk>/units/<str:unit_id>/"
 
 urlpatterns = [
     path("", books.home, name="home"),
+    path("healthz", health.health, name="health"),  # for load balancers (docs/deploy.md)
     path("books/<str:system>/<slug:book>/<str:version>/", books.book_detail, name="book-detail"),
     # Accounts: sign up is ours; log in and out, password change and reset are Django's.
     path("accounts/signup/", accounts.signup, name="signup"),
