@@ -114,6 +114,9 @@ def build_system(data: Mapping[str, Any], source: str) -> System:
         sources=tuple(data["sources"]),
         content_hash=content_hash(data),
         allies=allies,
+        path_word=data.get("words", {}).get("path", "Path of Magic"),
+        documents={number: (doc["name"], tuple(sorted((s["line"], s["name"]) for s in doc.get("sections", []))))
+                   for number, doc in data.get("words", {}).get("documents", {}).items()},
     )
 
 
