@@ -287,9 +287,10 @@ class UnitForm(RevisionForm):
         if may_be_wizard(entry) or unit.path:
             paths = entry.paths or tuple(book.paths)
             names = {**book.system.paths, **book.paths}
+            word = book.system.path_word  # Path of Magic, Lore of Magic, Spells: the system's own word
             self.fields["path"] = forms.ChoiceField(
-                required=False, label="Path", choices=[("", "Choose a Path")] + [(p, names.get(p, p)) for p in paths],
-                error_messages={"invalid_choice": "%(value)s is not one of its Paths."})
+                required=False, label=word, choices=[("", "Choose…")] + [(p, names.get(p, p)) for p in paths],
+                error_messages={"invalid_choice": f"That is not one of its choices of {word}."})
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -291,6 +291,10 @@ class System:
     content_hash: str = ""
     allies: AlliesRules | None = None  # None: lists of this system take no allies
     shared_entries: tuple["SharedEntry", ...] = ()  # entries several books take (Mordheim's Hired Swords)
+    # The system's own words for pages and rosters: what a Wizard's Path is called, and the documents
+    # rule sources cite by number ("001" -> (its name, ((first line, section name), ...))).
+    path_word: str = "Path of Magic"
+    documents: Mapping[str, tuple[str, tuple[tuple[int, str], ...]]] = field(default_factory=dict)
 
     def band_for(self, points_limit: int) -> SizeBand | None:
         for band in self.size_bands:

@@ -67,13 +67,13 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         raise RulesDataError(source, path + ("base_points",), "makes the smallest unit cost less than nothing")
     raw_options = data.get("options", [])
     check_unique(raw_options, source, path + ("options",), "option")
-    groups = {gid: OptionGroup(id=gid, name=g.get("name", gid), min=g.get("min", 0), max=g.get("max", 1),
+    groups = {gid: OptionGroup(id=gid, name=g.get("name") or _group_name(gid), min=g.get("min", 0), max=g.get("max", 1),
                                further_percent=g.get("further_percent"))
               for gid, g in data.get("groups", {}).items()}
     options = {}
     for i, o in enumerate(raw_options):
         if o.get("group") and o["group"] not in groups:
-            groups[o["group"]] = OptionGroup(id=o["group"], name=o["group"])
+            groups[o["group"]] = OptionGroup(id=o["group"], name=_group_name(o["group"]))
         options[o["id"]] = Option(
             id=o["id"], name=o["name"], cost=o["cost"], per_model=o.get("per_model", False),
             group=o.get("group"), max=o.get("max", 1), requires=tuple(o.get("requires", [])),
@@ -287,3 +287,6 @@ def check_selector(selector: Mapping[str, Any], known: Mapping[str, set[str]], s
                 raise RulesDataError(source, where, f"unknown {key.replace('_', ' ')} {ref!r}")
 
 
+def _group_name(group_id: str) -> str:
+    """A group the data names only by id ("wizard-level") is shown by that id in words: "Wizard level"."""
+    return group_id.replace("-", " ").replace("_", " ").capitalize()

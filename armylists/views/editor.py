@@ -132,7 +132,7 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
         ally_choices = [(key, ally_label(b, c)) for key, (b, c) in ally_options(book, listed_books(), allies).items()]
     return {
         "army_list": army_list, "book": book, "roster": roster, "revision": army_list.revision,
-        "sections": sections, "panel": report_panel(report, names), "settings": settings,
+        "sections": sections, "panel": report_panel(report, names, system=book.system), "settings": settings,
         "compositions": [(cid, c.name) for cid, c in book.compositions.items()],
         "mode_choices": [(mid, m.name) for mid, m in book.system.modes.items()],
         "takes_allies": book.system.allies is not None, "ally_choices": ally_choices, "allies_book": loaded.allies,

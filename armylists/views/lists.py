@@ -101,7 +101,7 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
     return {
         "army_list": loaded.army_list, "roster": loaded.roster, "book": loaded.book,
         "sections": unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies),
-        "panel": report_panel(report, names),
+        "panel": report_panel(report, names, system=loaded.book.system),
         "downloads": [(fmt, f"{link_base}{fmt}/") for fmt in DOWNLOADS],
     }
 

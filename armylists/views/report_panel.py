@@ -7,8 +7,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from armylists.plain_words import linked_message, plain_message, source_words
 from armylists.rules import Report
-
+from armylists.rules.book import System
 
 
 @dataclass(frozen=True)
@@ -27,8 +28,14 @@ class Bar:
     high_label: str
 
 
-def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_prefix: str = "") -> dict[str, Any]:
-    """The context of `lists/report_panel.html`; `unit_names` names units for the violation links."""
+def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_prefix: str = "",
+                 system: System | None = None) -> dict[str, Any]:
+    """The context of `lists/report_panel.html`; `unit_names` names units for the violation links and
+    `system` gives the words rule sources are shown in.
+
+    Shown at once: the totals, the categories, what is broken and the counts that say something (a
+    limit broken, or anything counted); the rest (every "0 of 2" of a rule nothing in the list touches)
+    is folded under `quiet_figures`."""
     unit_names = unit_names or {u.id: u.name for u in report.units}
     limit = report.points_limit
     # One scale for every bar, so they compare: at least 50% of the limit, and room for the largest
@@ -60,19 +67,22 @@ def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_
         if key == "wizards" and value:
             levels = f.get("wizard_levels", 0)
             text = f"{value} · {levels} level{'' if levels == 1 else 's'}"
-        figures.append({"label": label, "value": text})
+        figures.append({"label": label, "value": text, "quiet": False})
     for c in report.counts:  # Mordheim: warband size, leader, heroes and each type against their limits
         text = f"{c.value} of {c.max}" if c.max is not None else str(c.value)
         if c.min is not None and c.min != c.max:
             text += f" (at least {c.min})"
-        figures.append({"label": c.label, "value": text,
-                        "over": (c.max is not None and c.value > c.max) or (c.min is not None and c.value < c.min)})
+        over = (c.max is not None and c.value > c.max) or (c.min is not None and c.value < c.min)
+        figures.append({"label": c.label, "value": text, "over": over, "quiet": not over and c.value == 0})
     violations = []
     for v in report.violations:
+        message = plain_message(v.message, unit_names)
+        href = f"{link_prefix}#unit-{v.unit}" if v.unit and v.unit in unit_names else ""
+        lead, rest = linked_message(message, unit_names.get(v.unit, "")) if href else ("", message)
         violations.append({
-            "severity": v.severity, "code": v.code, "message": v.message, "source": v.source,
+            "severity": v.severity, "code": v.code, "message": message, "source": source_words(v.source, system),
             "unit": v.unit, "unit_name": unit_names.get(v.unit, v.unit) if v.unit else "",
-            "href": f"{link_prefix}#unit-{v.unit}" if v.unit and v.unit in unit_names else "",
+            "href": href, "lead": lead, "rest": rest,
         })
     errors = len(report.errors)
     return {
@@ -88,7 +98,8 @@ def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_
         "band": report.band_name,
         "scale": scale,
         "bars": bars,
-        "figures": figures,
+        "figures": [{k: v for k, v in f.items() if k != "quiet"} for f in figures if not f["quiet"]],
+        "quiet_figures": [{k: v for k, v in f.items() if k != "quiet"} for f in figures if f["quiet"]],
         "violations": violations,
         "unchecked": list(report.unchecked),
     }

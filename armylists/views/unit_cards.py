@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from armylists.forms import COMMAND_NAMES, UnitForm, may_be_wizard, one_of_groups
 from armylists.item_choices import BearerChoices, item_choices
+from armylists.plain_words import plain_message
 from armylists.rules import Book, Report, Roster, RosterUnit, Violation
 from armylists.rules.army import Army
 from armylists.rules.book import Entry, Option
@@ -88,13 +89,15 @@ def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool 
         if v.unit:
             by_unit.setdefault(v.unit, []).append(v)
     cards: dict[str, list[UnitCard]] = {}
+    unit_ids = [u.id for u in roster.units]
     for ru in roster.units:
         unit_book = allies if ru.allied and allies is not None else book
         entry = unit_book.entries.get(ru.entry)
         line = lines.get(ru.id)
         category = line.category if line else UNKNOWN_CATEGORY
         unit = resolved.get(ru.id)
-        found = by_unit.get(ru.id, [])
+        # Shown beside the unit: the message without the ids the engine writes after units' names.
+        found = [v._replace(message=plain_message(v.message, unit_ids)) for v in by_unit.get(ru.id, [])]
         card = UnitCard(
             id=ru.id, name=entry.name if entry else f"Unknown entry {ru.entry!r}", label=ru.label,
             size=_shown_size(ru, entry), points=line.points if line else 0,
@@ -233,7 +236,10 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
     for gid, ids in groups.items():
         group = entry.groups[gid]
         current = next((oid for oid in ids if chosen.get(oid)), "")
-        choices = [] if group.min else [choice(f"grp-{gid}", "", "None", "", not current)]
+        # Choosing nothing keeps what the entry has: a Wizard's own level, or no option of the group.
+        levels = all(entry.options[oid].wizard_level for oid in ids)
+        none = f"Level {entry.wizard_level} Wizard" if levels and entry.wizard_level else "None"
+        choices = [] if group.min else [choice(f"grp-{gid}", "", none, "", not current)]
         choices += [choice(f"grp-{gid}", oid, entry.options[oid].name, option_cost(entry.options[oid]),
                            oid == current, entry.options[oid].text) for oid in ids]
         fieldsets.append({"legend": group.name, "kind": "radio", "choices": choices, "errors": err(f"grp-{gid}")})
@@ -280,6 +286,7 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
         names = {**book.system.paths, **book.paths}
         paths = entry.paths or tuple(book.paths)
         view["path"] = {"id": f"{prefix}-path", "value": ru.path or "", "errors": err("path"),
+                        "label": book.system.path_word,
                         "choices": [{"value": p, "label": names.get(p, p)} for p in paths]}
 
     view["label"] = {"id": f"{prefix}-label", "value": submitted("label", ru.label), "errors": err("label")}
