@@ -248,6 +248,8 @@ class Army:
             if count > unit.options.get(oid, 0):
                 unit.options[oid] = count
             points += option.cost * count * (models if option.per_model else 1)
+            if option.model_cost:
+                points += option.model_cost * count * models
             if option.wizard_level > wizard_level:
                 wizard_level = option.wizard_level
             if option.leadership is not None:

@@ -165,6 +165,7 @@ class Option:
     max_per_models: int | None = None
     min_per_models: int | None = None
     size: tuple[int, int | None] | None = None  # (min, max) models while taken, instead of the entry's (a Detachment)
+    model_cost: int = 0  # paid for every model of the unit each time it is taken, on top of `cost`
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +223,7 @@ class Entry:
     base: str = ""
     text: str = ""
     experience: int = 0
+    model_tags: frozenset[str] = frozenset()  # tags counted once per model of the unit (checks/tallies.py)
 
     def category_in(self, composition: str | None) -> str:
         if composition and composition in self.composition_categories:

@@ -83,6 +83,7 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
             tags=frozenset(o.get("tags", [])), item_allowance=o.get("item_allowance"), text=o.get("text", ""),
             max_per_models=o.get("max_per_models"), min_per_models=o.get("min_per_models"),
             size=(o["size"]["min"], o["size"].get("max")) if "size" in o else None,
+            model_cost=o.get("model_cost", 0),
         )
         if "size" in o and o["size"].get("max", o["size"]["min"]) < o["size"]["min"]:
             raise RulesDataError(source, path + ("options", i, "size"),
@@ -153,7 +154,7 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         options_per_models=tuple(o for o in options.values() if o.min_per_models),
         tagged=tuple((tag, "entry:" + data["id"], data["name"]) for tag in data.get("tags", [])),
         rules=tuple(data.get("rules", [])), base=data.get("base", ""), text=data.get("text", ""),
-        experience=data.get("experience", 0),
+        experience=data.get("experience", 0), model_tags=frozenset(data.get("model_tags", [])),
     )
 
 

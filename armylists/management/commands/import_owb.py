@@ -19,14 +19,13 @@ from pathlib import Path
 import yaml
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 
 from armylists.catalogue import disk_library
 from armylists.importers.owb import Conversion, OwbInputError, convert, read_dataset
 from armylists.importers.owb import check as check_books
 from armylists.importers.owb_data import SYSTEM_ID
-from armylists.models import RulesFile
-from armylists.rules.loader import content_hash
+from armylists.importers.storing import StoredFile, store_rules_files
 
 HEADER = ("# Made by `manage.py import_owb` from Old World Builder's datasets (old-world-builder.com, CC BY 4.0).\n"
           "# Not part of this repository's data; import again rather than edit.\n")
@@ -107,12 +106,14 @@ class Command(BaseCommand):
 
     def _store(self, conversion: Conversion, path: Path) -> None:
         system_file = next(f for f in disk_library().files if f.kind == "system" and f.system == SYSTEM_ID)
-        rows = [("system", system_file.id, system_file.version, system_file.name, system_file.data, system_file.path)]
+        rows = [StoredFile("system", SYSTEM_ID, system_file.id, system_file.version, system_file.name,
+                           dict(system_file.data), system_file.path)]
         for kind, slug, data in self._files(conversion):
             where = f"{path.name}/the-old-world/" + ("magic-items.json" if kind == "items" else f"{slug[4:]}.json")
-            rows.append((kind, slug, data["version"], data["name"], data, where))
+            rows.append(StoredFile(kind, SYSTEM_ID, slug, data["version"], data["name"], data, where))
         try:
-            created, unchanged, refused = self._rows(rows)
+            created, unchanged, refused = store_rules_files(
+                rows, "bump IMPORTER_REVISION in armylists/importers/owb_data.py if the importer changed")
         except DatabaseError as exc:
             raise CommandError(f"Nothing imported. The database cannot be written ({exc}); "
                                f"has `manage.py migrate` been run?") from None
@@ -122,25 +123,3 @@ class Command(BaseCommand):
             self.stdout.write(f"stored {line}")
         self.stdout.write(self.style.SUCCESS(f"{len(created)} new, {unchanged} unchanged; "
                                              f"{len(conversion.books)} Old World Builder books in the database."))
-
-    @staticmethod
-    def _rows(rows: list[tuple]) -> tuple[list[str], int, list[str]]:
-        """Store each file unless stored; all or nothing (same content, same version: unchanged)."""
-        created, unchanged, refused = [], 0, []
-        with transaction.atomic():
-            for kind, slug, version, name, data, where in rows:
-                digest = content_hash(data)
-                row = RulesFile.objects.filter(kind=kind, system=SYSTEM_ID, slug=slug, version=version).first()
-                if row is None:
-                    RulesFile.objects.create(kind=kind, system=SYSTEM_ID, slug=slug, version=version, name=name,
-                                             content_hash=digest, data=data, source_path=where[:300])
-                    created.append(f"{kind} {slug} {version}")
-                elif row.content_hash == digest:
-                    unchanged += 1
-                else:
-                    refused.append(f"version {version} of {kind} {slug!r} is already loaded with other content; "
-                                   f"a version's content never changes (bump IMPORTER_REVISION in "
-                                   f"armylists/importers/owb_data.py if the importer changed)")
-            if refused:
-                transaction.set_rollback(True)
-        return created, unchanged, refused

@@ -1,0 +1,139 @@
+"""BattleScribe and New Recruit data (game systems .gst, catalogues .cat) as systems and books of ours.
+
+    documents = read_sources(["https://.../repo.zip"])      # sources.py: files, folders, zips, URLs
+    conversion = convert(documents)                          # plain data -> our rules data (dicts)
+    books = check(conversion)                                # every file through the engine's loader
+
+Each game system becomes the system `bs-<name>` at version `r<revision>`, each catalogue the book
+`bs-<name>` pinned at its revision, marked `imported`, with what could not be mapped in `unchecked`.
+docs/import-battlescribe.md describes every mapping.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from armylists.rules.book import Book
+from armylists.rules.errors import RulesDataError
+from armylists.rules.loader import build_book, build_system
+
+from .books import OTHER, BookMaker, slug
+from .plain import plain_document
+from .sources import BattleScribeInputError, Document, read_sources
+
+# Bump when the importer's output changes for the same data: a version's content never changes.
+IMPORTER_REVISION = 1
+
+__all__ = ["BattleScribeInputError", "BookReport", "Conversion", "check", "convert", "read_sources"]
+
+
+@dataclass
+class BookReport:
+    name: str
+    book: str
+    system: str
+    revision: int
+    source: str
+    entries: int
+    figures: dict
+
+
+@dataclass
+class Conversion:
+    systems: list[dict] = field(default_factory=list)
+    books: list[dict] = field(default_factory=list)
+    reports: list[BookReport] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)  # system or book id -> the file it came from
+
+
+def version(revision: int) -> str:
+    return f"r{revision}" + (f".i{IMPORTER_REVISION}" if IMPORTER_REVISION > 1 else "")
+
+
+def convert(documents: list[Document]) -> Conversion:
+    """Every catalogue of the documents as a book of its game system, which must be among them."""
+    plain = [plain_document(d) for d in documents]
+    systems = {p["id"]: p for p in plain if p["kind"] == "system"}
+    conversion = Conversion()
+    for system in systems.values():
+        catalogues = [p for p in plain if p["kind"] == "catalogue" and p["game_system"] == system["id"]]
+        index: dict[str, dict] = {}
+        for doc in [system, *catalogues]:
+            index.update(doc["shared"])
+            index.update({e["id"]: e for e in doc["entries"] if e["kind"] != "link"})
+        info = system_info(system, catalogues)
+        conversion.systems.append(info["system"])
+        conversion.sources[info["system_id"]] = system["source"]
+        by_id = {c["id"]: c for c in catalogues}
+        for catalogue in catalogues:
+            if catalogue["library"]:
+                continue
+            linked = [by_id[t] for t, roots in catalogue["catalogue_links"] if roots and t in by_id]
+            book_info = {**info, "book_id": "bs-" + slug(catalogue["name"]), "version": version(catalogue["revision"]),
+                         "credit": f"{catalogue['name']} (BattleScribe catalogue, revision {catalogue['revision']}) "
+                                   f"for {system['name']} (revision {system['revision']})"}
+            maker = BookMaker(catalogue, system, index, linked, book_info)
+            book = maker.make()
+            conversion.books.append(book)
+            conversion.sources[book["id"]] = catalogue["source"]
+            conversion.reports.append(BookReport(catalogue["name"], book["id"], info["system_id"],
+                                                 catalogue["revision"], catalogue["source"], len(book["entries"]),
+                                                 maker.cov.figures()))
+    orphans = [p for p in plain if p["kind"] == "catalogue" and p["game_system"] not in systems]
+    if orphans:
+        first = orphans[0]
+        raise BattleScribeInputError(first["source"], "<catalogue gameSystemId>",
+                                     f"its game system {first['game_system']!r} is not among the files read; "
+                                     f"import the .gst with it")
+    if not plain:
+        raise BattleScribeInputError("(input)", "", "no game system or catalogue was read")
+    return conversion
+
+
+def system_info(system: dict, catalogues: list[dict]) -> dict:
+    """The system dict of our rules data for a game system, and what its books need to know of it."""
+    system_id = "bs-" + slug(system["name"])
+    cost_type = next(iter(system["cost_types"]), "pts")
+    unit = (system["cost_types"].get(cost_type) or "pts").strip() or "pts"
+    categories: dict[str, str] = {}  # BattleScribe category id -> ours (by name, so catalogues' own "Core" is Core)
+    ours: dict[str, str] = {}
+    for bs_id, name in system["categories"].items():
+        ours.setdefault(slug(name), name)
+        categories[bs_id] = slug(name)
+    for catalogue in catalogues:
+        for bs_id, name in catalogue["categories"].items():
+            if slug(name) in ours:
+                categories[bs_id] = slug(name)
+    ours.setdefault(OTHER, "Other")
+    characteristics = set()
+    data = {
+        "kind": "system", "id": system_id, "name": system["name"], "version": version(system["revision"]),
+        "sources": [f"{system['name']} (BattleScribe game system, revision {system['revision']})"],
+        "notes": "Imported from BattleScribe data by manage.py import_battlescribe; its books' rules are "
+                 "tally_limit rules made from the catalogues' constraints and modifiers.",
+        "budget": {"unit": unit},
+        "categories": [{"id": cid, "name": name} for cid, name in ours.items()],
+        "troop_types": [{"id": "model", "name": "Model", "on_foot": True}],
+        "rules": [{"id": "unit-size", "type": "unit_size"}, {"id": "unit-options", "type": "unit_options"}],
+    }
+    for doc in [system, *catalogues]:
+        for bs_id in doc.get("characteristic_types", {}):
+            characteristics.add(bs_id)
+    return {"system": data, "system_id": system_id, "cost_type": cost_type, "categories": categories,
+            "characteristics": characteristics | {"wb-rating"},
+            "rules": {k: v for doc in [system, *catalogues] for k, v in doc["rules"].items()},
+            "profiles": {k: v for doc in [system, *catalogues] for k, v in doc["profiles"].items()}}
+
+
+def check(conversion: Conversion) -> dict[str, Book]:
+    """Build every produced system and book with the engine's loader, as load_rules would."""
+    books: dict[str, Book] = {}
+    systems = {}
+    try:
+        for data in conversion.systems:
+            systems[data["id"]] = build_system(data, f"{data['id']} ({conversion.sources[data['id']]})")
+        for data in conversion.books:
+            books[data["id"]] = build_book(data, systems[data["system"]], {},
+                                           f"{data['id']} ({conversion.sources[data['id']]})")
+    except RulesDataError as exc:
+        raise BattleScribeInputError(exc.source, str(exc.path), exc.reason) from None
+    return books

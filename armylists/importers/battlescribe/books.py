@@ -1,0 +1,423 @@
+"""One BattleScribe catalogue (with its game system) as a book of our rules data.
+
+Root selection entries become entries: the unit's cost its `base_points`, its model child (type
+"model"; in 1.x the child that must be taken at least once and may be taken more) its size and cost
+per model. Every other selection below becomes an option: nested ones `requires` the option above,
+those below the model are `per_model`. Constraints become option maximums and unit sizes where they
+are plain, and `tally_limit` rules (limits.py) everywhere else; force and category limits become
+the book's rules, and each force after the first a composition.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from .limits import Coverage, Unmapped, bound_modifier, child_tag, condition_group, constraint_rule, scope_of, tag
+
+MAX_DEPTH = 12  # links may form cycles; no catalogue we know nests half as deep
+UNLIMITED = 100  # an option without a maximum may be taken this often
+OTHER = "other"
+
+
+def slug(text: str) -> str:
+    text = unicodedata.normalize("NFKD", re.sub(r"['’`]", "", text)).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "x"
+
+
+def number_of(value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        return 0.0
+
+
+def static_truth(group: dict, ancestry: frozenset[str]) -> bool | None:
+    """Whether a condition group holds for every selection inside `ancestry` (the ids of the entries,
+    links and categories a selection sits in); None when it depends on the list."""
+    results = []
+    for c in group["conditions"]:
+        if c["type"] not in ("instanceOf", "notInstanceOf") or scope_of(c["scope"]) != "unit":
+            return None
+        inside = c["child"] in ancestry
+        results.append(inside if c["type"] == "instanceOf" else not inside)
+    for g in group["groups"]:
+        found = static_truth(g, ancestry)
+        if found is None:
+            return None
+        results.append(found)
+    if not results:
+        return True
+    return any(results) if group["type"] == "or" else all(results)
+
+
+class Ids:
+    """Unique slugs from names, in the order asked."""
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def __call__(self, name: str) -> str:
+        base = slug(name)
+        found, n = base, 2
+        while found in self.used:
+            found, n = f"{base}-{n}", n + 1
+        self.used.add(found)
+        return found
+
+
+class BookMaker:
+    def __init__(self, catalogue: dict, system: dict, index: dict[str, dict], linked: list[dict], info: dict):
+        self.catalogue, self.system, self.index, self.linked, self.info = catalogue, system, index, linked, info
+        self.cost = info["cost_type"]
+        self.costs = set(system["cost_types"]) | set(catalogue["cost_types"])
+        self.cov = Coverage()
+        self.rules: dict[str, dict] = {}
+        self.categories = info["categories"]  # BattleScribe category id -> our category id
+        self.forces: dict[str, str] = {}
+        self.category_names = {**system["categories"], **catalogue["categories"]}
+
+    # -- the book --------------------------------------------------------------------------------
+    def make(self) -> dict:
+        forces = [f for f in self.system["forces"] + self.catalogue["forces"] if f["id"]]
+        composition_ids = Ids()
+        for i, force in enumerate(forces):
+            self.forces[force["id"]] = "" if i == 0 else composition_ids(force["name"])
+        roots = list(self.catalogue["entries"]) + list(self.system["entries"])
+        for doc in self.linked:
+            roots += doc["entries"]
+        entry_ids = Ids()
+        entries = []
+        for node in roots:
+            entry = self.entry(node, entry_ids)
+            if entry is not None:
+                entries.append(entry)
+        book_rules = [{"id": "points-limit", "type": "points_limit", "source": self.info["credit"]}]
+        compositions = []
+        default_ids: list[str] = []
+        for i, force in enumerate(forces):
+            ids = self.force_rules(force)
+            if i == 0:
+                default_ids = ids
+            else:
+                compositions.append({"id": self.forces[force["id"]], "name": force["name"],
+                                     "rules": [self.rules.pop(r) for r in ids], "replace_rules": default_ids,
+                                     "source": self.info["credit"]})
+        book_rules += [self.rule(rid, params) for rid, params in self.rules.items()]
+        for c in compositions:
+            c["rules"] = [self.rule(f"{c['id']}-{n}", p) for n, p in enumerate(c["rules"], start=1)]
+            if not c["replace_rules"]:
+                del c["replace_rules"]
+        book: dict[str, Any] = {
+            "kind": "book", "id": self.info["book_id"], "name": self.catalogue["name"],
+            "system": self.info["system_id"], "version": self.info["version"],
+            "sources": [self.info["credit"]], "imported": True, "entries": entries, "rules": book_rules,
+        }
+        if compositions:
+            book["compositions"] = compositions
+        book["unchecked"] = [f"Not checked, {kind}: {where}" + (f" ({n} times)" if n > 1 else "")
+                             for (kind, where), n in sorted(self.cov.unchecked.items())]
+        return book
+
+    def rule(self, rid: str, params: dict) -> dict:
+        return {"id": rid, "type": "tally_limit", "params": params, "source": self.info["credit"]}
+
+    # -- links -----------------------------------------------------------------------------------
+    def resolve(self, node: dict, chain: tuple[str, ...]) -> dict | None:
+        """A link as its target, with the link's own limits, modifiers, categories and id added."""
+        if node["kind"] != "link":
+            return node
+        target = self.index.get(node["target"])
+        if target is None:
+            self.cov.miss("link to an entry no file defines", node["where"])
+            return None
+        if node["target"] in chain:
+            self.cov.miss("link that loops back to itself", node["where"])
+            return None
+        merged = dict(target)
+        merged.update(
+            link_id=node["id"], where=node["where"], hidden=node["hidden"] or target["hidden"],
+            constraints=target["constraints"] + node["constraints"], modifiers=target["modifiers"] + node["modifiers"],
+            categories=target["categories"] + node["categories"], primary=node["primary"] or target["primary"],
+            children=target["children"] + node["children"], costs={**target["costs"], **node["costs"]})
+        if node["name"] and target["kind"] == "entry":
+            merged["name"] = node["name"]
+        return merged
+
+    def tags_of(self, node: dict) -> list[str]:
+        found = [tag(node["id"]), "bs-any"]
+        if node.get("link_id"):
+            found.append(tag(node["link_id"]))
+        if node["type"]:
+            found.append(child_tag(node["type"]))
+        found += [tag(c) for c in node["categories"] if c]
+        return list(dict.fromkeys(found))
+
+    # -- entries ---------------------------------------------------------------------------------
+    def entry(self, raw: dict, ids: Ids) -> dict | None:
+        node = self.resolve(raw, ())
+        if node is None or node["kind"] != "entry":
+            if node is not None:
+                self.cov.miss("selection group at the top level", node["where"])
+            return None
+        if node["hidden"] and not any(m["field"] == "hidden" for m in node["modifiers"]):
+            return None
+        eid = ids(node["name"])
+        primary = node["primary"] or (node["categories"][0] if node["categories"] else None)
+        children = [self.resolve(c, (node["id"],)) for c in node["children"]]
+        model = self.model_child(node, [c for c in children if c is not None])
+        entry: dict[str, Any] = {"id": eid, "name": node["name"], "category": self.categories.get(primary, OTHER),
+                                 "troop_type": "model", "tags": self.tags_of(node)}
+        self.eid, self.options, self.option_ids, self.model_tags = eid, [], Ids(), {"bs-type-model"}
+        ancestry = frozenset([node["id"], node.get("link_id") or node["id"], *node["categories"]])
+        self.limits(node, entry["tags"][:1], root=True, per_model=False, priced=True)
+        if model is not None:
+            entry["points"] = self.price(model, ancestry | {model["id"]})
+            entry["base_points"] = self.price(node, ancestry)
+            entry["model_tags"] = self.tags_of(model)
+            self.model_tags |= set(entry["model_tags"])
+            entry["size"] = self.size(model)
+            self.walk(model["children"], None, True, [], 1, (node["id"], model["id"]), ancestry | {model["id"]})
+        else:
+            entry["points"] = self.price(node, ancestry)
+            entry["size"] = {"min": 1, "max": 1}
+        self.walk([raw for raw, found in zip(node["children"], children) if model is None or found is not model],
+                  None, False, [], 1, (node["id"],), ancestry)
+        if self.options:
+            entry["options"] = self.options
+        text = self.profile_text(node) + (self.profile_text(model) if model is not None else [])
+        if text:
+            entry["text"] = "\n".join(text)
+        rules = [r for r in node["rules"]] + [self.name_of(t) for t, kind, _ in node["info_links"] if kind == "rule"]
+        if rules:
+            entry["rules"] = list(dict.fromkeys(r for r in rules if r))
+        return entry
+
+    def model_child(self, node: dict, children: list[dict]) -> dict | None:
+        entries = [c for c in children if c["kind"] == "entry"]
+        for c in entries:
+            if c["type"] == "model" and node["type"] == "unit":
+                return c
+        for c in entries:  # 1.x: the child taken at least once that may be taken more than once
+            least = [x for x in c["constraints"] if x["scope"] == "parent" and x["field"] == "selections"]
+            if any(x["type"] == "min" and x["value"] >= 1 for x in least) and not any(
+                    x["type"] == "max" and x["value"] == 1 for x in least):
+                return c
+        return None
+
+    def size(self, model: dict) -> dict:
+        """The unit's size from its model's plain limits in the unit; limits with modifiers become rules."""
+        size: dict[str, int] = {"min": 1}
+        changed = {m["field"] for m in model["modifiers"]}
+        done = set()
+        for c in model["constraints"]:
+            if c["scope"] == "parent" and c["field"] == "selections" and not c["percent"] and c["id"] not in changed:
+                self.cov.constraints_checked.add(id(c))
+                done.add(id(c))
+                if c["type"] == "min":
+                    size["min"] = max(1, int(c["value"]))
+                elif c["value"] >= 0:
+                    size["max"] = max(1, int(c["value"]))
+        if size.get("max", size["min"]) < size["min"]:
+            size["max"] = size["min"]
+        self.limits(model, [tag(model["id"])], root=False, per_model=False, native=False, done=frozenset(done),
+                    priced=True)
+        return size
+
+    def price(self, node: dict, ancestry: frozenset[str], option: bool = False) -> int:
+        """The node's cost in the budget's cost type, its cost modifiers applied where the unit alone
+        decides them: unconditional ones, and those whose conditions ask what the selection is part of
+        (instanceOf an ancestor entry or category). A per-model increment of an `option` is its
+        model_cost (model_increment); any other is listed as not checked."""
+        value = node["costs"].get(self.cost, node["costs"].get("pts", 0.0))
+        for m in node["modifiers"]:
+            if m["field"] not in (self.cost, "pts", "points"):
+                continue
+            if option and self.model_increment(m) is not None:
+                self.cov.modifiers_checked.add(id(m))
+                continue
+            holds = static_truth(m["when"], ancestry)
+            if holds is None or m["repeats"] or m["type"] not in ("set", "increment", "decrement"):
+                self.cov.miss(f"cost {m['type']} with conditions", m["where"], m)
+                continue
+            self.cov.modifiers_checked.add(id(m))
+            if holds:
+                amount = number_of(m["value"])
+                value = amount if m["type"] == "set" else value + amount if m["type"] == "increment" else value - amount
+        if not float(value).is_integer():
+            self.cov.miss(f"cost of {value:g} (rounded)", node["where"], node)
+        return int(round(value))
+
+    # -- options ---------------------------------------------------------------------------------
+    def walk(self, children: list[dict], parent: str | None, per_model: bool, groups: list[str], depth: int,
+             chain: tuple[str, ...], ancestry: frozenset[str]) -> None:
+        for raw in children:
+            node = self.resolve(raw, chain)
+            if node is None:
+                continue
+            if depth > MAX_DEPTH:
+                self.cov.miss("selection nested too deep", node["where"])
+                continue
+            if node["hidden"] and not any(m["field"] == "hidden" for m in node["modifiers"]):
+                continue
+            here = chain + (node["id"],)
+            inside = ancestry | {node["id"], node.get("link_id") or node["id"]}
+            if node["kind"] == "group":
+                group_tags = groups + [t for t in (tag(node["id"]), tag(node.get("link_id") or node["id"]))
+                                       if t not in groups]
+                self.limits(node, [tag(node["id"])], root=False, per_model=per_model, native=False)
+                self.walk(node["children"], parent, per_model, group_tags, depth + 1, here, inside)
+                continue
+            cost = self.price(node, inside, option=not per_model)
+            option: dict[str, Any] = {"id": self.option_ids(node["name"]), "name": node["name"],
+                                      "cost": max(0, cost), "tags": self.tags_of(node) + groups}
+            if cost < 0:
+                self.cov.miss("a negative cost (taken as 0)", node["where"], node)
+            if per_model:
+                option["per_model"] = True
+            if parent:
+                option["requires"] = [parent]
+            native = self.limits(node, [tag(node["id"])], root=False, per_model=per_model, priced=True)
+            option["max"] = int(native) if native is not None and native >= 1 else UNLIMITED
+            if native == 0:
+                continue  # never selectable: a 0-0 limit with nothing to raise it
+            extra = 0 if per_model else sum(self.model_increment(m) or 0 for m in node["modifiers"]
+                                            if m["field"] in (self.cost, "points", "pts"))
+            if extra:
+                option["model_cost"] = extra
+            self.options.append(option)
+            self.walk(node["children"], option["id"], per_model, [], depth + 1, here, inside)
+
+    def model_increment(self, m: dict) -> int | None:
+        """A cost raised by a fixed amount per model of the unit, unconditionally (the 1.x "+2 points per
+        model" option, 2.x's "increment per model in the parent"), else None."""
+        if m["type"] != "increment" or len(m["repeats"]) != 1 or m["when"]["conditions"] or m["when"]["groups"]:
+            return None
+        r = m["repeats"][0]
+        if (r["field"] != "selections" or r["value"] != 1 or r["repeats"] != 1 or scope_of(r["scope"]) != "unit"
+                or child_tag(r["child"]) not in self.model_tags):
+            return None
+        try:
+            value = float(m["value"])
+        except ValueError:
+            return None
+        return int(value) if value.is_integer() else None
+
+    # -- constraints and modifiers ---------------------------------------------------------------
+    def limits(self, node: dict, count: list[str], root: bool, per_model: bool, native: bool = True,
+               priced: bool = False, done: frozenset[int] = frozenset()) -> float | None:
+        """Rules for a node's constraints and modifiers; returns the plain maximum within its parent,
+        when there is one and `native` allows it (the option's own `max`). The cost modifiers of a `priced`
+        node are price()'s; `done` are constraints the caller
+        has mapped (a unit's size). A shared entry is met once per unit that links it, each time with
+        that link's own modifiers, so every meeting is mapped again (the same rule only gains entries)."""
+        found = None
+        by_id = {c["id"]: c for c in node["constraints"]}
+        mods: dict[str, list[dict]] = {}
+        for m in node["modifiers"]:
+            self.cov.modifiers.add(id(m))
+            if m["field"] in by_id:
+                mods.setdefault(m["field"], []).append(m)
+            elif m["field"] == "hidden":
+                pass  # below
+            elif m["field"] in (self.cost, "points", "pts"):
+                if not priced:
+                    self.cov.miss(f"cost {m['type']} of a group or category", m["where"], m)
+            elif m["field"] in self.costs:
+                self.cov.display.add(id(m))
+                self.cov.miss("a second cost (not the budget's)", m["where"], m)
+            elif m["field"] in ("name",) or m["type"] in ("append", "prepend") or self.is_characteristic(m["field"]):
+                self.cov.display.add(id(m))
+                self.cov.miss("name or profile modifier (display only)", m["where"], m)
+            else:
+                self.cov.miss(f"modifier {m['type']} of {m['field'] or 'nothing'}", m["where"], m)
+        for c in node["constraints"]:
+            self.cov.constraints.add(id(c))
+            if id(c) in done:
+                continue
+            scope = "roster" if root else scope_of(c["scope"])
+            plain = (native and not root and c["type"] == "max" and c["scope"] == "parent" and not c["percent"]
+                     and c["field"] == "selections" and c["id"] not in mods and c["value"] >= 0)
+            if plain:
+                found = c["value"] if found is None else min(found, c["value"])
+                self.cov.constraints_checked.add(id(c))
+                continue
+            try:
+                modifiers = [bound_modifier(m, c["type"], self) for m in mods.get(c["id"], [])]
+                params = constraint_rule(c, count, node["name"], scope, [self.eid], per_model and scope == "unit",
+                                         modifiers, self.costs)
+            except Unmapped as exc:
+                self.cov.miss(str(exc), c["where"], c)
+                for m in mods.get(c["id"], []):
+                    self.cov.miss(f"modifier of a limit not checked ({exc})", m["where"], m)
+                continue
+            self.add_rule(f"{c['id']}-{node['link_id']}" if mods.get(c["id"]) and node.get("link_id") else c["id"],
+                          params)
+            self.cov.constraints_checked.add(id(c))
+            self.cov.modifiers_checked.update(id(m) for m in mods.get(c["id"], []))
+        hidden = [m for m in node["modifiers"] if m["field"] == "hidden"]
+        if hidden:
+            self.availability(node, count, root, hidden)
+        return found
+
+    def availability(self, node: dict, count: list[str], root: bool, hidden: list[dict]) -> None:
+        """Hidden where conditions hold: at most 0 taken there (and the reverse for one hidden by default)."""
+        try:
+            modifiers = []
+            for m in hidden:
+                if m["type"] != "set" or m["repeats"]:
+                    raise Unmapped(f"{m['type']} of hidden")
+                when = condition_group(m["when"], self)
+                change = {"target": "max", "op": "set", "value": 0 if m["value"].lower() == "true" else -1}
+                if when is not None:
+                    change["when"] = when
+                modifiers.append(change)
+        except Unmapped as exc:
+            for m in hidden:
+                self.cov.miss(str(exc), m["where"], m)
+            return
+        params: dict[str, Any] = {"label": f"{node['name']} (only where the catalogue offers it)", "count": count,
+                                  "max": 0 if node["hidden"] else -1, "modifiers": modifiers}
+        if not root:
+            params.update(scope="unit", entries=[self.eid])
+        self.add_rule(f"hidden-{node.get('link_id') or node['id']}", params)
+        self.cov.modifiers_checked.update(id(m) for m in hidden)
+
+    def add_rule(self, key: str, params: dict) -> None:
+        rid = "bs-" + slug(key)
+        found = self.rules.get(rid)
+        if found is not None and params.get("scope") == "unit" and found.get("scope") == "unit":
+            found["entries"] = sorted(set(found["entries"]) | set(params["entries"]))
+        elif found is None:
+            self.rules[rid] = params
+
+    def is_characteristic(self, fieldname: str) -> bool:
+        return fieldname in self.info["characteristics"]
+
+    # -- forces and categories -------------------------------------------------------------------
+    def force_rules(self, force: dict) -> list[str]:
+        before = set(self.rules)
+        for link in force["categories"]:
+            self.eid = ""
+            node = {"id": link["target"], "name": self.category_names.get(link["target"], link["name"]),
+                    "constraints": link["constraints"], "modifiers": link["modifiers"], "hidden": False,
+                    "where": f"{force['name']} > {link['name']}"}
+            self.limits(node, [tag(link["target"])], root=True, per_model=False, native=False)
+        for sub in force.get("forces", []):
+            self.force_rules(sub)
+        return [r for r in self.rules if r not in before]
+
+    # -- text ------------------------------------------------------------------------------------
+    def profile_text(self, node: dict) -> list[str]:
+        lines = []
+        for p in node["profiles"]:
+            values = ", ".join(f"{k} {v}" for k, v in p["characteristics"] if v)
+            if values:
+                lines.append(f"{p['name']}: {values}")
+        for target, kind, _ in node.get("info_links", ()):
+            if kind == "profile" and target in self.info["profiles"]:
+                p = self.info["profiles"][target]
+                lines.append(f"{p['name']}: " + ", ".join(f"{k} {v}" for k, v in p["characteristics"] if v))
+        return lines
+
+    def name_of(self, bs_id: str) -> str:
+        return self.info["rules"].get(bs_id, "")

@@ -1,0 +1,173 @@
+"""The legacy BattleScribe schema (1.x, as in The 9th Age v0.11's 2016 data) read into plain.py's shape.
+
+1.x keeps limits as attributes (minSelections/maxSelections in the parent, min/maxInForce,
+min/maxInRoster, min/maxPoints, and a category's min/maxPercentage of the force); they become
+constraints with the ids "<entry id>/<attribute>", which the modifiers naming that attribute change.
+A 1.x modifier's `repeat` with `incrementParentId`/`incrementChildId`/`incrementField`/`incrementValue`
+becomes a repeat; `show`/`hide` become "set hidden"; a condition's `parentId` becomes its scope.
+"""
+from __future__ import annotations
+
+from xml.etree.ElementTree import Element
+
+from .plain import kids, local, number, truth
+from .sources import BattleScribeInputError, Document
+
+LIMITS = {  # attribute -> (constraint type, field, scope)
+    "minSelections": ("min", "selections", "parent"), "maxSelections": ("max", "selections", "parent"),
+    "minInForce": ("min", "selections", "force"), "maxInForce": ("max", "selections", "force"),
+    "minInRoster": ("min", "selections", "roster"), "maxInRoster": ("max", "selections", "roster"),
+    "minPoints": ("min", "pts", "parent"), "maxPoints": ("max", "pts", "parent"),
+    "minPercentage": ("min", "limit::pts", "roster"), "maxPercentage": ("max", "limit::pts", "roster"),
+}
+# a modifier's field -> the attribute it changes (1.x writes "minSelection" for "minSelections")
+FIELDS = {"minSelection": "minSelections", "maxSelection": "maxSelections", "minPercentag": "minPercentage",
+          **{k: k for k in LIMITS}}
+CONDITION_TYPES = {"equal to": "equalTo", "not equal to": "notEqualTo", "at least": "atLeast", "at most": "atMost",
+                   "greater than": "greaterThan", "less than": "lessThan", "instance of": "instanceOf",
+                   "not instance of": "notInstanceOf"}
+SCOPES = {"roster": "roster", "force type": "force", "direct parent": "parent", "category": "force"}
+CONDITION_FIELDS = {"points limit": "limit::pts", "points": "pts", "selections": "selections"}
+
+
+class LegacyReader:
+    def __init__(self, document: Document):
+        self.source = document.source
+        self.root = document.root
+
+    def read(self) -> dict:
+        root = self.root
+        tag = local(root.tag)
+        if tag not in ("gameSystem", "catalogue"):
+            raise BattleScribeInputError(self.source, f"<{tag}>", "is not a BattleScribe game system or catalogue")
+        if not root.get("id") or not root.get("name"):
+            raise BattleScribeInputError(self.source, f"<{tag}>", "has no id or name")
+        where = root.get("name")
+        categories: dict[str, str] = {}
+        forces = [self.force(f, where, categories) for f in kids(root, "forceTypes")]
+        data = {
+            "kind": "system" if tag == "gameSystem" else "catalogue", "id": root.get("id"), "name": root.get("name"),
+            "revision": int(number(self.source, f"<{tag}> revision", root.get("revision"), 1)),
+            "schema": root.get("battleScribeVersion", ""), "game_system": root.get("gameSystemId"),
+            "library": False, "source": self.source, "cost_types": {"pts": "pts"},
+            "categories": categories, "forces": forces,
+            "entries": [self.node(e, "entry", where) for e in kids(root, "entries", "entry")]
+            + [self.node(x, "link", where) for x in kids(root, "links", "link") if x.get("linkType") == "entry"],
+            "shared": {}, "rules": {}, "profiles": {}, "catalogue_links": [],
+        }
+        for e in kids(root, "sharedEntries", "entry"):
+            data["shared"][e.get("id")] = self.node(e, "entry", where)
+        for g in kids(root, "sharedEntryGroups", "entryGroup"):
+            data["shared"][g.get("id")] = self.node(g, "group", where)
+        for r in kids(root, "sharedRules"):
+            data["rules"][r.get("id")] = r.get("name", "")
+        for p in kids(root, "sharedProfiles"):
+            data["profiles"][p.get("id")] = {"name": p.get("name", ""), "type": "", "characteristics": [
+                (c.get("name", ""), c.get("value", "")) for c in kids(p, "characteristics")]}
+        return data
+
+    def force(self, element: Element, where: str, categories: dict[str, str]) -> dict:
+        name = element.get("name", "")
+        here = f"{where} > {name}"
+        links = []
+        for c in kids(element, "categories", "category"):
+            categories.setdefault(c.get("id"), c.get("name", ""))
+            mods = self.modifiers(c, f"{here} > {c.get('name')}", c.get("id"))
+            links.append({"target": c.get("id"), "name": c.get("name", ""), "modifiers": mods,
+                          "constraints": self.limits(c, f"{here} > {c.get('name')}", mods)})
+        return {"id": element.get("id"), "name": name, "constraints": [], "modifiers": [], "categories": links,
+                "forces": [self.force(f, here, categories) for f in kids(element, "forceTypes")]}
+
+    def node(self, element: Element, kind: str, where: str) -> dict:
+        name = element.get("name", "")
+        here = f"{where} > {name}"
+        if not element.get("id"):
+            raise BattleScribeInputError(self.source, f"<{local(element.tag)} name={name!r}>", "has no id")
+        if local(element.tag) == "link":
+            if not element.get("targetId"):
+                raise BattleScribeInputError(self.source, f"<link id={element.get('id')!r}>", "has no targetId")
+            mods = self.modifiers(element, here, element.get("targetId"))
+            return {"kind": "link", "id": element.get("id"), "name": "", "type": "", "target": element.get("targetId"),
+                    "hidden": False, "collective": False, "default": None, "costs": {}, "constraints": [],
+                    "modifiers": mods, "children": [], "categories": [], "primary": None, "profiles": [], "rules": [],
+                    "info_links": [], "where": here}
+        children = [self.node(e, "entry", here) for e in kids(element, "entries", "entry")]
+        children += [self.node(g, "group", here) for g in kids(element, "entryGroups", "entryGroup")]
+        links = kids(element, "links", "link")
+        children += [self.node(x, "link", here) for x in links if x.get("linkType") in ("entry", "entry group")]
+        category = element.get("categoryId")
+        mods = self.modifiers(element, here, element.get("id"))
+        costs = {"pts": number(self.source, f"<entry> {here}", element.get("points"))} if kind == "entry" else {}
+        return {
+            "kind": kind, "id": element.get("id"), "name": name, "type": element.get("type", ""), "target": None,
+            "hidden": truth(element.get("hidden")), "collective": truth(element.get("collective")),
+            "default": element.get("defaultEntryId"), "costs": costs,
+            "constraints": self.limits(element, here, mods), "modifiers": mods, "children": children,
+            "categories": [category] if category and category != "(No Category)" else [],
+            "primary": category if category and category != "(No Category)" else None,
+            "profiles": [{"name": p.get("name", ""), "type": "", "characteristics": [
+                (c.get("name", ""), c.get("value", "")) for c in kids(p, "characteristics")]}
+                for p in kids(element, "profiles")],
+            "rules": [r.get("name", "") for r in kids(element, "rules")], "where": here,
+            "info_links": [(x.get("targetId"), x.get("linkType"), "") for x in links
+                           if x.get("linkType") not in ("entry", "entry group")],
+        }
+
+    def limits(self, element: Element, where: str, modifiers: list[dict]) -> list[dict]:
+        """The limit attributes that say something (min above 0, max not -1), or that a modifier changes."""
+        owner = element.get("id")
+        changed = {m["field"] for m in modifiers}
+        out = []
+        for attribute, (kind, field, scope) in LIMITS.items():
+            raw = element.get(attribute)
+            if raw is None:
+                continue
+            value = number(self.source, f"{attribute} of {where}", raw)
+            default = 0 if kind == "min" else -1
+            cid = f"{owner}/{attribute}"
+            if value == default and cid not in changed:
+                continue
+            out.append({"id": cid, "type": kind, "field": field, "scope": scope, "value": value,
+                        "percent": attribute.endswith("Percentage"), "shared": True, "where": where})
+        return out
+
+    def modifiers(self, element: Element, where: str, owner: str | None) -> list[dict]:
+        out = []
+        for m in kids(element, "modifiers"):
+            kind, field, value = m.get("type", ""), m.get("field", ""), m.get("value", "")
+            if kind in ("show", "hide"):
+                kind, field, value = "set", "hidden", "true" if kind == "hide" else "false"
+            elif field in FIELDS:
+                field = f"{owner}/{FIELDS[field]}"
+            elif field == "points":
+                field = "pts"
+            repeats = []
+            if truth(m.get("repeat")):
+                repeats.append({"type": "", "field": CONDITION_FIELDS.get(m.get("incrementField", ""), "selections"),
+                                "scope": self.scope(m.get("incrementParentId", "")),
+                                "child": self.child(m.get("incrementChildId")),
+                                "value": number(self.source, f"<modifier> of {where}", m.get("incrementValue"), 1),
+                                "percent": False, "round_up": False,
+                                "repeats": int(number(self.source, f"<modifier> of {where}", m.get("numRepeats"), 1))})
+            out.append({"type": kind, "field": field, "value": value, "when": self.group(m, "and"),
+                        "repeats": repeats, "where": where})
+        return out
+
+    def group(self, element: Element, kind: str) -> dict:
+        return {"type": kind, "conditions": [self.condition(c) for c in kids(element, "conditions")],
+                "groups": [self.group(g, g.get("type", "and")) for g in kids(element, "conditionGroups")]}
+
+    def condition(self, element: Element) -> dict:
+        return {"type": CONDITION_TYPES.get(element.get("type", ""), element.get("type", "")),
+                "field": CONDITION_FIELDS.get(element.get("field", ""), element.get("field", "")),
+                "scope": self.scope(element.get("parentId", "")), "child": self.child(element.get("childId")),
+                "value": number(self.source, "<condition>", element.get("value")), "percent": False,
+                "repeats": 1, "round_up": False}
+
+    @staticmethod
+    def scope(parent: str) -> str:
+        return SCOPES.get(parent, parent or "parent")
+
+    @staticmethod
+    def child(child: str | None) -> str:
+        return "any" if child in (None, "", "no child") else child

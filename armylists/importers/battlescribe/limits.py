@@ -1,0 +1,161 @@
+"""BattleScribe constraints, modifiers and conditions as `tally_limit` rules (rules/checks/tallies.py).
+
+Selections are counted by tags the book carries: `bs-<id>` on an entry or option for its own id (a
+link's target id too), its groups and its categories; `bs-type-<type>` for its type; `bs-any` on
+everything. Scopes fold into the two our lists have: the army (roster, force) and the unit (parent,
+self, ancestor, root entry, an entry's id). What has no such form is counted in `Coverage.unchecked`
+with its kind and where it is, never dropped.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+ARMY_SCOPES = {"roster", "force", "primary-catalogue", "primary-force"}
+COMPARISONS = {"equalTo", "notEqualTo", "atLeast", "atMost", "greaterThan", "lessThan"}
+NAME_FIELDS = {"name", "annotation", "description", "page", "publicationId"}
+
+
+def tag(bs_id: str) -> str:
+    """A BattleScribe id as a tag slug: "cd6f-3e17-F9CC" -> "bs-cd6f-3e17-f9cc"."""
+    return "bs-" + (re.sub(r"[^a-z0-9]+", "-", bs_id.lower()).strip("-") or "x")
+
+
+def child_tag(child: str) -> str:
+    if child in ("any", ""):
+        return "bs-any"
+    if child in ("model", "unit", "upgrade", "mount", "crew"):
+        return "bs-type-" + child
+    return tag(child)
+
+
+class Unmapped(Exception):
+    """A constraint, condition or modifier with no form in our rule types; the message is its kind."""
+
+
+@dataclass
+class Coverage:
+    """What a book's constraints and modifiers became: counted once per XML element."""
+    constraints: set[int] = field(default_factory=set)
+    constraints_checked: set[int] = field(default_factory=set)
+    modifiers: set[int] = field(default_factory=set)
+    modifiers_checked: set[int] = field(default_factory=set)
+    display: set[int] = field(default_factory=set)  # modifiers that change only names and profiles
+    unchecked: Counter = field(default_factory=Counter)  # (kind, where) -> how many
+    missed: set[int] = field(default_factory=set)
+
+    def miss(self, kind: str, where: str, element: dict | None = None) -> None:
+        """Note what was not mapped, once per XML element (a shared entry is met once per unit linking it)."""
+        if element is not None:
+            if id(element) in self.missed:
+                return
+            self.missed.add(id(element))
+        self.unchecked[(kind, where)] += 1
+
+    def figures(self) -> dict[str, Any]:
+        return {"constraints": {"total": len(self.constraints), "checked": len(self.constraints_checked)},
+                "modifiers": {"total": len(self.modifiers), "checked": len(self.modifiers_checked),
+                              "display_only": len(self.display)},
+                "unchecked": [{"kind": k, "where": w, "count": n} for (k, w), n in sorted(self.unchecked.items())]}
+
+
+def scope_of(scope: str) -> str:
+    return "roster" if scope in ARMY_SCOPES else "unit"
+
+
+def comparison(kind: str) -> str:
+    if kind not in COMPARISONS:
+        raise Unmapped(f"condition type {kind!r}")
+    return kind
+
+
+def measured(c: dict, ctx: Any) -> dict:
+    """A condition's or repeat's field, child and scope as a tally or the points limit."""
+    fieldname = c["field"]
+    if fieldname.startswith("limit::"):
+        return {"limit": True}
+    if c.get("percent"):
+        raise Unmapped("condition on a percentage of selections")
+    what = "selections" if fieldname == "selections" else "points"
+    if what == "points" and fieldname not in ctx.costs:
+        raise Unmapped(f"condition on field {fieldname!r}")
+    return {"tally": {"count": [child_tag(c["child"])], "what": what, "scope": scope_of(c["scope"])}}
+
+
+def condition(c: dict, ctx: Any) -> dict:
+    if c["type"] in ("instanceOf", "notInstanceOf"):
+        if c["child"] in ctx.forces:  # which force (our composition; "" the first) the list is
+            found: dict = {"composition": [ctx.forces[c["child"]]]}
+        else:  # the selection is (inside) an entry or of a category
+            found = {"tally": {"count": [child_tag(c["child"])], "scope": "unit"}, "is": "atLeast", "value": 1}
+        return {"not": found} if c["type"] == "notInstanceOf" else found
+    return {**measured(c, ctx), "is": comparison(c["type"]), "value": c["value"]}
+
+
+def condition_group(group: dict, ctx: Any) -> dict | None:
+    parts = [condition(c, ctx) for c in group["conditions"]]
+    parts += [g for g in (condition_group(x, ctx) for x in group["groups"]) if g is not None]
+    if not parts:
+        return None
+    if group["type"] not in ("and", "or"):
+        raise Unmapped(f"condition group type {group['type']!r}")
+    if len(parts) == 1:
+        return parts[0]
+    return {"all" if group["type"] == "and" else "any": parts}
+
+
+def repeat(r: dict, ctx: Any) -> dict:
+    if r["value"] <= 0:
+        raise Unmapped("repeat every 0")
+    out = {**measured(r, ctx), "per": r["value"], "times": max(1, r["repeats"])}
+    if r.get("round_up"):
+        out["round_up"] = True
+    return out
+
+
+def bound_modifier(m: dict, target: str, ctx: Any) -> dict:
+    """`ctx` knows the forces (`forces`: BattleScribe id -> composition) and the cost types (`costs`)."""
+    """A modifier of a constraint's value as a tally_limit modifier."""
+    if m["type"] not in ("set", "increment", "decrement"):
+        raise Unmapped(f"{m['type']} of a limit")
+    try:
+        value = float(m["value"])
+    except ValueError:
+        raise Unmapped("limit set to a non-number") from None
+    out: dict[str, Any] = {"target": target, "op": m["type"], "value": int(value) if value.is_integer() else value}
+    when = condition_group(m["when"], ctx)
+    if when is not None:
+        out["when"] = when
+    if m["repeats"]:
+        if len(m["repeats"]) > 1:
+            raise Unmapped("several repeats on one modifier")
+        out["repeat"] = repeat(m["repeats"][0], ctx)
+    return out
+
+
+def constraint_rule(c: dict, count: list[str], label: str, scope: str, entries: list[str], per_model: bool,
+                    modifiers: list[dict], cost_types: set[str]) -> dict:
+    """One constraint, with the modifiers of its value, as the params of a tally_limit rule."""
+    fieldname = c["field"]
+    params: dict[str, Any] = {"label": label, "count": count}
+    if fieldname == "selections":
+        if c["percent"]:
+            raise Unmapped("constraint on a percentage of selections")
+    elif fieldname.startswith("limit::") or fieldname in cost_types:
+        params["what"] = "points"
+        if c["percent"]:
+            params["percent"] = True
+    else:
+        raise Unmapped(f"constraint on field {fieldname!r}")
+    if scope == "unit":
+        params["scope"] = "unit"
+        params["entries"] = sorted(set(entries))
+    if per_model:
+        params["per_model"] = True
+    value = c["value"]
+    params[c["type"]] = int(value) if float(value).is_integer() else value
+    if modifiers:
+        params["modifiers"] = modifiers
+    return params

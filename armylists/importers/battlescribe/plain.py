@@ -1,0 +1,179 @@
+"""A BattleScribe document (schema 2.x) as plain data: dicts and lists, nothing of XML left.
+
+    data = plain_document(document)    # {"kind": "catalogue", "id", "name", "revision", "entries": [...], ...}
+
+The legacy 1.x schema (legacy.py) is read into the same shape, so the mapping to our rules data
+(book.py, constraints.py) knows one shape. A node is a selection entry, an entry group or a link:
+
+    {"kind": "entry"|"group"|"link", "id", "name", "type", "target", "hidden", "costs": {cost type: value},
+     "constraints": [...], "modifiers": [...], "children": [...], "categories": [...], "primary": id,
+     "profiles": [...], "rules": [...], "where": "Bruisers > Command Group"}
+
+A constraint is {"id", "type": "min"|"max", "field", "scope", "value", "percent", "shared"}; a modifier
+{"type", "field", "value", "when": condition group, "repeats": [...]}; a condition {"type", "field",
+"scope", "value", "child", "percent"}; a group {"type": "and"|"or", "conditions", "groups"}.
+"""
+from __future__ import annotations
+
+from xml.etree.ElementTree import Element
+
+from .sources import BattleScribeInputError, Document
+
+KINDS = {"gameSystem": "system", "catalogue": "catalogue"}
+
+
+def local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def kids(element: Element, container: str, child: str | None = None) -> list[Element]:
+    """The children named `child` of the child container named `container` ("constraints" -> "constraint")."""
+    child = child or container[:-1]
+    for c in element:
+        if local(c.tag) == container:
+            return [x for x in c if local(x.tag) == child]
+    return []
+
+
+def number(source: str, element: str, value: str | None, default: float = 0.0) -> float:
+    if value in (None, ""):
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise BattleScribeInputError(source, element, f"{value!r} is not a number") from None
+
+
+def truth(value: str | None) -> bool:
+    return (value or "").lower() == "true"
+
+
+class Reader:
+    """Reads one 2.x document; `source` names the file in every error."""
+
+    def __init__(self, document: Document):
+        self.source = document.source
+        self.root = document.root
+
+    def read(self) -> dict:
+        root = self.root
+        kind = KINDS.get(local(root.tag))
+        if kind is None:
+            raise BattleScribeInputError(self.source, f"<{local(root.tag)}>",
+                                         "is not a BattleScribe game system or catalogue")
+        for attribute in ("id", "name"):
+            if not root.get(attribute):
+                raise BattleScribeInputError(self.source, f"<{local(root.tag)}>", f"has no {attribute}")
+        where = root.get("name")
+        data = {
+            "kind": kind, "id": root.get("id"), "name": root.get("name"),
+            "revision": int(number(self.source, f"<{local(root.tag)}> revision", root.get("revision"), 1)),
+            "schema": root.get("battleScribeVersion", ""), "game_system": root.get("gameSystemId"),
+            "library": truth(root.get("library")), "source": self.source,
+            "cost_types": {c.get("id"): c.get("name", "") for c in kids(root, "costTypes")},
+            "categories": {c.get("id"): c.get("name", "") for c in kids(root, "categoryEntries")},
+            "forces": [self.force(f, where) for f in kids(root, "forceEntries")],
+            "entries": [self.node(e, "entry", where) for e in kids(root, "selectionEntries", "selectionEntry")]
+            + [self.node(e, "link", where) for e in kids(root, "entryLinks")],
+            "shared": {}, "rules": {}, "profiles": {},
+            "characteristic_types": {t.get("id"): t.get("name", "") for p in kids(root, "profileTypes")
+                                     for t in kids(p, "characteristicTypes")},
+            "catalogue_links": [(c.get("targetId"), truth(c.get("importRootEntries"))) for c in kids(root, "catalogueLinks")],
+        }
+        for e in kids(root, "sharedSelectionEntries", "selectionEntry"):
+            data["shared"][e.get("id")] = self.node(e, "entry", where)
+        for g in kids(root, "sharedSelectionEntryGroups", "selectionEntryGroup"):
+            data["shared"][g.get("id")] = self.node(g, "group", where)
+        for r in kids(root, "sharedRules") + kids(root, "rules"):
+            data["rules"][r.get("id")] = r.get("name", "")
+        for p in kids(root, "sharedProfiles"):
+            data["profiles"][p.get("id")] = self.profile(p)
+        return data
+
+    def force(self, element: Element, where: str) -> dict:
+        name = element.get("name", "")
+        return {
+            "id": element.get("id"), "name": name,
+            "constraints": self.constraints(element, f"{where} > {name}"),
+            "modifiers": self.modifiers(element, f"{where} > {name}"),
+            "categories": [{"target": c.get("targetId"), "name": c.get("name", ""),
+                            "constraints": self.constraints(c, f"{where} > {name} > {c.get('name')}"),
+                            "modifiers": self.modifiers(c, f"{where} > {name} > {c.get('name')}")}
+                           for c in kids(element, "categoryLinks")],
+            "forces": [self.force(f, f"{where} > {name}") for f in kids(element, "forceEntries")],
+        }
+
+    def node(self, element: Element, kind: str, where: str) -> dict:
+        name = element.get("name", "")
+        here = f"{where} > {name}"
+        if not element.get("id"):
+            raise BattleScribeInputError(self.source, f"<{local(element.tag)} name={name!r}>", "has no id")
+        if kind == "link" and not element.get("targetId"):
+            raise BattleScribeInputError(self.source, f"<entryLink id={element.get('id')!r}>", "has no targetId")
+        categories = kids(element, "categoryLinks")
+        children = [self.node(e, "entry", here) for e in kids(element, "selectionEntries", "selectionEntry")]
+        children += [self.node(g, "group", here) for g in kids(element, "selectionEntryGroups", "selectionEntryGroup")]
+        children += [self.node(e, "link", here) for e in kids(element, "entryLinks")]
+        costs = {}
+        for c in kids(element, "costs"):
+            costs[c.get("typeId") or c.get("name", "")] = number(self.source, f"<cost> of {here}", c.get("value"))
+        return {
+            "kind": kind, "id": element.get("id"), "name": name, "type": element.get("type", ""),
+            "target": element.get("targetId"), "hidden": truth(element.get("hidden")),
+            "collective": truth(element.get("collective")), "default": element.get("defaultSelectionEntryId"),
+            "costs": costs, "constraints": self.constraints(element, here), "modifiers": self.modifiers(element, here),
+            "children": children, "categories": [c.get("targetId") for c in categories],
+            "primary": next((c.get("targetId") for c in categories if truth(c.get("primary"))), None),
+            "profiles": [self.profile(p) for p in kids(element, "profiles")],
+            "rules": [r.get("name", "") for r in kids(element, "rules")],
+            "info_links": [(i.get("targetId"), i.get("type"), i.get("name", "")) for i in kids(element, "infoLinks")],
+            "where": here,
+        }
+
+    def profile(self, element: Element) -> dict:
+        return {"name": element.get("name", ""), "type": element.get("typeName", ""),
+                "characteristics": [(c.get("name", ""), (c.text or "").strip())
+                                    for c in kids(element, "characteristics")]}
+
+    def constraints(self, element: Element, where: str) -> list[dict]:
+        out = []
+        for c in kids(element, "constraints"):
+            if c.get("type") not in ("min", "max"):
+                raise BattleScribeInputError(self.source, f"<constraint id={c.get('id')!r}> of {where}",
+                                             f"type {c.get('type')!r} is neither min nor max")
+            out.append({"id": c.get("id"), "type": c.get("type"), "field": c.get("field", ""),
+                        "scope": c.get("scope", "parent"),
+                        "value": number(self.source, f"<constraint id={c.get('id')!r}> of {where}", c.get("value")),
+                        "percent": truth(c.get("percentValue")), "shared": c.get("shared") != "false",
+                        "where": where})
+        return out
+
+    def modifiers(self, element: Element, where: str) -> list[dict]:
+        out = []
+        for m in kids(element, "modifiers"):
+            out.append({"type": m.get("type", ""), "field": m.get("field", ""), "value": m.get("value", ""),
+                        "when": self.group(m, "and"), "where": where,
+                        "repeats": [self.condition(r, where) for r in kids(m, "repeats")]})
+        return out
+
+    def group(self, element: Element, kind: str) -> dict:
+        return {"type": kind, "conditions": [self.condition(c, "") for c in kids(element, "conditions")],
+                "groups": [self.group(g, g.get("type", "and")) for g in kids(element, "conditionGroups")]}
+
+    def condition(self, element: Element, where: str) -> dict:
+        element_name = f"<{local(element.tag)}> of {where}" if where else f"<{local(element.tag)}>"
+        return {"type": element.get("type", ""), "field": element.get("field", ""),
+                "scope": element.get("scope", ""), "child": element.get("childId", "any"),
+                "value": number(self.source, element_name, element.get("value")),
+                "percent": truth(element.get("percentValue")),
+                "repeats": int(number(self.source, element_name, element.get("repeats"), 1)),
+                "round_up": truth(element.get("roundUp"))}
+
+
+def plain_document(document: Document) -> dict:
+    """The document as plain data, whichever schema it is written in."""
+    version = document.root.get("battleScribeVersion", "2")
+    if version.split(".")[0] in ("0", "1"):
+        from .legacy import LegacyReader
+        return LegacyReader(document).read()
+    return Reader(document).read()

@@ -1,0 +1,167 @@
+"""Read BattleScribe data from wherever a user has it, safely: files, folders, archives, https URLs.
+
+    documents = read_sources(["Mordheim.gst", "catalogues/", "repo.zip", "https://.../x.catz"])
+
+Every input is untrusted. XML is parsed with defusedxml (no DTDs, so no entity expansion and no
+external entities); a file, an archive member, a whole archive and a download each have a size cap;
+an archive member whose name leaves the archive (`../x`, `/etc/x`) or that unpacks to more than
+`MAX_RATIO` times its packed size (a zip bomb) is refused before it is unpacked. Any problem is a
+`BattleScribeInputError` naming the file and, where known, the element.
+"""
+from __future__ import annotations
+
+import io
+import urllib.parse
+import urllib.request
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from xml.etree.ElementTree import Element, ParseError
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring
+
+MAX_FILE_BYTES = 32 * 1024 * 1024  # the largest catalogue we know is under 2 MB
+MAX_ARCHIVE_BYTES = 256 * 1024 * 1024  # everything an archive unpacks to, together
+MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
+MAX_MEMBERS = 5000
+MAX_RATIO = 100  # XML packs 10 to 20 times; a bomb packs thousands of times
+DOWNLOAD_TIMEOUT = 60
+EXTENSIONS = (".gst", ".cat")
+ZIPPED = (".gstz", ".catz")
+
+
+class BattleScribeInputError(Exception):
+    """A file that cannot be read or is not a BattleScribe catalogue; str() is one line to print."""
+
+    def __init__(self, source: str, element: str, message: str):
+        self.source, self.element, self.message = source, element, message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.element + ': ' if self.element else ''}{self.message}"
+
+
+@dataclass(frozen=True)
+class Document:
+    """One parsed game system or catalogue file: where it came from and its XML root."""
+    source: str
+    root: Element
+
+
+def read_sources(sources: list[str], fetch=None) -> list[Document]:
+    """Every .gst/.cat document the sources hold, parsed; `fetch(url) -> bytes` downloads (tests pass their own)."""
+    documents: list[Document] = []
+    for source in sources:
+        if source.startswith(("https://", "http://")):
+            data = (fetch or download)(source)
+            name = PurePosixPath(urllib.parse.urlparse(source).path).name or "download"
+            documents.extend(_from_bytes(source, name, data))
+            continue
+        path = Path(source)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.suffix.lower() in EXTENSIONS + ZIPPED and p.is_file())
+            if not files:
+                raise BattleScribeInputError(source, "", "the folder holds no .gst, .cat, .gstz or .catz file")
+            for p in files:
+                documents.extend(_from_bytes(str(p), p.name, _read_file(p)))
+        elif path.is_file():
+            documents.extend(_from_bytes(source, path.name, _read_file(path)))
+        else:
+            raise BattleScribeInputError(source, "", "no such file or folder")
+    return documents
+
+
+def download(url: str) -> bytes:
+    """The body of an https URL, at most MAX_DOWNLOAD_BYTES (read in pieces: a server's length may lie)."""
+    if not url.startswith("https://"):
+        raise BattleScribeInputError(url, "", "only https:// URLs are downloaded")
+    try:
+        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT) as response:  # noqa: S310 (https only)
+            chunks, size = [], 0
+            while chunk := response.read(1 << 16):
+                size += len(chunk)
+                if size > MAX_DOWNLOAD_BYTES:
+                    raise BattleScribeInputError(url, "", f"the download is larger than {MAX_DOWNLOAD_BYTES} bytes")
+                chunks.append(chunk)
+    except OSError as exc:
+        raise BattleScribeInputError(url, "", f"cannot be downloaded ({exc})") from None
+    return b"".join(chunks)
+
+
+def _read_file(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        cap = MAX_DOWNLOAD_BYTES if path.suffix.lower() in (".zip",) + ZIPPED else MAX_FILE_BYTES
+        if size > cap:
+            raise BattleScribeInputError(str(path), "", f"is {size} bytes; at most {cap} are read")
+        return path.read_bytes()
+    except OSError as exc:
+        raise BattleScribeInputError(str(path), "", f"cannot be read ({exc.strerror or exc})") from None
+
+
+def _from_bytes(source: str, name: str, data: bytes) -> list[Document]:
+    lower = name.lower()
+    if data[:4] == b"PK\x03\x04" or lower.endswith((".zip",) + ZIPPED):
+        return _from_archive(source, data, single=lower.endswith(ZIPPED))
+    if not lower.endswith(EXTENSIONS) and not data.lstrip()[:1] == b"<":
+        raise BattleScribeInputError(source, "", "is not a .gst, .cat, .gstz, .catz or .zip file")
+    if len(data) > MAX_FILE_BYTES:
+        raise BattleScribeInputError(source, "", f"is {len(data)} bytes; at most {MAX_FILE_BYTES} are read")
+    return [Document(source, parse_xml(source, data))]
+
+
+def _from_archive(source: str, data: bytes, single: bool) -> list[Document]:
+    """The catalogues of a zip: a whole data repository, or one zipped catalogue (.gstz/.catz)."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise BattleScribeInputError(source, "", f"is not a readable zip archive ({exc})") from None
+    if len(members) > MAX_MEMBERS:
+        raise BattleScribeInputError(source, "", f"holds {len(members)} files; at most {MAX_MEMBERS}")
+    total, documents = 0, []
+    for member in members:
+        name = member.filename
+        where = f"{source}!{name}"
+        parts = PurePosixPath(name.replace("\\", "/")).parts
+        if name.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
+            raise BattleScribeInputError(where, "", "the archive names a path outside itself; refused")
+        if member.is_dir() or not (single or name.lower().endswith(EXTENSIONS + ZIPPED)):
+            continue
+        if member.file_size > MAX_FILE_BYTES:
+            raise BattleScribeInputError(where, "", f"unpacks to {member.file_size} bytes; at most {MAX_FILE_BYTES}")
+        if member.file_size > MAX_RATIO * max(member.compress_size, 1) and member.file_size > 1 << 20:
+            raise BattleScribeInputError(where, "", f"unpacks {member.file_size // max(member.compress_size, 1)} "
+                                                    f"times its packed size: a zip bomb; refused")
+        total += member.file_size
+        if total > MAX_ARCHIVE_BYTES:
+            raise BattleScribeInputError(source, "", f"unpacks to more than {MAX_ARCHIVE_BYTES} bytes; refused")
+        try:
+            with archive.open(member) as f:
+                body = f.read(MAX_FILE_BYTES + 1)  # the sizes in the archive may lie: never read more
+        except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError) as exc:
+            raise BattleScribeInputError(where, "", f"cannot be unpacked ({exc})") from None
+        if len(body) > MAX_FILE_BYTES:
+            raise BattleScribeInputError(where, "", f"unpacks to more than {MAX_FILE_BYTES} bytes; refused")
+        if name.lower().endswith(ZIPPED):
+            documents.extend(_from_archive(where, body, single=True))
+        else:
+            documents.append(Document(where, parse_xml(where, body)))
+    if not documents:
+        raise BattleScribeInputError(source, "", "the archive holds no .gst or .cat file")
+    return documents
+
+
+def parse_xml(source: str, data: bytes) -> Element:
+    """The XML root; a DTD (where entity bombs and external entities live) is refused outright."""
+    try:
+        root = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException as exc:
+        raise BattleScribeInputError(source, "", f"refused: {exc}") from None
+    except ParseError as exc:
+        line, column = exc.position
+        raise BattleScribeInputError(source, f"line {line}, column {column}", f"is not well-formed XML ({exc})") from None
+    except ValueError as exc:
+        raise BattleScribeInputError(source, "", f"is not XML ({exc})") from None
+    return root

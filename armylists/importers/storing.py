@@ -1,0 +1,49 @@
+"""Store converted rules files (systems, item lists, books) in the database, all or nothing.
+
+The path every importer shares (import_owb, import_battlescribe), as load_rules does for the files on
+disk: a file not stored yet is created; the same content under the same version is left alone; other
+content under a stored version is refused, and then nothing of the run is written, since a list pins
+a version and a version's content must never change.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from armylists.models import RulesFile
+from armylists.rules.loader import content_hash
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    kind: str  # system, items, book
+    system: str
+    slug: str
+    version: str
+    name: str
+    data: dict
+    where: str  # the file it came from, for people
+
+
+def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str], int, list[str]]:
+    """(what was created, how many were unchanged, what was refused); nothing is written if any is refused.
+
+    Raises django.db.DatabaseError when the database cannot be written (no migrations, say)."""
+    created, unchanged, refused = [], 0, []
+    with transaction.atomic():
+        for f in files:
+            digest = content_hash(f.data)
+            row = RulesFile.objects.filter(kind=f.kind, system=f.system, slug=f.slug, version=f.version).first()
+            if row is None:
+                RulesFile.objects.create(kind=f.kind, system=f.system, slug=f.slug, version=f.version, name=f.name[:200],
+                                         content_hash=digest, data=f.data, source_path=f.where[:300])
+                created.append(f"{f.kind} {f.slug} {f.version}")
+            elif row.content_hash == digest:
+                unchanged += 1
+            else:
+                refused.append(f"version {f.version} of {f.kind} {f.slug!r} is already loaded with other content; "
+                               f"a version's content never changes ({bump_hint})")
+        if refused:
+            transaction.set_rollback(True)
+    return created, unchanged, refused

@@ -1,0 +1,108 @@
+"""Import BattleScribe / New Recruit data (game systems and catalogues) as systems and books.
+
+    python manage.py import_battlescribe PATH_OR_URL... [--json REPORT] [--check]
+
+Each PATH is a .gst or .cat file, a .gstz/.catz, a folder of them, or a .zip of a whole data repository;
+an https:// URL of any of these is downloaded first. Every catalogue becomes a book pinned at its
+revision, built by the engine's own loader before anything is stored; all or nothing per run, and
+importing the same files again changes nothing. `--check` reads and reports, writing nothing.
+Exit status: 0 imported (or checked), 2 a file cannot be read or is not a catalogue, 1 the database
+refused (a stored version with other content).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
+
+from armylists.importers.battlescribe import IMPORTER_REVISION, BattleScribeInputError, Conversion, convert, read_sources
+from armylists.importers.battlescribe import check as check_conversion
+from armylists.importers.storing import StoredFile, store_rules_files
+
+
+class Command(BaseCommand):
+    help = "Import BattleScribe / New Recruit game systems and catalogues as army books (checked by our engine)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("sources", nargs="+", help=".gst/.cat/.gstz/.catz files, folders, .zip archives, https URLs")
+        parser.add_argument("--json", type=Path, default=None, dest="json_report", help="write a JSON report per book here")
+        parser.add_argument("--check", action="store_true", help="read, convert and check only; write nothing")
+
+    def handle(self, *args, sources: list[str], json_report: Path | None = None, check: bool = False, **options):
+        try:
+            documents = read_sources(sources)
+            conversion = convert(documents)
+            check_conversion(conversion)
+        except BattleScribeInputError as exc:
+            raise CommandError(f"Nothing imported. {exc}", returncode=2) from None
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:  # a shape we do not know
+            raise CommandError(f"Nothing imported. {', '.join(sources)}: the data has a shape the importer does "
+                               f"not know ({type(exc).__name__}: {exc})", returncode=2) from None
+        if not conversion.books:
+            raise CommandError(f"Nothing imported. {', '.join(sources)}: no catalogue (.cat) was read; "
+                               f"only game systems", returncode=2)
+        self._report(conversion, int(options.get("verbosity", 1)))
+        if json_report is not None:
+            try:
+                json_report.write_text(json.dumps(report_data(conversion), indent=2) + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise CommandError(f"Could not write {json_report}: {exc}", returncode=2) from None
+        if check:
+            self.stdout.write(f"{len(conversion.books)} books and {len(conversion.systems)} systems are good; "
+                              f"nothing written.")
+            return
+        self._store(conversion)
+
+    def _report(self, conversion: Conversion, verbosity: int) -> None:
+        for r in conversion.reports:
+            f = r.figures
+            self.stdout.write(
+                f"{r.name} (revision {r.revision}): {r.book}, {r.entries} entries; constraints "
+                f"{f['constraints']['checked']}/{f['constraints']['total']} checked, modifiers "
+                f"{f['modifiers']['checked']}/{f['modifiers']['total']}; {len(f['unchecked'])} kinds of thing not checked")
+            if verbosity >= 2:
+                for u in f["unchecked"]:
+                    self.stdout.write(f"    - {u['kind']}: {u['where']} ({u['count']})")
+        totals = report_data(conversion)["totals"]
+        self.stdout.write(f"In all: constraints {totals['constraints']['checked']}/{totals['constraints']['total']}, "
+                          f"modifiers {totals['modifiers']['checked']}/{totals['modifiers']['total']} checked "
+                          f"({totals['checked_percent']}%).")
+
+    def _store(self, conversion: Conversion) -> None:
+        rows = [StoredFile("system", s["id"], s["id"], s["version"], s["name"], s, conversion.sources[s["id"]])
+                for s in conversion.systems]
+        rows += [StoredFile("book", b["system"], b["id"], b["version"], b["name"], b, conversion.sources[b["id"]])
+                 for b in conversion.books]
+        try:
+            created, unchanged, refused = store_rules_files(
+                rows, f"bump IMPORTER_REVISION ({IMPORTER_REVISION}) in armylists/importers/battlescribe/__init__.py "
+                      f"if the importer changed")
+        except DatabaseError as exc:
+            raise CommandError(f"Nothing imported. The database cannot be written ({exc}); "
+                               f"has `manage.py migrate` been run?") from None
+        if refused:
+            raise CommandError("Nothing imported.\n" + "\n".join(refused))
+        for line in created:
+            self.stdout.write(f"stored {line}")
+        self.stdout.write(self.style.SUCCESS(f"{len(created)} new, {unchanged} unchanged; "
+                                             f"{len(conversion.books)} BattleScribe books in the database."))
+
+
+def report_data(conversion: Conversion) -> dict:
+    """Per book: name, system, revision, entries, constraints and modifiers (total, checked), unchecked."""
+    books = []
+    totals = {"constraints": {"total": 0, "checked": 0}, "modifiers": {"total": 0, "checked": 0, "display_only": 0}}
+    for r in conversion.reports:
+        f = r.figures
+        books.append({"name": r.name, "book": r.book, "system": r.system, "revision": r.revision, "source": r.source,
+                      "entries": r.entries, "constraints": f["constraints"], "modifiers": f["modifiers"],
+                      "unchecked": f["unchecked"]})
+        for key in totals:
+            for k in totals[key]:
+                totals[key][k] += f[key][k]
+    total = totals["constraints"]["total"] + totals["modifiers"]["total"]
+    checked = totals["constraints"]["checked"] + totals["modifiers"]["checked"]
+    totals["checked_percent"] = round(100 * checked / total, 1) if total else 100.0
+    return {"books": books, "totals": totals}
