@@ -32,9 +32,9 @@ def test_an_army_list_prints_markup_in_names_as_written(library, variant):
 
 def test_a_warband_sheet_prints_markup_in_names_as_written(library):
     roster = parse_roster({"format": "armylist/1", "system": "mordheim", "book": "reikland-mercenaries",
-                           "book_version": "1999.1", "points_limit": 500, "name": HOSTILE, "player": HOSTILE,
+                           "book_version": "1999.2", "points_limit": 500, "name": HOSTILE, "player": HOSTILE,
                            "units": [{"entry": "mercenary-captain", "label": HOSTILE}]})
-    book = library.book("mordheim", "reikland-mercenaries", "1999.1")
+    book = library.book("mordheim", "reikland-mercenaries", "1999.2")
     text = printed(book, roster, "warband")
     assert text.count(HOSTILE) >= 3, text[:600]
 

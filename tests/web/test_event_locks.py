@@ -14,7 +14,8 @@ from armylists.models import Event, Submission
 
 from .conftest import make_list
 
-pytestmark = pytest.mark.django_db
+# Uploads are checked by a background job (events.jobs); here it runs at once, so a list can be approved.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_at_once")]
 
 
 @pytest.fixture
