@@ -173,3 +173,63 @@ def test_a_runesmith_bsb_is_kept_priced_and_refused_outside_a_royal_clan(dataset
     assert result.total_points - plain.total_points == 25
     found = [v.message for v in result.violations if v.source == "Old World Builder: not offered in this composition"]
     assert found == (["Battle Standard Bearer (not in this composition): 1 units taken; at most 0."] if refused else [])
+
+
+# --- 4. the Armies of Infamy's category percentages (OWB's program code, owb_compositions.yaml) -------
+# Facts from Old World Builder's src/utils/rules.js (CC BY 4.0), as armylists/importers/owb_compositions.yaml
+# records them: Errantry Crusades Core at least 33% and Rare at most 33%; Wolves of the Sea Rare at most 33%.
+
+def percent_messages(result, rule_id):
+    return [v.message for v in result.violations if v.rule == rule_id]
+
+
+def test_an_errantry_crusades_core_is_at_least_33_percent(books):
+    """At 3000 points the bound is 990: 198 Yeoman Guard (5 each) pass; 188 and 7 Squires (989) fail. In
+    the Grand Army (Core at least 25%) the same 989 pass."""
+    book, rule = books["kingdom-of-bretonnia"], "owb-errantry-crusades-core-minimum"
+    at = report(book, [{"id": "y", "entry": "yeoman-guard", "size": 198}], 3000, composition="errantry-crusades")
+    assert percent_messages(at, rule) == []
+    under = [{"id": "y", "entry": "yeoman-guard", "size": 188}, {"id": "s", "entry": "squires", "size": 7}]
+    assert percent_messages(report(book, under, 3000, composition="errantry-crusades"), rule) == [
+        "Core: 989 pts is 32.97% of 3000; at least 33% (990 pts) is required."]
+    grand = report(book, under, 3000)
+    assert [v.message for v in grand.violations if v.code == "category.min_percent"] == []
+
+
+def test_wolves_of_the_sea_take_rare_up_to_33_percent(books):
+    """At 3000 points: a Warpfire Dragon, a Hellcannon and two Chaos Giants (990) pass; a Warpfire Dragon
+    and 14 Minotaurs (991) fail. The Grand Army's 25% (750) refuses the 990."""
+    book, rule = books["warriors-of-chaos"], "owb-wolves-of-the-sea-rare-maximum"
+    at = [{"id": "d", "entry": "warpfire-dragon"}, {"id": "h", "entry": "hellcannon"},
+          {"id": "g1", "entry": "chaos-giant"}, {"id": "g2", "entry": "chaos-giant"}]
+    assert percent_messages(report(book, at, 3000, composition="wolves-of-the-sea"), rule) == []
+    over = [{"id": "d", "entry": "warpfire-dragon"}, {"id": "m", "entry": "minotaur-herds", "size": 14}]
+    assert percent_messages(report(book, over, 3000, composition="wolves-of-the-sea"), rule) == [
+        "Rare: 991 pts is 33.03% of 3000; at most 33% (990 pts)."]
+    assert [v.message for v in report(book, at, 3000).violations if v.code == "category.max_percent"] == [
+        "Rare: 990 pts is 33.0% of 3000; at most 25% (750 pts)."]
+
+
+def test_a_category_the_composition_does_not_name_takes_none(books):
+    """Hordes of Chaos names no Mercenaries in OWB's code: at most 0%, as our own books read such lists."""
+    rule = next(r for r in books["warriors-of-chaos"].compositions["hordes-of-chaos"].rules
+                if r.id == "owb-hordes-of-chaos-mercenaries-maximum")
+    assert rule.params == {"categories": ["mercenaries"], "max": 0}
+
+
+def test_a_grand_army_whose_percentages_differ_replaces_the_systems(books):
+    """Renegade Crowns: Special at most 33% and Mercenaries at most 33% (the system's are 50% and 20%)."""
+    book = books["renegade-crowns"]
+    assert book.replace_rules == frozenset({"special-maximum", "mercenaries-maximum"})
+    percent = {r.id: r.params for r in book.rules_for(None) if r.type == "category_percent"}
+    assert percent["owb-grand-army-mercenaries-maximum"] == {"categories": ["mercenaries"], "max": 33}
+    assert percent["owb-grand-army-special-maximum"] == {"categories": ["special"], "max": 33}
+    assert "mercenaries-maximum" not in percent and "special-maximum" not in percent
+
+
+def test_every_composition_has_its_percentages_and_no_unchecked_line_says_otherwise(books):
+    for book in books.values():
+        assert not [line for line in book.unchecked if "category percentages are not in OWB's data" in line], book.id
+        for cid, composition in book.compositions.items():
+            cats = sorted(r.params["categories"][0] for r in composition.rules if r.type == "category_percent")
+            assert cats == sorted(c.id for c in book.system.categories), (book.id, cid)
