@@ -233,3 +233,52 @@ def test_every_composition_has_its_percentages_and_no_unchecked_line_says_otherw
         for cid, composition in book.compositions.items():
             cats = sorted(r.params["categories"][0] for r in composition.rules if r.type == "category_percent")
             assert cats == sorted(c.id for c in book.system.categories), (book.id, cid)
+
+
+# --- 6. OWB's source tree as it is --------------------------------------------------------------------
+# In OWB's repository the system file is src/assets/the-old-world.json and the army files and
+# magic-items.json are under public/games/the-old-world/ (github.com/nthiebes/old-world-builder).
+
+def owb_tree(root: Path, commit: str | None = None) -> Path:
+    """A temporary tree in OWB's own layout, from the files of ../shared/external/old-world-builder."""
+    import shutil
+    (root / "src" / "assets").mkdir(parents=True)
+    shutil.copyfile(OWB / "the-old-world-system.json", root / "src" / "assets" / "the-old-world.json")
+    shutil.copytree(OWB / "the-old-world", root / "public" / "games" / "the-old-world")
+    if commit:  # a git checkout: .git/HEAD names its branch, whose ref holds the commit
+        (root / ".git" / "refs" / "heads").mkdir(parents=True)
+        (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+        (root / ".git" / "refs" / "heads" / "main").write_text(commit + "\n")
+    return root
+
+
+def test_owbs_source_tree_imports_the_same_books_as_the_flat_folder(tmp_path, library):
+    system = library.systems[SYSTEM]
+    flat = convert(read_dataset(OWB), system)
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    tree = convert(read_dataset(owb_tree(tmp_path / "owb", commit)), system)
+    assert tree.version == "owb-01234567.r2"  # the checkout's commit, as NOTE.md's names the flat folder's
+    assert len(tree.books) == len(flat.books) == 18
+
+    def without_version(book):
+        return {k: v for k, v in book.items() if k != "version"}
+    assert [without_version(b) for b in tree.books] == [without_version(b) for b in flat.books]
+    assert len(check(tree, system)) == 18
+
+
+def test_a_tree_without_git_is_versioned_by_a_hash_of_its_files(tmp_path, library):
+    dataset = read_dataset(owb_tree(tmp_path / "owb"))
+    assert dataset.version.startswith("owb-") and dataset.version.endswith(".r2") and len(dataset.version) == 15
+
+
+def test_the_import_command_reads_the_tree_and_names_its_files_in_errors(tmp_path, capsys):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    root = owb_tree(tmp_path / "owb")
+    call_command("import_owb", str(root), "--check", verbosity=1)
+    assert capsys.readouterr().out.splitlines()[-1] == "18 books and 1 item list are good; nothing written."
+    (root / "public" / "games" / "the-old-world" / "skaven.json").unlink()
+    with pytest.raises(CommandError) as caught:
+        call_command("import_owb", str(root), "--check")
+    assert str(caught.value) == f"Nothing imported. {root}/public/games/the-old-world/skaven.json: is missing"

@@ -105,7 +105,7 @@ class ArmyConverter(MagicMixin, RulesMixin):
                     continue
                 where = ("armies", self.army_id, "mercenaries", comp)
                 if army not in self.dataset.armies:
-                    raise OwbInputError(str(self.dataset.folder / SYSTEM_FILE), where,
+                    raise OwbInputError(str(self.dataset.system_path or self.dataset.folder / SYSTEM_FILE), where,
                                         f"names army {army!r}, which the system file does not have")
                 for uid in group.get("units", []):
                     if (army, uid) in seen:
@@ -113,7 +113,7 @@ class ArmyConverter(MagicMixin, RulesMixin):
                     seen.add((army, uid))
                     unit = self._find(army, uid)
                     if unit is None:
-                        raise OwbInputError(str(self.dataset.folder / SYSTEM_FILE), where,
+                        raise OwbInputError(str(self.dataset.system_path or self.dataset.folder / SYSTEM_FILE), where,
                                             f"names unit {uid!r} of {army}, which its file does not have")
                     eid, n = (slug(uid) if slug(uid) not in used else f"{slug(army)}-{slug(uid)}"), 2
                     while eid in used:
