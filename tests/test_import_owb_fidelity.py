@@ -282,3 +282,34 @@ def test_the_import_command_reads_the_tree_and_names_its_files_in_errors(tmp_pat
     with pytest.raises(CommandError) as caught:
         call_command("import_owb", str(root), "--check")
     assert str(caught.value) == f"Nothing imported. {root}/public/games/the-old-world/skaven.json: is missing"
+
+
+# --- 5. characteristics --------------------------------------------------------------------------------
+# The General is the eligible Character with the highest Leadership (001:L3779-3783). OWB's datasets carry
+# no characteristics (datasets-format.md describes none; no unit has a profile), so an imported book cannot
+# compare Leadership, and says so.
+
+PROFILE_KEYS = {"profile", "profiles", "stats", "characteristics", "leadership", "ld", "M", "WS", "Ld"}
+
+
+def test_owbs_datasets_carry_no_characteristics(dataset):
+    found = {key for army in dataset.armies.values() for units in army.values() for unit in units
+             for key in unit if key in PROFILE_KEYS or key.lower() in PROFILE_KEYS}
+    assert found == set()
+
+
+def test_each_imported_book_says_the_generals_leadership_is_not_compared(books):
+    line = ("OWB's data has no characteristics (no unit of its datasets carries a profile): the General's Leadership "
+            "is not compared, so any eligible Character (not a Loner, not the Battle Standard Bearer) may be the "
+            "General here.")
+    for book in books.values():
+        assert line in book.unchecked, book.id
+        assert all(e.leadership is None for e in book.entries.values()), book.id
+
+
+def test_so_a_captain_may_lead_a_general_of_the_empire(books):
+    """In our own book a Captain (Ld 8) cannot be the General beside a General of the Empire (Ld 9); in the
+    imported one no Leadership is known, and the check does not pretend to know it."""
+    book = books["empire-of-man"]
+    units = [{"id": "c", "entry": "captain-of-the-empire", "general": True}, {"id": "g", "entry": "general-of-the-empire"}]
+    assert [v for v in report(book, units).violations if v.code.startswith("general.")] == []

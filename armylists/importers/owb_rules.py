@@ -274,7 +274,9 @@ class RulesMixin:
             "OWB's data has no troop types: every entry is Regular Infantry and every mount Heavy Cavalry here, so "
             "the minimum of 3 units also counts War Machines, War Beasts and Swarms, and item limits by troop type "
             "are not checked.",
-            "OWB's data has no characteristics: the General's Leadership is not compared.",
+            "OWB's data has no characteristics (no unit of its datasets carries a profile): the General's "
+            "Leadership is not compared, so any eligible Character (not a Loner, not the Battle Standard Bearer) "
+            "may be the General here.",
         ]
         for comp in self.comps[1:]:
             if comp not in self.percent_known:
