@@ -313,3 +313,17 @@ def test_so_a_captain_may_lead_a_general_of_the_empire(books):
     book = books["empire-of-man"]
     units = [{"id": "c", "entry": "captain-of-the-empire", "general": True}, {"id": "g", "entry": "general-of-the-empire"}]
     assert [v for v in report(book, units).violations if v.code.startswith("general.")] == []
+
+
+# --- a detachment OWB saves inside its regiment accompanies it --------------------------------------------
+
+def test_a_saved_regiments_detachments_accompany_it(dataset, books):
+    def unit(category, uid, n, strength):
+        found = copy.deepcopy(next(u for u in dataset.armies["empire-of-man"][category] if u["id"] == uid))
+        return {**found, "id": f"{uid}.x{n}", "strength": strength}
+    regiment = unit("core", "nuln-state-troops", 1, 20)
+    regiment["detachments"] = [unit("core", "state-troops-detachment", 2, 5), unit("core", "state-troops-detachment", 3, 5)]
+    data = {"name": "Nuln", "game": SYSTEM, "points": 2000, "army": "empire-of-man",
+            "armyComposition": "city-state-of-nuln", "compositionRule": "open-war", "characters": [], "core": [regiment]}
+    document = convert_list(data, books["empire-of-man"], FILE)
+    assert [(u["id"], u.get("accompanies")) for u in document["units"]] == [("x1", None), ("x2", "x1"), ("x3", "x1")]

@@ -638,3 +638,23 @@ def test_combined_arms_counts_royal_clan_hammerers_not_grand_army_ones(books):
     army = DWARF_ARMIES[None] + thanes + [{"id": "hammerers-1", "entry": "hammerers", "size": 10}] + hammerers
     report = combined_arms(book, army)
     assert report.violations == (), found(report)
+
+
+# --- a Detachment and the regiment it accompanies (list document `accompanies`) --------------------------
+
+def test_a_nuln_regiment_takes_two_detachments_that_name_it_and_a_third_is_one_over(books):
+    """City-State of Nuln: 1-2 Detachments per regiment (Old World Builder empire-of-man.json, maxDetachments
+    2). Two regiments and three Detachments pass army-wide (four places); three naming one regiment do not."""
+    book = books[EM]
+    regiment2 = {"id": "regiment-2", "entry": "nuln-veteran-state-troops", "size": 10}
+    detachments = [{"id": f"d{n}", "entry": "state-missile-troops-detachment", "size": 5, "accompanies": "regiment"}
+                   for n in (2, 3)]
+    army = with_unit(NULN_ARMY, "detachment", size=5, accompanies="regiment") + [regiment2] + detachments[:1]
+    assert check(book, army, composition=NULN).violations == ()
+    assert found(check(book, army + detachments[1:], composition=NULN)) == [
+        ("accompanies.max", "Nuln State Troops (regiment) is accompanied by 3 Detachments; at most 2.")]
+    # A Detachment naming a Detachment, or a Grand Army unit that is no Nuln regiment, is refused.
+    wrong = with_unit(army, "d2", accompanies="archers")
+    assert found(check(book, wrong, composition=NULN)) == [
+        ("accompanies.not_allowed", "State Missile Troops (Detachment) (d2) accompanies Empire Archers (archers), which is not a "
+                                    "regiment of Nuln State Troops or Nuln Veteran State Troops.")]

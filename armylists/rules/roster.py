@@ -38,6 +38,7 @@ class RosterUnit:
     experience: int | None = None
     model_options: tuple[tuple[tuple[str, int], ...], ...] = ()
     allied: bool = False  # an entry of the list's allies book (`Roster.allies`), not of its own book
+    accompanies: str | None = None  # the unit it accompanies (a Detachment's regiment); no part of its price
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -107,7 +108,7 @@ def parse_roster(data: Any, source: str = "list") -> Roster:
             general=u.get("general", False), path=u.get("path"),
             label=u.get("label", ""), notes=u.get("notes", ""), experience=u.get("experience"),
             model_options=tuple(tuple(m.items()) for m in u.get("model_options", [])),
-            allied=u.get("allied", False),
+            allied=u.get("allied", False), accompanies=u.get("accompanies"),
         ))
     return Roster(
         system=data["system"], book=data["book"], book_version=data["book_version"],
