@@ -183,4 +183,6 @@ def _unit_to_dict(u: RosterUnit) -> dict[str, Any]:
         out["experience"] = u.experience
     if u.model_options:
         out["model_options"] = [dict(m) for m in u.model_options]
+    if u.accompanies:
+        out["accompanies"] = u.accompanies
     return out
