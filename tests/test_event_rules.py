@@ -23,7 +23,7 @@ def empire(library):
 
 @pytest.fixture(scope="module")
 def empire_of_man(library):
-    return library.book("the-old-world", "empire-of-man", "2024.3")
+    return library.book("the-old-world", "empire-of-man", "2024.4")
 
 
 @pytest.fixture

@@ -188,10 +188,10 @@ def test_a_mordheim_warband_prints_as_a_warband_sheet_unless_asked_otherwise(cap
     sheet_file, full_file = tmp_path / "sheet.pdf", tmp_path / "full.pdf"
     code, out, err = run(capsys, "export_list", warband, "--format", "pdf", "--output", sheet_file)
     assert (code, err) == (0, "")
-    assert out == f"{warband}: wrote {sheet_file} (pdf, warband): LEGAL, 500 of 500 gc, checksum 515589ea06\n"
+    assert out == f"{warband}: wrote {sheet_file} (pdf, warband): LEGAL, 500 of 500 gc, checksum 4d588f0c1c\n"
     sheet = " ".join(page.extract_text() for page in PdfReader(sheet_file).pages)
     assert "Gold left" in sheet and "Warband rating" in sheet
     code, out, _ = run(capsys, "export_list", warband, "--format", "pdf", "--variant", "full", "--output", full_file)
-    assert out == f"{warband}: wrote {full_file} (pdf, full): LEGAL, 500 of 500 gc, checksum 515589ea06\n"
+    assert out == f"{warband}: wrote {full_file} (pdf, full): LEGAL, 500 of 500 gc, checksum 4d588f0c1c\n"
     full = " ".join(page.extract_text() for page in PdfReader(full_file).pages)
     assert "Points left" in full and "Gold left" not in full

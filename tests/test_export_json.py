@@ -93,3 +93,13 @@ def test_the_matched_play_rules_are_exported_in_the_lists_order_and_change_the_c
     assert parse_roster_json(json.dumps(exported)).modes == ("combined-arms", "grand-melee")
     assert "modes" not in json.loads(document_json(parse_roster(data)))
     assert checksum(parse_roster(chosen)) != checksum(parse_roster(data))
+
+
+def test_the_regiment_a_detachment_accompanies_survives_export_then_import():
+    data = json.loads((LEGAL.parent / "empire-of-man-legal.json").read_text())
+    data["units"].append({"id": "detachment", "entry": "state-troops", "size": 5, "options": {"detachment": 1},
+                          "accompanies": "halberdiers"})
+    roster = parse_roster(data)
+    exported = json.loads(document_json(roster))
+    assert exported["units"][-1]["accompanies"] == "halberdiers"
+    assert parse_roster_json(json.dumps(exported)) == roster

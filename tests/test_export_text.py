@@ -288,7 +288,7 @@ def test_the_matched_play_rules_are_a_header_line_in_the_lists_order_and_read_ba
     text = export_text(book, roster, report)
     assert text.splitlines()[:6] == [
         "List: Grand Army of Averland", "Player: Example", "System: Warhammer: The Old World",
-        "Book: Empire of Man 2024.3", "Matched play: Combined Arms, Grand Melee", "Points limit: 2000 pts"]
+        "Book: Empire of Man 2024.4", "Matched play: Combined Arms, Grand Melee", "Points limit: 2000 pts"]
     again = parse_list_text(text, library.books.values(), "army.txt")
     assert again.modes == ("combined-arms", "grand-melee")
     assert roster_to_dict(again) == roster_to_dict(in_category_order(roster, report))

@@ -169,9 +169,10 @@ def test_a_composition_replaces_the_grand_army_percentages_and_limits_it_does_no
     assert percent <= panther.replace_rules
     grand_limit = next(r.id for r in book.rules if r.params.get("label") == "General of the Empire or Grand Master")
     assert grand_limit in panther.replace_rules
-    assert "knightly-order-panther: its category percentages" not in " ".join(book.unchecked)
-    assert "Knightly Order Panther: its category percentages are not in OWB's data; none are checked for it." \
-        in book.unchecked
+    # Its own percentages come from OWB's program code (owb_compositions.yaml; tests/test_import_owb_fidelity.py).
+    assert not [line for line in book.unchecked if "category percentages are not in" in line]
+    assert [(r.params["categories"], r.params.get("max")) for r in panther.rules if r.id.endswith("mercenaries-maximum")] \
+        == [(["mercenaries"], 25)]
 
 
 def test_units_offered_only_in_some_compositions_are_refused_elsewhere(books):

@@ -113,7 +113,7 @@ def test_the_header_says_which_matched_play_rules_the_list_was_built_for(library
     book, roster, _ = example(library, "empire-of-man-legal.json")
     chosen = dataclasses.replace(roster, modes=("combined-arms", "grand-melee"))
     text = pages(render(book, chosen, validate(book, chosen)))[0]
-    assert "Army book Empire of Man 2024.3 Composition none Matched play Combined Arms, Grand Melee " \
+    assert "Army book Empire of Man 2024.4 Composition none Matched play Combined Arms, Grand Melee " \
            "Points limit 2000 pts" in text
     compact = pages(render(book, chosen, validate(book, chosen), variant="compact"))[0]
     assert "Warhammer: The Old World \u00b7 Combined Arms, Grand Melee \u00b7 " in compact

@@ -21,7 +21,7 @@ from .conftest import RULES_DATA
 
 SYSTEM = "the-old-world"
 EMPIRE, DWARFS, ORCS = "empire-of-man", "dwarfen-mountain-holds", "orc-and-goblin-tribes"
-VERSION = "2024.3"
+VERSION = "2024.4"
 
 MAIN = [  # 955 pts of Empire of Man: Core 820
     {"id": "general", "entry": "general-of-the-empire", "general": True},
@@ -258,11 +258,11 @@ def test_unknown_allied_names_are_reported_against_the_allies_book(books):
     report = check(books, document(allied=allied))
     assert codes(report) == ["list.unknown_entry", "list.unknown_item", "list.unknown_option"]
     messages = {v.code: v.message for v in report.violations}
-    assert messages["list.unknown_entry"] == "Unit ghost names 'state-troops', which is not in Dwarfen Mountain Holds 2024.3."
+    assert messages["list.unknown_entry"] == "Unit ghost names 'state-troops', which is not in Dwarfen Mountain Holds 2024.4."
     assert messages["list.unknown_item"] == ("Thane (thane) has item 'runefang', which Thane cannot take in "
-                                             "Dwarfen Mountain Holds 2024.3.")
+                                             "Dwarfen Mountain Holds 2024.4.")
     assert messages["list.unknown_option"] == ("Thane (thane) has option 'lance', which Thane cannot take in "
-                                               "Dwarfen Mountain Holds 2024.3.")
+                                               "Dwarfen Mountain Holds 2024.4.")
 
 
 def test_a_report_made_without_the_allies_book_says_so(books):
@@ -270,7 +270,7 @@ def test_a_report_made_without_the_allies_book_says_so(books):
     report = validate(books[EMPIRE], roster)
     assert codes(report) == ["list.unknown_allies_book"]
     assert only(report, "list.unknown_allies_book").message == (
-        "The allies book dwarfen-mountain-holds 2024.3 is not loaded, so the allied units (thane, warriors) are "
+        "The allies book dwarfen-mountain-holds 2024.4 is not loaded, so the allied units (thane, warriors) are "
         "not checked.")
     assert report.total_points == 955
 
@@ -294,7 +294,7 @@ def test_an_event_checks_a_list_with_its_allies(books):
 
 
 def test_the_wrong_allies_book_is_a_caller_s_mistake(books):
-    with pytest.raises(ValueError, match="the list's allies are dwarfen-mountain-holds 2024.3, not orc-and-goblin"):
+    with pytest.raises(ValueError, match="the list's allies are dwarfen-mountain-holds 2024.4, not orc-and-goblin"):
         validate(books[EMPIRE], parse_roster(document()), allies=books[ORCS])
 
 
@@ -371,7 +371,7 @@ def test_book_for_names_an_unknown_allies_book_or_version():
         report_for(parse_roster(doc), "army.json")
     assert caught.value.path == ("allies", "book_version")
     assert str(caught.value) == ("army.json: allies.book_version: allies book dwarfen-mountain-holds version '1999' "
-                                 "is not loaded; available: 2024.3")
+                                 "is not loaded; available: 2024.4")
     roster = parse_roster(document())
     assert book_for(roster).id == EMPIRE and allies_book_for(roster).id == DWARFS
     assert allies_book_for(parse_roster(document(allied=[], allies=None))) is None
@@ -420,7 +420,7 @@ def test_the_text_export_names_the_allies_and_reads_them_back(books):
     roster = parse_roster(document())
     report = validate(books[EMPIRE], roster, allies=books[DWARFS])
     text = export_text(books[EMPIRE], roster, report, books[DWARFS])
-    assert "\nBook: Empire of Man 2024.3\nAllies: Dwarfen Mountain Holds 2024.3\nPoints limit: 2000 pts\n" in text
+    assert "\nBook: Empire of Man 2024.4\nAllies: Dwarfen Mountain Holds 2024.4\nPoints limit: 2000 pts\n" in text
     assert "\n== Allies: 500 pts (25.0%) ==\n60 - Thane\n440 - 55 Dwarf Warriors\n" in text
     back = parse_list_text(text, books.values())
     assert back.allies == roster.allies
@@ -437,9 +437,9 @@ def test_the_text_export_keeps_an_allies_composition_and_unknown_allied_units(bo
     roster = parse_roster(doc)
     report = validate(books[EMPIRE], roster, allies=books[EMPIRE])
     text = export_text(books[EMPIRE], roster, report, books[EMPIRE])
-    assert "\nAllies: Empire of Man 2024.3 (City-State of Nuln)\n" in text
+    assert "\nAllies: Empire of Man 2024.4 (City-State of Nuln)\n" in text
     assert "\n== Allies: 45 pts (2.2%) ==\n45 - Captain of the Empire\n" in text
-    assert "\n== Allies not in Empire of Man 2024.3 ==\n? - ?entry:thane\n" in text
+    assert "\n== Allies not in Empire of Man 2024.4 ==\n? - ?entry:thane\n" in text
     back = parse_list_text(text, books.values())
     assert back.allies == roster.allies
     assert [(u.entry, u.allied) for u in back.units][-2:] == [("captain-of-the-empire", True), ("thane", True)]
@@ -471,7 +471,7 @@ def test_a_list_with_allies_opens_and_downloads(client, alice):
     for url in (f"/lists/{army_list.pk}/", f"/lists/{army_list.pk}/edit/", f"/lists/{army_list.pk}/download/pdf/"):
         assert client.get(url).status_code == 200, url
     text = client.get(f"/lists/{army_list.pk}/download/txt/").content.decode()
-    assert "Allies: Dwarfen Mountain Holds 2024.3" in text and "440 - 55 Dwarf Warriors" in text and "\nLEGAL\n" in text
+    assert "Allies: Dwarfen Mountain Holds 2024.4" in text and "440 - 55 Dwarf Warriors" in text and "\nLEGAL\n" in text
 
 
 def test_the_printed_roster_names_the_allied_units_from_their_own_book(books):

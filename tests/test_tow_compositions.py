@@ -450,7 +450,7 @@ def order_army(order, option, knights, **weapons):
     (25 models) and 15 Empire Archers: legal at 1999 and 2000 points in that Order's army."""
     return [{"id": "grand-master", "entry": "grand-master", "general": True, "mount": "barded-warhorse",
              "options": {option: 1}},
-            CHAPTER_MASTER,
+            {**CHAPTER_MASTER, "options": {option: 1}},  # of the army's Order, as Old World Builder adds it
             {"id": "knights-1", "entry": knights, "size": 20, **weapons},
             {"id": "knights-2", "entry": knights, "size": 5, **weapons},
             {"id": "archers-1", "entry": "empire-archers", "size": 10},
@@ -506,13 +506,15 @@ def test_knights_panther_white_wolf_knights_as_mercenaries_0_1(books):
 
 def test_knightly_order_items_and_the_chapter_masters_battle_standard(books):
     book = books[EM]
-    bsb = {**CHAPTER_MASTER, "options": {"battle-standard-bearer": 1}, "items": ["banner-of-the-knights-panther"]}
+    bsb = {**CHAPTER_MASTER, "options": {"battle-standard-bearer": 1, "order-of-the-knights-panther": 1},
+           "items": ["banner-of-the-knights-panther"]}
     panther = ORDER_ARMIES[PANTHER]
     assert check(book, [panther[0], bsb] + panther[2:], composition=PANTHER).violations == ()
     wolves = ORDER_ARMIES[WHITE_WOLF]
-    assert found(check(book, [wolves[0], bsb] + wolves[2:], composition=WHITE_WOLF)) == [
+    wolf_bsb = {**bsb, "options": {"battle-standard-bearer": 1, "order-of-the-white-wolf": 1}}
+    assert found(check(book, [wolves[0], wolf_bsb] + wolves[2:], composition=WHITE_WOLF)) == [
         ("count.max", "Banner of the Knights Panther (Knights Panther army only): 1 units taken; at most 0.")]
-    blade = {**CHAPTER_MASTER, "items": ["blade-of-silvered-steel"]}
+    blade = {**CHAPTER_MASTER, "options": {"order-of-the-white-wolf": 1}, "items": ["blade-of-silvered-steel"]}
     assert check(book, [wolves[0], blade] + wolves[2:], composition=WHITE_WOLF).violations == ()
     assert found(check(book, EMPIRE + [blade])) == [
         ("count.max", "Magic items only for a Knightly Order army: 1 units taken; at most 0.")]
@@ -525,16 +527,19 @@ def test_knightly_order_items_and_the_chapter_masters_battle_standard(books):
 
 def test_knightly_order_characters(books):
     book, army = books[EM], ORDER_ARMIES[PANTHER]
+    # Old World Builder gives every Grand Master and Chapter Master of an Order's army that Order
+    # (empire-of-man.json: its option alwaysActive in that composition): another Order, or none, is refused.
+    refused = [("count.max", "Grand Masters and Chapter Masters not of the Knights Panther in a Knights Panther army: "
+                             "1 units taken; at most 0.")]
     assert found(check(book, army + [{**CHAPTER_MASTER, "id": "other", "options": {"order-of-the-white-wolf": 1}}],
-                       composition=PANTHER)) == [
-        ("count.max", "Grand Masters and Chapter Masters of another Knightly Order in a Knights Panther army: "
-                      "1 units taken; at most 0.")]
+                       composition=PANTHER)) == refused
+    assert found(check(book, army + [{**CHAPTER_MASTER, "id": "other"}], composition=PANTHER)) == refused
     assert found(check(book, army + [{**army[0], "id": "grand-master-2", "general": False}], composition=PANTHER)) == [
         ("count.max", "Grand Masters: 2 units taken; at most 1.")]
     assert found(check(book, army[:1] + army[2:], composition=PANTHER)) == [
         ("count.min", "Chapter Masters: 0 units taken; at least 1.")]
     # A Priest of Sigmar (Leadership 8, as the Chapter Master) may not lead a Knightly Order army.
-    priest = [CHAPTER_MASTER, {"id": "priest", "entry": "priest-of-sigmar", "general": True}] + army[2:]
+    priest = [army[1], {"id": "priest", "entry": "priest-of-sigmar", "general": True}] + army[2:]
     assert found(check(book, priest, composition=PANTHER)) == [
         ("count.max", "Witch Hunters and Priests as General (not in a Knightly Order army): 1 units taken; at most 0.")]
     assert found(check(book, ORDER_ARMIES[MORR] + [{"id": "captain", "entry": "captain-of-the-empire"}], composition=MORR)) == [
@@ -633,3 +638,23 @@ def test_combined_arms_counts_royal_clan_hammerers_not_grand_army_ones(books):
     army = DWARF_ARMIES[None] + thanes + [{"id": "hammerers-1", "entry": "hammerers", "size": 10}] + hammerers
     report = combined_arms(book, army)
     assert report.violations == (), found(report)
+
+
+# --- a Detachment and the regiment it accompanies (list document `accompanies`) --------------------------
+
+def test_a_nuln_regiment_takes_two_detachments_that_name_it_and_a_third_is_one_over(books):
+    """City-State of Nuln: 1-2 Detachments per regiment (Old World Builder empire-of-man.json, maxDetachments
+    2). Two regiments and three Detachments pass army-wide (four places); three naming one regiment do not."""
+    book = books[EM]
+    regiment2 = {"id": "regiment-2", "entry": "nuln-veteran-state-troops", "size": 10}
+    detachments = [{"id": f"d{n}", "entry": "state-missile-troops-detachment", "size": 5, "accompanies": "regiment"}
+                   for n in (2, 3)]
+    army = with_unit(NULN_ARMY, "detachment", size=5, accompanies="regiment") + [regiment2] + detachments[:1]
+    assert check(book, army, composition=NULN).violations == ()
+    assert found(check(book, army + detachments[1:], composition=NULN)) == [
+        ("accompanies.max", "Nuln State Troops (regiment) is accompanied by 3 Detachments; at most 2.")]
+    # A Detachment naming a Detachment, or a Grand Army unit that is no Nuln regiment, is refused.
+    wrong = with_unit(army, "d2", accompanies="archers")
+    assert found(check(book, wrong, composition=NULN)) == [
+        ("accompanies.not_allowed", "State Missile Troops (Detachment) (d2) accompanies Empire Archers (archers), which is not a "
+                                    "regiment of Nuln State Troops or Nuln Veteran State Troops.")]

@@ -9,7 +9,7 @@ import pytest
 from armylists.rules import parse_roster, validate
 from armylists.rules.loader import build_book, build_items, build_system, read_yaml
 
-BOOK = ("the-old-world", "empire-of-man", "2024.3")
+BOOK = ("the-old-world", "empire-of-man", "2024.4")
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules_data" / "the-old-world"
 EXAMPLES = ROOT / "docs" / "examples"

@@ -270,7 +270,7 @@ def test_the_city_state_of_nuln_hires_0_2_doomseekers_per_1000_points(books):
 KNIGHTLY_ARMIES = {
     order: [{"id": "grand-master", "entry": "grand-master", "general": True, "mount": "barded-warhorse",
              "options": {option: 1}},
-            {"id": "chapter-master", "entry": "chapter-master", "mount": "barded-warhorse"},
+            {"id": "chapter-master", "entry": "chapter-master", "mount": "barded-warhorse", "options": {option: 1}},
             {"id": "knights-1", "entry": knights, "size": 20, **weapons},
             {"id": "knights-2", "entry": knights, "size": 5, **weapons},
             {"id": "archers-1", "entry": "empire-archers", "size": 10},

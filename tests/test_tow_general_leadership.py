@@ -22,7 +22,7 @@ from armylists.rules.loader import build_book, read_yaml
 
 from .conftest import RULES_DATA
 
-SYSTEM, VERSION = "the-old-world", "2024.3"
+SYSTEM, VERSION = "the-old-world", "2024.4"
 EMPIRE, ORCS, DWARFS = "empire-of-man", "orc-and-goblin-tribes", "dwarfen-mountain-holds"
 CODE = "general.not_highest_leadership"
 

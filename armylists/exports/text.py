@@ -17,7 +17,7 @@ options, mount, command group and items, all by the book's names. Reading it bac
 its id through the same Book, so only the header's system, book, version and limit are needed to find
 it; the points, totals and verdict are the engine's to recompute and are not read.
 
-A list with allies names their book in the header (`Allies: Dwarfen Mountain Holds 2024.3`, its
+A list with allies names their book in the header (`Allies: Dwarfen Mountain Holds 2024.4`, its
 composition in parentheses) and prints its allied units under the system's allies category (`== Allies:
 ...`); reading it back, the units under that heading are read as entries of the allies book. That
 heading is the only one that is read.
@@ -217,7 +217,7 @@ def mode_names(book: Book, modes: Iterable[str]) -> str:
 
 
 def _allies_name(roster: Roster, allies: Book | None, composition: bool) -> str:
-    """`Dwarfen Mountain Holds 2024.3`, and its composition in parentheses; ids for a book not loaded."""
+    """`Dwarfen Mountain Holds 2024.4`, and its composition in parentheses; ids for a book not loaded."""
     spec = roster.allies
     text = f"{allies.name if allies else spec.book} {spec.book_version}"
     if composition and spec.composition:

@@ -15,6 +15,7 @@ from .owb_data import (
     CATEGORIES, CREDIT, SYSTEM_FILE, SYSTEM_ID, SYSTEM_ITEM_TYPES, Dataset, OwbInputError, display, english,
     name_of, slug, title,
 )
+from .owb_compositions import SOURCE as PERCENT_SOURCE
 from .owb_magic import GENERAL_GROUP, MagicMixin, convert_item
 from .owb_rules import RulesMixin
 from .owb_units import UnitPlan, plan_unit, points
@@ -62,6 +63,8 @@ class ArmyConverter(MagicMixin, RulesMixin):
                                  if r.type == "item_allowance"), None)
         self.foreign = False  # the unit being added is a mercenary from another army's file
         self.forbidden: dict[str, dict[tuple, list[str]]] = {}  # composition -> what it does not offer
+        self.percent_known: set[str] = set()  # compositions whose category percentages OWB's code gives
+        self.replaced: list[str] = []  # system rules the book replaces (its own Grand Army percentages)
 
     def note(self, topic: str, detail: str) -> None:
         self.notes.setdefault(topic, set()).add(detail)
@@ -102,7 +105,7 @@ class ArmyConverter(MagicMixin, RulesMixin):
                     continue
                 where = ("armies", self.army_id, "mercenaries", comp)
                 if army not in self.dataset.armies:
-                    raise OwbInputError(str(self.dataset.folder / SYSTEM_FILE), where,
+                    raise OwbInputError(str(self.dataset.system_path or self.dataset.folder / SYSTEM_FILE), where,
                                         f"names army {army!r}, which the system file does not have")
                 for uid in group.get("units", []):
                     if (army, uid) in seen:
@@ -110,7 +113,7 @@ class ArmyConverter(MagicMixin, RulesMixin):
                     seen.add((army, uid))
                     unit = self._find(army, uid)
                     if unit is None:
-                        raise OwbInputError(str(self.dataset.folder / SYSTEM_FILE), where,
+                        raise OwbInputError(str(self.dataset.system_path or self.dataset.folder / SYSTEM_FILE), where,
                                             f"names unit {uid!r} of {army}, which its file does not have")
                     eid, n = (slug(uid) if slug(uid) not in used else f"{slug(army)}-{slug(uid)}"), 2
                     while eid in used:
@@ -270,7 +273,8 @@ class ArmyConverter(MagicMixin, RulesMixin):
             "kind": "book", "id": f"owb-{self.army_id}",
             "name": f"{display(self.record.get('name_en') or title(self.army_id))} (Old World Builder)",
             "system": SYSTEM_ID, "version": self.dataset.version,
-            "sources": [CREDIT, f"Imported from its dataset the-old-world/{self.army_id}.json and magic-items.json"],
+            "sources": [CREDIT, f"Imported from its dataset the-old-world/{self.army_id}.json and magic-items.json",
+                        PERCENT_SOURCE],
             "notes": "Imported by armylists' import_owb; every limit OWB's data cannot state is listed in `unchecked`.",
             "imported": True, "unchecked": self._unchecked(),
         }
@@ -288,6 +292,8 @@ class ArmyConverter(MagicMixin, RulesMixin):
             book["items"] = items
         if compositions:
             book["compositions"] = compositions
+        if self.replaced:
+            book["replace_rules"] = self.replaced
         if book_rules:
             book["rules"] = book_rules
         book["entries"] = self.entries

@@ -18,6 +18,9 @@ from typing import Any, Iterable
 SYSTEM_ID = "the-old-world"
 SYSTEM_FILE = "the-old-world-system.json"
 ARMY_DIR = "the-old-world"
+# OWB's own source tree (a checkout of github.com/nthiebes/old-world-builder) keeps the same files elsewhere.
+TREE_SYSTEM_FILE = Path("src", "assets", "the-old-world.json")
+TREE_ARMY_DIR = Path("public", "games", "the-old-world")
 ITEMS_FILE = "magic-items.json"
 CATEGORIES = ("characters", "core", "special", "rare", "mercenaries", "allies")
 CREDIT = "Old World Builder (old-world-builder.com, github.com/nthiebes/old-world-builder), CC BY 4.0"
@@ -108,6 +111,7 @@ class Dataset:
     armies: dict[str, dict]  # army id -> its army file
     items: dict[str, list[dict]]  # item group -> items
     version: str
+    system_path: Path | None = None  # where the system file was read (for messages)
 
     def army(self, army_id: str) -> dict:
         return next(a for a in self.system["armies"] if a["id"] == army_id)
@@ -181,12 +185,40 @@ def check_unit(unit: Any, source: str, path: tuple) -> None:
                 path + ("lores",), "is not a list of lore ids")
 
 
+def layout(folder: Path) -> tuple[Path, Path]:
+    """(the system file, the folder of army files): the-old-world-system.json and the-old-world/ in the
+    folder (as ../shared/external keeps them), or OWB's source tree as it is (src/assets/the-old-world.json
+    and public/games/the-old-world/)."""
+    if not (folder / SYSTEM_FILE).is_file() and (folder / TREE_SYSTEM_FILE).is_file():
+        return folder / TREE_SYSTEM_FILE, folder / TREE_ARMY_DIR
+    return folder / SYSTEM_FILE, folder / ARMY_DIR
+
+
+def _git_commit(folder: Path) -> str | None:
+    """The commit a git checkout of OWB's tree is at (.git/HEAD, then its branch's ref or packed-refs)."""
+    head = folder / ".git" / "HEAD"
+    if not head.is_file():
+        return None
+    text = head.read_text(errors="replace").strip()
+    if not text.startswith("ref:"):
+        return text if re.fullmatch(r"[0-9a-f]{40}", text) else None
+    ref = text[4:].strip()
+    if (folder / ".git" / ref).is_file():
+        return (folder / ".git" / ref).read_text(errors="replace").strip() or None
+    packed = folder / ".git" / "packed-refs"
+    found = re.search(rf"^([0-9a-f]{{40}}) {re.escape(ref)}$", packed.read_text(errors="replace"), re.M) \
+        if packed.is_file() else None
+    return found.group(1) if found else None
+
+
 def _version(folder: Path, files: list[Path]) -> str:
-    """OWB's commit when the folder's NOTE.md names one, else a hash of the files read."""
+    """OWB's commit when the folder's NOTE.md names one, or the commit of a git checkout of OWB's tree,
+    else a hash of the files read."""
     note = folder / "NOTE.md"
     found = re.search(r"\bcommit\s+([0-9a-f]{7,40})\b", note.read_text(errors="replace")) if note.is_file() else None
-    if found:
-        stamp = found.group(1)[:8]
+    commit = found.group(1) if found else _git_commit(folder)
+    if commit:
+        stamp = commit[:8]
     else:
         digest = hashlib.sha256()
         for path in files:
@@ -196,10 +228,10 @@ def _version(folder: Path, files: list[Path]) -> str:
 
 
 def read_dataset(folder: Path) -> Dataset:
-    """Read and check OWB's folder (the one holding the-old-world-system.json)."""
+    """Read and check OWB's folder (the one holding the-old-world-system.json), or OWB's source tree."""
     if not folder.is_dir():
         raise OwbInputError(str(folder), (), "is not a folder")
-    system_path = folder / SYSTEM_FILE
+    system_path, army_dir = layout(folder)
     system_name = str(system_path)
     system = _read_json(system_path, system_name)
     _expect(isinstance(system, dict) and isinstance(system.get("armies"), list), system_name, ("armies",),
@@ -212,8 +244,8 @@ def read_dataset(folder: Path) -> Dataset:
                 "is missing")
         for key in ("armyComposition", "items"):
             _expect(isinstance(army.get(key, []), list), system_name, ("armies", i, key), "is not a list")
-        name = str(folder / ARMY_DIR / f"{army['id']}.json")
-        data = _read_json(folder / ARMY_DIR / f"{army['id']}.json", name)
+        name = str(army_dir / f"{army['id']}.json")
+        data = _read_json(army_dir / f"{army['id']}.json", name)
         _expect(isinstance(data, dict), name, (), "is not an army (an object of unit categories)")
         for category, units in data.items():
             _expect(category in CATEGORIES, name, (category,),
@@ -222,9 +254,9 @@ def read_dataset(folder: Path) -> Dataset:
             for j, unit in enumerate(units):
                 check_unit(unit, name, (category, j))
         armies[army["id"]] = data
-        files.append(folder / ARMY_DIR / f"{army['id']}.json")
-    items_name = str(folder / ARMY_DIR / ITEMS_FILE)
-    items = _read_json(folder / ARMY_DIR / ITEMS_FILE, items_name)
+        files.append(army_dir / f"{army['id']}.json")
+    items_name = str(army_dir / ITEMS_FILE)
+    items = _read_json(army_dir / ITEMS_FILE, items_name)
     _expect(isinstance(items, dict), items_name, (), "is not an object of item groups")
     for group, entries in items.items():
         _expect(isinstance(entries, list), items_name, (group,), "is not a list of items")
@@ -236,5 +268,6 @@ def read_dataset(folder: Path) -> Dataset:
             _expect(isinstance(item.get("type"), str) and item["type"], items_name, path + ("type",), "is missing")
             _expect(_is_count(item.get("points")), items_name, path + ("points",),
                     f"is {item.get('points')!r}, not a number of points")
-    files.append(folder / ARMY_DIR / ITEMS_FILE)
-    return Dataset(folder=folder, system=system, armies=armies, items=items, version=_version(folder, files))
+    files.append(army_dir / ITEMS_FILE)
+    return Dataset(folder=folder, system=system, armies=armies, items=items, version=_version(folder, files),
+                   system_path=system_path)

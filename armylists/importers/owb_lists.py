@@ -156,11 +156,13 @@ class _Unit:
         self.used.add(uid)
         return uid
 
-    def convert(self, unit: dict, category: str | None, label: str = "") -> None:
+    def convert(self, unit: dict, category: str | None, label: str = "", parent: str | None = None) -> None:
         check_unit(unit, self.source, self.path)
         entry = self.entry_for(unit, category)
         plan = plan_unit(unit, entry.character)
         doc: dict[str, Any] = {"id": self.unit_id(unit), "entry": entry.id}
+        if parent:  # a detachment OWB saves inside its regiment accompanies it
+            doc["accompanies"] = parent
         if not entry.character:
             size = unit.get("strength") or unit.get("minimum") or entry.size_min
             if isinstance(size, str) and size.isdigit():
@@ -232,7 +234,8 @@ class _Unit:
         for j, detachment in enumerate(unit.get("detachments") or []):
             _Unit(self.book, (self.owb_composition, self.composition), self.source, self.path + ("detachments", j),
                   self.used, self.out).convert(detachment, None,
-                                               f"detachment of {doc.get('label') or entry.name} ({doc['id']})")
+                                               f"detachment of {doc.get('label') or entry.name} ({doc['id']})",
+                                               doc["id"])
 
     def _always(self, compositions: set[str]) -> bool:
         return self.owb_composition in compositions

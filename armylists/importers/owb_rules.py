@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any
 
+from .owb_compositions import SOURCE as PERCENT_SOURCE, category_bounds
 from .owb_data import display, english, slug, title
 from .owb_notes import parse_note
 
@@ -209,19 +210,51 @@ class RulesMixin:
                                "params": {"tag": "named", "max": 1, "label": "a named character"},
                                "source": "Old World Builder marks named characters; each is unique"})
         percent = [r.id for r in self.system.rules if r.type == "category_percent"]
+        self.replaced, grand_percent = self._grand_percentages()
+        book_rules += grand_percent
         compositions = []
         for comp in self.comps[1:]:
             own = self.rules[comp]
             composition: dict[str, Any] = {
                 "id": slug(comp), "name": self._composition_name(comp),
                 "source": "Old World Builder: the-old-world-system.json",
-                "replace_rules": percent + [rule_id(k, r) for k, r in grand.items() if k not in own],
+                "replace_rules": percent + [r["id"] for r in grand_percent]
+                + [rule_id(k, r) for k, r in grand.items() if k not in own],
             }
-            rules = [as_rule(k, r) for k, r in own.items() if k not in grand]
+            rules = self._percent_rules(comp, f"owb-{slug(comp)}") + [as_rule(k, r) for k, r in own.items()
+                                                                    if k not in grand]
             if rules:
                 composition["rules"] = rules
             compositions.append(composition)
         return book_rules, compositions
+
+    def _percent_rules(self, comp: str, prefix: str) -> list[dict]:
+        """One composition's category percentages, from OWB's program code (owb_compositions.yaml)."""
+        bounds = category_bounds(comp, [c.id for c in self.system.categories])
+        if bounds is None:
+            return []
+        self.percent_known.add(comp)
+        return [{"id": f"{prefix}-{cat}-{'minimum' if 'min' in bound else 'maximum'}", "type": "category_percent",
+                 "params": {"categories": [cat], **bound}, "source": PERCENT_SOURCE}
+                for cat, bound in bounds.items()]
+
+    def _grand_percentages(self) -> tuple[list[str], list[dict]]:
+        """The army's Grand Army percentages where OWB's code gives other ones than the system's (a
+        Renegade Crowns army's Mercenaries up to 33%; no Mercenaries for Vampire Counts): the system rules
+        the book replaces, and its own."""
+        system = {(r.params["categories"][0]): r for r in self.system.rules
+                  if r.type == "category_percent" and len(r.params["categories"]) == 1}
+        replaced, own = [], []
+        for rule in self._percent_rules(self.army_id, "owb-grand-army"):
+            cat = rule["params"]["categories"][0]
+            mine = {k: v for k, v in rule["params"].items() if k in ("min", "max")}
+            theirs = system.get(cat)
+            if theirs is not None and {k: v for k, v in theirs.params.items() if k in ("min", "max")} == mine:
+                continue
+            if theirs is not None:
+                replaced.append(theirs.id)
+            own.append(rule)
+        return replaced, own
 
     def _composition_name(self, comp: str) -> str:
         """OWB names compositions only in its code; "de-renegade" is the Dark Elves' Renegade list."""
@@ -236,15 +269,19 @@ class RulesMixin:
     def _unchecked(self) -> list[str]:
         lines = [
             "Army-specific limits that Old World Builder keeps in its program code rather than in its data are not "
-            "checked; only the limits its unit notes state in a regular form are (see the lines below).",
+            "checked, but for its category percentages; of its unit limits only those its unit notes state in a "
+            "regular form are (see the lines below).",
             "OWB's data has no troop types: every entry is Regular Infantry and every mount Heavy Cavalry here, so "
             "the minimum of 3 units also counts War Machines, War Beasts and Swarms, and item limits by troop type "
             "are not checked.",
-            "OWB's data has no characteristics: the General's Leadership is not compared.",
+            "OWB's data has no characteristics (no unit of its datasets carries a profile): the General's "
+            "Leadership is not compared, so any eligible Character (not a Loner, not the Battle Standard Bearer) "
+            "may be the General here.",
         ]
         for comp in self.comps[1:]:
-            lines.append(f"{self._composition_name(comp)}: its category percentages are not in OWB's data; "
-                         f"none are checked for it.")
+            if comp not in self.percent_known:
+                lines.append(f"{self._composition_name(comp)}: its category percentages are not in OWB's data; "
+                             f"none are checked for it.")
         allies = [self._army_name(a.get("army", "")) + (f" ({title(a['armyComposition'])})" if a.get("armyComposition")
                                                          else "") for a in self.record.get("allies") or []]
         if allies:

@@ -340,6 +340,7 @@ class Book:
     content_hash: str = ""
     data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     default_limit: int | None = None  # the book's starting budget, else the system's (Marienburg: 600 gc)
+    replace_rules: frozenset[str] = frozenset()  # system rules the book replaces everywhere (its own percentages)
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -364,7 +365,7 @@ class Book:
     def _rules_for(self, composition: str | None, extra: tuple[Rule, ...], modes: tuple[str, ...]) -> tuple[Rule, ...]:
         chosen = [self.compositions[composition]] if composition in self.compositions else []
         chosen += [self.system.modes[m] for m in modes if m in self.system.modes]
-        replaced = frozenset().union(*(c.replace_rules for c in chosen))
+        replaced = frozenset().union(self.replace_rules, *(c.replace_rules for c in chosen))
         tags = frozenset().union(*(c.replace_tags for c in chosen))
         rules = [r for r in self.system.rules + self.rules if r.id not in replaced and not r.tags & tags]
         for c in chosen:

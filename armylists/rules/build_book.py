@@ -199,6 +199,10 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
         items[d["id"]] = build_item(d, system, source, ("items", i), False)
     check_counts_as(items, source, ("items",), data.get("items", []))
 
+    system_rules = {r.id for r in system.rules}
+    for j, rid in enumerate(data.get("replace_rules", [])):
+        if rid not in system_rules:
+            raise RulesDataError(source, ("replace_rules", j), f"unknown system rule {rid!r}")
     check_unique(data.get("compositions", []), source, ("compositions",), "composition")
     compositions = {}
     # A composition may replace the system's rules and the book's own (an imported book's Grand Army limits).
@@ -247,6 +251,7 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
         imported=data.get("imported", False), unchecked=tuple(data.get("unchecked", [])),
         content_hash=content_hash(data), data=data,
         default_limit=data.get("default_limit", system.default_limit),
+        replace_rules=frozenset(data.get("replace_rules", [])),
     )
 
 

@@ -33,6 +33,7 @@ class UnitDocument(Struct, forbid_unknown_fields=True):
     entry: Slug
     id: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]+$", max_length=40)] = ""
     allied: bool = False
+    accompanies: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]+$", max_length=40)] = None  # type: ignore[assignment]
     size: Annotated[int, Meta(ge=1, le=10000)] = None  # type: ignore[assignment]
     options: Counts = {}
     mount: Slug | None = None

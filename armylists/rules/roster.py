@@ -41,6 +41,7 @@ class RosterUnit(msgspec.Struct, frozen=True, cache_hash=True):
     experience: int | None = None
     model_options: tuple[tuple[tuple[str, int], ...], ...] = ()
     allied: bool = False  # an entry of the list's allies book (`Roster.allies`), not of its own book
+    accompanies: str | None = None  # the unit it accompanies (a Detachment's regiment); no part of its price
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +141,7 @@ def roster_from_document(document: ListDocument, source: str = "list") -> Roster
             command=u.command, veteran_standard=u.veteran_standard, standard_items=u.standard_items,
             champion_items=u.champion_items, general=u.general, path=u.path, label=u.label, notes=u.notes,
             experience=u.experience, model_options=tuple(tuple(m.items()) for m in u.model_options),
-            allied=u.allied,
+            allied=u.allied, accompanies=u.accompanies,
         ))
     return Roster(
         system=document.system, book=document.book, book_version=document.book_version,
@@ -201,4 +202,6 @@ def _unit_to_dict(u: RosterUnit) -> dict[str, Any]:
         out["experience"] = u.experience
     if u.model_options:
         out["model_options"] = [dict(m) for m in u.model_options]
+    if u.accompanies:
+        out["accompanies"] = u.accompanies
     return out

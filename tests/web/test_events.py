@@ -63,7 +63,7 @@ def event_form(**changes):
     day = date.today() + timedelta(days=30)
     data = {"name": "Spring Open", "date": day.isoformat(), "system": "the-old-world", "points_limit": "2000",
             "composition": "", "deadline": f"{(day - timedelta(days=7)).isoformat()}T18:00",
-            "allowed_books": ["the-old-world/empire-of-man", "the-old-world/dwarfen-mountain-holds@2024.3"],
+            "allowed_books": ["the-old-world/empire-of-man", "the-old-world/dwarfen-mountain-holds@2024.4"],
             "play_modes": ["the-old-world/combined-arms"],
             "rules_text": "- {id: no-named, type: count, params: {label: Named characters, select: {tag: named}, max: 0}}"}
     data.update(changes)
@@ -76,7 +76,7 @@ def test_an_organiser_sets_up_an_event(client, alice):
     event = Event.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse("event-detail", args=[event.pk])
     assert (event.organiser, event.name, event.system, event.points_limit) == (alice, "Spring Open", "the-old-world", 2000)
-    assert event.books == ["empire-of-man", "dwarfen-mountain-holds@2024.3"]
+    assert event.books == ["empire-of-man", "dwarfen-mountain-holds@2024.4"]
     assert event.modes == ["combined-arms"]
     assert "no-named" in event.rules_text
 

@@ -8,9 +8,9 @@ from armylists.models import ArmyList
 
 pytestmark = pytest.mark.django_db
 EMPIRE = "t9a-0.11/empire-of-sonnstahl/0.11.1"
-TOW_EMPIRE = "the-old-world/empire-of-man/2024.3"
-TOW_DWARFS = "the-old-world/dwarfen-mountain-holds/2024.3"
-TOW_ORCS = "the-old-world/orc-and-goblin-tribes/2024.3"
+TOW_EMPIRE = "the-old-world/empire-of-man/2024.4"
+TOW_DWARFS = "the-old-world/dwarfen-mountain-holds/2024.4"
+TOW_ORCS = "the-old-world/orc-and-goblin-tribes/2024.4"
 
 
 class TestNewList:
@@ -24,7 +24,7 @@ class TestNewList:
         assert "pts for The 9th Age" in content
         compositions = dict(response.context["form"].fields["composition"].choices)
         assert compositions[""] == "Standard"
-        assert compositions["the-old-world/empire-of-man/2024.3/city-state-of-nuln"] == \
+        assert compositions["the-old-world/empire-of-man/2024.4/city-state-of-nuln"] == \
             "Empire of Man: City-State of Nuln"
 
     def test_it_starts_with_the_book_asked_for(self, client_alice):
@@ -48,35 +48,35 @@ class TestNewList:
         form = client_alice.get(reverse("list-new")).context["form"]
         groups = dict(form.fields["allies"].choices)
         assert groups[""] == "No allies"
-        empire = dict(groups["Empire of Man (2024.3)"])
-        assert empire[f"{TOW_EMPIRE}/dwarfen-mountain-holds/2024.3"] == "Dwarfen Mountain Holds (2024.3)"
-        assert empire[f"{TOW_EMPIRE}/empire-of-man/2024.3/city-state-of-nuln"] == \
-            "Empire of Man: City-State of Nuln (2024.3)"
+        empire = dict(groups["Empire of Man (2024.4)"])
+        assert empire[f"{TOW_EMPIRE}/dwarfen-mountain-holds/2024.4"] == "Dwarfen Mountain Holds (2024.4)"
+        assert empire[f"{TOW_EMPIRE}/empire-of-man/2024.4/city-state-of-nuln"] == \
+            "Empire of Man: City-State of Nuln (2024.4)"
         assert not any("orc-and-goblin-tribes" in value for value in empire)  # not among the Empire's allies
-        dwarfs = dict(groups["Dwarfen Mountain Holds (2024.3)"])
-        assert dwarfs[f"{TOW_DWARFS}/empire-of-man/2024.3"] == "Empire of Man (2024.3)"
-        assert dwarfs[f"{TOW_DWARFS}/dwarfen-mountain-holds/2024.3/royal-clan"] == \
-            "Dwarfen Mountain Holds: Royal Clan (2024.3)"
+        dwarfs = dict(groups["Dwarfen Mountain Holds (2024.4)"])
+        assert dwarfs[f"{TOW_DWARFS}/empire-of-man/2024.4"] == "Empire of Man (2024.4)"
+        assert dwarfs[f"{TOW_DWARFS}/dwarfen-mountain-holds/2024.4/royal-clan"] == \
+            "Dwarfen Mountain Holds: Royal Clan (2024.4)"
         assert not any(group.startswith("Empire of Sonnstahl") for group in groups)  # The 9th Age takes none
 
     def test_it_creates_a_list_with_its_allies(self, client_alice):
         response = client_alice.post(reverse("list-new"), {
             "name": "Dwarfs and friends", "book": TOW_DWARFS, "points_limit": "2000",
-            "allies": f"{TOW_DWARFS}/empire-of-man/2024.3"})
+            "allies": f"{TOW_DWARFS}/empire-of-man/2024.4"})
         army_list = ArmyList.objects.get()
         assert response["Location"] == reverse("list-edit", args=[army_list.pk])
-        assert army_list.document["allies"] == {"book": "empire-of-man", "book_version": "2024.3"}
+        assert army_list.document["allies"] == {"book": "empire-of-man", "book_version": "2024.4"}
         composed = client_alice.post(reverse("list-new"), {
             "name": "Two holds", "book": TOW_DWARFS, "points_limit": "2000",
-            "allies": f"{TOW_DWARFS}/dwarfen-mountain-holds/2024.3/slayer-host"})
+            "allies": f"{TOW_DWARFS}/dwarfen-mountain-holds/2024.4/slayer-host"})
         assert composed.status_code == 302
         assert ArmyList.objects.get(name="Two holds").document["allies"] == {
-            "book": "dwarfen-mountain-holds", "book_version": "2024.3", "composition": "slayer-host"}
+            "book": "dwarfen-mountain-holds", "book_version": "2024.4", "composition": "slayer-host"}
 
     def test_allies_offered_to_another_book_are_refused(self, client_alice):
         response = client_alice.post(reverse("list-new"), {
             "name": "Greenskins", "book": TOW_ORCS, "points_limit": "2000",
-            "allies": f"{TOW_EMPIRE}/dwarfen-mountain-holds/2024.3"})
+            "allies": f"{TOW_EMPIRE}/dwarfen-mountain-holds/2024.4"})
         assert response.status_code == 400
         assert response.context["form"].errors["allies"] == [
             "Those allies are for another army book, not Orc & Goblin Tribes."]

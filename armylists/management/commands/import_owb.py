@@ -3,7 +3,8 @@
     python manage.py import_owb PATH [--into DIR] [--check]
 
 PATH is OWB's folder: the one holding `the-old-world-system.json` and `the-old-world/` (18 army files
-and `magic-items.json`). Every army becomes the book `owb-<army>`, OWB's general items the item list
+and `magic-items.json`), or OWB's source tree as it is (`src/assets/the-old-world.json`,
+`public/games/the-old-world/`). Every army becomes the book `owb-<army>`, OWB's general items the item list
 `owb-general`, all at the version `owb-<commit>`; each is built by the engine's own loader first.
 
 By default the files are stored in the database (with the system file they need), all or nothing,
@@ -35,7 +36,8 @@ class Command(BaseCommand):
     help = "Import Old World Builder's army datasets and magic items as army books (database, or --into DIR)."
 
     def add_arguments(self, parser):
-        parser.add_argument("path", type=Path, help="OWB's folder (holding the-old-world-system.json)")
+        parser.add_argument("path", type=Path, help="OWB's folder (holding the-old-world-system.json), or OWB's "
+                                                    "source tree (src/assets/the-old-world.json, public/games/)")
         parser.add_argument("--into", type=Path, default=None, help="write YAML files under this folder instead")
         parser.add_argument("--check", action="store_true", help="convert and check only; write nothing")
 

@@ -6,13 +6,13 @@ percentages are compared in integers (`points * 100` against `percent * limit`),
 passes at exactly 25% and fails one point above. See docs/rule-types.md for every type's parameters.
 """
 
-from . import budget, composition, items, selections, tallies, units
+from . import budget, composition, detachments, items, selections, tallies, units
 from .items import needed_equipment
 from .registry import CHECKS, DEFS, Check, check, per_unit, resolve_bound, violation
 from .selections import measure_count
 
 # Each module registers its rule types in CHECKS when it is imported.
-RULE_TYPE_MODULES = (composition, items, units, selections, budget, tallies)
+RULE_TYPE_MODULES = (composition, items, units, selections, budget, detachments, tallies)
 
 __all__ = ["CHECKS", "DEFS", "Check", "check", "measure_count", "needed_equipment", "per_unit", "resolve_bound",
            "violation"]
