@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from django.conf import settings
 from django.db import DatabaseError
 
 from .rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, load_tree, validate
-from .rules.loader import build_from_stored
+from .rules.loader import build_from_stored, load_one_book, load_system_part
 
 
 @lru_cache(maxsize=1)
@@ -15,11 +16,29 @@ def disk_library() -> Library:
     return load_tree(settings.RULES_DATA_DIR)
 
 
+@lru_cache(maxsize=None)
+def _system_part(folder: Path):
+    return load_system_part(folder, settings.RULES_DATA_DIR)
+
+
+@lru_cache(maxsize=256)
+def _book_file(system: str, book: str, version: str) -> Book | None:
+    return load_one_book(settings.RULES_DATA_DIR, system, book, version, _system_part)
+
+
 _stored_books: dict[tuple[str, str, str], Book] = {}
 
 
 def get_book(system: str, book: str, version: str) -> Book | None:
-    found = disk_library().book(system, book, version)
+    """The book from the rules data on disk, or a version the database keeps.
+
+    Until something needs every book (a page listing them), only the book asked for is read, from its
+    own file with its system's: checking one list reads one book, not all of them.
+    """
+    if disk_library.cache_info().currsize:
+        found = disk_library().book(system, book, version)
+    else:
+        found = _book_file(system, book, version) or disk_library().book(system, book, version)
     if found is not None:
         return found
     key = (system, book, version)
