@@ -19,9 +19,11 @@ def fresh_catalogue():
     caches = (catalogue.disk_library, catalogue._book_file, catalogue._system_part)
     for cache in caches:
         cache.cache_clear()
+    catalogue._system_libraries.clear()
     yield
     for cache in caches:
         cache.cache_clear()
+    catalogue._system_libraries.clear()
 
 
 def test_one_book_is_read_from_its_own_file_with_its_system(fresh_catalogue, library, monkeypatch):
@@ -69,3 +71,13 @@ def test_a_bad_yaml_file_has_the_python_readers_message(tmp_path):
         yaml.safe_load(bad.read_text())
     assert str(caught.value) == f"bad.yaml: (top level): is not valid YAML at line {python.value.problem_mark.line + 1}, " \
                                 f"column {python.value.problem_mark.column + 1}: {python.value.problem}"
+
+
+def test_an_event_reads_its_own_systems_folder_only(fresh_catalogue, library):
+    part = catalogue.system_library("t9a-0.11")
+    assert (list(part.systems), sorted(part.books)) == (["t9a-0.11"], [
+        ("t9a-0.11", "empire-of-sonnstahl", "0.11.1"), ("t9a-0.11", "ogre-khans", "0.11.0")])
+    assert catalogue.disk_library.cache_info().currsize == 0
+    # A list of that system then finds its book there, not in a second reading of the file.
+    assert catalogue.get_book("t9a-0.11", "ogre-khans", "0.11.0") is part.books[("t9a-0.11", "ogre-khans", "0.11.0")]
+    assert catalogue.system_library("warmachine") is None and catalogue.system_library("..") is None
