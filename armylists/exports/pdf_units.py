@@ -4,30 +4,33 @@ from __future__ import annotations
 from typing import Callable, Iterable, Mapping
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table
+from reportlab.platypus import Flowable, Spacer, Table
 
 from armylists.rules import Book, Violation
 from armylists.rules.book import CHARACTERISTICS, Item
 from armylists.rules.report import UnitLine
 
 from .pdf_header import section_heading, violation_paragraph
-from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted, table_style, text
+from .pdf_runs import Run, RunsText
+from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted, table_style
 from .text import ItemRef, UnitWords, item_name
 
 POINTS_WIDTH = 42 * mm
 
 
-def unit_title(words: UnitWords, label: str = "") -> str:
-    """`30 Heavy Infantry [red banner]` followed by its roles, as Paragraph mark-up."""
+def unit_title(words: UnitWords, label: str = "") -> list[Run]:
+    """`30 Heavy Infantry [red banner]` followed by its roles."""
     name = f"{words.size} {words.name}" if words.size is not None else words.name
     label = label or words.unit.label
-    title = f"<b>{text(name)}</b>" + (f' <font color="{MUTED.hexval()}">[{text(label)}]</font>' if label else "")
+    runs = [Run(name, BOLD, INK)]
+    if label:
+        runs.append(Run(f" [{label}]", REGULAR, MUTED))
     if words.roles:
-        title += f'  <font color="{ACCENT.hexval()}">' + " \u00b7 ".join(text(r) for r in words.roles) + "</font>"
-    return title
+        runs.append(Run("  " + " \u00b7 ".join(words.roles), REGULAR, ACCENT))
+    return runs
 
 
-def unit_details(words: UnitWords, show_item: Callable[[ItemRef], str]) -> str:
+def unit_details(words: UnitWords, show_item: Callable[[ItemRef], str]) -> list[Run]:
     parts = []
     if words.options:
         parts.append(("Options", ", ".join(words.options)))
@@ -40,7 +43,12 @@ def unit_details(words: UnitWords, show_item: Callable[[ItemRef], str]) -> str:
             name + (f" ({', '.join(show_item(i) for i in items)})" if items else "") for name, items in words.command)))
     if words.items:
         parts.append(("Items", ", ".join(show_item(i) for i in words.items)))
-    return "&nbsp;&nbsp; ".join(f'<font color="{MUTED.hexval()}">{k}:</font> {text(v)}' for k, v in parts)
+    runs: list[Run] = []
+    for key, value in parts:
+        if runs:
+            runs.append(Run("\u00a0\u00a0 ", REGULAR, INK))
+        runs += [Run(f"{key}: ", REGULAR, MUTED), Run(value, REGULAR, INK)]
+    return runs
 
 
 def profiles_of(book: Book, words: UnitWords) -> list[Mapping]:
@@ -107,7 +115,7 @@ class UnitBlock(Flowable):
     PAD_X = 6  # a Table cell's paddings, kept so the page looks as it did
     PAD_Y = 1.5
 
-    def __init__(self, title: Paragraph | None, points: str, parts: list[Flowable], violations: list[Flowable],
+    def __init__(self, title: Flowable | None, points: str, parts: list[Flowable], violations: list[Flowable],
                  points_size: float, width: float):
         super().__init__()
         self.title, self.points, self.parts, self.violations = title, points, parts, violations
@@ -165,7 +173,7 @@ def unit_block(book: Book, words: UnitWords, points: str, styles: Styles, width:
     parts: list[Flowable] = []
     details = unit_details(words, show_item)
     if details:
-        parts.append(Paragraph(details, styles.body))
+        parts.append(RunsText(details, styles.body.fontSize, styles.body.leading))
     grid = profile_grid(profiles_of(book, words), styles)
     if grid is not None:
         parts.append(grid)
@@ -174,8 +182,9 @@ def unit_block(book: Book, words: UnitWords, points: str, styles: Styles, width:
     if mount is not None:
         rules += [r for r in mount.rules if r not in rules]
     if rules:
-        parts.append(Paragraph(f"Rules: {text(', '.join(rules))}", styles.small))
-    return UnitBlock(Paragraph(unit_title(words, label), styles.body), points, parts,
+        parts.append(RunsText([Run(f"Rules: {', '.join(rules)}", REGULAR, MUTED)], styles.small.fontSize,
+                              styles.small.leading))
+    return UnitBlock(RunsText(unit_title(words, label), styles.body.fontSize, styles.body.leading), points, parts,
                      [violation_paragraph(v, styles) for v in violations], styles.points.fontSize, width)
 
 
