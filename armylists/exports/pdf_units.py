@@ -4,6 +4,10 @@ from __future__ import annotations
 from typing import Callable, Iterable, Mapping
 
 from reportlab.lib.units import mm
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.textobject import PDFTextObject
 from reportlab.platypus import Flowable, Spacer, Table
 
 from armylists.rules import Book, Violation
@@ -85,19 +89,62 @@ class ProfileGrid(Flowable):
     def draw(self) -> None:
         canvas, size, line = self.canv, self.size, self.line
         top = self.height - size
-        canvas.setFont(REGULAR, size)
-        canvas.setFillColor(MUTED)
-        for i, column in enumerate(self.columns):
-            canvas.drawCentredString(self.NAME_WIDTH + self.COLUMN * (i + 0.5), top, column)
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.4)
         canvas.line(0, top - size * 0.35, self.width, top - size * 0.35)
-        canvas.setFillColor(INK)
-        for r, row in enumerate(self.rows, start=1):
-            y = top - line * r - 1
-            canvas.drawString(2, y, row[0])
-            for i, value in enumerate(row[1:]):
-                canvas.drawCentredString(self.NAME_WIDTH + self.COLUMN * (i + 0.5), y, value)
+        centres = [self.NAME_WIDTH + self.COLUMN * (i + 0.5) for i in range(len(self.columns))]
+
+        def placed(y: float, cells: list[tuple[float, str]]) -> tuple[float, list[tuple[float, str]]]:
+            return y, [(x - stringWidth(value, REGULAR, size) / 2, value) for x, value in cells]
+        text = canvas.beginText()
+        text.setFont(REGULAR, size)
+        text.setFillColor(MUTED)
+        draw_rows(text, size, [placed(top, list(zip(centres, self.columns)))])
+        text.setFillColor(INK)
+        draw_rows(text, size, [(y, [(2, row[0])] + placed(y, list(zip(centres, row[1:])))[1])
+                               for y, row in ((top - line * r - 1, row) for r, row in enumerate(self.rows, start=1))])
+        canvas.drawText(text)
+
+
+def draw_rows(text: PDFTextObject, size: float, rows: list[tuple[float, list[tuple[float, str]]]]) -> None:
+    """Rows of short strings, each at its own x, written as one PDF text operation (TJ) per row.
+
+    A string drawn on its own costs reportlab a text object or an origin and its encoding into the
+    font's subset; a grid has hundreds. Here each distinct string is encoded once per document and a
+    row's strings are placed by the gaps between them, in the text object `text` (in the Vera font).
+    """
+    canvas = text._canvas
+    document = canvas._doc
+    font = pdfmetrics.getFont(REGULAR)
+    encoded = document.__dict__.setdefault("_armylists_encoded", {})  # subsets belong to the document
+    code = text._code
+    for y, cells in rows:
+        subset, end = None, 0.0
+        for x, value in cells:
+            if not value:
+                continue
+            if value not in encoded:
+                # Each part of the string in one font subset, with its offset (a subset holds 256 characters;
+                # a string that spans two is written in two parts).
+                parts, at = [], 0
+                for s, t in font.splitString(value, document):
+                    parts.append((font.getSubsetInternalName(s, document), canvas._escape(t),
+                                  stringWidth(value[:at], REGULAR, size)))
+                    at += len(t)
+                encoded[value] = parts
+            for name, escaped, offset in encoded[value]:
+                if name != subset or offset:  # a new run of text: its font subset and position
+                    if subset is not None:
+                        code.append("] TJ")
+                    code.append(f"{name} {fp_str(size)} Tf 1 0 0 1 {fp_str(x + offset)} {fp_str(y)} Tm [")
+                    subset = name
+                elif x != end:
+                    code.append(fp_str((end - x) * 1000 / size))
+                code.append(f"({escaped})")
+            end = x + stringWidth(value, REGULAR, size)
+        if subset is not None:
+            code.append("] TJ")
+    text._curSubset = -1  # the text object's own writing sets its font again
 
 
 def profile_grid(profiles: list[Mapping], styles: Styles) -> ProfileGrid | None:
