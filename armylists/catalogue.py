@@ -1,14 +1,17 @@
 """Find the Book a list pins: the rules data on disk first, then any older version the database keeps."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from pathlib import Path
 
 from django.conf import settings
 from django.db import DatabaseError
 
 from .books_cache import load_library
 from .rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, validate
-from .rules.loader import build_from_stored
+from .rules.list_reader import SLUG_PATTERN
+from .rules.loader import build_from_stored, load_one_book, load_system_folder, load_system_part
 
 
 @lru_cache(maxsize=1)
@@ -17,11 +20,54 @@ def disk_library() -> Library:
     return load_library(settings.RULES_DATA_DIR)
 
 
+@lru_cache(maxsize=None)
+def _system_part(folder: Path):
+    return load_system_part(folder, settings.RULES_DATA_DIR)
+
+
+@lru_cache(maxsize=256)
+def _book_file(system: str, book: str, version: str) -> Book | None:
+    return load_one_book(settings.RULES_DATA_DIR, system, book, version, _system_part)
+
+
+_system_libraries: dict[str, Library] = {}
+
+
+def system_library(system: str) -> Library | None:
+    """One system's folder (the system, its items and every book of it), read once; None if there is no
+    such folder. What an event of that system needs, without the other systems' books."""
+    if disk_library.cache_info().currsize:
+        whole = disk_library()
+        if system not in whole.systems:
+            return None
+        return Library(systems={system: whole.systems[system]}, common_items={system: whole.common_items[system]},
+                       books={key: b for key, b in whole.books.items() if key[0] == system},
+                       files=[f for f in whole.files if f.system == system])
+    if system not in _system_libraries:
+        folder = settings.RULES_DATA_DIR / system
+        if not re.fullmatch(SLUG_PATTERN, system) or not (folder / "system.yaml").is_file():
+            return None
+        library = Library()
+        load_system_folder(folder, settings.RULES_DATA_DIR, library)
+        _system_libraries[system] = library
+    return _system_libraries[system]
+
+
 _stored_books: dict[tuple[str, str, str], Book] = {}
 
 
 def get_book(system: str, book: str, version: str) -> Book | None:
-    found = disk_library().book(system, book, version)
+    """The book from the rules data on disk, or a version the database keeps.
+
+    Until something needs every book (a page listing them), only the book asked for is read, from its
+    own file with its system's: checking one list reads one book, not all of them.
+    """
+    if disk_library.cache_info().currsize:
+        found = disk_library().book(system, book, version)
+    elif system in _system_libraries:
+        found = _system_libraries[system].book(system, book, version)
+    else:
+        found = _book_file(system, book, version) or disk_library().book(system, book, version)
     if found is not None:
         return found
     key = (system, book, version)

@@ -21,7 +21,9 @@ import copy
 from itertools import product
 import json
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -66,16 +68,16 @@ def size_changes(sizes: list[int], count: int) -> list[tuple[int, ...]]:
         reach += 1
 
 
-def documents() -> list[bytes]:
-    """1,000 distinct list documents: document n is example n % 22 with the sizes of its sized units
+def documents(lists: int = LISTS, pattern: str = "*.json") -> list[bytes]:
+    """`lists` distinct list documents: document n is example n % 22 with the sizes of its sized units
     changed by its own small change (one model more or fewer in one unit, then in two, ...), so no two
     documents are alike; some changes take a legal list over or under the limit or out of a unit's
     size range."""
-    examples = [json.loads(p.read_text()) for p in sorted(EXAMPLES.glob("*.json"))]
-    per_example = -(-LISTS // len(examples))
+    examples = [json.loads(p.read_text()) for p in sorted(EXAMPLES.glob(pattern))]
+    per_example = -(-lists // len(examples))
     changes = [size_changes([u["size"] for u in e["units"] if "size" in u], per_example) for e in examples]
     docs = []
-    for n in range(LISTS):
+    for n in range(lists):
         doc = copy.deepcopy(examples[n % len(examples)])
         sized = [u for u in doc["units"] if "size" in u]
         for unit, delta in zip(sized, changes[n % len(examples)][n // len(examples)]):
@@ -85,10 +87,38 @@ def documents() -> list[bytes]:
     return docs
 
 
+def command(lists: int, jobs: int) -> tuple[float, float, str]:
+    """`manage.py check_lists` on a folder of `lists` files of The 9th Age (variants of the four Empire
+    and Ogre Khans examples) at 2400 pts with the system's two event rules, in its own process:
+    (wall seconds, the main process's peak memory in MB, its summary line)."""
+    with tempfile.TemporaryDirectory(prefix="check-lists-") as tmp:
+        folder = Path(tmp) / "lists"
+        folder.mkdir()
+        for n, doc in enumerate(documents(lists, "*-2400-*.json")):
+            (folder / f"list-{n:05d}.json").write_bytes(doc)
+        rules = Path(tmp) / "event.yaml"
+        rules.write_text(EVENT_RULES["t9a-0.11"])
+        start = time.perf_counter()
+        done = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, "manage.py", "check_lists", str(folder),
+                               "--system", "t9a-0.11", "--points", "2400", "--event-rules", str(rules),
+                               "--jobs", str(jobs)], cwd=ROOT, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+    peak_kb = int(done.stderr.strip().splitlines()[-1])
+    return wall, peak_kb / 1024, done.stdout.strip().splitlines()[-1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--command-lists", type=int, default=10_000,
+                        help="files for the end-to-end run of manage.py check_lists (0: skip it)")
     args = parser.parse_args()
+    if args.command_lists:
+        for lists, jobs in ((1000, 0), (args.command_lists, 1), (args.command_lists, 0)):
+            walls = [command(lists, jobs) for _ in range(3)]
+            wall, peak, summary = sorted(walls)[1]
+            print(f"manage.py check_lists, {lists:,} files, {'every core' if not jobs else f'{jobs} process'}: "
+                  f"median {wall:.2f} s wall of 3 ({lists / wall:,.0f} lists/s), main process peak {peak:.0f} MB; {summary}")
 
     library = load_tree(ROOT / "rules_data")
     docs = documents()

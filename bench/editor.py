@@ -4,7 +4,8 @@
 
 One change is what the editor's script sends when a player sets a unit's size: a POST of that field
 with the list's revision, which loads the list, applies the edit, validates it, saves it with the
-revision check, and renders the units and the report panel again. It is timed in-process through
+revision check, and answers what changed: the unit's card, the category headings, the status line and
+the report panel (htmx out-of-band swaps, views/editor_changes.py). It is timed in-process through
 Django's test client (the whole request: middleware, session, the view, the templates), on a fresh
 SQLite database in a temporary folder, with DEBUG off. Then the same work is timed piece by piece.
 The list is the legal Empire of Sonnstahl example with five more units, 20 units at 3000 pts, built
@@ -48,6 +49,7 @@ def main() -> None:
     from armylists.rules import parse_roster, validate
     from armylists.list_edits import set_size
     from armylists.views.editor import Loaded, editor_context
+    from armylists.views.editor_changes import changed_units
 
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
     roster = parse_roster(bench_list())
@@ -62,18 +64,22 @@ def main() -> None:
     client.force_login(user)
     url = f"/lists/{army_list.pk}/units/halberds/"
 
+    sizes: list[int] = []
+
     def change(size: int) -> float:
         revision = ArmyList.objects.values_list("revision", flat=True).get(pk=army_list.pk)
         start = time.perf_counter()
         response = client.post(url, {"only": "size", "size": size, "revision": revision}, HTTP_HX_REQUEST="true")
         elapsed = (time.perf_counter() - start) * 1000
         assert response.status_code == 200, response.status_code
+        sizes.append(len(response.content))
         return elapsed
 
     for i in range(20):  # warm up: the rules, the templates, the connection
         change(30 + i % 2)
     samples = [change(30 + i % 2) for i in range(args.repeat)]
-    print(f"one editor change, the whole request ({args.repeat} changes): {figures(samples)}")
+    print(f"one editor change, the whole request ({args.repeat} changes): {figures(samples)}; "
+          f"answer {statistics.median(sizes) / 1024:.1f} kB of HTML")
     saved = ArmyList.objects.get(pk=army_list.pk)
     print(f"  (saved: revision {saved.revision}, {saved.total_points} pts)")
 
@@ -82,7 +88,8 @@ def main() -> None:
     request.user = user
     request.htmx = True
     parts: dict[str, list[float]] = {"read the list": [], "parse the document": [], "edit and validate": [],
-                                     "save with the revision check": [], "render units and report": []}
+                                     "save with the revision check": [], "what changed": [],
+                                     "render the changed parts": []}
     for i in range(args.repeat):
         t0 = time.perf_counter()
         stored = ArmyList.objects.get(pk=army_list.pk)
@@ -97,10 +104,12 @@ def main() -> None:
         stored.set_document(edited, result)
         assert stored.save_if_revision(expected)
         t4 = time.perf_counter()
-        context = editor_context(request, Loaded(stored, edited, book), result, focus="halberds")
-        render_to_string("lists/editor_main.html", {**context, "oob": True}, request=request)
+        changed = changed_units(current, validate(book, current), edited, result) | {"halberds"}
         t5 = time.perf_counter()
-        for name, a, b in zip(parts, (t0, t1, t2, t3, t4), (t1, t2, t3, t4, t5)):
+        context = editor_context(request, Loaded(stored, edited, book), result, focus="halberds", forms_for=changed)
+        render_to_string("lists/editor_changes.html", {**context, "changed": changed}, request=request)
+        t6 = time.perf_counter()
+        for name, a, b in zip(parts, (t0, t1, t2, t3, t4, t5), (t1, t2, t3, t4, t5, t6)):
             parts[name].append((b - a) * 1000)
     print("where the time goes (median):")
     for name, samples in parts.items():

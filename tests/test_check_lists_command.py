@@ -290,3 +290,23 @@ def test_a_list_with_allies_is_checked_with_its_allies_book(capsys, tmp_path):
     assert "list.unknown_allies_book" not in [v["code"] for v in report["violations"]]
     allies = next(c for c in report["categories"] if c["id"] == "allies")
     assert (allies["points"], allies["percent"]) == (500, 25.0)
+
+
+def test_several_processes_print_what_one_process_prints(capsys, tmp_path):
+    """--jobs 2 shares the files between two forked workers; the table, the details, the CSV and the
+    JSON are the same as one process writes, in the files' order."""
+    lists = folder(tmp_path, *(p.name for p in EXAMPLES.glob("*.json") if p.name.startswith(("empire-2400", "ogre"))))
+    for n in range(6):  # enough files for two workers (a missing book and bad JSON among them)
+        doc = json.loads((EXAMPLES / "empire-2400-legal.json").read_text())
+        doc["units"][0]["size"] = n + 1
+        doc["book_version"] = "9.9" if n == 4 else doc["book_version"]
+        (lists / f"variant-{n}.json").write_text(json.dumps(doc) if n != 5 else "{not json")
+    answers = []
+    for jobs in ("1", "2"):
+        csv_out, json_out = tmp_path / f"out-{jobs}.csv", tmp_path / f"out-{jobs}.json"
+        code, out, err = run(capsys, lists, *T9A, "--jobs", jobs, "--csv", csv_out, "--json", json_out)
+        answers.append((code, out, err, csv_out.read_text(), json.loads(json_out.read_text())))
+    assert answers[0] == answers[1]
+    code, out, _, _, reports = answers[1]
+    assert code == 2 and out.splitlines()[-1] == "10 lists: 3 legal, 5 illegal, 2 unreadable"
+    assert [r["file"].rsplit("/", 1)[1] for r in reports] == sorted(p.name for p in lists.iterdir())

@@ -149,3 +149,18 @@ def test_it_leaves_to_the_schema_what_the_types_cannot_say(text, expected):
 def test_it_reads_the_examples_with_the_fast_reader():
     for path in EXAMPLES:
         assert decode_document(path.read_bytes()) is not None, path.name
+
+
+def test_every_field_of_a_unit_reaches_the_roster():
+    """The Roster's units are built by position: each field of the document lands in its own place."""
+    unit = {"id": "a1", "entry": "e", "allied": True, "size": 3, "options": {"o": 2}, "mount": "m", "items": ["i"],
+            "command": ["champion"], "veteran_standard": True, "standard_items": ["s"], "champion_items": ["c"],
+            "general": True, "path": "p", "label": "red", "notes": "n", "experience": 7, "model_options": [{"x": 1}]}
+    document = {"format": "armylist/1", "system": "s", "book": "b", "book_version": "1", "points_limit": 10,
+                "allies": {"book": "b2", "book_version": "2"}, "units": [unit]}
+    read = parse_roster(document).units[0]
+    assert {field: getattr(read, field) for field in read.__struct_fields__} == {
+        "id": "a1", "entry": "e", "size": 3, "options": (("o", 2),), "mount": "m", "items": ("i",),
+        "command": ("champion",), "veteran_standard": True, "standard_items": ("s",), "champion_items": ("c",),
+        "general": True, "path": "p", "label": "red", "notes": "n", "experience": 7,
+        "model_options": ((("x", 1),),), "allied": True}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
+import msgspec
 import pytest
 
 from armylists.rules import ListDocumentError, parse_roster, roster_to_dict, validate
@@ -309,7 +310,7 @@ def test_allied_units_are_priced_once_in_their_own_book(books):
     assert (None, allied) in _resolved_units(books[DWARFS])
     assert (None, allied) not in _resolved_units(books[EMPIRE])
     # The same unit in a Dwarf list of its own is another unit, in its own category.
-    own = replace(allied, allied=False)
+    own = msgspec.structs.replace(allied, allied=False)
     dwarf_list = parse_roster(document(units=[], allied=[], book=DWARFS, allies=None))
     alone = Army(books[DWARFS], replace(dwarf_list, units=(own,)))
     assert (alone.units[0].category, first.units[-1].category) == ("core", "allies")

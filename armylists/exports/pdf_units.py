@@ -4,30 +4,37 @@ from __future__ import annotations
 from typing import Callable, Iterable, Mapping
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.textobject import PDFTextObject
+from reportlab.platypus import Flowable, Spacer, Table
 
 from armylists.rules import Book, Violation
 from armylists.rules.book import CHARACTERISTICS, Item
 from armylists.rules.report import UnitLine
 
 from .pdf_header import section_heading, violation_paragraph
-from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted, table_style, text
+from .pdf_runs import Run, RunsText
+from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted, table_style
 from .text import ItemRef, UnitWords, item_name
 
 POINTS_WIDTH = 42 * mm
 
 
-def unit_title(words: UnitWords, label: str = "") -> str:
-    """`30 Heavy Infantry [red banner]` followed by its roles, as Paragraph mark-up."""
+def unit_title(words: UnitWords, label: str = "") -> list[Run]:
+    """`30 Heavy Infantry [red banner]` followed by its roles."""
     name = f"{words.size} {words.name}" if words.size is not None else words.name
     label = label or words.unit.label
-    title = f"<b>{text(name)}</b>" + (f' <font color="{MUTED.hexval()}">[{text(label)}]</font>' if label else "")
+    runs = [Run(name, BOLD, INK)]
+    if label:
+        runs.append(Run(f" [{label}]", REGULAR, MUTED))
     if words.roles:
-        title += f'  <font color="{ACCENT.hexval()}">' + " \u00b7 ".join(text(r) for r in words.roles) + "</font>"
-    return title
+        runs.append(Run("  " + " \u00b7 ".join(words.roles), REGULAR, ACCENT))
+    return runs
 
 
-def unit_details(words: UnitWords, show_item: Callable[[ItemRef], str]) -> str:
+def unit_details(words: UnitWords, show_item: Callable[[ItemRef], str]) -> list[Run]:
     parts = []
     if words.options:
         parts.append(("Options", ", ".join(words.options)))
@@ -40,7 +47,12 @@ def unit_details(words: UnitWords, show_item: Callable[[ItemRef], str]) -> str:
             name + (f" ({', '.join(show_item(i) for i in items)})" if items else "") for name, items in words.command)))
     if words.items:
         parts.append(("Items", ", ".join(show_item(i) for i in words.items)))
-    return "&nbsp;&nbsp; ".join(f'<font color="{MUTED.hexval()}">{k}:</font> {text(v)}' for k, v in parts)
+    runs: list[Run] = []
+    for key, value in parts:
+        if runs:
+            runs.append(Run("\u00a0\u00a0 ", REGULAR, INK))
+        runs += [Run(f"{key}: ", REGULAR, MUTED), Run(value, REGULAR, INK)]
+    return runs
 
 
 def profiles_of(book: Book, words: UnitWords) -> list[Mapping]:
@@ -77,55 +89,150 @@ class ProfileGrid(Flowable):
     def draw(self) -> None:
         canvas, size, line = self.canv, self.size, self.line
         top = self.height - size
-        canvas.setFont(REGULAR, size)
-        canvas.setFillColor(MUTED)
-        for i, column in enumerate(self.columns):
-            canvas.drawCentredString(self.NAME_WIDTH + self.COLUMN * (i + 0.5), top, column)
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.4)
         canvas.line(0, top - size * 0.35, self.width, top - size * 0.35)
-        canvas.setFillColor(INK)
-        for r, row in enumerate(self.rows, start=1):
-            y = top - line * r - 1
-            canvas.drawString(2, y, row[0])
-            for i, value in enumerate(row[1:]):
-                canvas.drawCentredString(self.NAME_WIDTH + self.COLUMN * (i + 0.5), y, value)
+        centres = [self.NAME_WIDTH + self.COLUMN * (i + 0.5) for i in range(len(self.columns))]
+
+        def placed(y: float, cells: list[tuple[float, str]]) -> tuple[float, list[tuple[float, str]]]:
+            return y, [(x - stringWidth(value, REGULAR, size) / 2, value) for x, value in cells]
+        text = canvas.beginText()
+        text.setFont(REGULAR, size)
+        text.setFillColor(MUTED)
+        draw_rows(text, size, [placed(top, list(zip(centres, self.columns)))])
+        text.setFillColor(INK)
+        draw_rows(text, size, [(y, [(2, row[0])] + placed(y, list(zip(centres, row[1:])))[1])
+                               for y, row in ((top - line * r - 1, row) for r, row in enumerate(self.rows, start=1))])
+        canvas.drawText(text)
+
+
+def draw_rows(text: PDFTextObject, size: float, rows: list[tuple[float, list[tuple[float, str]]]]) -> None:
+    """Rows of short strings, each at its own x, written as one PDF text operation (TJ) per row.
+
+    A string drawn on its own costs reportlab a text object or an origin and its encoding into the
+    font's subset; a grid has hundreds. Here each distinct string is encoded once per document and a
+    row's strings are placed by the gaps between them, in the text object `text` (in the Vera font).
+    """
+    canvas = text._canvas
+    document = canvas._doc
+    font = pdfmetrics.getFont(REGULAR)
+    encoded = document.__dict__.setdefault("_armylists_encoded", {})  # subsets belong to the document
+    code = text._code
+    for y, cells in rows:
+        subset, end = None, 0.0
+        for x, value in cells:
+            if not value:
+                continue
+            if value not in encoded:
+                # Each part of the string in one font subset, with its offset (a subset holds 256 characters;
+                # a string that spans two is written in two parts).
+                parts, at = [], 0
+                for s, t in font.splitString(value, document):
+                    parts.append((font.getSubsetInternalName(s, document), canvas._escape(t),
+                                  stringWidth(value[:at], REGULAR, size)))
+                    at += len(t)
+                encoded[value] = parts
+            for name, escaped, offset in encoded[value]:
+                if name != subset or offset:  # a new run of text: its font subset and position
+                    if subset is not None:
+                        code.append("] TJ")
+                    code.append(f"{name} {fp_str(size)} Tf 1 0 0 1 {fp_str(x + offset)} {fp_str(y)} Tm [")
+                    subset = name
+                elif x != end:
+                    code.append(fp_str((end - x) * 1000 / size))
+                code.append(f"({escaped})")
+            end = x + stringWidth(value, REGULAR, size)
+        if subset is not None:
+            code.append("] TJ")
+    text._curSubset = -1  # the text object's own writing sets its font again
 
 
 def profile_grid(profiles: list[Mapping], styles: Styles) -> ProfileGrid | None:
     return ProfileGrid(profiles, styles.size * 0.8) if profiles else None
 
 
+class UnitBlock(Flowable):
+    """One unit, drawn straight onto the page: a shaded line with its title and, at the right, its points;
+    then its choices, profile, rules and violations, each across the whole width; a rule below it.
+
+    This is what a two-column Table with spanned rows drew, without a Table's cell bookkeeping, which
+    was a third of a roster's time. The unit's description stays on one page; only a long list of its
+    violations may run over to the next (split() keeps the description and the violations that fit).
+    """
+    PAD_X = 6  # a Table cell's paddings, kept so the page looks as it did
+    PAD_Y = 1.5
+
+    def __init__(self, title: Flowable | None, points: str, parts: list[Flowable], violations: list[Flowable],
+                 points_size: float, width: float):
+        super().__init__()
+        self.title, self.points, self.parts, self.violations = title, points, parts, violations
+        self.font_size = points_size
+        self.block_width = width
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        inner = self.block_width - 2 * self.PAD_X
+        self.title_height = 0.0
+        if self.title is not None:
+            _, height = self.title.wrap(self.block_width - POINTS_WIDTH - 2 * self.PAD_X, available_height)
+            self.title_height = max(height, self.font_size * 1.2) + 2 * self.PAD_Y
+        self.heights = [p.wrap(inner, available_height)[1] + 2 * self.PAD_Y for p in self.parts + self.violations]
+        self.width, self.height = self.block_width, self.title_height + sum(self.heights)
+        return self.width, self.height
+
+    def split(self, available_width: float, available_height: float) -> list[Flowable]:
+        self.wrap(available_width, available_height)
+        kept = self.title_height + sum(self.heights[:len(self.parts)])
+        if kept > available_height or not self.violations:
+            return []  # the description does not fit: the whole unit goes to the next page
+        fits = len(self.parts)
+        while fits < len(self.heights) and kept + self.heights[fits] <= available_height:
+            kept += self.heights[fits]
+            fits += 1
+        shown = fits - len(self.parts)
+        if shown == 0:
+            return []
+        return [UnitBlock(self.title, self.points, self.parts, self.violations[:shown], self.font_size, self.block_width),
+                UnitBlock(None, "", [], self.violations[shown:], self.font_size, self.block_width)]
+
+    def draw(self) -> None:
+        canvas = self.canv
+        top = self.height
+        if self.title is not None:
+            canvas.setFillColor(SHADE)
+            canvas.rect(0, top - self.title_height, self.width, self.title_height, stroke=0, fill=1)
+            self.title.drawOn(canvas, self.PAD_X, top - self.PAD_Y - self.title.height)
+            canvas.setFont(BOLD, self.font_size)
+            canvas.setFillColor(INK)
+            canvas.drawRightString(self.width - self.PAD_X, top - self.PAD_Y - self.font_size, self.points)
+            top -= self.title_height
+        for part, height in zip(self.parts + self.violations, self.heights):
+            part.drawOn(canvas, self.PAD_X, top - height + self.PAD_Y)
+            top -= height
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.4)
+        canvas.line(0, 0, self.width, 0)
+
+
 def unit_block(book: Book, words: UnitWords, points: str, styles: Styles, width: float,
                show_item: Callable[[ItemRef], str] = item_name, violations: Iterable[Violation] = (),
-               label: str = "") -> Table:
+               label: str = "") -> UnitBlock:
     """One unit: name, roles and points on a shaded line, then its choices, profile, rules and problems."""
-    rows: list[list] = [[Paragraph(unit_title(words, label), styles.body), points]]
+    parts: list[Flowable] = []
     details = unit_details(words, show_item)
     if details:
-        rows.append([Paragraph(details, styles.body), ""])
+        parts.append(RunsText(details, styles.body.fontSize, styles.body.leading))
     grid = profile_grid(profiles_of(book, words), styles)
     if grid is not None:
-        rows.append([grid, ""])
+        parts.append(grid)
     rules = list(words.entry.rules) if words.entry else []
     mount = book.mounts.get(words.unit.mount) if words.unit.mount else None
     if mount is not None:
         rules += [r for r in mount.rules if r not in rules]
     if rules:
-        rows.append([Paragraph(f"Rules: {text(', '.join(rules))}", styles.small), ""])
-    violations = list(violations)
-    rows += [[violation_paragraph(v, styles), ""] for v in violations]
-    block = Table(rows, colWidths=[width - POINTS_WIDTH, POINTS_WIDTH])
-    style = [("BACKGROUND", (0, 0), (-1, 0), SHADE),
-             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONTNAME", (1, 0), (1, 0), BOLD), ("FONTSIZE", (1, 0), (1, 0), styles.points.fontSize),
-             ("ALIGN", (1, 0), (1, 0), "RIGHT"), ("TEXTCOLOR", (1, 0), (1, 0), INK),
-             ("LINEBELOW", (0, -1), (-1, -1), 0.4, RULE), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
-    style += [("SPAN", (0, r), (1, r)) for r in range(1, len(rows))]
-    # The unit's description stays on one page; only a long list of its violations may run over.
-    style.append(("NOSPLIT", (0, 0), (-1, len(rows) - len(violations) - 1)))
-    block.setStyle(table_style(style))
-    return block
+        parts.append(RunsText([Run(f"Rules: {', '.join(rules)}", REGULAR, MUTED)], styles.small.fontSize,
+                              styles.small.leading))
+    return UnitBlock(RunsText(unit_title(words, label), styles.body.fontSize, styles.body.leading), points, parts,
+                     [violation_paragraph(v, styles) for v in violations], styles.points.fontSize, width)
 
 
 def item_reference(book: Book, carried: list[tuple[str, str, Item, UnitLine]], styles: Styles, width: float,

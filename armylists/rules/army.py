@@ -106,6 +106,7 @@ class Army:
         self.composition = roster.composition if roster.composition in book.compositions else None
         self.problems: list[Violation] = []
         self.units: list[Unit] = []
+        self.measured: dict[int, tuple] = {}  # count rules' measures (checks.selections.measure_count)
         self.allies: Book | None = allied_book(self, book, roster, allies)  # None: no allies to resolve
         self.allies_composition: str | None = None
         if self.allies is not None:
@@ -171,7 +172,7 @@ class Army:
         view = Army.__new__(Army)
         view.own_book, view.book, view.system, view.roster = book, book, book.system, self.roster
         view.limit, view.band, view.composition = self.limit, self.band, composition
-        view.problems, view.units = [], units
+        view.problems, view.units, view.measured = [], units, {}
         view.allies, view.allies_composition = None, None
         view._main, view.contingent = None, None
         view._tally()

@@ -7,18 +7,22 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-from referencing import Registry, Resource
 
 from .errors import RulesDataError
+
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # PyYAML's wheels include LibYAML
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "rules_data" / "schema"
 LIST_SCHEMA = Path(__file__).resolve().parent / "schema" / "list.schema.json"
 
 
 @lru_cache(maxsize=1)
-def _validators() -> dict[str, Draft202012Validator]:
+def _validators() -> dict[str, Any]:
+    # Imported here, not with the module: a process that reads only list documents never needs it
+    # (the typed reader checks them), and `manage.py check` need not pay for it.
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
     schemas = {p.name: json.loads(p.read_text()) for p in SCHEMA_DIR.glob("*.schema.json")}
     schemas["list.schema.json"] = json.loads(LIST_SCHEMA.read_text())
     resources = [(name, Resource.from_contents(s)) for name, s in schemas.items()]
@@ -32,6 +36,8 @@ def _validators() -> dict[str, Draft202012Validator]:
 
 def check_schema(kind: str, data: Any, source: str, error_class: type = RulesDataError) -> None:
     """Raise `error_class` for the most relevant schema error of `data`, if any."""
+    from jsonschema.exceptions import best_match
+
     error = best_match(_validators()[kind].iter_errors(data))
     if error is not None:
         raise error_class(source, tuple(error.absolute_path), error.message)
@@ -48,6 +54,12 @@ def read_yaml(path: Path, display: str | None = None) -> Any:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RulesDataError(source, (), f"cannot be read: {exc}") from None
+    try:
+        # LibYAML (C) reads a book ten times faster than PyYAML's Python reader; a file it refuses is
+        # read again by the Python reader, whose message is the one reported (they word errors differently).
+        return yaml.load(text, Loader=FAST_LOADER)
+    except yaml.YAMLError:
+        pass
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -136,12 +136,12 @@ def roster_from_document(document: ListDocument, source: str = "list") -> Roster
         if u.allied and allies is None:
             raise ListDocumentError(source, ("units", i, "allied"),
                                     "the unit is allied, but the list names no allies book (add \"allies\")")
+        # Positional, in RosterUnit's field order: a third faster than by keyword, at every request.
         units.append(RosterUnit(
-            id=uid, entry=u.entry, size=u.size, options=tuple(u.options.items()), mount=u.mount, items=u.items,
-            command=u.command, veteran_standard=u.veteran_standard, standard_items=u.standard_items,
-            champion_items=u.champion_items, general=u.general, path=u.path, label=u.label, notes=u.notes,
-            experience=u.experience, model_options=tuple(tuple(m.items()) for m in u.model_options),
-            allied=u.allied, accompanies=u.accompanies,
+            uid, u.entry, u.size, tuple(u.options.items()) if u.options else (), u.mount, u.items, u.command,
+            u.veteran_standard, u.standard_items, u.champion_items, u.general, u.path, u.label, u.notes,
+            u.experience, tuple(tuple(m.items()) for m in u.model_options) if u.model_options else (), u.allied,
+            u.accompanies,
         ))
     return Roster(
         system=document.system, book=document.book, book_version=document.book_version,

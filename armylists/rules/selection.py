@@ -89,7 +89,15 @@ def predicate(selector: Mapping[str, Any]) -> Callable[["Unit"], bool]:
     if found is not None and found[0] is selector:
         return found[1]
     tests = [_test(key, want) for key, want in selector.items()]
-    test = (lambda u: True) if not tests else tests[0] if len(tests) == 1 else (lambda u: all(t(u) for t in tests))
+    if not tests:
+        test = lambda u: True  # noqa: E731
+    elif len(tests) == 1:
+        test = tests[0]
+    elif len(tests) == 2:  # most selectors have one or two keys: no generator per unit
+        first, second = tests
+        test = lambda u: first(u) and second(u)  # noqa: E731
+    else:
+        test = lambda u: all(t(u) for t in tests)  # noqa: E731
     if len(_compiled) > 4096:
         _compiled.clear()
     _compiled[id(selector)] = (selector, test)  # the selector is kept, so its id is not reused

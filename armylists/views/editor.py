@@ -32,6 +32,7 @@ from armylists.list_edits import EditError
 from armylists.models import ArmyList
 from armylists.rules import Book, ListDocumentError, Report, Roster, RosterUnit, parse_roster, roster_to_dict
 
+from .editor_changes import changed_units
 from .report_panel import report_panel
 from .unit_cards import cost_text, unit_sections
 
@@ -103,14 +104,14 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
                    bound_form: UnitForm | None = None, item_errors: Mapping[str, Mapping[str, list[str]]] | None = None,
                    messages: list[str] | None = None, settings_form: ListSettingsForm | None = None,
                    focus: str | None = None, stale: bool = False, scroll_to: str = "",
-                   refresh_catalogue: bool = False) -> dict[str, Any]:
+                   refresh_catalogue: bool = False, forms_for: set[str] | None = None) -> dict[str, Any]:
     roster, book, army_list = loaded.roster, loaded.book, loaded.army_list
     open_ids = set(open_ids or ())
     if focus:
         open_ids.add(focus)
     unit_url = reverse("unit-update", args=[army_list.pk, "UNIT"]).replace("UNIT", "{unit}")
     sections = unit_sections(book, roster, report, editable=True, open_ids=open_ids, bound_form=bound_form,
-                             item_errors=item_errors, unit_url=unit_url, allies=loaded.allies)
+                             item_errors=item_errors, unit_url=unit_url, allies=loaded.allies, forms_for=forms_for)
     names = {}
     for u in roster.units:
         entries = loaded.book_of(u).entries
@@ -144,10 +145,16 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
 
 
 def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = None, status: int = 200,
-                  **kwargs: Any) -> HttpResponse:
-    """The whole page, or for htmx the part that changes (units, settings, report panel)."""
+                  changed: set[str] | None = None, **kwargs: Any) -> HttpResponse:
+    """The whole page, or for htmx the part that changes (units, settings, report panel); with `changed`
+    (editor_changes.py), only those units' cards, the headings, the status and the report panel."""
     report = report or validate_roster(loaded.book, loaded.roster)
-    context = editor_context(request, loaded, report, **kwargs)
+    context = editor_context(request, loaded, report, forms_for=changed, **kwargs)
+    if request.htmx and changed is not None:
+        response = render(request, "lists/editor_changes.html", {**context, "changed": changed}, status=status)
+        response["HX-Reswap"] = "none"  # every part comes out of band; the list itself stays
+        response["X-List-Revision"] = str(loaded.army_list.revision)
+        return response
     if request.htmx:
         if context["refresh_catalogue"]:  # the allies changed: their entries are redrawn too
             context.update(catalogue=catalogue(loaded.book, "", loaded.allies), query="")
@@ -214,9 +221,14 @@ def run_edit(request: HttpRequest, pk: int, make_form: Callable[[Loaded], forms.
     if request.htmx:
         # A unit that is new (added, duplicated) is scrolled to; an edited one stays where it is.
         is_new = bool(focus) and all(u.id != focus for u in loaded.roster.units)
+        changed = None
+        if focus and not is_new and not said:  # one unit changed: answer with what it changed
+            changed = changed_units(loaded.roster, validate_roster(loaded.book, loaded.roster), roster, report)
+            if changed is not None:
+                changed.add(focus)  # drawn open, as the player left it
         return render_editor(request, Loaded(army_list, roster, loaded.book, allies), report, focus=focus,
                              scroll_to=focus if is_new else "", refresh_catalogue=bool(said.get("refresh_catalogue")),
-                             messages=[said["message"]] if said.get("message") else None)
+                             messages=[said["message"]] if said.get("message") else None, changed=changed)
     if said.get("message"):
         django_messages.info(request, said["message"])
     url = reverse("list-edit", args=[army_list.pk])

@@ -77,10 +77,12 @@ def bounds_text(low: int | None, high: int | None) -> str:
 def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool = False,
                   open_ids: frozenset[str] | set[str] = frozenset(), bound_form: UnitForm | None = None,
                   item_errors: Mapping[str, Mapping[str, list[str]]] | None = None,
-                  unit_url: str = "", allies: Book | None = None) -> list[Section]:
+                  unit_url: str = "", allies: Book | None = None,
+                  forms_for: frozenset[str] | set[str] | None = None) -> list[Section]:
     """The list's units by category; with `editable`, each with its form, items and the addresses of
     its edits (`unit_url` is the address of one unit's form, with `{unit}` for its id). An allied unit
-    is shown from the list's allies book (`allies`): its entry, options and the items it may take."""
+    is shown from the list's allies book (`allies`): its entry, options and the items it may take.
+    `forms_for` limits the forms to those units (the editor's answer to one change redraws only them)."""
     army = Army(book, roster, allies)
     resolved = {u.id: u for u in army.units}
     lines = {u.id: u for u in report.units}
@@ -106,7 +108,7 @@ def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool 
             errors=[v for v in found if v.severity == "error"], warnings=[v for v in found if v.severity != "error"],
             open=ru.id in open_ids,
         )
-        if editable and entry is not None:
+        if editable and entry is not None and (forms_for is None or ru.id in forms_for):
             form = bound_form if bound_form is not None and bound_form.unit.id == ru.id else None
             card.form = unit_form_view(unit_book, ru, entry, form)
             errors = (item_errors or {}).get(ru.id, {})

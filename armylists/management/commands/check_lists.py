@@ -28,34 +28,21 @@ an output that cannot be written); unreadable wins over illegal, as with validat
 """
 from __future__ import annotations
 
-import csv
-import io
-import json
-from dataclasses import dataclass
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from armylists.catalogue import allies_book_for, disk_library
-from armylists.list_files import ListFileError, read_list, write_output
-from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, System
-from armylists.rules.event import EventRules, Ruleset, check_list, parse_event_rules
-from armylists.rules.report import ERROR, WARNING
+from armylists.catalogue import disk_library, system_library
+from armylists.list_checks import Outputs, checked_lines, copy_output, cores
+from armylists.list_files import ListFileError
+from armylists.rules import RulesDataError, System
+from armylists.rules.event import EventRules, Ruleset, parse_event_rules
 
 LIST_SUFFIXES = (".json", ".txt")
 
 
 class UsageError(Exception):
     """The command was given something it cannot use; the message is the one line to print."""
-
-
-@dataclass
-class Checked:
-    path: Path
-    roster: Roster | None = None
-    book: Book | None = None
-    report: Report | None = None
-    error: str = ""
 
 
 class Command(BaseCommand):
@@ -79,10 +66,12 @@ class Command(BaseCommand):
                             help="also write the table as CSV")
         parser.add_argument("--json", type=Path, default=None, metavar="OUT", dest="json_out",
                             help="also write every Report as a JSON array")
+        parser.add_argument("--jobs", type=int, default=0, metavar="N",
+                            help="processes checking lists at once (default: one per core; 1: this process only)")
 
     def handle(self, *args, paths: list[Path], system: str, points: int, composition: str | None = None,
                modes: list[str] = (), books: list[str] = (), event_rules: Path | None = None,
-               csv_out: Path | None = None, json_out: Path | None = None, **options):
+               csv_out: Path | None = None, json_out: Path | None = None, jobs: int = 0, **options):
         try:
             ruleset, event_system = _ruleset(system, points, composition, list(modes), list(books), event_rules)
             files = _list_files(paths)
@@ -93,27 +82,28 @@ class Command(BaseCommand):
             ids = ", ".join(r.id for r in ruleset.event.team_rules)
             self.stderr.write(f"{event_rules}: team rules not checked (list files name no team): {ids}")
 
-        checked = [_check(path, ruleset) for path in files]
         names = _display_names(files)
-        self.stdout.write(_table(checked, names, event_system))
-        details = _details(checked, names)
-        if details:
+        with Outputs(event_system, names, json_out is not None) as outputs:
+            for line in checked_lines(files, ruleset, event_system, jobs or cores(), json_out is not None):
+                outputs.add(line)
+            outputs.finish_json()
+            outputs.write_table(self.stdout)
+            if outputs.has_details:
+                self.stdout.write("")
+                outputs.write_details(self.stdout)
             self.stdout.write("")
-            self.stdout.write(details)
-        self.stdout.write("")
-        self.stdout.write(_summary(checked))
+            self.stdout.write(outputs.summary())
 
-        failed_output = False
-        for out, render in ((csv_out, lambda: _csv(checked, event_system)), (json_out, lambda: _json(checked))):
-            if out is None:
-                continue
-            try:
-                write_output(out, render())
-            except ListFileError as exc:
-                self.stderr.write(str(exc))
-                failed_output = True
-        unreadable = any(c.error for c in checked)
-        illegal = any(c.report is not None and not c.report.valid for c in checked)
+            failed_output = False
+            for out, spool in ((csv_out, outputs.csv), (json_out, outputs.json)):
+                if out is None:
+                    continue
+                try:
+                    copy_output(out, spool)
+                except ListFileError as exc:
+                    self.stderr.write(str(exc))
+                    failed_output = True
+            unreadable, illegal = outputs.unreadable, outputs.illegal
         raise SystemExit(2 if unreadable or failed_output else 1 if illegal else 0)
 
 
@@ -121,10 +111,11 @@ class Command(BaseCommand):
 
 def _ruleset(system_id: str, points: int, composition: str | None, modes: list[str], book_args: list[str],
              rules_file: Path | None) -> tuple[Ruleset, System]:
-    library = disk_library()
-    system = library.systems.get(system_id)
+    library = system_library(system_id)  # the event's system alone: its books, not every system's
+    system = library.systems.get(system_id) if library is not None else None
     if system is None:
-        raise UsageError(f"--system: unknown game system {system_id!r}; known: {', '.join(sorted(library.systems))}")
+        known = ", ".join(sorted(disk_library().systems))
+        raise UsageError(f"--system: unknown game system {system_id!r}; known: {known}")
     if points <= 0:
         raise UsageError(f"--points: {points} is not a points limit; give a positive number")
     for mode in modes:
@@ -191,99 +182,8 @@ def _list_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def _check(path: Path, ruleset: Ruleset) -> Checked:
-    try:
-        roster, book = read_list(path)
-        allies = allies_book_for(roster, str(path))
-    except (ListFileError, ListDocumentError) as exc:
-        return Checked(path, error=str(exc))
-    return Checked(path, roster, book, check_list(ruleset, book, roster, allies))
-
-
-# --- the outputs --------------------------------------------------------------------------------
-
 def _display_names(files: list[Path]) -> dict[Path, str]:
     """Each file by its name, or by its path as given when two files share a name."""
     names = [p.name for p in files]
     unique = len(set(names)) == len(names)
     return {p: p.name if unique else str(p) for p in files}
-
-
-def _verdict(c: Checked) -> str:
-    if c.report is None:
-        return "unreadable"
-    errors = len(c.report.errors)
-    return "legal" if not errors else f"illegal ({errors} error{'s' if errors != 1 else ''})"
-
-
-def _percents(report: Report, system: System) -> list[str]:
-    by_id = {line.id: line for line in report.categories}
-    return [f"{by_id[c.id].percent:.1f}%" if c.id in by_id else "-" for c in system.categories]
-
-
-def _table(checked: list[Checked], names: dict[Path, str], system: System) -> str:
-    header = ["file", "player", "army", system.budget_unit, *(c.name for c in system.categories), "verdict"]
-    right = {3, *range(4, 4 + len(system.categories))}  # numbers are right-aligned
-    rows = []
-    for c in checked:
-        if c.report is None:
-            rows.append([names[c.path], "-", "-", "-", *("-" for _ in system.categories), _verdict(c)])
-            continue
-        rows.append([names[c.path], c.roster.player or "-", f"{c.book.name} {c.book.version}",
-                     f"{c.report.total_points}/{c.report.points_limit}", *_percents(c.report, system), _verdict(c)])
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
-
-    def line(row: list[str]) -> str:
-        return "  ".join(cell.rjust(w) if i in right else cell.ljust(w)
-                         for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
-    return "\n".join([line(header), "  ".join("-" * w for w in widths), *map(line, rows)])
-
-
-def _details(checked: list[Checked], names: dict[Path, str]) -> str:
-    """What each list breaks (its warnings too), and why each unreadable file could not be read."""
-    blocks = []
-    for c in checked:
-        if c.report is None:
-            blocks.append(f"{names[c.path]}: unreadable\n  {c.error}")
-        elif c.report.violations:
-            warnings = sum(v.severity == WARNING for v in c.report.violations)
-            head = _verdict(c) if not c.report.valid else f"legal ({warnings} warning{'s' if warnings != 1 else ''})"
-            lines = [f"{names[c.path]}: {head}"]
-            lines += [f"  {'x' if v.severity == ERROR else '!'} {v.code}: {v.message}" for v in c.report.violations]
-            blocks.append("\n".join(lines))
-    return "\n".join(blocks)
-
-
-def _summary(checked: list[Checked]) -> str:
-    legal = sum(c.report is not None and c.report.valid for c in checked)
-    illegal = sum(c.report is not None and not c.report.valid for c in checked)
-    unreadable = sum(c.report is None for c in checked)
-    return (f"{len(checked)} list{'s' if len(checked) != 1 else ''}: {legal} legal, {illegal} illegal, "
-            f"{unreadable} unreadable")
-
-
-def _csv(checked: list[Checked], system: System) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["file", "player", "list name", "system", "book", "book_version", "total_points",
-                     "points_limit", *(f"{c.name} %" for c in system.categories), "valid", "errors", "warnings",
-                     "violations"])
-    for c in checked:
-        if c.report is None:
-            writer.writerow([str(c.path), *[""] * (7 + len(system.categories)), "unreadable", "", "", c.error])
-            continue
-        r = c.report
-        by_id = {line.id: line for line in r.categories}
-        writer.writerow([
-            str(c.path), c.roster.player, c.roster.name, r.system, r.book, r.book_version, r.total_points,
-            r.points_limit, *(f"{by_id[cat.id].percent:.1f}" if cat.id in by_id else "" for cat in system.categories),
-            "true" if r.valid else "false", len(r.errors), sum(v.severity == WARNING for v in r.violations),
-            " | ".join(f"{v.code}: {v.message}" for v in r.violations),
-        ])
-    return out.getvalue()
-
-
-def _json(checked: list[Checked]) -> str:
-    data = [{"file": str(c.path), "error": c.error} if c.report is None else
-            {"file": str(c.path), "player": c.roster.player, "report": c.report.to_dict()} for c in checked]
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -17,6 +17,9 @@ from armylists.rules.render_text import report_text
 
 class Command(BaseCommand):
     help = "Validate army list documents (JSON) and report every rule they break."
+    # It reads files and the rules data, never the database or the URLs: the system checks (which import
+    # every view) would be most of its time.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", type=Path)

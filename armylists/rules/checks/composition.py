@@ -38,9 +38,11 @@ def points_shortfall(army: "Army", rule: "Rule") -> Iterator[Violation]:
 def category_percent(army: "Army", rule: "Rule") -> Iterator[Violation]:
     cats = rule.params["categories"]
     points = sum(army.category_points.get(c, 0) for c in cats)
-    name = " + ".join(army.category_name(c) for c in cats)
     limit = army.limit
     low, high = rule.params.get("min"), rule.params.get("max")
+    if (low is None or points * 100 >= low * limit) and (high is None or points * 100 <= high * limit):
+        return  # the common case, before any message is worded
+    name = " + ".join(army.category_name(c) for c in cats)
     if low is not None and points * 100 < low * limit:
         need = -(-low * limit // 100)
         yield violation(rule, "category.min_percent",
@@ -59,14 +61,18 @@ def category_percent(army: "Army", rule: "Rule") -> Iterator[Violation]:
        exempt_tags={"$ref": "#/$defs/slugs"})
 def duplicates(army: "Army", rule: "Rule") -> Iterator[Violation]:
     limits = rule.params["limits"]
-    exempt = frozenset(rule.params.get("exempt_tags", ()))
+    exempt = rule.params.get("exempt_tags", ())
     seen: dict[str, list["Unit"]] = {}
     for unit in army.units:
-        if unit.category in limits and exempt.isdisjoint(unit.tags):
+        if unit.category in limits and (not exempt or unit.tags.isdisjoint(exempt)):
             seen.setdefault(unit.entry.id, []).append(unit)
-    bounds = {category: resolve_bound(bound, army) for category, bound in limits.items()}
+    bounds: dict[str, int | None] = {}
     for units in seen.values():
+        if len(units) < 2:
+            continue  # taken once: within any limit a book gives
         first = units[0]
+        if first.category not in bounds:
+            bounds[first.category] = resolve_bound(limits[first.category], army)
         most = bounds[first.category]
         if most is not None and len(units) > most:
             yield violation(rule, "duplicates.max",
@@ -165,7 +171,8 @@ def general(army: "Army", rule: "Rule") -> Iterator[Violation]:
             return f"{unit.describe()} has {', '.join(sorted(barred)).replace('-', ' ').title()}"
         return None
 
-    eligible = [u for u in army.units if why_not(u) is None]
+    # Most units are not Characters: they are passed over before any reason is worded.
+    eligible = [u for u in army.units if u.character and why_not(u) is None]
     named = [u for u in army.units if u.general]
     if not named:
         if eligible:

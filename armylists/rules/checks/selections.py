@@ -38,13 +38,21 @@ def limited_by_rules(army: "Army", tag: str) -> list["Unit"]:
 
 
 def measure_count(army: "Army", rule: "Rule") -> tuple[list["Unit"], int, int | None, int | None]:
-    """A count rule's matching units, their amount and its bounds for this army (the Report shows them)."""
+    """A count rule's matching units, their amount and its bounds for this army (the Report shows them).
+
+    Measured once per army and rule: the check and the Report's count line both ask.
+    """
+    kept = army.measured.get(id(rule))
+    if kept is not None and kept[0] is rule:
+        return kept[1]
     chosen = select(army.units, rule.params.get("select", {}))
     if "rules_tagged" in rule.params:
         limited = set(limited_by_rules(army, rule.params["rules_tagged"]))
         chosen = [u for u in chosen if u in limited]
-    return (chosen, _amount(chosen, rule.params.get("what", "units")),
-            resolve_bound(rule.params.get("min"), army), resolve_bound(rule.params.get("max"), army))
+    found = (chosen, _amount(chosen, rule.params.get("what", "units")),
+             resolve_bound(rule.params.get("min"), army), resolve_bound(rule.params.get("max"), army))
+    army.measured[id(rule)] = (rule, found)  # the rule is kept, so its id is not reused meanwhile
+    return found
 
 
 @check("count", select=SELECTOR, rules_tagged={"type": "string"}, label={"type": "string", "required": True},

@@ -84,7 +84,11 @@
   document.body.addEventListener("htmx:beforeSwap", function (e) {
     var xhr = e.detail.xhr;
     var next = xhr && xhr.getResponseHeader("X-List-Revision");
-    if (next) revision = next;
+    if (next) {
+      revision = next;
+      // An answer to one unit's change redraws only what changed, not the list that carries the revision.
+      if (main()) main().dataset.revision = next;
+    }
     // More changes are waiting: draw only the last answer, so the page does not flicker back to a
     // state the player has already changed (errors and stale answers are always shown).
     if (pending > 1 && xhr.status < 300) e.detail.shouldSwap = false;
@@ -115,6 +119,7 @@
     var m = main();
     if (!m) return;
     var scroll = m.dataset.scroll;
+    m.dataset.scroll = "";  // scrolled to once: a later answer that keeps the list does not scroll again
     if (scroll) {
       openUnits.clear();
       openUnits.add("unit-" + scroll);
