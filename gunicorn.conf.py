@@ -9,6 +9,7 @@ WEB_CONCURRENCY (workers, default 2 per core), GUNICORN_THREADS (1), GUNICORN_TI
 FORWARDED_ALLOW_IPS (127.0.0.1: the reverse proxy whose X-Forwarded-* headers are trusted),
 GUNICORN_ACCESS_LOG (off; "-" logs to stdout), GUNICORN_CONTROL_SOCKET (off; a path turns it on).
 """
+import gc
 import os
 
 wsgi_app = "armylists.wsgi:application"
@@ -35,6 +36,9 @@ def on_starting(server):
         from armylists.warmup import warm
 
         server.log.info("warmed before listening: %s", _seconds(warm()))
+        # Move everything loaded so far out of the collector's generations: the workers' collections
+        # then never touch (and so never copy) the pages they share with the master.
+        gc.freeze()
 
 
 def post_worker_init(worker):

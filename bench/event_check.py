@@ -5,7 +5,7 @@
 On a fresh SQLite database in a temporary folder (DEBUG off): an event at 2400 pts of The 9th Age with
 three event rules (one of them a team rule, teams of two: one Empire and one Ogre Khans list), and 1,000 submissions, each a distinct
 variant of the legal Empire of Sonnstahl or Ogre Khans example (unit sizes varied, some made illegal).
-Times `check_event` (parse every frozen copy, check it against the ruleset and the team rules, save
+Then the muster PDF of 200 approved lists as the background worker makes it. Times `check_event` (parse every frozen copy, check it against the ruleset and the team rules, save
 each report, verdict and status in one transaction), then the organiser's page with the whole table
 and the CSV through Django's test client. Prints figures only; docs/benchmarks.md records them.
 """
@@ -56,6 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lists", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--muster", type=int, default=200, help="approved lists in the muster PDF")
     args = parser.parse_args()
 
     start_site("event")
@@ -114,6 +115,20 @@ def main() -> None:
             times.append(time.perf_counter() - start)
             assert response.status_code == 200, response.status_code
         print(f"{name}: median {ms(statistics.median(times))} ({len(response.content) // 1024} KiB)")
+
+    # The muster PDF as the worker makes it (the job's task called directly: no queue in the timing).
+    from armylists.events.jobs import run_event_job
+    from armylists.models import EventJob
+
+    legal_ids = list(event.submissions.filter(valid=True).values_list("pk", flat=True)[: args.muster])
+    event.submissions.filter(pk__in=legal_ids).update(status=Submission.APPROVED)
+    job = EventJob.objects.create(event=event, kind=EventJob.MUSTER)
+    start = time.perf_counter()
+    run_event_job.call(job.pk)
+    took = time.perf_counter() - start
+    job.refresh_from_db()
+    print(f"muster PDF of {len(legal_ids)} approved lists, run as the worker runs it: {took:.1f} s, "
+          f"{len(job.pdf) // 1024} KiB, progress at the end {job.done} of {job.total} steps ({job.state})")
 
 
 if __name__ == "__main__":

@@ -43,14 +43,12 @@ def start_job(event: Event, kind: str) -> tuple[EventJob, bool]:
 def jobs_context(event: Event) -> dict:
     """What the event page shows of the bulk work: the newest job of each kind (progress or result),
     whether one is still to finish (the page polls then), and the newest finished muster PDF."""
-    latest: dict[str, EventJob] = {}
-    for job in EventJob.objects.filter(event=event).defer("pdf")[:20]:
-        latest.setdefault(job.kind, job)
+    jobs = EventJob.objects.filter(event=event).defer("pdf")
+    latest = {kind: found for kind, _ in EventJob.KIND_CHOICES if (found := jobs.filter(kind=kind).first())}
     return {
         "job_rows": [(kind, label, latest.get(kind)) for kind, label in EventJob.KIND_CHOICES],
         "jobs_busy": any(not job.finished for job in latest.values()),
-        "muster_ready": EventJob.objects.filter(event=event, kind=EventJob.MUSTER, state=EventJob.DONE)
-                        .defer("pdf").first(),
+        "muster_ready": jobs.filter(kind=EventJob.MUSTER, state=EventJob.DONE).first(),
     }
 
 
