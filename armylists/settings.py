@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "armylists",
+    # Security (docs/security.md)
+    "csp",
 ]
 
 MIDDLEWARE = [
@@ -61,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "armylists.urls"
@@ -150,3 +153,32 @@ EMAIL_BACKEND = os.getenv("EMAIL_BACKEND", "django.core.mail.backends.console.Em
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my-lists"
 LOGOUT_REDIRECT_URL = "home"
+
+# --- Security (docs/security.md) -------------------------------------------------------------------
+
+# HTTPS=true: the site is served over HTTPS behind a proxy that terminates TLS and sets
+# X-Forwarded-Proto; then HTTP is redirected, cookies are secure, and browsers are told (HSTS) to use
+# HTTPS only. Off by default: `runserver` speaks plain HTTP.
+HTTPS = envbool("HTTPS", "false")
+if HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = 31_536_000  # a year
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts, styles, fonts and requests from this site only; no
+# inline script or style anywhere (templates load armylists/static/ files), no framing, no plugins.
+# data: images are Swagger UI's icons (/api/docs/).
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF], "script-src": [SELF], "style-src": [SELF], "img-src": [SELF, "data:"],
+        "font-src": [SELF], "connect-src": [SELF], "object-src": [NONE], "base-uri": [SELF],
+        "form-action": [SELF], "frame-ancestors": [NONE],
+    },
+}
