@@ -43,13 +43,14 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
     "armylists",
     # Security (docs/security.md)
     "csp",
+    "axes",
+    "knox",
 ]
 
 MIDDLEWARE = [
@@ -60,10 +61,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "armylists.rate_limits.RateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout answer
 ]
 
 ROOT_URLCONF = "armylists.urls"
@@ -120,7 +123,7 @@ if VALIDATE_RATE.strip().lower() in ("off", "none", ""):
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: its WWW-Authenticate header makes an anonymous request a 401, not a 403.
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -128,8 +131,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "armylists.api.errors.api_exception_handler",
-    # Per client IP; VALIDATE_RATE=off turns it off (the load test drives it from one address).
-    "DEFAULT_THROTTLE_RATES": {"validate": VALIDATE_RATE},
+    # Per user, else per client address (armylists/rate_limits.py); rates below, with the security settings.
+    "DEFAULT_THROTTLE_CLASSES": ["armylists.rate_limits.ScopedThrottle"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
@@ -182,3 +185,44 @@ CONTENT_SECURITY_POLICY = {
         "form-action": [SELF], "frame-ancestors": [NONE],
     },
 }
+
+# Client addresses (rate limits, login lockouts): X-Forwarded-For is believed only through this many
+# proxies of our own in front of the site (armylists/client_address.py); 0 ignores it.
+TRUSTED_PROXIES = int(os.getenv("TRUSTED_PROXIES", "0"))
+if TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXIES must be 0 or more")
+
+# Rate limits (armylists/rate_limits.py), per user when signed in, else per address. RATE_LIMITS=off
+# turns them all off (a load test from one address); VALIDATE_RATE=off only the validator's.
+RATE_LIMITS = envbool("RATE_LIMITS", "true")
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    "validate": VALIDATE_RATE, "write": "300/minute", "import": "30/minute", "export": "60/minute",
+    "login": "20/minute",
+} if RATE_LIMITS else {scope: None for scope in ("validate", "write", "import", "export", "login")}
+
+# The cache the rate-limit counts (and login lockouts' caches) live in: shared by every worker. The
+# database by default (`migrate` makes its table: armylists/apps.py); Redis when REDIS_URL is set.
+REDIS_URL = os.getenv("REDIS_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL} if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "armylists_cache"},
+}
+
+# Log-in lockouts (django-axes) on the login form and the token endpoint: after AXES_FAILURE_LIMIT
+# failures for one account or from one address, log-ins stop for the cool-off (armylists/login_lockout.py).
+from datetime import timedelta  # noqa: E402
+
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "armylists.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "armylists.login_lockout.lockout_response"
+
+# API tokens (django-rest-knox): stored as a SHA-512 hash, named by the user, expiring after
+# API_TOKEN_DAYS unless the user picks otherwise; a password change revokes them all.
+KNOX_TOKEN_MODEL = "armylists.ApiToken"
+API_TOKEN_DAYS = int(os.getenv("API_TOKEN_DAYS", "90"))
+REST_KNOX = {"TOKEN_MODEL": "armylists.ApiToken", "TOKEN_TTL": timedelta(days=API_TOKEN_DAYS),
+             "AUTH_HEADER_PREFIX": "Token"}

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from armylists.views import accounts, books, editor, events, lists
+from armylists.views import accounts, books, editor, events, lists, tokens
 
 unit = "lists/<int:pk>/units/<str:unit_id>/"
 
@@ -11,6 +11,8 @@ urlpatterns = [
     path("books/<str:system>/<slug:book>/<str:version>/", books.book_detail, name="book-detail"),
     # Accounts: sign up is ours; log in and out, password change and reset are Django's.
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/tokens/", tokens.tokens, name="tokens"),
+    path("accounts/tokens/<str:key>/revoke/", tokens.token_revoke, name="token-revoke"),
     path("accounts/", include("django.contrib.auth.urls")),
     # Lists
     path("lists/", lists.my_lists, name="my-lists"),

@@ -117,3 +117,14 @@ def alice_list(alice, legal_document):
     army_list.set_document(roster, report_for(roster))
     army_list.save()
     return army_list
+
+
+# --- rate limits ---------------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def rate_limits_off(monkeypatch):
+    """Tests send many requests as one user from one address: no rate limit unless a test sets its own
+    (tests/security/test_rate_limits.py sets THROTTLE_RATES on ScopedRateThrottle, as this does)."""
+    from rest_framework.throttling import ScopedRateThrottle
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES",
+                        {scope: None for scope in ("validate", "write", "import", "export", "login")})
