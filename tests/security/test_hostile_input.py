@@ -27,7 +27,9 @@ EXAMPLES = dict(deadline=None, max_examples=25, suppress_health_check=[HealthChe
 
 # Text no database can store: NUL anywhere, or a lone surrogate (what JSON's "\ud800" decodes to).
 UNSTORABLE = st.text(alphabet=st.sampled_from(["a", "<", "&", " ", "\x00", "\ud800", "\udfff", "é"]),
-                     min_size=1, max_size=12).filter(lambda t: text_problem(t) is not None)
+                     min_size=1, max_size=12).filter(
+    # as JSON decodes it: a high surrogate escape followed by a low one is one good character
+    lambda t: text_problem(json.loads(json.dumps(t))) is not None)
 # What can reach a form, a text body or an address: UTF-8 carries NUL, but no surrogate.
 WITH_NUL = st.text(alphabet=st.sampled_from(["a", "<", "&", " ", "\x00", "é"]), min_size=1,
                    max_size=12).filter(lambda t: "\x00" in t)
