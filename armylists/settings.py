@@ -188,9 +188,14 @@ CONTENT_SECURITY_POLICY = {
 
 # Client addresses (rate limits, login lockouts): X-Forwarded-For is believed only through this many
 # proxies of our own in front of the site (armylists/client_address.py); 0 ignores it.
-TRUSTED_PROXIES = int(os.getenv("TRUSTED_PROXIES", "0"))
-if TRUSTED_PROXIES < 0:
-    raise ImproperlyConfigured("TRUSTED_PROXIES must be 0 or more")
+def envcount(name: str, default: str) -> int:
+    value = os.getenv(name, default).strip()
+    if not value.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number, 0 or more, not {value!r}")
+    return int(value)
+
+
+TRUSTED_PROXIES = envcount("TRUSTED_PROXIES", "0")
 
 # Rate limits (armylists/rate_limits.py), per user when signed in, else per address. RATE_LIMITS=off
 # turns them all off (a load test from one address); VALIDATE_RATE=off only the validator's.
@@ -223,6 +228,6 @@ AXES_LOCKOUT_CALLABLE = "armylists.login_lockout.lockout_response"
 # API tokens (django-rest-knox): stored as a SHA-512 hash, named by the user, expiring after
 # API_TOKEN_DAYS unless the user picks otherwise; a password change revokes them all.
 KNOX_TOKEN_MODEL = "armylists.ApiToken"
-API_TOKEN_DAYS = int(os.getenv("API_TOKEN_DAYS", "90"))
+API_TOKEN_DAYS = envcount("API_TOKEN_DAYS", "90")
 REST_KNOX = {"TOKEN_MODEL": "armylists.ApiToken", "TOKEN_TTL": timedelta(days=API_TOKEN_DAYS),
              "AUTH_HEADER_PREFIX": "Token"}

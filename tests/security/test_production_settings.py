@@ -98,3 +98,12 @@ def test_every_page_has_a_strict_csp_and_no_inline_script_or_style(client, alice
         page = response.content.decode()
         assert not INLINE_SCRIPT.findall(page), (address, INLINE_SCRIPT.findall(page))
         assert not INLINE_STYLE.findall(page), (address, INLINE_STYLE.findall(page))
+
+
+def test_the_readme_lists_every_setting_read_from_the_environment():
+    settings_source = (ROOT / "armylists" / "settings.py").read_text()
+    read = set(re.findall(r'(?:getenv|envbool|envlist|envcount)\("([A-Z_]+)"', settings_source))
+    readme = (ROOT / "README.md").read_text()
+    table = set(re.findall(r"^\| `([A-Z_]+)` \|", readme, re.M))
+    assert read >= {"HTTPS", "TRUSTED_PROXIES", "REDIS_URL", "RATE_LIMITS", "SECRET_KEY"}
+    assert read - table == set()
