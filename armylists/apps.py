@@ -5,3 +5,19 @@ class ArmyListsConfig(AppConfig):
     name = "armylists"
     verbose_name = "Army lists"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
+        from . import password_changes
+
+        password_changes.connect()
+        post_migrate.connect(create_cache_table, sender=self)
+
+
+def create_cache_table(**kwargs) -> None:
+    """`migrate` also makes the database cache's table (rate-limit counts live there: settings.CACHES),
+    so the set-up stays one `migrate`; a no-op when it exists or the cache is not the database."""
+    from django.core.management import call_command
+
+    call_command("createcachetable", database=kwargs.get("using", "default"), verbosity=0)

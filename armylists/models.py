@@ -6,6 +6,7 @@ import secrets
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models.functions import Now
+from knox.models import AbstractAuthToken
 
 from .rules import Report, Roster, roster_to_dict
 
@@ -229,3 +230,16 @@ class EventJob(models.Model):
     @property
     def percent(self) -> int:
         return 100 if self.state == self.DONE else (100 * self.done // self.total if self.total else 0)
+
+
+class ApiToken(AbstractAuthToken):
+    """An API token (django-rest-knox, settings.KNOX_TOKEN_MODEL): only a hash of it is stored, it may
+    expire, and the user names it so they know which one to revoke (templates/accounts/tokens.html)."""
+
+    name = models.CharField(max_length=80)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.token_key}…)"

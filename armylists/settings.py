@@ -43,13 +43,16 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
     "armylists",
     "django_tasks",
     "django_tasks_db",
+    # Security (docs/security.md)
+    "csp",
+    "axes",
+    "knox",
 ]
 
 MIDDLEWARE = [
@@ -60,9 +63,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "armylists.rate_limits.RateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout answer
 ]
 
 ROOT_URLCONF = "armylists.urls"
@@ -126,7 +132,7 @@ if VALIDATE_RATE.strip().lower() in ("off", "none", ""):
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: its WWW-Authenticate header makes an anonymous request a 401, not a 403.
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -134,8 +140,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "armylists.api.errors.api_exception_handler",
-    # Per client IP; VALIDATE_RATE=off turns it off (the load test drives it from one address).
-    "DEFAULT_THROTTLE_RATES": {"validate": VALIDATE_RATE},
+    # Per user, else per client address (armylists/rate_limits.py); rates below, with the security settings.
+    "DEFAULT_THROTTLE_CLASSES": ["armylists.rate_limits.ScopedThrottle"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
@@ -160,6 +166,81 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my-lists"
 LOGOUT_REDIRECT_URL = "home"
 
+# --- Security (docs/security.md) -------------------------------------------------------------------
+
+# HTTPS=true: the site is served over HTTPS behind a proxy that terminates TLS and sets
+# X-Forwarded-Proto; then HTTP is redirected, cookies are secure, and browsers are told (HSTS) to use
+# HTTPS only. Off by default: `runserver` speaks plain HTTP.
+HTTPS = envbool("HTTPS", "false")
+if HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = 31_536_000  # a year
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts, styles, fonts and requests from this site only; no
+# inline script or style anywhere (templates load armylists/static/ files), no framing, no plugins.
+# data: images are Swagger UI's icons (/api/docs/).
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF], "script-src": [SELF], "style-src": [SELF], "img-src": [SELF, "data:"],
+        "font-src": [SELF], "connect-src": [SELF], "object-src": [NONE], "base-uri": [SELF],
+        "form-action": [SELF], "frame-ancestors": [NONE],
+    },
+}
+
+# Client addresses (rate limits, login lockouts): X-Forwarded-For is believed only through this many
+# proxies of our own in front of the site (armylists/client_address.py); 0 ignores it.
+def envcount(name: str, default: str) -> int:
+    value = os.getenv(name, default).strip()
+    if not value.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number, 0 or more, not {value!r}")
+    return int(value)
+
+
+TRUSTED_PROXIES = envcount("TRUSTED_PROXIES", "0")
+
+# Rate limits (armylists/rate_limits.py), per user when signed in, else per address. RATE_LIMITS=off
+# turns them all off (a load test from one address); VALIDATE_RATE=off only the validator's.
+RATE_LIMITS = envbool("RATE_LIMITS", "true")
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    "validate": VALIDATE_RATE, "write": "300/minute", "import": "30/minute", "export": "60/minute",
+    "login": "20/minute",
+} if RATE_LIMITS else {scope: None for scope in ("validate", "write", "import", "export", "login")}
+
+# The cache the rate-limit counts (and login lockouts' caches) live in: shared by every worker. The
+# database by default (`migrate` makes its table: armylists/apps.py); Redis when REDIS_URL is set.
+REDIS_URL = os.getenv("REDIS_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL} if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "armylists_cache"},
+}
+
+# Log-in lockouts (django-axes) on the login form and the token endpoint: after AXES_FAILURE_LIMIT
+# failures for one account or from one address, log-ins stop for the cool-off (armylists/login_lockout.py).
+from datetime import timedelta  # noqa: E402
+
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "armylists.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "armylists.login_lockout.lockout_response"
+
+# API tokens (django-rest-knox): stored as a SHA-512 hash, named by the user, expiring after
+# API_TOKEN_DAYS unless the user picks otherwise; a password change revokes them all.
+KNOX_TOKEN_MODEL = "armylists.ApiToken"
+API_TOKEN_DAYS = envcount("API_TOKEN_DAYS", "90")
+REST_KNOX = {"TOKEN_MODEL": "armylists.ApiToken", "TOKEN_TTL": timedelta(days=API_TOKEN_DAYS),
+             "AUTH_HEADER_PREFIX": "Token"}
+
 # Background tasks (organisers' bulk work: checking an event again, the muster PDF). Queued in the
 # database and run by `python manage.py db_worker`, so no other server is needed; see docs/deploy.md.
 TASKS = {
@@ -172,8 +253,6 @@ TASKS = {
 # The compiled rules (armylists/books_cache.py) in a cache of their own: local memory by default, and
 # Redis when REDIS_URL is set, so every process on every machine builds them at most once per release.
 # Only the "books" alias is set here; "default" (rate limits) is configured on its own.
-REDIS_URL = os.getenv("REDIS_URL", "").strip()
-CACHES = globals().get("CACHES") or {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 CACHES["books"] = {
     "BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "armylists-books",
     "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 2, "SOCKET_TIMEOUT": 5},

@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from armylists.views import accounts, books, editor, events, health, lists
+from armylists.views import accounts, books, editor, events, health, lists, tokens
 
 unit = "lists/<int:pk>/units/<str:unit_id>/"
 
@@ -12,6 +12,8 @@ urlpatterns = [
     path("books/<str:system>/<slug:book>/<str:version>/", books.book_detail, name="book-detail"),
     # Accounts: sign up is ours; log in and out, password change and reset are Django's.
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/tokens/", tokens.tokens, name="tokens"),
+    path("accounts/tokens/<str:key>/revoke/", tokens.token_revoke, name="token-revoke"),
     path("accounts/", include("django.contrib.auth.urls")),
     # Lists
     path("lists/", lists.my_lists, name="my-lists"),
@@ -54,7 +56,8 @@ urlpatterns = [
     # API
     path("api/v1/", include("armylists.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script as a file: no inline script (Content-Security-Policy).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),
 ]
 

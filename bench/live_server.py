@@ -39,15 +39,16 @@ def live_server(workers: int = 2, threads: int = 1):
     """Yield (url, token) of a running server; stop it afterwards."""
     with tempfile.TemporaryDirectory(prefix="armylists-live-") as tmp:
         env = {**os.environ, "DEBUG": "false", "SECRET_KEY": "live-server-test-key",
-               "ALLOWED_HOSTS": "127.0.0.1,localhost", "VALIDATE_RATE": os.getenv("VALIDATE_RATE", "off")}
+               "ALLOWED_HOSTS": "127.0.0.1,localhost", "VALIDATE_RATE": os.getenv("VALIDATE_RATE", "off"),
+               "RATE_LIMITS": os.getenv("RATE_LIMITS", "off")}
         env.setdefault("DATABASE_URL", f"sqlite:///{tmp}/live.sqlite3")
         manage(env, "migrate", "--verbosity", "0")
         manage(env, "load_rules")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
         token = manage(env, "shell", "-c", (
-            "from django.contrib.auth.models import User; from rest_framework.authtoken.models import Token; "
+            "from django.contrib.auth.models import User; from armylists.tokens import create_token; "
             "u, _ = User.objects.get_or_create(username='live'); u.set_password('live-password-1'); u.save(); "
-            "print(Token.objects.get_or_create(user=u)[0].key)")).strip().splitlines()[-1]
+            "print(create_token(u, 'live server', None)[1])")).strip().splitlines()[-1]
         port = free_port()
         url = f"http://127.0.0.1:{port}"
         server = subprocess.Popen(

@@ -127,3 +127,14 @@ def tasks_at_once(settings):
     """Background tasks run as soon as they are queued, inside the request (the site's default is the
     database backend and a separate worker: `manage.py db_worker`)."""
     settings.TASKS = IMMEDIATE_TASKS
+
+
+# --- rate limits ---------------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def rate_limits_off(monkeypatch):
+    """Tests send many requests as one user from one address: no rate limit unless a test sets its own
+    (tests/security/test_rate_limits.py sets THROTTLE_RATES on ScopedRateThrottle, as this does)."""
+    from rest_framework.throttling import ScopedRateThrottle
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES",
+                        {scope: None for scope in ("validate", "write", "import", "export", "login")})

@@ -6,7 +6,8 @@ reader (rules/list_reader.py), validates and writes the Report with msgspec, ski
 wrapper, content negotiation, parsers and renderers. Anything else (another content type or Accept, a
 body too large, a bad document, an unknown book, a throttled client) is handed to the DRF view
 unchanged, so every error keeps its one shape and message (errors.py) and the OpenAPI schema still
-describes the DRF view. The throttle is DRF's own ScopedRateThrottle, counted once per request.
+describes the DRF view. The throttle is the API's own (rate_limits.ScopedThrottle: per trusted client
+address), counted once per request.
 
 `StatelessHandler` goes further for this one address: Django's WSGI handler with only the middleware
 such a request needs (security headers and host checks) and a URL configuration of one route; wsgi.py
@@ -20,9 +21,9 @@ from typing import Callable
 import msgspec
 from django.core.handlers.wsgi import WSGIHandler
 from django.http import HttpRequest, HttpResponse
-from rest_framework.throttling import ScopedRateThrottle
 
 from armylists.catalogue import book_for, validate_roster
+from armylists.rate_limits import ScopedThrottle
 from armylists.rules import ListDocumentError
 from armylists.rules.list_reader import decode_document
 from armylists.rules.roster import MAX_DOCUMENT_BYTES, roster_from_document
@@ -35,7 +36,7 @@ _encode = msgspec.json.Encoder().encode
 
 
 class _Client:
-    """What ScopedRateThrottle reads of a request: no user (the endpoint takes none), the client's address."""
+    """What ScopedThrottle reads of a request: no user (the endpoint takes none), the client's address."""
     user = None
 
     def __init__(self, request: HttpRequest):
@@ -65,7 +66,7 @@ def answer_plainly(request: HttpRequest, view_class: type) -> HttpResponse | Non
     except ListDocumentError:
         return None
     # Counted here, once: a request handed to the DRF view above is counted there.
-    if not ScopedRateThrottle().allow_request(_Client(request), view_class):
+    if not ScopedThrottle().allow_request(_Client(request), view_class):
         return None  # the DRF view refuses it again (a refusal is not counted) and says when to retry
     response = HttpResponse(_encode(validate_roster(book, roster).to_dict()), content_type="application/json")
     response["Allow"] = "POST, OPTIONS"  # as DRF's answer says

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import tokens, views
 
 urlpatterns = [
     path("systems/", views.SystemListView.as_view(), name="api-systems"),
@@ -13,5 +13,7 @@ urlpatterns = [
     path("lists/<int:pk>/report/", views.ListReportView.as_view(), name="api-list-report"),
     path("lists/<int:pk>/export/", views.ListExportView.as_view(), name="api-list-export"),
     path("validate/", views.validate_view, name="api-validate"),
-    path("auth/token/", views.TokenView.as_view(), name="api-token"),
+    path("auth/token/", tokens.TokenView.as_view(), name="api-token"),
+    path("auth/tokens/", tokens.TokenCollectionView.as_view(), name="api-tokens"),
+    path("auth/tokens/<str:key>/", tokens.TokenItemView.as_view(), name="api-token-item"),
 ]

@@ -8,12 +8,10 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from armylists.catalogue import allies_book_for, book_for, common_item_lists, disk_library, get_book, validate_roster
@@ -124,6 +122,7 @@ def _with_etag(response: Response, army_list: ArmyList) -> Response:
 
 class ListCollectionView(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = {"POST": "write"}
 
     @extend_schema(responses={200: ArmyListSummarySerializer(many=True), **_errors(401, 403, 406)},
                    summary="My lists")
@@ -132,7 +131,7 @@ class ListCollectionView(APIView):
         return Response(ArmyListSummarySerializer(lists, many=True).data)
 
     @extend_schema(request=ListWriteSerializer,
-                   responses={201: ArmyListSerializer, **_errors(400, 401, 403, 406, 415)}, summary="Create a list")
+                   responses={201: ArmyListSerializer, **_errors(400, 401, 403, 406, 415, 429)}, summary="Create a list")
     def post(self, request: Request) -> Response:
         write = ListWriteSerializer(data=request.data)
         write.is_valid(raise_exception=True)
@@ -145,6 +144,7 @@ class ListCollectionView(APIView):
 
 class ListItemView(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = {"PUT": "write", "DELETE": "write"}
 
     @extend_schema(responses={200: ArmyListSerializer, **_errors(401, 403, 404, 406)}, summary="One of my lists")
     def get(self, request: Request, pk: int) -> Response:
@@ -155,7 +155,7 @@ class ListItemView(APIView):
                    parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER,
                                                 description="The ETag you read (or send `revision` in the body).")],
                    responses={200: ArmyListSerializer, 412: OpenApiResponse(ErrorSerializer),
-                              428: OpenApiResponse(ErrorSerializer), **_errors(400, 401, 403, 404, 406, 415)},
+                              428: OpenApiResponse(ErrorSerializer), **_errors(400, 401, 403, 404, 406, 415, 429)},
                    summary="Replace a list's document",
                    description="Refused with 412 if the list changed since the revision you read; nothing is saved.")
     def put(self, request: Request, pk: int) -> Response:
@@ -170,7 +170,7 @@ class ListItemView(APIView):
                                 f"you sent {expected}. Read it again and redo your change.")
         return _with_etag(Response(ArmyListSerializer(army_list).data), army_list)
 
-    @extend_schema(responses={204: None, 412: OpenApiResponse(ErrorSerializer), **_errors(401, 403, 404, 406)},
+    @extend_schema(responses={204: None, 412: OpenApiResponse(ErrorSerializer), **_errors(401, 403, 404, 406, 429)},
                    summary="Delete a list")
     def delete(self, request: Request, pk: int) -> Response:
         army_list = _owned(request, pk)
@@ -194,13 +194,14 @@ class ListReportView(APIView):
 
 class ListExportView(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "export"
     FORMATS = ("json", "text", "pdf")
 
     @extend_schema(parameters=[OpenApiParameter("as", str, enum=list(FORMATS), description="Export format (json).")],
                    responses={(200, "application/json"): OpenApiTypes.OBJECT,
                               (200, "text/plain"): OpenApiTypes.STR,
                               (200, "application/pdf"): OpenApiTypes.BINARY,
-                              **_errors(400, 401, 403, 404, 406)},
+                              **_errors(400, 401, 403, 404, 406, 429)},
                    summary="Export a list: its JSON document, tournament text or the printed PDF roster")
     def get(self, request: Request, pk: int) -> HttpResponse:
         army_list = _owned(request, pk)
@@ -228,9 +229,10 @@ class ListImportView(APIView):
     """Create a list from a list document (JSON) or from tournament text (text/plain)."""
     permission_classes = [IsAuthenticated]
     parser_classes = [LimitedJSONParser, PlainTextParser]
+    throttle_scope = "import"
 
     @extend_schema(request={"application/json": OpenApiTypes.OBJECT, "text/plain": OpenApiTypes.STR},
-                   responses={201: ArmyListSerializer, **_errors(400, 401, 403, 406, 415)},
+                   responses={201: ArmyListSerializer, **_errors(400, 401, 403, 406, 415, 429)},
                    summary="Import a list document or a list in the tournament text shape")
     def post(self, request: Request) -> Response:
         try:
@@ -258,7 +260,6 @@ class ValidateView(APIView):
     """POST a list document, get its Report. No account needed; throttled per client."""
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    throttle_classes = [ScopedRateThrottle]
     throttle_scope = "validate"
 
     @extend_schema(request=OpenApiTypes.OBJECT,
@@ -278,10 +279,3 @@ class ValidateView(APIView):
 
 # The common request (a good document, as JSON) is answered without DRF's request machinery (stateless.py).
 validate_view = with_plain_answers(ValidateView.as_view())
-
-
-@extend_schema(responses={200: OpenApiTypes.OBJECT, **_errors(400, 406, 415)},
-               summary="Get an API token", description="Send username and password; answers {\"token\": \"...\"}. "
-               "Use it as `Authorization: Token <token>`.")
-class TokenView(ObtainAuthToken):
-    pass

@@ -59,6 +59,9 @@ def page(browser):
     page.set_default_timeout(15000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # The site sends a Content-Security-Policy; anything it refuses (an inline script or style) is a
+    # console error naming the policy, and fails the test like a script error.
+    page.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
