@@ -154,7 +154,11 @@ def ally_options(book: Book, books: Iterable[Book], current: Allies | None) -> d
 
 
 class RenameForm(RevisionForm):
-    name = forms.CharField(max_length=MAX_NAME, label="New name")
+    name = forms.CharField(max_length=MAX_NAME, label="List name")
+    player = forms.CharField(max_length=MAX_NAME, required=False, label="Player",
+                             help_text="Printed on the roster; an event fills it in from your submission.")
+    team = forms.CharField(max_length=MAX_NAME, required=False, label="Team (optional)",
+                           help_text="Your team at a team event; printed beside your name.")
 
 
 class AddUnitForm(RevisionForm):

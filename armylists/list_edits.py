@@ -126,6 +126,14 @@ def rename(roster: Roster, name: str) -> Roster:
     return replace(roster, name=_check_name(name))
 
 
+def set_player(roster: Roster, player: str, team: str) -> Roster:
+    """Who plays the list and their team (optional), printed on the roster."""
+    player, team = " ".join(player.split()), " ".join(team.split())
+    if len(player) > MAX_NAME or len(team) > MAX_NAME:
+        raise EditError(f"A player's or team's name may be at most {MAX_NAME} characters.", "player")
+    return replace(roster, player=player, team=team)
+
+
 def _check_name(name: str) -> str:
     name = name.strip()
     if not name:

@@ -68,6 +68,7 @@ class Roster:
     units: tuple[RosterUnit, ...] = ()
     name: str = ""
     player: str = ""
+    team: str = ""  # the player's team at a team event, printed with the name
     composition: str | None = None
     notes: str = ""
     modes: tuple[str, ...] = ()
@@ -112,7 +113,7 @@ def parse_roster(data: Any, source: str = "list") -> Roster:
     return Roster(
         system=data["system"], book=data["book"], book_version=data["book_version"],
         points_limit=data["points_limit"], units=tuple(units), name=data.get("name", ""),
-        player=data.get("player", ""), composition=data.get("composition"), notes=data.get("notes", ""),
+        player=data.get("player", ""), team=data.get("team", ""), composition=data.get("composition"), notes=data.get("notes", ""),
         modes=tuple(data.get("modes", [])),
         allies=Allies(allies["book"], allies["book_version"], allies.get("composition")) if allies else None,
     )
@@ -138,6 +139,8 @@ def roster_to_dict(roster: Roster) -> dict[str, Any]:
         doc["name"] = roster.name
     if roster.player:
         doc["player"] = roster.player
+    if roster.team:
+        doc["team"] = roster.team
     doc.update(system=roster.system, book=roster.book, book_version=roster.book_version)
     if roster.composition:
         doc["composition"] = roster.composition
