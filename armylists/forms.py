@@ -155,7 +155,11 @@ def ally_options(book: Book, books: Iterable[Book], current: Allies | None) -> d
 
 
 class RenameForm(RevisionForm):
-    name = forms.CharField(max_length=MAX_NAME, label="New name")
+    name = forms.CharField(max_length=MAX_NAME, label="List name")
+    player = forms.CharField(max_length=MAX_NAME, required=False, label="Player",
+                             help_text="Printed on the roster; an event fills it in from your submission.")
+    team = forms.CharField(max_length=MAX_NAME, required=False, label="Team (optional)",
+                           help_text="Your team at a team event; printed beside your name.")
 
 
 class AddUnitForm(RevisionForm):
@@ -349,3 +353,20 @@ class UnitForm(RevisionForm):
         if "path" in fields:
             out["path"] = data.get("path") or None
         return out
+
+
+class ImportListForm(forms.Form):
+    """A list to bring in: a file, or text pasted (one of the two)."""
+
+    file = forms.FileField(required=False, label="A file",
+                           help_text="Our JSON or text, or Old World Builder's .owb.json or text export")
+    text = forms.CharField(required=False, label="Or paste the list", widget=forms.Textarea(attrs={"rows": 14}),
+                           max_length=8 * 1024 * 1024)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("file") and not (data.get("text") or "").strip():
+            raise forms.ValidationError("Choose a file or paste a list.")
+        if data.get("file") and (data.get("text") or "").strip():
+            raise forms.ValidationError("Choose a file or paste a list, not both.")
+        return data

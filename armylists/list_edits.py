@@ -128,6 +128,14 @@ def rename(roster: Roster, name: str) -> Roster:
     return replace(roster, name=_check_name(name))
 
 
+def set_player(roster: Roster, player: str, team: str) -> Roster:
+    """Who plays the list and their team (optional), printed on the roster."""
+    player, team = " ".join(player.split()), " ".join(team.split())
+    if len(player) > MAX_NAME or len(team) > MAX_NAME:
+        raise EditError(f"A player's or team's name may be at most {MAX_NAME} characters.", "player")
+    return replace(roster, player=player, team=team)
+
+
 def _check_name(name: str) -> str:
     name = name.strip()
     if not name:
@@ -169,7 +177,26 @@ def add_unit(book: Book, roster: Roster, entry_id: str, allied: bool = False) ->
     size = entry.size_min if entry.size_max != entry.size_min else None
     unit = RosterUnit(id=unit_id, entry=entry.id, size=size, options=tuple(options.items()), mount=mount,
                       allied=allied)
-    return replace(roster, units=roster.units + (unit,)), unit_id
+    roster = replace(roster, units=roster.units + (unit,))
+    if not allied and not any(u.general for u in roster.units):
+        # A list with one character who may lead it has its General: the player need not tick it.
+        eligible = [u for u in roster.units if _may_be_general(book, roster, u)]
+        if [u.id for u in eligible] == [unit_id]:
+            roster = set_general(roster, unit_id, True)
+    return roster, unit_id
+
+
+def _may_be_general(book: Book, roster: Roster, unit: RosterUnit) -> bool:
+    """A character of the list's own army whose tags the system's General rule does not rule out (a Loner)."""
+    entry = book.entries.get(unit.entry)
+    if unit.allied or entry is None or not entry.character_in.get(roster.composition or "", entry.character):
+        return False
+    ruled_out: set[str] = set()
+    for rule in book.rules_for(roster.composition):
+        if rule.type == "general":
+            ruled_out.update(rule.params.get("ineligible_tags", ()))
+    tags = entry.tags | entry.composition_tags.get(roster.composition or "", frozenset())
+    return not (tags & ruled_out)
 
 
 def remove_unit(roster: Roster, unit_id: str) -> Roster:

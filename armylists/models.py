@@ -53,6 +53,9 @@ class ArmyList(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="army_lists",
                               null=True, blank=True)
     name = models.CharField(max_length=200)
+    # Who plays the list, and their team at a team event: the document's, copied to sort and show by.
+    player = models.CharField(max_length=200, blank=True)
+    team = models.CharField(max_length=200, blank=True)
     system = models.CharField(max_length=80)
     book = models.CharField(max_length=80)
     book_version = models.CharField(max_length=40)
@@ -78,6 +81,7 @@ class ArmyList(models.Model):
         """Copy the document and the columns derived from it (the Report is the engine's, not ours)."""
         self.document = roster_to_dict(roster)
         self.name = roster.name or self.name or "Untitled list"
+        self.player, self.team = roster.player, roster.team
         self.system, self.book, self.book_version = roster.system, roster.book, roster.book_version
         self.points_limit = roster.points_limit
         self.total_points = report.total_points
@@ -90,7 +94,7 @@ class ArmyList(models.Model):
         """
         with transaction.atomic():
             updated = ArmyList.objects.filter(pk=self.pk, revision=expected).update(
-                name=self.name, system=self.system, book=self.book, book_version=self.book_version,
+                name=self.name, player=self.player, team=self.team, system=self.system, book=self.book, book_version=self.book_version,
                 points_limit=self.points_limit, document=self.document, total_points=self.total_points,
                 valid=self.valid, revision=expected + 1, updated=Now(),
             )

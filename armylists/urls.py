@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from armylists.views import accounts, books, editor, events, health, lists, tokens
+from armylists.views.list_import import import_list_view
 
 unit = "lists/<int:pk>/units/<str:unit_id>/"
 
@@ -18,6 +19,7 @@ urlpatterns = [
     # Lists
     path("lists/", lists.my_lists, name="my-lists"),
     path("lists/new/", lists.new_list, name="list-new"),
+    path("lists/import/", import_list_view, name="list-import"),  # issue 17: a list from a file or pasted text
     path("lists/<int:pk>/", lists.list_detail, name="list-detail"),
     path("lists/<int:pk>/rename/", lists.rename_list, name="list-rename"),
     path("lists/<int:pk>/clone/", lists.clone_list, name="list-clone"),

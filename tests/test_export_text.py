@@ -232,7 +232,7 @@ def test_a_header_without_a_points_limit_is_refused(test_book):
 
 def test_an_unknown_header_field_is_refused(test_book):
     assert error("Army: Empire\n" + SMALL_TEXT, test_book) == \
-        'army.txt: line 1: expected a header line "<field>: <value>" with a field among List, Player, System, ' \
+        'army.txt: line 1: expected a header line "<field>: <value>" with a field among List, Player, Team, System, ' \
         'Book, Composition, Matched play, Allies, Points limit, not "Army: Empire"'
 
 

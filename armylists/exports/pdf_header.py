@@ -28,6 +28,13 @@ def qr_code(url: str, size: float = QR_SIZE) -> Drawing:
     return drawing
 
 
+def player_text(roster: Roster) -> str:
+    """"Ann (Team Reikland)", "Ann", or "-" when the list names no player."""
+    if roster.player and roster.team:
+        return f"{roster.player} ({roster.team})"
+    return roster.player or (f"team {roster.team}" if roster.team else "-")
+
+
 def header(book: Book, roster: Roster, report: Report, styles: Styles, width: float, check: str,
            share_url: str | None) -> list[Flowable]:
     """Title, player and the facts an opponent or organiser looks for first; the QR code at the right."""
@@ -38,7 +45,7 @@ def header(book: Book, roster: Roster, report: Report, styles: Styles, width: fl
     # Mordheim's warband rating), named as its data names them.
     figures = figures_text(report)
     facts = [
-        ("Player", roster.player or "-"),
+        ("Player", player_text(roster)),
         ("Game system", book.system.name),
         ("Army book", f"{book.name} {book.version}"),
         ("Composition", composition + (f" ({report.band_name})" if report.band_name else "")),

@@ -17,7 +17,7 @@ from reportlab.platypus import Flowable, KeepInFrame, Paragraph, Spacer, Table
 from armylists.rules.book import CHARACTERISTICS
 from armylists.rules.report import ERROR, Violation
 
-from .pdf_header import qr_code, section_heading, stamp, with_heading
+from .pdf_header import player_text, qr_code, section_heading, stamp, with_heading
 from .pdf_list import PrintedList
 from .pdf_style import BOLD, ILLEGAL, INK, MUTED, REGULAR, RULE, SHADE, Styles, table_style, text
 from .warband import WarbandSheet, Warrior
@@ -62,7 +62,7 @@ def warband_header(sheet: WarbandSheet, styles: Styles, width: float, check: str
     budget = report.budget_unit
     left = report.points_left
     # Mark-up: the checksum is one word, never broken from its name at the end of a line.
-    facts = " \u00b7 ".join([text(f"Player: {roster.player or '-'}"), text(f"Warband type: {book.name} {book.version}"),
+    facts = " \u00b7 ".join([text(f"Player: {player_text(roster)}"), text(f"Warband type: {book.name} {book.version}"),
                               f"checksum&nbsp;{text(check)}"])
     warriors = str(sheet.models) + (f" of {sheet.maximum}" if sheet.maximum is not None else "")
     figures = [("Gold budget", f"{report.points_limit} {budget}"), ("Gold spent", f"{report.total_points} {budget}"),

@@ -197,6 +197,8 @@ def _header(book: Book, roster: Roster, budget: str, allies: Book | None) -> lis
         lines.append(f"List: {_one_line(roster.name)}")
     if roster.player:
         lines.append(f"Player: {_one_line(roster.player)}")
+    if roster.team:
+        lines.append(f"Team: {_one_line(roster.team)}")
     lines += [f"System: {book.system.name}", f"Book: {book.name} {book.version}"]
     if roster.composition:
         comp = book.compositions.get(roster.composition)
@@ -250,7 +252,7 @@ class ListTextError(ListDocumentError):
         return self.args[0]
 
 
-HEADER_FIELDS = ("List", "Player", "System", "Book", "Composition", "Matched play", "Allies", "Points limit")
+HEADER_FIELDS = ("List", "Player", "Team", "System", "Book", "Composition", "Matched play", "Allies", "Points limit")
 UNIT_LINE = re.compile(r"^(\d+|\?)\s+-\s+(.+)$")
 HEAD = re.compile(r"^(?:(\d+)\s+)?(.+?)(?:\s+\[(.+)\])?$")
 COUNTED = re.compile(r"^(\d+)x\s+(.+)$")
@@ -269,7 +271,7 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
     fields, body_start = _read_header(lines, source)
     book = _find_book(fields, list(books), lookup, source)
     doc: dict = {"format": FORMAT}
-    for key, name in (("List", "name"), ("Player", "player")):
+    for key, name in (("List", "name"), ("Player", "player"), ("Team", "team")):
         if key in fields:
             doc[name] = fields[key][1]
     doc.update(system=book.system.id, book=book.id, book_version=book.version)

@@ -65,6 +65,7 @@ class ListDocument(Struct, forbid_unknown_fields=True):
     units: Annotated[tuple[UnitDocument, ...], Meta(max_length=200)]
     name: Annotated[str, Meta(max_length=200)] = ""
     player: Annotated[str, Meta(max_length=200)] = ""
+    team: Annotated[str, Meta(max_length=200)] = ""
     composition: Slug | None = None
     notes: Annotated[str, Meta(max_length=5000)] = ""
     modes: Annotated[tuple[Slug, ...], Meta(max_length=10)] = ()

@@ -61,6 +61,7 @@ class Roster:
     units: tuple[RosterUnit, ...] = ()
     name: str = ""
     player: str = ""
+    team: str = ""  # the player's team at a team event, printed with the name
     composition: str | None = None
     notes: str = ""
     modes: tuple[str, ...] = ()
@@ -101,8 +102,9 @@ def parse_roster_json(text: str | bytes, source: str = "list") -> Roster:
 def _check_free_text(document: ListDocument, source: str) -> None:
     """The typed reader bounds every number, depth and slug; only free text may still hold a NUL or a
     lone surrogate, which no database stores (plain_data.py)."""
-    texts: list[tuple[tuple, str]] = [(("name",), document.name), (("player",), document.player),
-                                      (("notes",), document.notes), (("book_version",), document.book_version)]
+    texts: list[tuple[tuple, str]] = [
+        (("name",), document.name), (("player",), document.player), (("team",), document.team),
+        (("notes",), document.notes), (("book_version",), document.book_version)]
     if document.allies is not None:
         texts.append((("allies", "book_version"), document.allies.book_version))
     for i, u in enumerate(document.units):
@@ -146,6 +148,7 @@ def roster_from_document(document: ListDocument, source: str = "list") -> Roster
     return Roster(
         system=document.system, book=document.book, book_version=document.book_version,
         points_limit=document.points_limit, units=tuple(units), name=document.name, player=document.player,
+        team=document.team,
         composition=document.composition, notes=document.notes, modes=document.modes,
         allies=Allies(allies.book, allies.book_version, allies.composition) if allies is not None else None,
     )
@@ -158,6 +161,8 @@ def roster_to_dict(roster: Roster) -> dict[str, Any]:
         doc["name"] = roster.name
     if roster.player:
         doc["player"] = roster.player
+    if roster.team:
+        doc["team"] = roster.team
     doc.update(system=roster.system, book=roster.book, book_version=roster.book_version)
     if roster.composition:
         doc["composition"] = roster.composition

@@ -27,7 +27,7 @@ from armylists.events.submitting import (
     MAX_UPLOAD_FILES, SubmissionError, deadline_passed, submit_list, upload_files,
 )
 from armylists.exports import document_json, export_text
-from armylists.exports.pdf import render_pdf
+from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.models import Event, EventJob, Submission
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # per file; a list document is far smaller
@@ -313,6 +313,7 @@ def submission_download(request: HttpRequest, pk: int, sid: int, fmt: str) -> Ht
     found = _checked(event, sub)
     if fmt not in ("json", "txt", "pdf") or (found.report is None and fmt != "json"):
         raise Http404("No such download.")
+    variant = ""
     if fmt == "json":
         content: str | bytes = (document_json(found.roster) if found.roster is not None
                                 else json.dumps(sub.document, indent=2, ensure_ascii=False) + "\n")
@@ -321,8 +322,13 @@ def submission_download(request: HttpRequest, pk: int, sid: int, fmt: str) -> Ht
         content = export_text(found.book, found.roster, found.report, found.allies)
         content_type = "text/plain; charset=utf-8"
     else:
-        content = render_pdf(found.book, found.roster, found.report, "full", allies=found.allies)
+        variant = request.GET.get("variant", "")
+        if variant not in VARIANTS:
+            variant = default_variant(found.book)
+        content = render_pdf(found.book, found.roster, found.report, variant, allies=found.allies)
         content_type = "application/pdf"
+    # A PDF names its variant: each printed form of the list keeps its own file.
+    suffix = f"-{variant}" if variant else ""
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{_slug(sub.player_name)}-{sub.checksum}.{fmt}"'
+    response["Content-Disposition"] = f'attachment; filename="{_slug(sub.player_name)}-{sub.checksum}{suffix}.{fmt}"'
     return response

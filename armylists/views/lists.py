@@ -26,6 +26,18 @@ from .report_panel import report_panel
 from .unit_cards import unit_sections
 
 DOWNLOADS = ("json", "txt", "pdf")
+# The printed rosters offered beside a list, by variant (armylists/exports/pdf.py): the system's own sheet
+# first (Mordheim's warband sheet), then the others every list may print.
+PDF_LABELS = {"full": "PDF roster", "compact": "PDF, compact", "hidden": "PDF, hidden list",
+              "warband": "PDF warband sheet"}
+
+
+def download_links(link_base: str, book: Book) -> list[tuple[str, str]]:
+    """(label, address) of every download of a list: text, JSON and each PDF variant."""
+    first = default_variant(book)
+    variants = [first] + [v for v in ("full", "compact", "hidden") if v != first]
+    return [("Text", f"{link_base}txt/"), ("JSON", f"{link_base}json/"),
+            *((PDF_LABELS[v], f"{link_base}pdf/?variant={v}") for v in variants)]
 
 
 def _books() -> list[Book]:
@@ -102,7 +114,7 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
         "army_list": loaded.army_list, "roster": loaded.roster, "book": loaded.book,
         "sections": unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies),
         "panel": report_panel(report, names, system=loaded.book.system),
-        "downloads": [(fmt, f"{link_base}{fmt}/") for fmt in DOWNLOADS],
+        "downloads": download_links(link_base, loaded.book),
     }
 
 
@@ -153,6 +165,9 @@ def rename_list(request: HttpRequest, pk: int) -> HttpResponse:
             try:
                 loaded = load(army_list)
                 roster = list_edits.rename(loaded.roster, form.cleaned_data["name"])
+                if "player" in form.data or "team" in form.data:  # a form without them keeps them
+                    roster = list_edits.set_player(roster, form.cleaned_data.get("player", ""),
+                                                   form.cleaned_data.get("team", ""))
             except EditError as exc:
                 form.add_error("name", exc.message)
             except Unavailable as exc:
@@ -171,7 +186,8 @@ def rename_list(request: HttpRequest, pk: int) -> HttpResponse:
                                      f"(it is now called {army_list.name!r}); nothing was renamed. Save again "
                                      f"to rename it.")
         return render(request, "lists/rename.html", {"army_list": army_list, "form": form}, status=400)
-    form = RenameForm(initial={"name": army_list.name, "revision": army_list.revision})
+    player = {key: army_list.document.get(key, "") for key in ("player", "team")}
+    form = RenameForm(initial={"name": army_list.name, "revision": army_list.revision, **player})
     return render(request, "lists/rename.html", {"army_list": army_list, "form": form})
 
 
@@ -217,12 +233,14 @@ def share_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- downloads ----------------------------------------------------------------------------------
 
-def _filename(army_list: ArmyList, ext: str) -> str:
+def _filename(army_list: ArmyList, ext: str, variant: str = "") -> str:
+    """The list's name as a file name; a PDF names its variant, so each download keeps its own file."""
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", army_list.name).strip("-.") or f"list-{army_list.pk}"
-    return f"{stem[:80]}.{ext}"
+    return f"{stem[:80]}{'-' + variant if variant else ''}.{ext}"
 
 
 def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: str | None = None) -> HttpResponse:
+    variant = ""
     try:
         loaded = load(army_list)
     except Unavailable as exc:
@@ -241,7 +259,7 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
                               allies_book_for(loaded.roster))
         content_type = "text/plain; charset=utf-8"
     elif fmt == "pdf":
-        variant = request.GET.get("variant")
+        variant = request.GET.get("variant", "")
         if variant not in VARIANTS:
             variant = default_variant(loaded.book)  # Mordheim prints its warband sheet
         content = render_pdf(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster), variant,
@@ -250,7 +268,8 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
     else:
         raise Http404("Unknown download format.")
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{_filename(army_list, fmt)}"'
+    named = _filename(army_list, fmt, variant)
+    response["Content-Disposition"] = f'attachment; filename="{named}"'
     return response
 
 

@@ -232,11 +232,22 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
         view["size"] = {"id": f"{prefix}-size", "value": submitted("size", size), "errors": err("size"),
                         "hint": f"{bounds} models, {cost_text(entry.points, unit)} each"}
 
-    groups = one_of_groups(entry)
-    in_group = {oid for ids in groups.values() for oid in ids}
+    # An option that needs another choice (Barding a horse, a lance a mount) is offered once that choice
+    # is made; one already taken stays, so it can be untaken, and the report says what it lacks.
+    made = {oid for oid, count in ru.options if count} | set(ru.command) | ({ru.mount} if ru.mount else set())
+
+    def offered(option: Option) -> bool:
+        if chosen.get(option.id):
+            return True
+        return made.issuperset(option.requires) and (not option.requires_any or bool(made & set(option.requires_any)))
+
+    groups = {gid: [oid for oid in ids if offered(entry.options[oid])] for gid, ids in one_of_groups(entry).items()}
+    in_group = {oid for ids in one_of_groups(entry).values() for oid in ids}
     fieldsets = []
     for gid, ids in groups.items():
         group = entry.groups[gid]
+        if not ids:
+            continue
         current = next((oid for oid in ids if chosen.get(oid)), "")
         # Choosing nothing keeps what the entry has: a Wizard's own level, or no option of the group.
         levels = all(entry.options[oid].wizard_level for oid in ids)
@@ -247,7 +258,7 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
         fieldsets.append({"legend": group.name, "kind": "radio", "choices": choices, "errors": err(f"grp-{gid}")})
     singles, roles = [], []
     for option in entry.options.values():
-        if option.id in in_group:
+        if option.id in in_group or not offered(option):
             continue
         name = f"opt-{option.id}"
         field_view = {"name": name, "id": f"{prefix}-{name}", "label": option.name, "cost": option_cost(option),

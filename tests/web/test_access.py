@@ -103,11 +103,12 @@ class TestSharedPages:
         assert 'action="/lists/' not in content  # no form that changes the list
         assert response["X-Robots-Tag"] == "noindex"
 
-    @pytest.mark.parametrize("fmt", ["json", "txt", "pdf"])
-    def test_the_link_holder_may_download_it(self, client, shared_list, fmt):
+    @pytest.mark.parametrize("fmt, name", [("json", "Sonnstahl-combined-arms.json"), ("txt", "Sonnstahl-combined-arms.txt"),
+                                           ("pdf", "Sonnstahl-combined-arms-full.pdf")])
+    def test_the_link_holder_may_download_it(self, client, shared_list, fmt, name):
         response = client.get(reverse("shared-download", args=[shared_list.share_token, fmt]))
         assert response.status_code == 200
-        assert response["Content-Disposition"].startswith("attachment; filename=\"Sonnstahl-combined-arms.")
+        assert response["Content-Disposition"] == f'attachment; filename="{name}"'
 
     def test_a_revoked_or_made_up_token_finds_nothing(self, client, shared_list):
         token = shared_list.share_token

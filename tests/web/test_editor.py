@@ -59,7 +59,8 @@ class TestAddUnit:
         assert response.status_code == 302
         assert response["Location"] == f"/lists/{empty_list.pk}/edit/?unit=marshal#unit-marshal"
         empty_list.refresh_from_db()
-        assert empty_list.document["units"] == [{"id": "marshal", "entry": "marshal"}]
+        # The only character of the list, so it starts as the General.
+        assert empty_list.document["units"] == [{"id": "marshal", "entry": "marshal", "general": True}]
         assert (empty_list.total_points, empty_list.valid, empty_list.revision) == (90, False, 2)
 
     def test_for_htmx_it_renders_the_units_and_the_report_panel(self, edit, empty_list):

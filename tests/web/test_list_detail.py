@@ -27,8 +27,12 @@ class TestListPage:
         assert cards["wizard"].roles == ["Wizard level 2", "Path of Fire"]
         assert response.context["panel"]["total"] == alice_list.total_points
         content = response.content.decode()
-        for fmt in ("json", "txt", "pdf"):
-            assert f'href="/lists/{alice_list.pk}/download/{fmt}/"' in content
+        base = f"/lists/{alice_list.pk}/download/"
+        assert response.context["downloads"] == [
+            ("Text", f"{base}txt/"), ("JSON", f"{base}json/"), ("PDF roster", f"{base}pdf/?variant=full"),
+            ("PDF, compact", f"{base}pdf/?variant=compact"), ("PDF, hidden list", f"{base}pdf/?variant=hidden")]
+        for label, url in response.context["downloads"]:
+            assert f'href="{url}"' in content and f">{label}</a>" in content
         assert "<form" in content and "unit-form" not in content  # sharing forms only; no editing here
 
     def test_it_costs_three_queries(self, client_alice, alice_list, django_assert_num_queries):

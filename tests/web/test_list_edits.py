@@ -224,3 +224,30 @@ class TestListSettings:
         assert doc["notes"] == "for Saturday"
         assert doc["units"][0] == {"id": "m", "entry": "marshal", "options": {"shield": 1}, "general": True,
                                    "label": "blue", "notes": "paint the cloak"}
+
+
+class TestGeneralByDefault:
+    """A list's sole character who may be its General starts as the General (the player may untick it)."""
+
+    def test_the_first_character_becomes_the_general_and_a_second_does_not(self, book, empty):
+        roster, _ = edits.add_unit(book, empty, "heavy-infantry")
+        assert not any(u.general for u in roster.units)
+        roster, uid = edits.add_unit(book, roster, "marshal")
+        assert [u.id for u in roster.units if u.general] == [uid]
+        roster, second = edits.add_unit(book, roster, "marshal")
+        assert [u.id for u in roster.units if u.general] == [uid]
+
+    def test_no_general_is_chosen_for_the_player_when_two_characters_could_be(self, book, empty):
+        roster, first = edits.add_unit(book, empty, "marshal")
+        roster = edits.set_general(roster, first, False)
+        roster, second = edits.add_unit(book, roster, "marshal")
+        assert not any(u.general for u in roster.units)
+
+    def test_a_loner_is_not_made_general(self, library):
+        # The Old World: a Loner may not be the General (001:L3779-3783); a Daemon Slayer is a Loner.
+        dwarfs = library.latest("the-old-world", "dwarfen-mountain-holds")
+        roster = edits.start_roster(dwarfs, "Slayers", 2000)
+        roster, _ = edits.add_unit(dwarfs, roster, "daemon-slayer")
+        assert not any(u.general for u in roster.units)
+        roster, thane = edits.add_unit(dwarfs, roster, "thane")
+        assert [u.id for u in roster.units if u.general] == [thane]

@@ -1,0 +1,28 @@
+"""What each entry of a book costs the moment it is added to a list, as the engine prices it.
+
+The catalogue shows this, not the entry's bare cost per model: an artillery piece whose crew or weapon
+is a compulsory choice costs that choice too, and a character that must ride costs its mount. The unit
+is made the way the editor adds it (`list_edits.add_unit`) and priced by the engine, so the catalogue
+and the list agree. Worked out once per book version (books never change under a version).
+"""
+from __future__ import annotations
+
+from armylists import list_edits
+from armylists.rules import Book, validate
+
+_costs: dict[tuple[str, str, str, str], dict[str, int]] = {}
+
+
+def entry_costs(book: Book) -> dict[str, int]:
+    """{entry id: points of the unit as first added}."""
+    key = (book.system.id, book.id, book.version, book.content_hash)
+    found = _costs.get(key)
+    if found is None:
+        found = {}
+        empty = list_edits.start_roster(book, "catalogue", book.default_limit or book.system.default_limit or 1000)
+        for entry_id in book.entries:
+            roster, _ = list_edits.add_unit(book, empty, entry_id)
+            line = validate(book, roster).units
+            found[entry_id] = line[0].points if line else 0
+        _costs[key] = found
+    return found
