@@ -36,7 +36,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from armylists.catalogue import allies_book_for, disk_library
+from armylists.catalogue import allies_book_for, site_library
 from armylists.list_files import ListFileError, read_list, write_output
 from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, System
 from armylists.rules.event import EventRules, Ruleset, check_list, parse_event_rules
@@ -121,7 +121,7 @@ class Command(BaseCommand):
 
 def _ruleset(system_id: str, points: int, composition: str | None, modes: list[str], book_args: list[str],
              rules_file: Path | None) -> tuple[Ruleset, System]:
-    library = disk_library()
+    library = site_library()
     system = library.systems.get(system_id)
     if system is None:
         raise UsageError(f"--system: unknown game system {system_id!r}; known: {', '.join(sorted(library.systems))}")
