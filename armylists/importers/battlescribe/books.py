@@ -78,7 +78,7 @@ class BookMaker:
 
     # -- the book --------------------------------------------------------------------------------
     def make(self) -> dict:
-        forces = [f for f in self.system["forces"] + self.catalogue["forces"] if f["id"]]
+        forces = [f for f in self.system["forces"] + self.catalogue["forces"] if f["id"] and not f.get("hidden")]
         composition_ids = Ids()
         for i, force in enumerate(forces):
             self.forces[force["id"]] = "" if i == 0 else composition_ids(force["name"])
@@ -94,19 +94,24 @@ class BookMaker:
         book_rules = [{"id": "points-limit", "type": "points_limit", "source": self.info["credit"]}]
         compositions = []
         default_ids: list[str] = []
+        force_limits: dict[str, list[str]] = {}
         for i, force in enumerate(forces):
-            ids = self.force_rules(force)
+            force_limits[force["id"]] = ids = self.force_rules(force)
             if i == 0:
                 default_ids = ids
-            else:
-                compositions.append({"id": self.forces[force["id"]], "name": force["name"],
-                                     "rules": [self.rules.pop(r) for r in ids], "replace_rules": default_ids,
-                                     "source": self.info["credit"]})
-        book_rules += [self.rule(rid, params) for rid, params in self.rules.items()]
-        for c in compositions:
-            c["rules"] = [self.rule(f"{c['id']}-{n}", p) for n, p in enumerate(c["rules"], start=1)]
-            if not c["replace_rules"]:
-                del c["replace_rules"]
+        # All limits of the book in one tally_limits rule, those of each force in one of their own: the
+        # engine then judges only the limits a list can break (checks/tallies.py), and a composition
+        # (a force after the first) replaces the first force's rule with its own.
+        forced = {rid for ids in force_limits.values() for rid in ids}
+        book_rules.append(self.group("bs-limits", [rid for rid in self.rules if rid not in forced]))
+        if default_ids:
+            book_rules.append(self.group("bs-force-limits", default_ids))
+        for force in forces[1:]:
+            cid = self.forces[force["id"]]
+            compositions.append({"id": cid, "name": force["name"], "source": self.info["credit"],
+                                 "rules": [self.group(f"bs-{cid}-limits", force_limits[force["id"]])]
+                                 if force_limits[force["id"]] else [],
+                                 **({"replace_rules": ["bs-force-limits"]} if default_ids else {})})
         book: dict[str, Any] = {
             "kind": "book", "id": self.info["book_id"], "name": self.catalogue["name"],
             "system": self.info["system_id"], "version": self.info["version"],
@@ -118,8 +123,9 @@ class BookMaker:
                              for (kind, where), n in sorted(self.cov.unchecked.items())]
         return book
 
-    def rule(self, rid: str, params: dict) -> dict:
-        return {"id": rid, "type": "tally_limit", "params": params, "source": self.info["credit"]}
+    def group(self, rid: str, ids: list[str]) -> dict:
+        return {"id": rid, "type": "tally_limits", "source": self.info["credit"],
+                "params": {"limits": [{"id": i, **self.rules[i]} for i in ids]}}
 
     # -- links -----------------------------------------------------------------------------------
     def resolve(self, node: dict, chain: tuple[str, ...]) -> dict | None:

@@ -95,7 +95,7 @@ class Reader:
     def force(self, element: Element, where: str) -> dict:
         name = element.get("name", "")
         return {
-            "id": element.get("id"), "name": name,
+            "id": element.get("id"), "name": name, "hidden": truth(element.get("hidden")),
             "constraints": self.constraints(element, f"{where} > {name}"),
             "modifiers": self.modifiers(element, f"{where} > {name}"),
             "categories": [{"target": c.get("targetId"), "name": c.get("name", ""),
