@@ -140,6 +140,21 @@ def common_item_lists(book: Book) -> list[dict]:
         return []
 
 
+def site_library() -> Library:
+    """The rules data on disk together with the latest imported books (and their systems, which for
+    BattleScribe data live only in the database): what the site, the API, events and check_lists offer."""
+    disk = disk_library()
+    imported = imported_books()
+    if not imported:
+        return disk
+    library = Library(systems=dict(disk.systems), books=dict(disk.books), files=disk.files,
+                      common_items=disk.common_items)
+    for book in imported:
+        library.systems.setdefault(book.system.id, book.system)
+        library.books.setdefault(book.key, book)
+    return library
+
+
 def listed_books() -> list[Book]:
     """Every book a new list may be built on: the rules data on disk, then the imported books."""
     return [*disk_library().books.values(), *imported_books()]
@@ -167,7 +182,7 @@ def _find(system: str, book_id: str, version: str, source: str, where: tuple) ->
     book = get_book(system, book_id, version)
     if book is not None:
         return book
-    library = disk_library()
+    library = site_library()
     if system not in library.systems:
         known = ", ".join(sorted(library.systems)) or "none"
         raise ListDocumentError(source, ("system",), f"unknown game system {system!r}; known: {known}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from armylists.catalogue import book_for, disk_library, get_book
+from armylists.catalogue import book_for, get_book, site_library
 from armylists.exports import parse_list_text
 from armylists.rules import Book, ListDocumentError, Roster, parse_roster_json
 from armylists.rules.plain_data import text_problem
@@ -44,7 +44,7 @@ def read_list_data(data: bytes, source: str) -> tuple[Roster, Book]:
         problem = text_problem(text)
         if problem:
             raise ListFileError(f"{source}: {problem}")
-        roster = parse_list_text(text, disk_library().books.values(), source, lookup=get_book)
+        roster = parse_list_text(text, site_library().books.values(), source, lookup=get_book)
         return roster, book_for(roster, source)
     except ListDocumentError as exc:
         raise ListFileError(str(exc)) from None

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armylists.catalogue import allies_book_for, book_for, common_item_lists, disk_library, get_book, validate_roster
+from armylists.catalogue import allies_book_for, book_for, common_item_lists, get_book, site_library, validate_roster
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
 from armylists.models import MAX_REVISION, ArmyList
@@ -39,7 +39,7 @@ def _errors(*codes: int) -> dict:
 # --- rules ------------------------------------------------------------------------------------
 
 def _system_data(system) -> dict:
-    library = disk_library()
+    library = site_library()
     books = sorted((b for b in library.books.values() if b.system.id == system.id), key=lambda b: (b.id, b.version))
     return {
         "id": system.id, "name": system.name, "version": system.version, "budget_unit": system.budget_unit,
@@ -53,7 +53,7 @@ class SystemListView(APIView):
 
     @extend_schema(responses={200: SystemSerializer(many=True), **_errors(406)}, summary="Game systems")
     def get(self, request: Request) -> Response:
-        return Response([_system_data(s) for s in disk_library().systems.values()])
+        return Response([_system_data(s) for s in site_library().systems.values()])
 
 
 class SystemDetailView(APIView):
@@ -61,7 +61,7 @@ class SystemDetailView(APIView):
 
     @extend_schema(responses={200: SystemSerializer, **_errors(404, 406)}, summary="One game system")
     def get(self, request: Request, system: str) -> Response:
-        found = disk_library().systems.get(system)
+        found = site_library().systems.get(system)
         if found is None:
             raise NotFound(f"No game system {system!r}.")
         return Response(_system_data(found))
@@ -72,7 +72,7 @@ class BookListView(APIView):
 
     @extend_schema(responses={200: BookSummarySerializer(many=True), **_errors(406)}, summary="Army books")
     def get(self, request: Request) -> Response:
-        books = sorted(disk_library().books.values(), key=lambda b: (b.system.id, b.id, b.version))
+        books = sorted(site_library().books.values(), key=lambda b: (b.system.id, b.id, b.version))
         return Response([{"system": b.system.id, "id": b.id, "version": b.version, "name": b.name,
                           "entries": len(b.entries), "imported": b.imported} for b in books])
 
@@ -237,7 +237,7 @@ class ListImportView(APIView):
     def post(self, request: Request) -> Response:
         try:
             if isinstance(request.data, str):
-                library = disk_library()
+                library = site_library()
                 roster = parse_list_text(request.data, library.books.values(), "text", lookup=get_book)
             elif isinstance(request.data, dict):
                 roster = parse_roster(request.data, "")

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from armylists.catalogue import allies_book_for, book_for, disk_library
+from armylists.catalogue import allies_book_for, book_for, site_library
 from armylists.models import Event, Submission
 from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, parse_roster
 from armylists.rules.event import EventRules, Ruleset, check_list, check_team, parse_event_rules
@@ -39,13 +39,13 @@ def allowed_books(event: Event) -> dict[str, frozenset[str]]:
 
 def system_books(system: str, allowed: dict[str, frozenset[str]] | None = None) -> list[Book]:
     """The books on disk of `system` an event may use (all of them when `allowed` is empty)."""
-    return [b for b in disk_library().books.values()
+    return [b for b in site_library().books.values()
             if b.system.id == system and (not allowed or (b.id in allowed and (not allowed[b.id] or b.version in allowed[b.id])))]
 
 
 def read_rules(system: str, text: str, allowed: dict[str, frozenset[str]], source: str = "event rules") -> EventRules:
     """The event rules, checked against the system and the allowed books; a RulesDataError if bad."""
-    library = disk_library()
+    library = site_library()
     if system not in library.systems:
         raise RulesDataError(source, (), f"unknown game system {system!r}")
     return parse_event_rules(text, source, library.systems[system], system_books(system, allowed))

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from armylists.catalogue import disk_library
+from armylists.catalogue import site_library
 from armylists.list_edits import MAX_LIMIT, MAX_NAME
 from armylists.models import ArmyList, Event
 from armylists.rules import RulesDataError
@@ -16,12 +16,12 @@ from .checking import allowed_books, read_rules
 
 
 def _system_choices() -> list[tuple[str, str]]:
-    return [(s.id, s.name) for s in sorted(disk_library().systems.values(), key=lambda s: s.name)]
+    return [(s.id, s.name) for s in sorted(site_library().systems.values(), key=lambda s: s.name)]
 
 
 def _book_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     """Allowed-book choices, grouped by system: "system/book" (any version) and "system/book@version"."""
-    library = disk_library()
+    library = site_library()
     groups: dict[str, list[tuple[str, str]]] = {}
     for book in sorted(library.books.values(), key=lambda b: (b.system.name, b.name, b.version)):
         choices = groups.setdefault(book.system.name, [])
@@ -34,7 +34,7 @@ def _book_choices() -> list[tuple[str, list[tuple[str, str]]]]:
 
 def _mode_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return [(s.name, [(f"{s.id}/{m.id}", m.name) for m in s.modes.values()])
-            for s in sorted(disk_library().systems.values(), key=lambda s: s.name) if s.modes]
+            for s in sorted(site_library().systems.values(), key=lambda s: s.name) if s.modes]
 
 
 class EventForm(forms.ModelForm):
@@ -77,7 +77,7 @@ class EventForm(forms.ModelForm):
 
     def clean_system(self) -> str:
         system = self.cleaned_data["system"]
-        if system not in disk_library().systems:
+        if system not in site_library().systems:
             raise forms.ValidationError("Choose one of the game systems.")
         return system
 
@@ -90,12 +90,12 @@ class EventForm(forms.ModelForm):
         for choice in data.get("allowed_books", []):
             chosen_system, _, book = choice.partition("/")
             if chosen_system != system:
-                self.add_error("allowed_books", f"{book} is not a book of {disk_library().systems[system].name}.")
+                self.add_error("allowed_books", f"{book} is not a book of {site_library().systems[system].name}.")
             books.append(book)
         for choice in data.get("play_modes", []):
             chosen_system, _, mode = choice.partition("/")
             if chosen_system != system:
-                self.add_error("play_modes", f"{mode} is not a matched-play rule of {disk_library().systems[system].name}.")
+                self.add_error("play_modes", f"{mode} is not a matched-play rule of {site_library().systems[system].name}.")
             modes.append(mode)
         data["books"], data["modes"] = books, modes
         probe = Event(books=books)  # the allowed books read the way the check reads them
@@ -104,7 +104,7 @@ class EventForm(forms.ModelForm):
         except RulesDataError as exc:
             self.add_error("rules_text", f"{format_path(exc.path)}: {exc.reason}")
         composition = data.get("composition", "").strip()
-        if composition and not any(composition in b.compositions for b in disk_library().books.values()
+        if composition and not any(composition in b.compositions for b in site_library().books.values()
                                    if b.system.id == system):
             self.add_error("composition", f"No book of this system has a composition {composition!r}.")
         deadline, day = data.get("deadline"), data.get("date")

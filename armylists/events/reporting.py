@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Mapping
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
 
-from armylists.catalogue import disk_library
+from armylists.catalogue import site_library
 from armylists.exports.pdf import MARGIN, FOOTER_SPACE, PAGE, Footer, FooterCanvas, full_story
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_style import REGULAR, RULE, Styles, register_fonts, table_style, text
@@ -53,7 +53,7 @@ class Row:
 
 def category_columns(event: Event) -> list[tuple[str, str]]:
     """(id, name) of the event's system's categories: the table's percentage columns."""
-    system = disk_library().systems.get(event.system)
+    system = site_library().systems.get(event.system)
     return [(c.id, c.name) for c in system.categories] if system else []
 
 

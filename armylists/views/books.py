@@ -4,11 +4,11 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from armylists.catalogue import disk_library, get_book, listed_books
+from armylists.catalogue import get_book, listed_books, site_library
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    library = disk_library()
+    library = site_library()
     every_book = listed_books()
     systems = []
     for system in library.systems.values():

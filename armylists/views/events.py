@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armylists.catalogue import disk_library
+from armylists.catalogue import site_library
 from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
 from armylists.events.forms import EventForm, ReviewForm, SubmitForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
@@ -55,7 +55,7 @@ def _submission_for(request: HttpRequest, event: Event, sid: int) -> Submission:
 
 
 def _system_name(event: Event) -> str:
-    system = disk_library().systems.get(event.system)
+    system = site_library().systems.get(event.system)
     return system.name if system else event.system
 
 

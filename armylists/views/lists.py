@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists import list_edits
 from armylists.access import get_list_for_user, get_rw_list_for_user, get_shared_list
-from armylists.catalogue import allies_book_for, disk_library, get_book, listed_books, validate_roster
+from armylists.catalogue import allies_book_for, get_book, listed_books, site_library, validate_roster
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.forms import NewListForm, RenameForm, ShareForm
@@ -49,7 +49,7 @@ def _books() -> list[Book]:
 @login_required
 @require_GET
 def my_lists(request: HttpRequest) -> HttpResponse:
-    library = disk_library()
+    library = site_library()
     rows = []
     for army_list in ArmyList.objects.filter(owner=request.user).order_by("-updated", "-id"):
         system = library.systems.get(army_list.system)

@@ -78,7 +78,7 @@ class BookMaker:
 
     # -- the book --------------------------------------------------------------------------------
     def make(self) -> dict:
-        forces = [f for f in self.system["forces"] + self.catalogue["forces"] if f["id"]]
+        forces = [f for f in self.system["forces"] + self.catalogue["forces"] if f["id"] and not f.get("hidden")]
         composition_ids = Ids()
         for i, force in enumerate(forces):
             self.forces[force["id"]] = "" if i == 0 else composition_ids(force["name"])
@@ -94,19 +94,24 @@ class BookMaker:
         book_rules = [{"id": "points-limit", "type": "points_limit", "source": self.info["credit"]}]
         compositions = []
         default_ids: list[str] = []
+        force_limits: dict[str, list[str]] = {}
         for i, force in enumerate(forces):
-            ids = self.force_rules(force)
+            force_limits[force["id"]] = ids = self.force_rules(force)
             if i == 0:
                 default_ids = ids
-            else:
-                compositions.append({"id": self.forces[force["id"]], "name": force["name"],
-                                     "rules": [self.rules.pop(r) for r in ids], "replace_rules": default_ids,
-                                     "source": self.info["credit"]})
-        book_rules += [self.rule(rid, params) for rid, params in self.rules.items()]
-        for c in compositions:
-            c["rules"] = [self.rule(f"{c['id']}-{n}", p) for n, p in enumerate(c["rules"], start=1)]
-            if not c["replace_rules"]:
-                del c["replace_rules"]
+        # All limits of the book in one tally_limits rule, those of each force in one of their own: the
+        # engine then judges only the limits a list can break (checks/tallies.py), and a composition
+        # (a force after the first) replaces the first force's rule with its own.
+        forced = {rid for ids in force_limits.values() for rid in ids}
+        book_rules.append(self.group("bs-limits", [rid for rid in self.rules if rid not in forced]))
+        if default_ids:
+            book_rules.append(self.group("bs-force-limits", default_ids))
+        for force in forces[1:]:
+            cid = self.forces[force["id"]]
+            compositions.append({"id": cid, "name": force["name"], "source": self.info["credit"],
+                                 "rules": [self.group(f"bs-{cid}-limits", force_limits[force["id"]])]
+                                 if force_limits[force["id"]] else [],
+                                 **({"replace_rules": ["bs-force-limits"]} if default_ids else {})})
         book: dict[str, Any] = {
             "kind": "book", "id": self.info["book_id"], "name": self.catalogue["name"],
             "system": self.info["system_id"], "version": self.info["version"],
@@ -118,8 +123,9 @@ class BookMaker:
                              for (kind, where), n in sorted(self.cov.unchecked.items())]
         return book
 
-    def rule(self, rid: str, params: dict) -> dict:
-        return {"id": rid, "type": "tally_limit", "params": params, "source": self.info["credit"]}
+    def group(self, rid: str, ids: list[str]) -> dict:
+        return {"id": rid, "type": "tally_limits", "source": self.info["credit"],
+                "params": {"limits": [{"id": i, **self.rules[i]} for i in ids]}}
 
     # -- links -----------------------------------------------------------------------------------
     def resolve(self, node: dict, chain: tuple[str, ...]) -> dict | None:
@@ -168,6 +174,9 @@ class BookMaker:
         entry: dict[str, Any] = {"id": eid, "name": node["name"], "category": self.categories.get(primary, OTHER),
                                  "troop_type": "model", "tags": self.tags_of(node)}
         self.eid, self.options, self.option_ids, self.model_tags = eid, [], Ids(), {"bs-type-model"}
+        self.option_by_id: dict[str, dict] = {}
+        self.hiders: list[dict] = []  # the selections being walked whose modifiers may hide what is inside
+        self.auto: dict[str, Any] = {"base": 0, "per_model": 0, "tags": []}
         ancestry = frozenset([node["id"], node.get("link_id") or node["id"], *node["categories"]])
         self.limits(node, entry["tags"][:1], root=True, per_model=False, priced=True)
         if model is not None:
@@ -182,6 +191,15 @@ class BookMaker:
             entry["size"] = {"min": 1, "max": 1}
         self.walk([raw for raw, found in zip(node["children"], children) if model is None or found is not model],
                   None, False, [], 1, (node["id"],), ancestry)
+        if model is not None:
+            entry["points"] += self.auto["per_model"]
+            entry["base_points"] += self.auto["base"]
+        else:
+            entry["points"] += self.auto["base"] + self.auto["per_model"]
+        entry["tags"] = list(dict.fromkeys(entry["tags"] + self.auto["tags"]))
+        if entry["points"] < 0:
+            self.cov.miss("a negative cost (taken as 0)", node["where"], node)
+            entry["points"] = 0
         if self.options:
             entry["options"] = self.options
         text = self.profile_text(node) + (self.profile_text(model) if model is not None else [])
@@ -197,7 +215,9 @@ class BookMaker:
         for c in entries:
             if c["type"] == "model" and node["type"] == "unit":
                 return c
-        for c in entries:  # 1.x: the child taken at least once that may be taken more than once
+        if node["type"] != "unit" and not self.catalogue["schema"].startswith(("0.", "1.")):
+            return None
+        for c in entries:  # a unit's (or 1.x entry's) child taken at least once, and more than once if wanted
             least = [x for x in c["constraints"] if x["scope"] == "parent" and x["field"] == "selections"]
             if any(x["type"] == "min" and x["value"] >= 1 for x in least) and not any(
                     x["type"] == "max" and x["value"] == 1 for x in least):
@@ -265,7 +285,12 @@ class BookMaker:
                 group_tags = groups + [t for t in (tag(node["id"]), tag(node.get("link_id") or node["id"]))
                                        if t not in groups]
                 self.limits(node, [tag(node["id"])], root=False, per_model=per_model, native=False)
-                self.walk(node["children"], parent, per_model, group_tags, depth + 1, here, inside)
+                self.descend(node, node["children"], parent, per_model, group_tags, depth + 1, here, inside)
+                continue
+            automatic = self.automatic(node) if not groups else None
+            if automatic is not None:
+                self.fold(node, automatic, parent, per_model, inside)
+                self.descend(node, node["children"], parent, per_model, [], depth + 1, here, inside)
                 continue
             cost = self.price(node, inside, option=not per_model)
             option: dict[str, Any] = {"id": self.option_ids(node["name"]), "name": node["name"],
@@ -285,7 +310,41 @@ class BookMaker:
             if extra:
                 option["model_cost"] = extra
             self.options.append(option)
-            self.walk(node["children"], option["id"], per_model, [], depth + 1, here, inside)
+            self.option_by_id[option["id"]] = option
+            self.descend(node, node["children"], option["id"], per_model, [], depth + 1, here, inside)
+
+    def descend(self, node: dict, children: list[dict], *walk_args: Any) -> None:
+        """Walk a node's children, the node counted among those that may hide them."""
+        hides = node["hidden"] or any(m["field"] == "hidden" for m in node["modifiers"])
+        if hides:
+            self.hiders.append(node)
+        self.walk(children, *walk_args)
+        if hides:
+            self.hiders.pop()
+
+    def automatic(self, node: dict) -> dict | None:
+        """The plain minimum that makes an entry part of its parent: BattleScribe adds it by itself."""
+        changed = {m["field"] for m in node["modifiers"]}
+        for c in node["constraints"]:
+            if (c["type"] == "min" and c["scope"] == "parent" and c["field"] == "selections" and not c["percent"]
+                    and c["value"] >= 1 and c["id"] not in changed and not c.get("when_taken")):
+                return c
+        return None
+
+    def fold(self, node: dict, c: dict, parent: str | None, per_model: bool, ancestry: frozenset[str]) -> None:
+        """A selection taken with its parent, as part of it: its cost and tags go to the parent option,
+        or to the unit (its points, per model where it sits under the model)."""
+        cost = self.price(node, ancestry) * int(c["value"])
+        self.cov.constraints_checked.add(id(c))
+        self.limits(node, [tag(node["id"])], root=False, per_model=per_model, priced=True, done=frozenset([id(c)]))
+        target = self.option_by_id.get(parent) if parent else None
+        tags = [t for t in self.tags_of(node) if t != "bs-any"]
+        if target is not None:
+            target["cost"] = max(0, target["cost"] + cost)
+            target["tags"] = list(dict.fromkeys(target["tags"] + tags))
+        else:
+            self.auto["per_model" if per_model else "base"] += cost
+            self.auto["tags"] += tags
 
     def model_increment(self, m: dict) -> int | None:
         """A cost raised by a fixed amount per model of the unit, unconditionally (the 1.x "+2 points per
@@ -341,8 +400,16 @@ class BookMaker:
                 found = c["value"] if found is None else min(found, c["value"])
                 self.cov.constraints_checked.add(id(c))
                 continue
+            if c.get("when_taken") and c["value"] <= 1 and c["id"] not in mods:
+                self.cov.constraints_checked.add(id(c))  # taken at all, it is taken once: nothing to check
+                continue
             try:
                 modifiers = [bound_modifier(m, c["type"], self) for m in mods.get(c["id"], [])]
+                if c["type"] == "min":  # no minimum where the catalogue hides the selection
+                    modifiers += self.hidden_minimum(node)
+                if c.get("when_taken"):  # the minimum holds only where the selection is taken
+                    modifiers.append({"target": "min", "op": "set", "value": 0,
+                                      "when": {"tally": {"count": count, "scope": scope}, "is": "equalTo", "value": 0}})
                 params = constraint_rule(c, count, node["name"], scope, [self.eid], per_model and scope == "unit",
                                          modifiers, self.costs)
             except Unmapped as exc:
@@ -350,14 +417,39 @@ class BookMaker:
                 for m in mods.get(c["id"], []):
                     self.cov.miss(f"modifier of a limit not checked ({exc})", m["where"], m)
                 continue
-            self.add_rule(f"{c['id']}-{node['link_id']}" if mods.get(c["id"]) and node.get("link_id") else c["id"],
-                          params)
+            self.add_rule(c["id"], params)
             self.cov.constraints_checked.add(id(c))
             self.cov.modifiers_checked.update(id(m) for m in mods.get(c["id"], []))
         hidden = [m for m in node["modifiers"] if m["field"] == "hidden"]
         if hidden:
             self.availability(node, count, root, hidden)
         return found
+
+    def hidden_minimum(self, node: dict) -> list[dict]:
+        """Modifiers that lift a minimum wherever the node, or a selection it sits in, is hidden: a
+        minimum of what the catalogue does not offer asks nothing."""
+        changes = []
+        for hider in [*self.hiders, node]:
+            shown, hidden = [], []
+            for m in hider["modifiers"]:
+                if m["field"] != "hidden":
+                    continue
+                if m["type"] != "set" or m["repeats"]:
+                    raise Unmapped(f"{m['type']} of hidden")
+                when = condition_group(m["when"], self)
+                (hidden if m["value"].lower() == "true" else shown).append(when)
+            if None in hidden or (hider["hidden"] and not shown):
+                changes.append({"target": "min", "op": "set", "value": 0})  # hidden always
+                continue
+            cases = list(hidden)
+            if hider["hidden"]:  # hidden unless a condition shows it
+                cases.append({"not": shown[0]} if len(shown) == 1 else {"not": {"any": shown}}
+                             if None not in shown else None)
+            cases = [c for c in cases if c is not None]
+            if cases:
+                changes.append({"target": "min", "op": "set", "value": 0,
+                                "when": cases[0] if len(cases) == 1 else {"any": cases}})
+        return changes
 
     def availability(self, node: dict, count: list[str], root: bool, hidden: list[dict]) -> None:
         """Hidden where conditions hold: at most 0 taken there (and the reverse for one hidden by default)."""
@@ -383,12 +475,20 @@ class BookMaker:
         self.cov.modifiers_checked.update(id(m) for m in hidden)
 
     def add_rule(self, key: str, params: dict) -> None:
+        """One rule per limit; where a shared entry's limit reads the same in several units, one rule
+        lists them all, and where a link gives it other modifiers, that is a rule of its own."""
         rid = "bs-" + slug(key)
-        found = self.rules.get(rid)
-        if found is not None and params.get("scope") == "unit" and found.get("scope") == "unit":
-            found["entries"] = sorted(set(found["entries"]) | set(params["entries"]))
-        elif found is None:
-            self.rules[rid] = params
+        same = {k: v for k, v in params.items() if k != "entries"}
+        n = 1
+        while rid in self.rules:
+            found = self.rules[rid]
+            if {k: v for k, v in found.items() if k != "entries"} == same:
+                if "entries" in found:
+                    found["entries"] = sorted(set(found["entries"]) | set(params["entries"]))
+                return
+            n += 1
+            rid = f"bs-{slug(key)}-{n}"
+        self.rules[rid] = params
 
     def is_characteristic(self, fieldname: str) -> bool:
         return fieldname in self.info["characteristics"]

@@ -3,7 +3,8 @@
 1.x keeps limits as attributes (minSelections/maxSelections in the parent, min/maxInForce,
 min/maxInRoster, min/maxPoints, and a category's min/maxPercentage of the force); they become
 constraints with the ids "<entry id>/<attribute>", which the modifiers naming that attribute change.
-A 1.x modifier's `repeat` with `incrementParentId`/`incrementChildId`/`incrementField`/`incrementValue`
+An entry's minSelections counts only when it is taken (a magic item's 1 of 1), as BattleScribe
+1.x offered it. A 1.x modifier's `repeat` with `incrementParentId`/`incrementChildId`/`incrementField`/`incrementValue`
 becomes a repeat; `show`/`hide` become "set hidden"; a condition's `parentId` becomes its scope.
 """
 from __future__ import annotations
@@ -128,7 +129,9 @@ class LegacyReader:
             if value == default and cid not in changed:
                 continue
             out.append({"id": cid, "type": kind, "field": field, "scope": scope, "value": value,
-                        "percent": attribute.endswith("Percentage"), "shared": True, "where": where})
+                        "percent": attribute.endswith("Percentage"), "shared": True, "where": where,
+                        # 1.x: an entry's minSelections is how many are taken when it is taken at all
+                        "when_taken": attribute == "minSelections" and local(element.tag) == "entry"})
         return out
 
     def modifiers(self, element: Element, where: str, owner: str | None) -> list[dict]:

@@ -20,6 +20,8 @@ from xml.etree.ElementTree import Element
 from .sources import BattleScribeInputError, Document
 
 KINDS = {"gameSystem": "system", "catalogue": "catalogue"}
+SINGULAR = {"categoryEntries": "categoryEntry", "forceEntries": "forceEntry", "sharedRules": "rule",
+            "sharedProfiles": "profile", "categories": "category", "entries": "entry"}
 
 
 def local(tag: str) -> str:
@@ -28,7 +30,7 @@ def local(tag: str) -> str:
 
 def kids(element: Element, container: str, child: str | None = None) -> list[Element]:
     """The children named `child` of the child container named `container` ("constraints" -> "constraint")."""
-    child = child or container[:-1]
+    child = child or SINGULAR.get(container) or container[:-1]
     for c in element:
         if local(c.tag) == container:
             return [x for x in c if local(x.tag) == child]
@@ -93,7 +95,7 @@ class Reader:
     def force(self, element: Element, where: str) -> dict:
         name = element.get("name", "")
         return {
-            "id": element.get("id"), "name": name,
+            "id": element.get("id"), "name": name, "hidden": truth(element.get("hidden")),
             "constraints": self.constraints(element, f"{where} > {name}"),
             "modifiers": self.modifiers(element, f"{where} > {name}"),
             "categories": [{"target": c.get("targetId"), "name": c.get("name", ""),

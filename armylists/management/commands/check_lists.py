@@ -32,7 +32,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from armylists.catalogue import disk_library, system_library
+from armylists.catalogue import site_library, system_library
 from armylists.list_checks import Outputs, checked_lines, copy_output, cores
 from armylists.list_files import ListFileError
 from armylists.rules import RulesDataError, System
@@ -112,9 +112,11 @@ class Command(BaseCommand):
 def _ruleset(system_id: str, points: int, composition: str | None, modes: list[str], book_args: list[str],
              rules_file: Path | None) -> tuple[Ruleset, System]:
     library = system_library(system_id)  # the event's system alone: its books, not every system's
-    system = library.systems.get(system_id) if library is not None else None
+    if library is None or system_id not in library.systems:
+        library = site_library()  # a system imported into the database (BattleScribe)
+    system = library.systems.get(system_id)
     if system is None:
-        known = ", ".join(sorted(disk_library().systems))
+        known = ", ".join(sorted(site_library().systems))
         raise UsageError(f"--system: unknown game system {system_id!r}; known: {known}")
     if points <= 0:
         raise UsageError(f"--points: {points} is not a points limit; give a positive number")

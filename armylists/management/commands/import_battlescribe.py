@@ -56,6 +56,8 @@ class Command(BaseCommand):
         self._store(conversion)
 
     def _report(self, conversion: Conversion, verbosity: int) -> None:
+        if verbosity < 1:
+            return
         for r in conversion.reports:
             f = r.figures
             self.stdout.write(

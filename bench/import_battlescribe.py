@@ -1,0 +1,84 @@
+"""Time the BattleScribe import and the checking of a list of an imported book.
+
+    python bench/import_battlescribe.py [--rounds 3] [--checks 2000]
+
+1. Importing all 24 files of The 9th Age 2nd edition (../shared/external/battlescribe/the-9th-age-2nd):
+   reading, converting and building every book with the engine's loader (median of the rounds), then the
+   whole `manage.py import_battlescribe` into a fresh SQLite database (once).
+2. Checking a list: the legal 2nd-edition example (docs/examples/battlescribe/, Ogre Khans, 1920 of 2000
+   pts) against its imported book, and the native Ogre Khans example (docs/examples/ogre-khans-2400-legal.json,
+   2385 pts) against our hand-written book, in interleaved rounds; the median time of one check, cold
+   (every unit priced again) and warm (units kept, as the editor re-checks), and their ratio.
+Prints figures only; docs/benchmarks.md records them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DATA = ROOT.parent / "shared" / "external" / "battlescribe" / "the-9th-age-2nd"
+
+from bench.in_process import start_site  # noqa: E402
+
+start_site("import-battlescribe")
+
+from django.core.management import call_command  # noqa: E402
+
+from armylists.catalogue import get_book  # noqa: E402
+from armylists.importers.battlescribe import check, convert, read_sources  # noqa: E402
+from armylists.rules import load_tree, parse_roster, validate  # noqa: E402
+from armylists.rules.army import forget_resolved_units  # noqa: E402
+
+
+def seconds(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--checks", type=int, default=2000)
+    args = parser.parse_args()
+    if not DATA.is_dir():
+        sys.exit(f"{DATA} is not here")
+    files = sorted(DATA.glob("*.[cg]*"))
+    convert_times = [seconds(lambda: check(convert(read_sources([str(DATA)])))) for _ in range(args.rounds)]
+    command = seconds(lambda: call_command("import_battlescribe", str(DATA), verbosity=0))
+    print(f"import {len(files)} files of the-9th-age-2nd: read+convert+build median "
+          f"{statistics.median(convert_times):.2f} s ({args.rounds} rounds); whole command into SQLite {command:.2f} s")
+
+    imported_doc = json.loads((ROOT / "docs/examples/battlescribe/the-9th-age-2nd-legal.json").read_text())
+    native_doc = json.loads((ROOT / "docs/examples/ogre-khans-2400-legal.json").read_text())
+    imported_roster, native_roster = parse_roster(imported_doc), parse_roster(native_doc)
+    imported_book = get_book(imported_roster.system, imported_roster.book, imported_roster.book_version)
+    native_book = load_tree(ROOT / "rules_data").book(native_roster.system, native_roster.book,
+                                                      native_roster.book_version)
+    assert validate(imported_book, imported_roster).valid and validate(native_book, native_roster).valid
+    figures: dict[str, list[float]] = {k: [] for k in ("imported cold", "native cold", "imported warm", "native warm")}
+    per_round = max(1, args.checks // 10)
+    for _ in range(10):  # interleaved rounds, so both see the same machine
+        for name, book, roster in (("imported", imported_book, imported_roster), ("native", native_book, native_roster)):
+            def cold() -> None:
+                forget_resolved_units(book)
+                validate(book, roster)
+            figures[f"{name} cold"] += [seconds(cold) for _ in range(per_round)]
+            figures[f"{name} warm"] += [seconds(lambda: validate(book, roster)) for _ in range(per_round)]
+    median = {k: statistics.median(v) * 1e6 for k, v in figures.items()}
+    print(f"check: imported book {len(imported_book.rules)} rules, {len(imported_roster.units)} units, "
+          f"{validate(imported_book, imported_roster).total_points} pts; native book {len(native_book.rules)} rules, "
+          f"{len(native_roster.units)} units, {validate(native_book, native_roster).total_points} pts")
+    for kind in ("cold", "warm"):
+        print(f"check {kind}: imported {median[f'imported {kind}']:.0f} us, native {median[f'native {kind}']:.0f} us, "
+              f"ratio {median[f'imported {kind}'] / median[f'native {kind}']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""The community's BattleScribe data (../shared/external/battlescribe/, read only): every catalogue imports,
+at least 95% of its constraints and modifiers are checked, and the example lists in
+docs/examples/battlescribe/ are as legal as their names say. Skipped where the data is absent."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from armylists.catalogue import report_for
+from armylists.importers.battlescribe import convert, read_sources
+from armylists.rules import parse_roster
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "external" / "battlescribe"
+EXAMPLES = ROOT / "docs" / "examples" / "battlescribe"
+pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/external/battlescribe is not here")
+
+# data set -> (the files its example's book needs, the number of catalogues that are books)
+SETS = {
+    "the-9th-age-2nd": (["2nd-theNinthAge-FantasyBattles.gst", "2nd-ogreKhans.cat"], 23),
+    "the-9th-age-0.11": (["Fantasy Battles The 9th Age.gst", "Ogre Khans.cat"], 16),
+    "mordheim": (["Mordheim.gst", "data.cat", "Reiklanders.cat"], 16),  # data.cat: shared entries, no book
+}
+ILLEGAL = {
+    "the-9th-age-2nd": ["tally.max", "unit.size_max"],
+    "the-9th-age-0.11": ["tally.max", "tally.min", "tally.min"],
+    "mordheim": ["options.requires", "options.requires", "points.over_limit", "tally.max", "tally.max", "tally.max"],
+}
+
+
+@pytest.fixture(scope="module")
+def conversions():
+    return {name: convert(read_sources([str(DATA / name)])) for name in SETS}
+
+
+def test_every_catalogue_of_every_data_set_becomes_a_book(conversions):
+    for name, (_, books) in SETS.items():
+        cats = sorted(p for p in (DATA / name).glob("*.cat"))
+        assert len(conversions[name].books) == books, name
+        assert len(cats) - books == (1 if name == "mordheim" else 0)  # Mordheim's data.cat is a library
+
+
+def test_at_least_95_percent_of_all_constraints_and_modifiers_are_checked(conversions):
+    total = checked = 0
+    for conversion in conversions.values():
+        for report in conversion.reports:
+            f = report.figures
+            total += f["constraints"]["total"] + f["modifiers"]["total"]
+            checked += f["constraints"]["checked"] + f["modifiers"]["checked"]
+    assert checked * 100 >= 95 * total, f"{checked} of {total}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", SETS)
+def test_the_example_lists_are_as_legal_as_their_names_say(name):
+    files, _ = SETS[name]
+    call_command("import_battlescribe", *(str(DATA / name / f) for f in files), verbosity=0)
+    legal = report_for(parse_roster(json.loads((EXAMPLES / f"{name}-legal.json").read_text())))
+    assert legal.valid, [v.message for v in legal.violations]
+    illegal = report_for(parse_roster(json.loads((EXAMPLES / f"{name}-illegal.json").read_text())))
+    assert sorted(v.code for v in illegal.violations) == ILLEGAL[name], [v.message for v in illegal.violations]
