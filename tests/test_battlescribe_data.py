@@ -62,3 +62,6 @@ def test_the_example_lists_are_as_legal_as_their_names_say(name):
     assert legal.valid, [v.message for v in legal.violations]
     illegal = report_for(parse_roster(json.loads((EXAMPLES / f"{name}-illegal.json").read_text())))
     assert sorted(v.code for v in illegal.violations) == ILLEGAL[name], [v.message for v in illegal.violations]
+    if name == "mordheim":  # Mordheim's costs are gold crowns, as its game system's cost type says
+        assert "Total 590 gc is 90 gc over the 500 gc limit." in [v.message for v in illegal.violations]
+        assert illegal.budget_unit == "gc" and legal.total_points == 320

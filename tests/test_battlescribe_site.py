@@ -45,6 +45,12 @@ def test_the_new_list_form_offers_the_book_and_makes_a_list_of_it(client, alice)
                                                         "points_limit": "2000"})
     saved = ArmyList.objects.get(owner=alice)
     assert response.status_code == 302 and (saved.system, saved.book, saved.book_version) == (SYSTEM, BOOK, VERSION)
+    client_alice.post(reverse("unit-add", args=[saved.pk]), {"entry": "knights", "revision": saved.revision})
+    saved.refresh_from_db()
+    assert [u["entry"] for u in saved.document["units"]] == ["knights"] and saved.total_points == 10 + 3 * 20
+    editor = client_alice.get(reverse("list-edit", args=[saved.pk])).content.decode()
+    assert "Banner of Speed" in editor and "+2 pts per model" in editor  # the Lance, per model of the unit
+    assert "Test Knights &gt; Captain" in editor  # the report panel says what is not checked
 
 
 def test_the_api_describes_the_book_and_validates_a_list_of_it(api_alice):

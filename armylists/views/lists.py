@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists import list_edits
 from armylists.access import get_list_for_user, get_rw_list_for_user, get_shared_list
-from armylists.catalogue import allies_book_for, get_book, listed_books, site_library, validate_roster
+from armylists.catalogue import allies_book_for, disk_library, get_book, listed_books, validate_roster
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.forms import NewListForm, RenameForm, ShareForm
@@ -49,11 +49,11 @@ def _books() -> list[Book]:
 @login_required
 @require_GET
 def my_lists(request: HttpRequest) -> HttpResponse:
-    library = site_library()
+    library = disk_library()  # one query for all the lists: an imported book's system comes with its book
     rows = []
     for army_list in ArmyList.objects.filter(owner=request.user).order_by("-updated", "-id"):
-        system = library.systems.get(army_list.system)
         book = get_book(army_list.system, army_list.book, army_list.book_version)
+        system = library.systems.get(army_list.system) or (book.system if book else None)
         rows.append({
             "list": army_list,
             "system": system.name if system else army_list.system,

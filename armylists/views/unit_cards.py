@@ -223,7 +223,10 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
                 "id": f"{prefix}-{name}-{value or 'none'}"}
 
     def option_cost(option: Option) -> str:
-        return cost_text(option.cost, unit, option.per_model)
+        if option.model_cost and not option.cost:  # an imported option priced per model of the unit
+            return cost_text(option.model_cost, unit, per_model=True)
+        extra = f", {cost_text(option.model_cost, unit, per_model=True)}" if option.model_cost else ""
+        return cost_text(option.cost, unit, option.per_model) + extra
 
     view: dict[str, Any] = {"prefix": prefix, "non_field_errors": list(errors.get("__all__", []))}
     if entry.size_max != entry.size_min:

@@ -16,7 +16,8 @@ from armylists.rules.book import Book
 from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book, build_system
 
-from .books import OTHER, BookMaker, slug
+from .books import OTHER, BookMaker
+from .names import slug
 from .plain import plain_document
 from .sources import BattleScribeInputError, Document, read_sources
 

@@ -9,60 +9,15 @@ the book's rules, and each force after the first a composition.
 """
 from __future__ import annotations
 
-import re
-import unicodedata
 from typing import Any
 
-from .limits import Coverage, Unmapped, bound_modifier, child_tag, condition_group, constraint_rule, scope_of, tag
+from .limits import (Coverage, Unmapped, bound_modifier, child_tag, condition_group, constraint_rule, number_of,
+                     scope_of, static_truth, tag)
+from .names import Ids, slug
 
 MAX_DEPTH = 12  # links may form cycles; no catalogue we know nests half as deep
 UNLIMITED = 100  # an option without a maximum may be taken this often
 OTHER = "other"
-
-
-def slug(text: str) -> str:
-    text = unicodedata.normalize("NFKD", re.sub(r"['’`]", "", text)).encode("ascii", "ignore").decode().lower()
-    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "x"
-
-
-def number_of(value: str) -> float:
-    try:
-        return float(value)
-    except ValueError:
-        return 0.0
-
-
-def static_truth(group: dict, ancestry: frozenset[str]) -> bool | None:
-    """Whether a condition group holds for every selection inside `ancestry` (the ids of the entries,
-    links and categories a selection sits in); None when it depends on the list."""
-    results = []
-    for c in group["conditions"]:
-        if c["type"] not in ("instanceOf", "notInstanceOf") or scope_of(c["scope"]) != "unit":
-            return None
-        inside = c["child"] in ancestry
-        results.append(inside if c["type"] == "instanceOf" else not inside)
-    for g in group["groups"]:
-        found = static_truth(g, ancestry)
-        if found is None:
-            return None
-        results.append(found)
-    if not results:
-        return True
-    return any(results) if group["type"] == "or" else all(results)
-
-
-class Ids:
-    """Unique slugs from names, in the order asked."""
-    def __init__(self) -> None:
-        self.used: set[str] = set()
-
-    def __call__(self, name: str) -> str:
-        base = slug(name)
-        found, n = base, 2
-        while found in self.used:
-            found, n = f"{base}-{n}", n + 1
-        self.used.add(found)
-        return found
 
 
 class BookMaker:

@@ -159,3 +159,29 @@ def constraint_rule(c: dict, count: list[str], label: str, scope: str, entries: 
     if modifiers:
         params["modifiers"] = modifiers
     return params
+
+
+def number_of(value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        return 0.0
+
+
+def static_truth(group: dict, ancestry: frozenset[str]) -> bool | None:
+    """Whether a condition group holds for every selection inside `ancestry` (the ids of the entries,
+    links and categories a selection sits in); None when it depends on the list."""
+    results = []
+    for c in group["conditions"]:
+        if c["type"] not in ("instanceOf", "notInstanceOf") or scope_of(c["scope"]) != "unit":
+            return None
+        inside = c["child"] in ancestry
+        results.append(inside if c["type"] == "instanceOf" else not inside)
+    for g in group["groups"]:
+        found = static_truth(g, ancestry)
+        if found is None:
+            return None
+        results.append(found)
+    if not results:
+        return True
+    return any(results) if group["type"] == "or" else all(results)
