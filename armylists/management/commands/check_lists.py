@@ -1,7 +1,7 @@
 """Check every list of an event offline: one table row per list, then what each illegal list breaks.
 
     python manage.py check_lists FILE_OR_FOLDER... --system S --points N [--composition C] [--mode M]...
-                                 [--books BOOK[@VERSION],...] [--event-rules FILE] [--csv OUT] [--json OUT]
+                                 [--books BOOK[@VERSION],...] [--event-rules FILE] [--csv OUT] [--json OUT] [--jobs N]
 
 For organisers without a server. A folder stands for every *.json and *.txt file directly inside it
 (sorted by name, not recursive); a file is a JSON list document or a list in tournament text, read as
@@ -21,6 +21,10 @@ book_version, total_points, points_limit, "<Category> %" per category of S, vali
 violations as "code: message" joined with " | "; an unreadable file has valid "unreadable" and its
 error in violations). --json OUT writes a JSON array of {"file", "player", "report"} (the Report's
 to_dict()), or {"file", "error"} for an unreadable file.
+
+Lists are checked on every core (--jobs N sets how many processes; 1 checks them in this one), and in
+constant memory: each list's table row, violations, CSV row and JSON entry are written to temporary
+files as it is checked (armylists/list_checks.py), then printed in the files' order.
 
 Exit status: 0 when every list is legal, 1 when any is illegal, 2 when any file cannot be read or the
 command is used wrongly (an unknown system, book, version, mode or composition, a bad event rules file,
