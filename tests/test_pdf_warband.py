@@ -82,7 +82,8 @@ def test_every_example_warband_prints_every_warrior_item_and_figure(library, nam
               if o in book.entries[u.entry].options}
     assert bought and [b for b in bought if b not in everything] == []
     assert f"Gold left Warband rating Warriors {report.points_limit} gc {report.total_points} gc " in everything
-    assert f" {report.figures['rating']} {report.figures['models']} of " in everything
+    warriors = sum(line.models for line in report.units if line.category != "hired-swords")  # not of the warband
+    assert f" {report.figures['rating']} {warriors} of " in everything
     verdict = "LEGAL" if report.valid else f"NOT LEGAL ({len(report.errors)} errors)"
     assert f" {verdict} " in text[0]
     assert [v.message for v in report.violations if " ".join(v.message.split()) not in everything] == []
@@ -259,3 +260,12 @@ def test_only_a_row_taller_than_a_page_is_shrunk_any_other_moves_whole_to_the_ne
     # Its third row of heroes starts the second page, at full size.
     text = sheet(book, roster, report)
     assert text[1].startswith("Sister Superior 35 gc Name M WS BS S T W I A Ld 4 4 3 3 3 1 3 1 7")
+
+
+def test_the_sheet_counts_the_warbands_warriors_and_not_its_hired_swords(library):
+    """Hired Swords are not of the warband (Mordheim rulebook, Hired Swords); the Sisters' hired Halfling
+    Scout cooks for one more warrior (Cook): 12 warriors of 16."""
+    book, roster, report = example(library, "sisters-of-sigmar-legal.json")
+    assert report.figures["models"] == 13
+    text = " ".join(sheet(book, roster, report))
+    assert "Warband rating Warriors 500 gc 481 gc 19 gc 101 12 of 16" in text

@@ -10,10 +10,11 @@ category is a character category (Mordheim's `heroes`), a group otherwise, so no
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from armylists.rules import Book, Violation
-from armylists.rules.book import Entry
+from armylists.rules.book import Entry, Rule
+from armylists.rules.report import UnitLine
 from armylists.rules.roster import RosterUnit
 
 from .pdf_list import PrintedList, PrintedUnit
@@ -60,6 +61,9 @@ class WarbandSheet:
             self.sections.append((title, section_figures(warriors, report.budget_unit), warriors))
         self.models = report.figures.get("models", 0)
         self.maximum = warband_maximum(book, printed.roster.composition)
+        counted = warband_rule(book, printed.roster.composition)
+        if counted is not None:  # Hired Swords are not of the warband; a Halfling Scout makes room for one more
+            self.models, self.maximum = counted_warriors(counted, report.units, self.maximum)
 
 
 def warrior(book: Book, unit: PrintedUnit, hero: bool, violations: tuple[Violation, ...]) -> Warrior:
@@ -115,6 +119,30 @@ def section_figures(warriors: list[Warrior], budget: str) -> str:
     if warriors and not warriors[0].hero:
         count = f"{len(warriors)} group{'s' if len(warriors) != 1 else ''}, {count}"
     return f"{count} \u00b7 {cost} {budget}"
+
+
+def warband_rule(book: Book, composition: str | None) -> Rule | None:
+    """The book's count rule tagged `warband-maximum` when it counts by category only (Mordheim: heroes and
+    henchmen, not Hired Swords)."""
+    for rule in book.rules_for(composition):
+        if rule.type == "count" and "warband-maximum" in rule.tags and set(rule.params.get("select", {})) == {"category"}:
+            return rule
+    return None
+
+
+def counted_warriors(rule: Rule, lines: Iterable[UnitLine], maximum: int | None) -> tuple[int, int | None]:
+    """(the warriors the rule counts, its maximum raised by its `plus` for the units taken)."""
+    lines = list(lines)
+    categories = rule.params["select"]["category"]
+    categories = {categories} if isinstance(categories, str) else set(categories)
+    models = sum(line.models for line in lines if line.category in categories)
+    bound = rule.params.get("max")
+    plus = bound.get("plus") if isinstance(bound, dict) else None
+    if maximum is not None and plus and set(plus["select"]) == {"entry"}:
+        entries = plus["select"]["entry"]
+        entries = {entries} if isinstance(entries, str) else set(entries)
+        maximum += plus["each"] * sum(1 for line in lines if line.entry in entries)
+    return models, maximum
 
 
 def warband_maximum(book: Book, composition: str | None) -> int | None:

@@ -15,7 +15,7 @@ def test_systems_list_their_books(api_anonymous):
     assert [b["id"] for b in data["t9a-0.11"]["books"]] == ["empire-of-sonnstahl", "ogre-khans"]
     assert [c["id"] for c in data["t9a-0.11"]["categories"]] == ["lords", "heroes", "core", "special", "rare"]
     assert (data["mordheim"]["budget_unit"], [c["id"] for c in data["mordheim"]["categories"]]) == (
-        "gc", ["heroes", "henchmen"])
+        "gc", ["heroes", "henchmen", "hired-swords"])
 
 
 def test_an_unknown_system_is_404(api_anonymous):
