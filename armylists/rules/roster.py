@@ -14,7 +14,7 @@ import fastjsonschema
 
 from .errors import ListDocumentError
 from .loader import LIST_SCHEMA, check_schema
-from .plain_data import UnstorableData, check_plain, load_json
+from .plain_data import UnstorableData, check_plain, load_json, text_problem
 
 FORMAT = "armylist/1"
 MAX_DOCUMENT_BYTES = 512 * 1024  # a 200-unit list is about 60 kB; anything far larger is not a list
@@ -82,17 +82,42 @@ def _accepts() -> Callable[[Any], Any]:
     return fastjsonschema.compile(json.loads(LIST_SCHEMA.read_text()))
 
 
+# The document's free text: the schema bounds its length but, unlike a slug's pattern, not its characters.
+FREE_TEXT = ("name", "player", "notes", "book_version")
+UNIT_FREE_TEXT = ("label", "notes")
+
+
+def _refuse_unstorable(data: Any, source: str) -> None:
+    try:
+        check_plain(data)
+    except UnstorableData as exc:
+        raise ListDocumentError(source, exc.path, exc.reason) from None
+
+
+def _refuse_unstorable_text(data: dict, source: str) -> None:
+    """A NUL or a lone surrogate in a document that has the schema's shape (slugs, ids and numbers are
+    bounded by the schema; the free text is checked here): a quick look, since every save passes it."""
+    places = [((key,), data.get(key)) for key in FREE_TEXT]
+    if data.get("allies"):
+        places.append((("allies", "book_version"), data["allies"]["book_version"]))
+    places += [(("units", i, key), unit.get(key)) for i, unit in enumerate(data["units"]) for key in UNIT_FREE_TEXT]
+    if text_problem("".join(text for _, text in places if text)) is None:
+        return
+    for path, text in places:
+        problem = text_problem(text) if text else None
+        if problem:
+            raise ListDocumentError(source, path, problem)
+
+
 def parse_roster(data: Any, source: str = "list") -> Roster:
     """Build a `Roster` from a decoded list document, or raise `ListDocumentError`."""
     try:
-        check_plain(data)  # before the schema: its patterns would pass a NUL or a surrogate in free text
-    except UnstorableData as exc:
-        raise ListDocumentError(source, exc.path, exc.reason) from None
-    try:
         _accepts()(data)
     except fastjsonschema.JsonSchemaException:
+        _refuse_unstorable(data, source)  # before the schema's messages quote a bad value
         check_schema("list", data, source, ListDocumentError)
         raise ListDocumentError(source, (), "is not a valid list document") from None
+    _refuse_unstorable_text(data, source)
     allies = data.get("allies")
     units, seen = [], {}
     for i, u in enumerate(data["units"]):
