@@ -195,8 +195,6 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Client addresses (rate limits, login lockouts): X-Forwarded-For is believed only through this many
-# proxies of our own in front of the site (armylists/client_address.py); 0 ignores it.
 def envcount(name: str, default: str) -> int:
     value = os.getenv(name, default).strip()
     if not value.isdigit():
@@ -204,6 +202,8 @@ def envcount(name: str, default: str) -> int:
     return int(value)
 
 
+# Client addresses (rate limits, login lockouts): X-Forwarded-For is believed only through this many
+# proxies of our own in front of the site (armylists/client_address.py); 0 ignores it.
 TRUSTED_PROXIES = envcount("TRUSTED_PROXIES", "0")
 
 # Rate limits (armylists/rate_limits.py), per user when signed in, else per address. RATE_LIMITS=off
@@ -214,8 +214,8 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "login": "20/minute",
 } if RATE_LIMITS else {scope: None for scope in ("validate", "write", "import", "export", "login")}
 
-# The cache the rate-limit counts (and login lockouts' caches) live in: shared by every worker. The
-# database by default (`migrate` makes its table: armylists/apps.py); Redis when REDIS_URL is set.
+# The cache the rate-limit counts live in, shared by every worker (login failures are rows of
+# django-axes' tables): the database by default (`migrate` makes its table: armylists/apps.py); Redis when REDIS_URL is set.
 REDIS_URL = os.getenv("REDIS_URL", "")
 CACHES = {
     "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL} if REDIS_URL
@@ -235,10 +235,10 @@ AXES_CLIENT_IP_CALLABLE = "armylists.client_address.client_address"
 AXES_LOCKOUT_CALLABLE = "armylists.login_lockout.lockout_response"
 
 # API tokens (django-rest-knox): stored as a SHA-512 hash, named by the user, expiring after
-# API_TOKEN_DAYS unless the user picks otherwise; a password change revokes them all.
+# API_TOKEN_DAYS (0: never) unless the user picks otherwise; a password change revokes them all.
 KNOX_TOKEN_MODEL = "armylists.ApiToken"
 API_TOKEN_DAYS = envcount("API_TOKEN_DAYS", "90")
-REST_KNOX = {"TOKEN_MODEL": "armylists.ApiToken", "TOKEN_TTL": timedelta(days=API_TOKEN_DAYS),
+REST_KNOX = {"TOKEN_MODEL": "armylists.ApiToken", "TOKEN_TTL": timedelta(days=API_TOKEN_DAYS) if API_TOKEN_DAYS else None,
              "AUTH_HEADER_PREFIX": "Token"}
 
 # Background tasks (organisers' bulk work: checking an event again, the muster PDF). Queued in the

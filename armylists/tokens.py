@@ -24,8 +24,9 @@ def create_token(user, name: str, days: int | None) -> tuple[ApiToken, str]:
     return ApiToken.objects.create(user, expiry=timedelta(days=days) if days else None, name=name.strip())
 
 
-def default_days() -> int:
-    return settings.API_TOKEN_DAYS
+def default_days() -> int | None:
+    """Days until a new token expires unless its maker says otherwise; None (API_TOKEN_DAYS=0): never."""
+    return settings.API_TOKEN_DAYS or None
 
 
 def revoke_token(user, key: str) -> bool:

@@ -16,6 +16,7 @@ def start_site(name: str) -> None:
     os.environ.update(DATABASE_URL=f"sqlite:///{folder.name}/bench.sqlite3", DEBUG="false",
                       SECRET_KEY=f"bench-{name}-not-secret", ALLOWED_HOSTS="testserver")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armylists.settings")
+    os.environ.setdefault("RATE_LIMITS", "off")  # one user sends hundreds of edits: time the work, not the limit (bench/rate_limit.py)
     import django
     django.setup()
     from django.core.management import call_command

@@ -27,7 +27,7 @@ class NewTokenForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "POST"])
 def tokens(request: HttpRequest) -> HttpResponse:
-    form = NewTokenForm(request.POST or None, initial={"expires": str(default_days())})
+    form = NewTokenForm(request.POST or None, initial={"expires": str(default_days() or "never")})
     created = None
     status = 200
     if request.method == "POST":
@@ -38,7 +38,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, str(exc))
                 status = 400
             else:
-                form = NewTokenForm(initial={"expires": str(default_days())})
+                form = NewTokenForm(initial={"expires": str(default_days() or "never")})
         else:
             status = 400
     return render(request, "accounts/tokens.html", {
