@@ -166,7 +166,7 @@ def _bearer(book: Book, army: Army, unit: Unit, kind: str, label: str, ids: tupl
         elif item.identity in taken:
             reason = "already taken in the army (one of each per army)"
         elif item.category in full:
-            reason = f"already carries {system.item_categories[item.category].name.lower()}"
+            reason = f"already carries one of the {system.item_categories[item.category].name}"
         elif left is not None and cost > left and not (beyond and standard and not carried_items):
             reason = f"costs {cost} {unit_name}; {max(left, 0)} {unit_name} of the allowance left"
         elif any(cost > kind_left[k] for k in kinds if k in kind_left):
