@@ -46,6 +46,7 @@ urlpatterns = [
     path("events/<int:pk>/upload/", events.event_upload, name="event-upload"),
     path("events/<int:pk>/lists.csv", events.event_csv, name="event-csv"),
     path("events/<int:pk>/approved.pdf", events.event_muster, name="event-muster"),
+    path("events/<int:pk>/players.csv", events.event_players_csv, name="event-players-csv"),  # issue 17
     path("events/<int:pk>/submissions/<int:sid>/", events.submission_detail, name="submission-detail"),
     path("events/<int:pk>/submissions/<int:sid>/review/", events.submission_review, name="submission-review"),
     path("events/<int:pk>/submissions/<int:sid>/download/<str:fmt>/", events.submission_download,
