@@ -32,6 +32,22 @@ def _book_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return list(groups.items())
 
 
+def _composition_choices() -> list[tuple[str, list[tuple[str, str]]] | tuple[str, str]]:
+    """Compositions by name, grouped by system: "system/composition" -> "Knightly Order (Empire of Man)"."""
+    library = disk_library()
+    groups: dict[str, dict[str, tuple[str, list[str]]]] = {}
+    for book in sorted(library.books.values(), key=lambda b: (b.system.name, b.name)):
+        found = groups.setdefault(book.system.name, {})
+        for cid, comp in book.compositions.items():
+            key = f"{book.system.id}/{cid}"
+            name, books = found.setdefault(key, (comp.name, []))
+            if book.name not in books:
+                books.append(book.name)
+    return [("", "Any composition"), *((system, [(key, f"{name} ({', '.join(books)})")
+                                                  for key, (name, books) in found.items()])
+                                        for system, found in groups.items() if found)]
+
+
 def _mode_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return [(s.name, [(f"{s.id}/{m.id}", m.name) for m in s.modes.values()])
             for s in sorted(disk_library().systems.values(), key=lambda s: s.name) if s.modes]
@@ -55,13 +71,14 @@ class EventForm(forms.ModelForm):
         help_texts = {
             "rules_text": "YAML in the engine's rule vocabulary (docs/events.md), for example: "
                           "- {id: no-allies, type: count, params: {label: Allies, select: {category: allies}, max: 0}}",
-            "composition": "A composition id every list must use (for example city-state-of-nuln); empty: any.",
+            "composition": "The composition every list must use; none chosen: any.",
         }
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
             "rules_text": forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "code"}),
-            "system": forms.Select(),
+            "system": forms.Select(attrs={"data-event-system": "1"}),
+            "composition": forms.Select(),
         }
 
     def __init__(self, *args: Any, **kwargs: Any):
@@ -69,11 +86,18 @@ class EventForm(forms.ModelForm):
         self.fields["system"].widget.choices = _system_choices()
         self.fields["allowed_books"].choices = _book_choices()
         self.fields["play_modes"].choices = _mode_choices()
+        self.fields["composition"].widget.choices = _composition_choices()
         self.fields["name"].max_length = MAX_NAME
+        # The system first: the books, compositions and matched-play rules offered below follow it
+        # (static/armylists/event_form.js hides the other systems').
+        self.order_fields(["system", "name", "date", "points_limit", "allowed_books", "composition", "play_modes",
+                           "deadline", "rules_text"])
         if self.instance.pk:
             system = self.instance.system
             self.initial["allowed_books"] = [f"{system}/{b}" for b in self.instance.books]
             self.initial["play_modes"] = [f"{system}/{m}" for m in self.instance.modes]
+            if self.instance.composition:
+                self.initial["composition"] = f"{system}/{self.instance.composition}"
 
     def clean_system(self) -> str:
         system = self.cleaned_data["system"]
@@ -104,6 +128,12 @@ class EventForm(forms.ModelForm):
         except RulesDataError as exc:
             self.add_error("rules_text", f"{format_path(exc.path)}: {exc.reason}")
         composition = data.get("composition", "").strip()
+        if "/" in composition:  # chosen by name: "system/composition"
+            chosen_system, _, composition = composition.partition("/")
+            if chosen_system != system:
+                self.add_error("composition", f"That composition is not one of "
+                                              f"{disk_library().systems[system].name}'s.")
+        data["composition"] = composition
         if composition and not any(composition in b.compositions for b in disk_library().books.values()
                                    if b.system.id == system):
             self.add_error("composition", f"No book of this system has a composition {composition!r}.")

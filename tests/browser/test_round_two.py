@@ -192,3 +192,23 @@ def test_at_390_px_the_import_and_report_fit(site, browser, shoot, player):
     assert overflow(page) == 0
     shoot(page, "r2-report-390")
     context.close()
+
+
+def test_the_event_form_offers_the_chosen_systems_books_and_compositions(site, browser, shoot, player):
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        log_in(page, site)
+        page.goto(site + "/events/new/")
+        page.select_option("#id_system", "the-old-world")
+        books = page.locator("#id_allowed_books optgroup:not([hidden]) option").all_inner_texts()
+        assert books and all("Sonnstahl" not in b and "Ogre" not in b for b in books)
+        assert "Empire of Man (any version)" in books
+        compositions = page.locator("#id_composition optgroup:not([hidden]) option").all_inner_texts()
+        assert "City-State of Nuln (Empire of Man)" in compositions
+        page.select_option("#id_system", "t9a-0.11")
+        books = page.locator("#id_allowed_books optgroup:not([hidden]) option").all_inner_texts()
+        assert "Empire of Sonnstahl (any version)" in books and "Empire of Man (any version)" not in books
+        assert overflow(page) == 0
+        shoot(page, f"r2-event-form-{width}", full_page=True)
+        context.close()

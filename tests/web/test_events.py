@@ -94,6 +94,28 @@ def test_a_bad_event_form_says_why_and_saves_nothing(client, alice, changes, fie
     assert not Event.objects.exists()
 
 
+def test_the_form_offers_the_system_first_and_compositions_by_name(client, alice):
+    client.force_login(alice)
+    form = client.get(reverse("event-new")).context["form"]
+    assert list(form.fields)[0] == "system"
+    groups = dict(c for c in form.fields["composition"].widget.choices if isinstance(c[1], list))
+    assert ("the-old-world/city-state-of-nuln", "City-State of Nuln (Empire of Man)") in groups["Warhammer: The Old World"]
+    response = client.post(reverse("event-new"), event_form(composition="the-old-world/city-state-of-nuln"))
+    assert response.status_code == 302
+    event = Event.objects.get()
+    assert event.composition == "city-state-of-nuln"
+    edit = client.get(reverse("event-edit", args=[event.pk])).context["form"]
+    assert edit.initial["composition"] == "the-old-world/city-state-of-nuln"
+
+
+def test_a_composition_of_another_system_is_refused(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("event-new"), event_form(composition="t9a-0.11/city-state-of-nuln"))
+    assert response.status_code == 400
+    assert response.context["form"].errors["composition"][0] == "That composition is not one of Warhammer: The Old World's."
+    assert not Event.objects.exists()
+
+
 # --- submitting: a frozen copy ---------------------------------------------------------------------
 
 def test_a_submission_is_a_frozen_copy_with_its_checksum(client, bob, event, bob_list):
