@@ -2,6 +2,7 @@
 reader, so a bad rules file is a form error naming the line's path, never a broken event."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -13,6 +14,7 @@ from armylists.rules import RulesDataError
 from armylists.rules.errors import format_path
 
 from .checking import allowed_books, read_rules
+from .rule_builder import KINDS, RuleBuildError, build_rule
 
 
 def _system_choices() -> list[tuple[str, str]]:
@@ -60,6 +62,13 @@ class EventForm(forms.ModelForm):
     allowed_books = forms.MultipleChoiceField(required=False, label="Allowed army books",
                                               help_text="None chosen: every book of the system.",
                                               widget=forms.SelectMultiple(attrs={"size": 8}))
+    # A rule built here rather than typed (events/rule_builder.py): added to the rules text on saving.
+    add_rule_kind = forms.ChoiceField(required=False, label="Add an event rule",
+                                      choices=[("", "No rule to add")] + list(KINDS.items()))
+    add_rule_name = forms.CharField(required=False, max_length=200, label="Unit, option or item",
+                                    help_text="As the army book names it, e.g. Steam Tank.")
+    add_rule_number = forms.IntegerField(required=False, min_value=0, max_value=MAX_LIMIT, label="N",
+                                         help_text="For “at most N”: how many units, or how many points.")
     play_modes = forms.MultipleChoiceField(required=False, label="Matched-play rules",
                                            help_text="Every list is checked with these, whatever it chose.",
                                            widget=forms.CheckboxSelectMultiple)
@@ -67,7 +76,7 @@ class EventForm(forms.ModelForm):
     class Meta:
         model = Event
         fields = ["name", "date", "system", "points_limit", "composition", "deadline", "rules_text"]
-        labels = {"rules_text": "Event rules", "composition": "Required composition", "deadline": "Submission deadline"}
+        labels = {"rules_text": "Event rules (advanced: YAML)", "composition": "Required composition", "deadline": "Submission deadline"}
         help_texts = {
             "rules_text": "YAML in the engine's rule vocabulary (docs/events.md), for example: "
                           "- {id: no-allies, type: count, params: {label: Allies, select: {category: allies}, max: 0}}",
@@ -91,7 +100,7 @@ class EventForm(forms.ModelForm):
         # The system first: the books, compositions and matched-play rules offered below follow it
         # (static/armylists/event_form.js hides the other systems').
         self.order_fields(["system", "name", "date", "points_limit", "allowed_books", "composition", "play_modes",
-                           "deadline", "rules_text"])
+                           "deadline", "add_rule_kind", "add_rule_name", "add_rule_number", "rules_text"])
         if self.instance.pk:
             system = self.instance.system
             self.initial["allowed_books"] = [f"{system}/{b}" for b in self.instance.books]
@@ -122,6 +131,8 @@ class EventForm(forms.ModelForm):
                 self.add_error("play_modes", f"{mode} is not a matched-play rule of {disk_library().systems[system].name}.")
             modes.append(mode)
         data["books"], data["modes"] = books, modes
+        if data.get("add_rule_kind"):
+            self._add_built_rule(data, system, books)
         probe = Event(books=books)  # the allowed books read the way the check reads them
         try:
             read_rules(system, data.get("rules_text", ""), allowed_books(probe), "event rules")
@@ -141,6 +152,20 @@ class EventForm(forms.ModelForm):
         if deadline and day and deadline.date() > day:
             self.add_error("deadline", "The deadline must be on or before the event's date.")
         return data
+
+    def _add_built_rule(self, data: dict[str, Any], system: str, books: list[str]) -> None:
+        """The rule the "Add an event rule" fields describe, appended to the rules text (or their error)."""
+        allowed = {b.partition("@")[0] for b in books}
+        system_books = [b for b in disk_library().books.values()
+                        if b.system.id == system and (not allowed or b.id in allowed)]
+        text = data.get("rules_text", "") or ""
+        try:
+            line = build_rule(data["add_rule_kind"], data.get("add_rule_name", ""), data.get("add_rule_number"),
+                              system_books, re.findall(r"\bid:\s*([\w-]+)", text))
+        except RuleBuildError as exc:
+            self.add_error("add_rule_name", str(exc))
+            return
+        data["rules_text"] = (text.rstrip() + "\n" if text.strip() else "") + line + "\n"
 
     def save(self, commit: bool = True) -> Event:
         event = super().save(commit=False)

@@ -116,6 +116,33 @@ def test_a_composition_of_another_system_is_refused(client, alice):
     assert not Event.objects.exists()
 
 
+def test_an_event_rule_built_in_the_form_is_added_to_the_rules_and_checked(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("event-new"), event_form(
+        add_rule_kind="unit_max", add_rule_name="steam tank", add_rule_number="1"))
+    assert response.status_code == 302
+    event = Event.objects.get()
+    assert event.rules_text.splitlines() == [
+        "- {id: no-named, type: count, params: {label: Named characters, select: {tag: named}, max: 0}}",
+        "- {id: unit-max-steam-tank, type: count, params: {label: Steam Tank, select: {entry: steam-tank}, max: 1}}"]
+    client.post(reverse("event-edit", args=[event.pk]), {
+        **event_form(rules_text=event.rules_text, add_rule_kind="item_ban", add_rule_name="Dawnstone")})
+    event.refresh_from_db()
+    assert event.rules_text.splitlines()[-1] == ("- {id: item-ban-dawnstone, type: count, params: {label: Dawnstone "
+                                                 "(banned at this event), select: {item: dawnstone}, max: 0}}")
+
+
+def test_an_event_rule_naming_what_no_book_has_suggests_the_closest(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("event-new"), event_form(add_rule_kind="unit_ban", add_rule_name="Steam Tonk"))
+    assert response.status_code == 400
+    assert response.context["form"].errors["add_rule_name"] == [
+        'No unit "Steam Tonk" in this system\'s books; did you mean "Steam Tank"?']
+    missing = client.post(reverse("event-new"), event_form(add_rule_kind="unit_max", add_rule_name="Steam Tank"))
+    assert missing.context["form"].errors["add_rule_name"] == ["Give the number: how many at most."]
+    assert not Event.objects.exists()
+
+
 # --- submitting: a frozen copy ---------------------------------------------------------------------
 
 def test_a_submission_is_a_frozen_copy_with_its_checksum(client, bob, event, bob_list):
