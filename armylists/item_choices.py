@@ -31,6 +31,15 @@ class Offer:
 
 
 @dataclass(frozen=True)
+class Blocked:
+    """An item of a category the model may take, that it may not take now, and why (shown greyed)."""
+    id: str
+    name: str
+    cost: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class Carried:
     id: str
     name: str
@@ -48,6 +57,7 @@ class BearerChoices:
     offers: tuple[tuple[str, tuple[Offer, ...]], ...]  # (category name, items), in the system's order
     note: str = ""
     allowed: bool = True  # False: it carries items it may not take at all (only removing them is offered)
+    blocked: tuple[tuple[str, tuple[Blocked, ...]], ...] = ()  # (category name, items), in the system's order
 
     @property
     def left(self) -> int | None:
@@ -142,54 +152,89 @@ def _bearer(book: Book, army: Army, unit: Unit, kind: str, label: str, ids: tupl
     # The Battle Standard Bearer may exceed the allowance with a Magical Standard that is its only item.
     beyond = bool(params.get("item_allowance", {}).get("bsb_standard_beyond_allowance")) and is_bsb
     by_category: dict[str, list[Offer]] = {}
+    blocked: dict[str, list[Blocked]] = {}
+    unit_name = system.budget_unit
     for item in book.items.values():
-        if item.identity in taken or item.category in full:
-            continue
-        if not _may_take(item, unit, kind, access, is_bsb, army):
-            continue
+        reason = _why_not(item, unit, kind, access, is_bsb, army)
+        if reason == OUT_OF_REACH:
+            continue  # a category this model never takes: not listed at all
         cost = item.price_for(category)
         standard = system.item_categories[item.category].standard
-        if left is not None and cost > left and not (beyond and standard and not carried_items):
-            continue
         kinds = (item.category, system.item_categories[item.category].counts_toward)
-        if any(cost > kind_left[k] for k in kinds if k in kind_left):
-            continue
-        by_category.setdefault(item.category, []).append(Offer(item.id, item.name, cost))
+        if reason:
+            pass
+        elif item.identity in taken:
+            reason = "already taken in the army (one of each per army)"
+        elif item.category in full:
+            reason = f"already carries one of the {system.item_categories[item.category].name}"
+        elif left is not None and cost > left and not (beyond and standard and not carried_items):
+            reason = f"costs {cost} {unit_name}; {max(left, 0)} {unit_name} of the allowance left"
+        elif any(cost > kind_left[k] for k in kinds if k in kind_left):
+            reason = f"over the {system.item_categories[item.category].name.lower()} allowance"
+        if reason:
+            blocked.setdefault(item.category, []).append(Blocked(item.id, item.name, cost, reason))
+        else:
+            by_category.setdefault(item.category, []).append(Offer(item.id, item.name, cost))
     offers = tuple((cat.name, tuple(sorted(by_category[cat.id], key=lambda o: (-o.cost, o.name))))
                    for cat in system.item_categories.values() if cat.id in by_category)
-    return BearerChoices(kind, label, access.allowance, spent, carried, offers)
+    greyed = tuple((cat.name, tuple(sorted(blocked[cat.id], key=lambda o: (-o.cost, o.name))))
+                   for cat in system.item_categories.values() if cat.id in blocked)
+    return BearerChoices(kind, label, access.allowance, spent, carried, offers, blocked=greyed)
 
 
-def _may_take(item: Item, unit: Unit, kind: str, access: ItemAccess, is_bsb: bool, army: Army) -> bool:
-    """The engine's item eligibility (checks.item_eligibility), asked before the item is chosen."""
+OUT_OF_REACH = "out of reach"  # not a category the model may take at all: not listed
+
+
+def _why_not(item: Item, unit: Unit, kind: str, access: ItemAccess, is_bsb: bool, army: Army) -> str:
+    """Why the model may not take the item, in a player's words ("Wizards only"), by the engine's item
+    eligibility (checks.item_eligibility) asked before it is chosen; "" when it may."""
     cat = army.system.item_categories[item.category]
     limits = item.restrictions
     if cat.standard:
         if not (kind == "standard" or is_bsb):
-            return False
+            return OUT_OF_REACH
     elif kind == "standard" and access.categories is None:
-        return False
+        return OUT_OF_REACH
     if access.categories is not None and item.category not in access.categories and not (cat.standard and is_bsb):
-        return False
+        return OUT_OF_REACH
     if access.book_only and item.common:
-        return False
+        return OUT_OF_REACH
     wizard = bool(unit.wizard_level)
     if (cat.wizards_only or limits.get("wizards_only")) and not wizard:
-        return False
+        return "Wizards only"
     if limits.get("not_wizards") and wizard:
-        return False
+        return "not for Wizards"
     if cat.wizard_needs_armour and wizard and not unit.armour_access:
-        return False
+        return "a Wizard without armour may not take it"
     if limits.get("on_foot") and not unit.on_foot:
-        return False
+        return "on foot only"
     allowed_types = limits.get("troop_types")
     if allowed_types and unit.troop_type.id not in allowed_types:
-        return False
+        names = [army.system.troop_types[t].name if t in army.system.troop_types else t for t in allowed_types]
+        return f"{', '.join(names)} only"
     if limits.get("not_large_target") and unit.large_target:
-        return False
+        return "not for a Large Target"
     if limits.get("army_without_wizards") and army.has_wizards:
-        return False
+        return "only in an army without Wizards"
     needs = needed_equipment(item, army.system.item_categories)
     if needs and unit.equipment.isdisjoint(needs):
-        return False
-    return True
+        return f"needs {' or '.join(sorted(n.replace('-', ' ') for n in needs))}"
+    return ""
+
+
+def who_may_take(item: Item, system_troop_types: Mapping[str, Any]) -> str:
+    """Who the item is for, as its restrictions say: "Wizards only", "on foot", or ""."""
+    limits = item.restrictions
+    words = []
+    if limits.get("wizards_only"):
+        words.append("Wizards only")
+    if limits.get("not_wizards"):
+        words.append("not Wizards")
+    if limits.get("on_foot"):
+        words.append("on foot")
+    if limits.get("troop_types"):
+        words.append(", ".join(system_troop_types[t].name if t in system_troop_types else t
+                               for t in limits["troop_types"]))
+    if limits.get("not_large_target"):
+        words.append("not Large Targets")
+    return "; ".join(words)

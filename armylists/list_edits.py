@@ -178,12 +178,20 @@ def add_unit(book: Book, roster: Roster, entry_id: str, allied: bool = False) ->
     unit = RosterUnit(id=unit_id, entry=entry.id, size=size, options=tuple(options.items()), mount=mount,
                       allied=allied)
     roster = replace(roster, units=roster.units + (unit,))
-    if not allied and not any(u.general for u in roster.units):
-        # A list with one character who may lead it has its General: the player need not tick it.
-        eligible = [u for u in roster.units if _may_be_general(book, roster, u)]
-        if [u.id for u in eligible] == [unit_id]:
-            roster = set_general(roster, unit_id, True)
+    if not allied:
+        roster = default_general(book, roster, unit_id)
     return roster, unit_id
+
+
+def default_general(book: Book, roster: Roster, only: str | None = None) -> Roster:
+    """A list without a General whose one character may lead it has that character as its General, so
+    the player need not tick it (with `only`, when that unit is the one)."""
+    if any(u.general for u in roster.units):
+        return roster
+    eligible = [u.id for u in roster.units if _may_be_general(book, roster, u)]
+    if len(eligible) == 1 and only in (None, eligible[0]):
+        return set_general(roster, eligible[0], True)
+    return roster
 
 
 def _may_be_general(book: Book, roster: Roster, unit: RosterUnit) -> bool:

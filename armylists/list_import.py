@@ -17,6 +17,7 @@ from typing import Callable
 
 from django.db import DatabaseError
 
+from armylists import list_edits
 from armylists.catalogue import get_book
 from armylists.importers.owb_data import SYSTEM_ID, OwbInputError
 from armylists.importers.owb_lists import book_id, convert_list, read_owb_list
@@ -116,5 +117,5 @@ def import_list(data: bytes, source: str) -> tuple[Roster, Book, str]:
     for reader in READERS:
         if reader.recognise(data, source):
             roster, book = reader.read(data, source)
-            return roster, book, reader.name
+            return list_edits.default_general(book, roster), book, reader.name
     raise ImportProblem(f"{source}: is not a list in a format this site reads")  # pragma: no cover (the last reads all)

@@ -51,6 +51,7 @@ urlpatterns = [
     path("events/<int:pk>/approved.pdf", events.event_muster, name="event-muster"),
     path("events/<int:pk>/muster/", events.event_muster_start, name="event-muster-start"),
     path("events/<int:pk>/jobs/", events.event_jobs, name="event-jobs"),
+    path("events/<int:pk>/players.csv", events.event_players_csv, name="event-players-csv"),  # issue 17
     path("events/<int:pk>/submissions/<int:sid>/", events.submission_detail, name="submission-detail"),
     path("events/<int:pk>/submissions/<int:sid>/review/", events.submission_review, name="submission-review"),
     path("events/<int:pk>/submissions/<int:sid>/download/<str:fmt>/", events.submission_download,

@@ -2,6 +2,7 @@
 reader, so a bad rules file is a form error naming the line's path, never a broken event."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -13,6 +14,7 @@ from armylists.rules import RulesDataError
 from armylists.rules.errors import format_path
 
 from .checking import allowed_books, read_rules
+from .rule_builder import KINDS, RuleBuildError, build_rule
 
 
 def _system_choices() -> list[tuple[str, str]]:
@@ -32,6 +34,22 @@ def _book_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return list(groups.items())
 
 
+def _composition_choices() -> list[tuple[str, list[tuple[str, str]]] | tuple[str, str]]:
+    """Compositions by name, grouped by system: "system/composition" -> "Knightly Order (Empire of Man)"."""
+    library = site_library()
+    groups: dict[str, dict[str, tuple[str, list[str]]]] = {}
+    for book in sorted(library.books.values(), key=lambda b: (b.system.name, b.name)):
+        found = groups.setdefault(book.system.name, {})
+        for cid, comp in book.compositions.items():
+            key = f"{book.system.id}/{cid}"
+            name, books = found.setdefault(key, (comp.name, []))
+            if book.name not in books:
+                books.append(book.name)
+    return [("", "Any composition"), *((system, [(key, f"{name} ({', '.join(books)})")
+                                                  for key, (name, books) in found.items()])
+                                        for system, found in groups.items() if found)]
+
+
 def _mode_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return [(s.name, [(f"{s.id}/{m.id}", m.name) for m in s.modes.values()])
             for s in sorted(site_library().systems.values(), key=lambda s: s.name) if s.modes]
@@ -44,6 +62,13 @@ class EventForm(forms.ModelForm):
     allowed_books = forms.MultipleChoiceField(required=False, label="Allowed army books",
                                               help_text="None chosen: every book of the system.",
                                               widget=forms.SelectMultiple(attrs={"size": 8}))
+    # A rule built here rather than typed (events/rule_builder.py): added to the rules text on saving.
+    add_rule_kind = forms.ChoiceField(required=False, label="Add an event rule",
+                                      choices=[("", "No rule to add")] + list(KINDS.items()))
+    add_rule_name = forms.CharField(required=False, max_length=200, label="Unit, option or item",
+                                    help_text="As the army book names it, e.g. Steam Tank.")
+    add_rule_number = forms.IntegerField(required=False, min_value=0, max_value=MAX_LIMIT, label="N",
+                                         help_text="For “at most N”: how many units, or how many points.")
     play_modes = forms.MultipleChoiceField(required=False, label="Matched-play rules",
                                            help_text="Every list is checked with these, whatever it chose.",
                                            widget=forms.CheckboxSelectMultiple)
@@ -51,17 +76,18 @@ class EventForm(forms.ModelForm):
     class Meta:
         model = Event
         fields = ["name", "date", "system", "points_limit", "composition", "deadline", "rules_text"]
-        labels = {"rules_text": "Event rules", "composition": "Required composition", "deadline": "Submission deadline"}
+        labels = {"rules_text": "Event rules (advanced: YAML)", "composition": "Required composition", "deadline": "Submission deadline"}
         help_texts = {
             "rules_text": "YAML in the engine's rule vocabulary (docs/events.md), for example: "
                           "- {id: no-allies, type: count, params: {label: Allies, select: {category: allies}, max: 0}}",
-            "composition": "A composition id every list must use (for example city-state-of-nuln); empty: any.",
+            "composition": "The composition every list must use; none chosen: any.",
         }
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
             "rules_text": forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "code"}),
-            "system": forms.Select(),
+            "system": forms.Select(attrs={"data-event-system": "1"}),
+            "composition": forms.Select(),
         }
 
     def __init__(self, *args: Any, **kwargs: Any):
@@ -69,11 +95,18 @@ class EventForm(forms.ModelForm):
         self.fields["system"].widget.choices = _system_choices()
         self.fields["allowed_books"].choices = _book_choices()
         self.fields["play_modes"].choices = _mode_choices()
+        self.fields["composition"].widget.choices = _composition_choices()
         self.fields["name"].max_length = MAX_NAME
+        # The system first: the books, compositions and matched-play rules offered below follow it
+        # (static/armylists/event_form.js hides the other systems').
+        self.order_fields(["system", "name", "date", "points_limit", "allowed_books", "composition", "play_modes",
+                           "deadline", "add_rule_kind", "add_rule_name", "add_rule_number", "rules_text"])
         if self.instance.pk:
             system = self.instance.system
             self.initial["allowed_books"] = [f"{system}/{b}" for b in self.instance.books]
             self.initial["play_modes"] = [f"{system}/{m}" for m in self.instance.modes]
+            if self.instance.composition:
+                self.initial["composition"] = f"{system}/{self.instance.composition}"
 
     def clean_system(self) -> str:
         system = self.cleaned_data["system"]
@@ -98,12 +131,20 @@ class EventForm(forms.ModelForm):
                 self.add_error("play_modes", f"{mode} is not a matched-play rule of {site_library().systems[system].name}.")
             modes.append(mode)
         data["books"], data["modes"] = books, modes
+        if data.get("add_rule_kind"):
+            self._add_built_rule(data, system, books)
         probe = Event(books=books)  # the allowed books read the way the check reads them
         try:
             read_rules(system, data.get("rules_text", ""), allowed_books(probe), "event rules")
         except RulesDataError as exc:
             self.add_error("rules_text", f"{format_path(exc.path)}: {exc.reason}")
         composition = data.get("composition", "").strip()
+        if "/" in composition:  # chosen by name: "system/composition"
+            chosen_system, _, composition = composition.partition("/")
+            if chosen_system != system:
+                self.add_error("composition", f"That composition is not one of "
+                                              f"{site_library().systems[system].name}'s.")
+        data["composition"] = composition
         if composition and not any(composition in b.compositions for b in site_library().books.values()
                                    if b.system.id == system):
             self.add_error("composition", f"No book of this system has a composition {composition!r}.")
@@ -111,6 +152,20 @@ class EventForm(forms.ModelForm):
         if deadline and day and deadline.date() > day:
             self.add_error("deadline", "The deadline must be on or before the event's date.")
         return data
+
+    def _add_built_rule(self, data: dict[str, Any], system: str, books: list[str]) -> None:
+        """The rule the "Add an event rule" fields describe, appended to the rules text (or their error)."""
+        allowed = {b.partition("@")[0] for b in books}
+        system_books = [b for b in site_library().books.values()
+                        if b.system.id == system and (not allowed or b.id in allowed)]
+        text = data.get("rules_text", "") or ""
+        try:
+            line = build_rule(data["add_rule_kind"], data.get("add_rule_name", ""), data.get("add_rule_number"),
+                              system_books, re.findall(r"\bid:\s*([\w-]+)", text))
+        except RuleBuildError as exc:
+            self.add_error("add_rule_name", str(exc))
+            return
+        data["rules_text"] = (text.rstrip() + "\n" if text.strip() else "") + line + "\n"
 
     def save(self, commit: bool = True) -> Event:
         event = super().save(commit=False)

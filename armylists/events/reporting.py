@@ -12,6 +12,7 @@ from datetime import date
 from functools import partial
 from typing import Callable, Iterable, Mapping
 
+from django.db.models import Count
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
 
@@ -92,6 +93,29 @@ def table(event: Event, sort: str = "player", descending: bool = False, status: 
     if player.strip():
         found = [r for r in found if player.strip().lower() in r.player.lower()]
     return sorted(found, key=SORTS.get(sort, SORTS["player"]), reverse=descending)
+
+
+# What each status means to an organiser reading the counts: "submitted" is a list not yet checked.
+STATUS_WORDS = {Submission.SUBMITTED: "not yet checked", Submission.LEGAL: "legal", Submission.ILLEGAL: "illegal",
+                Submission.APPROVED: "approved", Submission.RETURNED: "returned"}
+
+
+def status_counts(event: Event) -> list[tuple[str, int]]:
+    """("lists in", every list), then each status with its lists, in one query: "lists in: 2 · legal: 1 ..."."""
+    by_status = dict(event.submissions.values_list("status").annotate(n=Count("id")))
+    return [("lists in", sum(by_status.values())), *((STATUS_WORDS.get(s, s), by_status.get(s, 0)) for s in STATUSES)]
+
+
+def players_csv(event: Event) -> str:
+    """Every player with their team and faction (army), one row each: what pairing tools import."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["player", "team", "faction", "list", "status"])
+    rows = event.submissions.order_by("player_name", "id").values_list("player_name", "team", "army_name", "book",
+                                                                      "list_name", "status")
+    for player, team, army_name, book, list_name, status in rows:
+        writer.writerow([player, team, army_name or book, list_name, status])
+    return out.getvalue()
 
 
 def table_csv(event: Event, found: list[Row]) -> str:

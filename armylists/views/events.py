@@ -22,7 +22,9 @@ from armylists.catalogue import site_library
 from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
 from armylists.events.forms import EventForm, ReviewForm, SubmitForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
-from armylists.events.reporting import STATUSES, SORTS, category_columns, table, table_csv
+from armylists.events.reporting import (
+    STATUSES, SORTS, category_columns, players_csv, status_counts, table, table_csv,
+)
 from armylists.events.submitting import (
     MAX_UPLOAD_FILES, SubmissionError, deadline_passed, submit_list, upload_files,
 )
@@ -122,7 +124,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             filter_query=urlencode({**kept, "sort": sort, "dir": "desc" if descending else "asc"}),
             sort=sort, descending=descending, filters=filters, statuses=STATUSES,
             armies=sorted(set(event.submissions.values_list("book", flat=True))),
-            counts={s: event.submissions.filter(status=s).count() for s in STATUSES},
+            counts=status_counts(event),
             **jobs_context(event),
         )
     if event.published and (organiser or own is not None):
@@ -236,6 +238,15 @@ def event_csv(request: HttpRequest, pk: int) -> HttpResponse:
                                      **filters))
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_slug(event.name)}-lists.csv"'
+    return response
+
+
+@login_required
+@require_GET
+def event_players_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, organiser=True)
+    response = HttpResponse(players_csv(event), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_slug(event.name)}-players.csv"'
     return response
 
 

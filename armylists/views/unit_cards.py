@@ -14,7 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from armylists.forms import COMMAND_NAMES, UnitForm, may_be_wizard, one_of_groups
-from armylists.item_choices import BearerChoices, item_choices
+from armylists.item_choices import BearerChoices, item_choices, who_may_take
 from armylists.plain_words import plain_message
 from armylists.rules import Book, Report, Roster, RosterUnit, Violation
 from armylists.rules.army import Army
@@ -41,6 +41,8 @@ class UnitCard:
     form: dict[str, Any] | None = None
     bearers: list[dict[str, Any]] = field(default_factory=list)  # {"b": BearerChoices, "errors", "options"}
     urls: dict[str, str] = field(default_factory=dict)
+    profile: dict[str, Any] | None = None  # {"columns": [...], "rows": [[name, value...]]}, from the data
+    rules: str = ""  # its special rules (and its mount's), as the book names them
 
     @property
     def problems(self) -> int:
@@ -108,11 +110,13 @@ def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool 
             errors=[v for v in found if v.severity == "error"], warnings=[v for v in found if v.severity != "error"],
             open=ru.id in open_ids,
         )
+        if entry is not None:
+            card.profile, card.rules = _profile(unit_book, ru, entry)
         if editable and entry is not None and (forms_for is None or ru.id in forms_for):
             form = bound_form if bound_form is not None and bound_form.unit.id == ru.id else None
             card.form = unit_form_view(unit_book, ru, entry, form)
             errors = (item_errors or {}).get(ru.id, {})
-            card.bearers = [{"b": b, "errors": errors.get(b.kind, []), "options": offer_options(b)}
+            card.bearers = [{"b": b, "errors": errors.get(b.kind, []), "picker": item_picker(unit_book, b)}
                             for b in item_choices(unit_book, roster, ru.id, _army_of(army, ru))]
             base = unit_url.replace("{unit}", ru.id)
             card.urls = {"update": base, **{action: f"{base}{action}/" for action in (
@@ -143,13 +147,53 @@ def _army_of(army: Army, ru: RosterUnit) -> Army:
     return army.contingent if ru.allied and army.contingent is not None else army
 
 
-def offer_options(bearer: BearerChoices) -> SafeString:
-    """The <option>s of a bearer's item choice, by category: built here once rather than by a template
-    loop, since a list's characters offer hundreds of them and the editor redraws them at every change."""
-    groups = (format_html('<optgroup label="{}">{}</optgroup>', category, format_html_join(
-        "", '<option value="{}">{} ({})</option>', ((o.id, o.name, o.cost) for o in offers)))
-        for category, offers in bearer.offers)
+def item_picker(book: Book, bearer: BearerChoices) -> SafeString:
+    """The item picker's list, by type (the system's item categories): each item a button that adds it,
+    with its cost and who may take it; the items the model may not take now greyed with the reason.
+    Built here once rather than by a template loop, since a list's characters offer hundreds of items
+    and the editor redraws them at every change."""
+    unit = book.system.budget_unit
+    offered = dict(bearer.offers)
+    blocked = dict(bearer.blocked)
+    groups = []
+    for category in book.system.item_categories.values():
+        offers, greyed = offered.get(category.name, ()), blocked.get(category.name, ())
+        if not offers and not greyed:
+            continue
+        rows = format_html_join("", '<li data-search="{}"><button type="submit" name="item" value="{}" '
+                                    'class="item-offer"><span class="item-name">{}</span> <span class="cost">{} {}'
+                                    '</span> <span class="item-who">{}</span></button></li>',
+                                ((o.name.lower(), o.id, o.name, o.cost, unit, _who(book, o.id, category))
+                                 for o in offers))
+        greyed_rows = format_html_join("", '<li data-search="{}" class="item-blocked"><span class="item-name">{}'
+                                           '</span> <span class="cost">{} {}</span> <span class="item-reason">{}'
+                                           '</span></li>', ((b.name.lower(), b.name, b.cost, unit, b.reason)
+                                                            for b in greyed))
+        groups.append(format_html('<li class="item-type" data-type><h4>{}</h4><ul>{}{}</ul></li>',
+                                  category.name, rows, greyed_rows))
     return mark_safe("".join(groups))
+
+
+def _who(book: Book, item_id: str, category) -> str:
+    item = book.items.get(item_id)
+    who = who_may_take(item, book.system.troop_types) if item is not None else ""
+    if category.wizards_only and "Wizards only" not in who:
+        who = "; ".join(w for w in ("Wizards only", who) if w)
+    return who
+
+
+def _profile(book: Book, ru: RosterUnit, entry: Entry) -> tuple[dict[str, Any] | None, str]:
+    """The unit's profiles (its models', then its mount's) and special rules, as the book's data has them."""
+    choice = entry.mounts.get(ru.mount) if ru.mount else None
+    profiles = list(entry.profiles) + (list(choice.mount.profiles) if choice else [])
+    rules = list(entry.rules) + [r for r in (choice.mount.rules if choice else ()) if r not in entry.rules]
+    if not profiles:
+        return None, ", ".join(rules)
+    columns: list[str] = []
+    for p in profiles:
+        columns.extend(k for k in p if k != "name" and k not in columns)
+    rows = [[p.get("name", entry.name), *(p.get(c, "-") for c in columns)] for p in profiles]
+    return {"columns": columns, "rows": rows}, ", ".join(rules)
 
 
 def _shown_size(ru: RosterUnit, entry: Entry | None) -> int | None:

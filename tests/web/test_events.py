@@ -100,6 +100,55 @@ def test_a_bad_event_form_says_why_and_saves_nothing(client, alice, changes, fie
     assert not Event.objects.exists()
 
 
+def test_the_form_offers_the_system_first_and_compositions_by_name(client, alice):
+    client.force_login(alice)
+    form = client.get(reverse("event-new")).context["form"]
+    assert list(form.fields)[0] == "system"
+    groups = dict(c for c in form.fields["composition"].widget.choices if isinstance(c[1], list))
+    assert ("the-old-world/city-state-of-nuln", "City-State of Nuln (Empire of Man)") in groups["Warhammer: The Old World"]
+    response = client.post(reverse("event-new"), event_form(composition="the-old-world/city-state-of-nuln"))
+    assert response.status_code == 302
+    event = Event.objects.get()
+    assert event.composition == "city-state-of-nuln"
+    edit = client.get(reverse("event-edit", args=[event.pk])).context["form"]
+    assert edit.initial["composition"] == "the-old-world/city-state-of-nuln"
+
+
+def test_a_composition_of_another_system_is_refused(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("event-new"), event_form(composition="t9a-0.11/city-state-of-nuln"))
+    assert response.status_code == 400
+    assert response.context["form"].errors["composition"][0] == "That composition is not one of Warhammer: The Old World's."
+    assert not Event.objects.exists()
+
+
+def test_an_event_rule_built_in_the_form_is_added_to_the_rules_and_checked(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("event-new"), event_form(
+        add_rule_kind="unit_max", add_rule_name="steam tank", add_rule_number="1"))
+    assert response.status_code == 302
+    event = Event.objects.get()
+    assert event.rules_text.splitlines() == [
+        "- {id: no-named, type: count, params: {label: Named characters, select: {tag: named}, max: 0}}",
+        "- {id: unit-max-steam-tank, type: count, params: {label: Steam Tank, select: {entry: steam-tank}, max: 1}}"]
+    client.post(reverse("event-edit", args=[event.pk]), {
+        **event_form(rules_text=event.rules_text, add_rule_kind="item_ban", add_rule_name="Dawnstone")})
+    event.refresh_from_db()
+    assert event.rules_text.splitlines()[-1] == ("- {id: item-ban-dawnstone, type: count, params: {label: Dawnstone "
+                                                 "(banned at this event), select: {item: dawnstone}, max: 0}}")
+
+
+def test_an_event_rule_naming_what_no_book_has_suggests_the_closest(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("event-new"), event_form(add_rule_kind="unit_ban", add_rule_name="Steam Tonk"))
+    assert response.status_code == 400
+    assert response.context["form"].errors["add_rule_name"] == [
+        'No unit "Steam Tonk" in this system\'s books; did you mean "Steam Tank"?']
+    missing = client.post(reverse("event-new"), event_form(add_rule_kind="unit_max", add_rule_name="Steam Tank"))
+    assert missing.context["form"].errors["add_rule_name"] == ["Give the number: how many at most."]
+    assert not Event.objects.exists()
+
+
 # --- submitting: a frozen copy ---------------------------------------------------------------------
 
 def test_a_submission_is_a_frozen_copy_with_its_checksum(client, bob, event, bob_list):
@@ -419,3 +468,35 @@ def test_the_submitted_copy_downloads_in_every_format(client, event, entered, bo
     pdf = client.get(reverse("submission-download", args=[event.pk, sub.pk, "pdf"]))
     assert pdf.content.startswith(b"%PDF") and sub.checksum in PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     assert client.get(reverse("submission-download", args=[event.pk, sub.pk, "exe"])).status_code == 404
+
+
+# --- organisers, round two: counts that add up, players for pairing tools ----------------------
+
+
+def test_the_counts_say_how_many_lists_are_in_and_each_status(three_players, event):
+    # Three lists in: bob's legal, charlie's illegal, dave's approved; none waits for its check.
+    page = three_players.get(reverse("event-detail", args=[event.pk]))
+    assert page.context["counts"] == [("lists in", 3), ("not yet checked", 0), ("legal", 1), ("illegal", 1),
+                                      ("approved", 1), ("returned", 0)]
+    assert "<span>lists in: 3</span>" in page.content.decode()
+
+
+def test_the_players_csv_has_player_team_and_faction(client, event, bob, charlie, alice, legal_document):
+    client.force_login(bob)
+    submit(client, event, make_list(bob, legal_document), team="Reikland Reavers")
+    client.force_login(charlie)
+    submit(client, event, make_list(charlie, illegal_document()))
+    client.force_login(alice)
+    response = client.get(reverse("event-players-csv", args=[event.pk]))
+    assert response["Content-Disposition"] == 'attachment; filename="Club-GT-players.csv"'
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    statuses = dict(Submission.objects.values_list("player_name", "status"))
+    assert rows == [["player", "team", "faction", "list", "status"],
+                    ["bob", "Reikland Reavers", "Empire of Sonnstahl", "Sonnstahl combined arms", statuses["bob"]],
+                    ["charlie", "", rows[2][2], rows[2][3], statuses["charlie"]]]
+    assert rows[2][2]  # a faction, whatever the illegal example's army is
+
+
+def test_only_the_organiser_gets_the_players_csv(client, event, bob):
+    client.force_login(bob)
+    assert client.get(reverse("event-players-csv", args=[event.pk])).status_code in (403, 404)
