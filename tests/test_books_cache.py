@@ -76,7 +76,7 @@ def test_healthz_counts_in_the_shared_cache_and_says_when_the_database_is_down(c
     first = client.get(reverse("health")).json()
     second = client.get(reverse("health")).json()
     assert (first["status"], first["answered_by_all"], second["answered_by_all"]) == ("ok", 1, 2)
-    assert first["caches"] == {"default": "LocMemCache", "books": "LocMemCache"}
+    assert first["caches"] == {"default": "DatabaseCache", "books": "LocMemCache"}  # rate limits: the database
     assert client.get(reverse("health"))["Cache-Control"].startswith("max-age=0")
 
     def refused():

@@ -155,7 +155,8 @@ def test_every_field_of_a_unit_reaches_the_roster():
     """The Roster's units are built by position: each field of the document lands in its own place."""
     unit = {"id": "a1", "entry": "e", "allied": True, "size": 3, "options": {"o": 2}, "mount": "m", "items": ["i"],
             "command": ["champion"], "veteran_standard": True, "standard_items": ["s"], "champion_items": ["c"],
-            "general": True, "path": "p", "label": "red", "notes": "n", "experience": 7, "model_options": [{"x": 1}]}
+            "general": True, "path": "p", "label": "red", "notes": "n", "experience": 7, "model_options": [{"x": 1}],
+            "accompanies": "r1"}
     document = {"format": "armylist/1", "system": "s", "book": "b", "book_version": "1", "points_limit": 10,
                 "allies": {"book": "b2", "book_version": "2"}, "units": [unit]}
     read = parse_roster(document).units[0]
@@ -163,4 +164,4 @@ def test_every_field_of_a_unit_reaches_the_roster():
         "id": "a1", "entry": "e", "size": 3, "options": (("o", 2),), "mount": "m", "items": ("i",),
         "command": ("champion",), "veteran_standard": True, "standard_items": ("s",), "champion_items": ("c",),
         "general": True, "path": "p", "label": "red", "notes": "n", "experience": 7,
-        "model_options": ((("x", 1),),), "allied": True}
+        "model_options": ((("x", 1),),), "allied": True, "accompanies": "r1"}

@@ -59,7 +59,7 @@ class TestImportPage:
         assert army_list.valid is True
 
     def test_pasted_tournament_text_is_imported(self, client_alice, alice):
-        text = ("List: Pasted\nSystem: Warhammer: The Old World\nBook: Empire of Man 2024.3\nPoints limit: 2000\n\n"
+        text = ("List: Pasted\nSystem: Warhammer: The Old World\nBook: Empire of Man 2024.4\nPoints limit: 2000\n\n"
                 "120 - General of the Empire, General\n")
         response = client_alice.post(reverse("list-import"), {"text": text})
         army_list = ArmyList.objects.get(owner=alice)
@@ -81,7 +81,7 @@ class TestImportPage:
         response = client_alice.post(reverse("list-import"), {"text": OWB_TEXT.replace("20 State Troops", "20 State Trops")})
         assert response.status_code == 400
         assert response.context["form"].non_field_errors() == [
-            'The pasted list: line 15: no unit "State Trops" in Empire of Man 2024.3; did you mean "State Troops"?']
+            'The pasted list: line 15: no unit "State Trops" in Empire of Man 2024.4; did you mean "State Troops"?']
         assert not ArmyList.objects.filter(owner=alice).exists()
 
     def test_an_owb_json_list_without_the_imported_book_says_what_to_do(self, client_alice, alice):
