@@ -68,6 +68,15 @@ class TestTheApi:
         assert response.status_code == 400 and response.json()["error"]["message"] == message
         assert not ApiToken.objects.exists()
 
+    def test_a_user_has_at_most_fifty_tokens(self, api_alice, alice):
+        for i in range(50):
+            ApiToken.objects.create(alice, expiry=None, name=f"t{i}")
+        response = api_alice.post("/api/v1/auth/tokens/", {"name": "one more"}, format="json")
+        assert response.status_code == 400
+        assert response.json()["error"]["message"] == ("You have 50 tokens, the most allowed; revoke one you no "
+                                                       "longer use.")
+        assert ApiToken.objects.count() == 50
+
     def test_a_password_change_revokes_every_token(self, client, alice, bob):
         tokens = [ApiToken.objects.create(alice, expiry=None, name=n)[1] for n in ("a", "b")]
         bobs = ApiToken.objects.create(bob, expiry=None, name="bob's")[1]
