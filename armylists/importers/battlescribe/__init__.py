@@ -59,8 +59,7 @@ def convert(documents: list[Document]) -> Conversion:
         catalogues = [p for p in plain if p["kind"] == "catalogue" and p["game_system"] == system["id"]]
         index: dict[str, dict] = {}
         for doc in [system, *catalogues]:
-            index.update(doc["shared"])
-            index.update({e["id"]: e for e in doc["entries"] if e["kind"] != "link"})
+            index.update(own_ids(doc))
         info = system_info(system, catalogues)
         conversion.systems.append(info["system"])
         conversion.sources[info["system_id"]] = system["source"]
@@ -69,10 +68,17 @@ def convert(documents: list[Document]) -> Conversion:
             if catalogue["library"]:
                 continue
             linked = [by_id[t] for t, roots in catalogue["catalogue_links"] if roots and t in by_id]
+            # Catalogues copy shared entries from each other under the same ids (every 0.11 army's Battle
+            # Standard Bearer is one id, with its own Magical Standards): an id means the catalogue's own,
+            # then the game system's or a linked catalogue's, and only then any other catalogue's.
+            near = [by_id[t] for t, _ in catalogue["catalogue_links"] if t in by_id]
+            scope = {**index, **own_ids(system)}
+            for doc in [*near, catalogue]:
+                scope.update(own_ids(doc))
             book_info = {**info, "book_id": "bs-" + slug(catalogue["name"]), "version": version(catalogue["revision"]),
                          "credit": f"{catalogue['name']} (BattleScribe catalogue, revision {catalogue['revision']}) "
                                    f"for {system['name']} (revision {system['revision']})"}
-            maker = BookMaker(catalogue, system, index, linked, book_info)
+            maker = BookMaker(catalogue, system, scope, linked, book_info)
             book = maker.make()
             conversion.books.append(book)
             conversion.sources[book["id"]] = catalogue["source"]
@@ -88,6 +94,11 @@ def convert(documents: list[Document]) -> Conversion:
     if not plain:
         raise BattleScribeInputError("(input)", "", "no game system or catalogue was read")
     return conversion
+
+
+def own_ids(doc: dict) -> dict[str, dict]:
+    """A game system's or catalogue's shared entries and groups, and its root entries, by id."""
+    return {**doc["shared"], **{e["id"]: e for e in doc["entries"] if e["kind"] != "link"}}
 
 
 def system_info(system: dict, catalogues: list[dict]) -> dict:

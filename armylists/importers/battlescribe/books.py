@@ -239,7 +239,8 @@ class BookMaker:
             if node["kind"] == "group":
                 group_tags = groups + [t for t in (tag(node["id"]), tag(node.get("link_id") or node["id"]))
                                        if t not in groups]
-                self.limits(node, [tag(node["id"])], root=False, per_model=per_model, native=False)
+                self.limits(node, [tag(node["id"])], root=False, per_model=per_model, native=False,
+                            within=self.within(parent))
                 self.descend(node, node["children"], parent, per_model, group_tags, depth + 1, here, inside)
                 continue
             automatic = self.automatic(node) if not groups else None
@@ -256,7 +257,8 @@ class BookMaker:
                 option["per_model"] = True
             if parent:
                 option["requires"] = [parent]
-            native = self.limits(node, [tag(node["id"])], root=False, per_model=per_model, priced=True)
+            native = self.limits(node, [tag(node["id"])], root=False, per_model=per_model, priced=True,
+                                 within=self.within(parent))
             option["max"] = int(native) if native is not None and native >= 1 else UNLIMITED
             if native == 0:
                 continue  # never selectable: a 0-0 limit with nothing to raise it
@@ -291,7 +293,8 @@ class BookMaker:
         or to the unit (its points, per model where it sits under the model)."""
         cost = self.price(node, ancestry) * int(c["value"])
         self.cov.constraints_checked.add(id(c))
-        self.limits(node, [tag(node["id"])], root=False, per_model=per_model, priced=True, done=frozenset([id(c)]))
+        self.limits(node, [tag(node["id"])], root=False, per_model=per_model, priced=True, done=frozenset([id(c)]),
+                    within=self.within(parent))
         target = self.option_by_id.get(parent) if parent else None
         tags = [t for t in self.tags_of(node) if t != "bs-any"]
         if target is not None:
@@ -317,12 +320,17 @@ class BookMaker:
         return int(value) if value.is_integer() else None
 
     # -- constraints and modifiers ---------------------------------------------------------------
+    def within(self, parent: str | None) -> str | None:
+        """The tag of the option a selection sits in (None: in the unit itself)."""
+        return self.option_by_id[parent]["tags"][0] if parent in self.option_by_id else None
+
     def limits(self, node: dict, count: list[str], root: bool, per_model: bool, native: bool = True,
-               priced: bool = False, done: frozenset[int] = frozenset()) -> float | None:
+               priced: bool = False, done: frozenset[int] = frozenset(), within: str | None = None) -> float | None:
         """Rules for a node's constraints and modifiers; returns the plain maximum within its parent,
         when there is one and `native` allows it (the option's own `max`). The cost modifiers of a `priced`
         node are price()'s; `done` are constraints the caller
-        has mapped (a unit's size). A shared entry is met once per unit that links it, each time with
+        has mapped (a unit's size); `within` is the tag of the option the node sits in, whose unit's
+        minimums hold only where that option is taken (BattleScribe checks a child only in its parent). A shared entry is met once per unit that links it, each time with
         that link's own modifiers, so every meeting is mapped again (the same rule only gains entries)."""
         found = None
         by_id = {c["id"]: c for c in node["constraints"]}
@@ -362,6 +370,9 @@ class BookMaker:
                 modifiers = [bound_modifier(m, c["type"], self) for m in mods.get(c["id"], [])]
                 if c["type"] == "min":  # no minimum where the catalogue hides the selection
                     modifiers += self.hidden_minimum(node)
+                if c["type"] == "min" and within and scope == "unit":  # only where the option above is taken
+                    modifiers.append({"target": "min", "op": "set", "value": 0,
+                                      "when": {"tally": {"count": [within], "scope": "unit"}, "is": "equalTo", "value": 0}})
                 if c.get("when_taken"):  # the minimum holds only where the selection is taken
                     modifiers.append({"target": "min", "op": "set", "value": 0,
                                       "when": {"tally": {"count": count, "scope": scope}, "is": "equalTo", "value": 0}})

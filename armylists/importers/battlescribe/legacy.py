@@ -35,6 +35,7 @@ class LegacyReader:
     def __init__(self, document: Document):
         self.source = document.source
         self.root = document.root
+        self.category_ids: set[str] = set()
 
     def read(self) -> dict:
         root = self.root
@@ -44,6 +45,8 @@ class LegacyReader:
         if not root.get("id") or not root.get("name"):
             raise BattleScribeInputError(self.source, f"<{tag}>", "has no id or name")
         where = root.get("name")
+        # A repeat "per 1% of <category>" names the category as incrementParentId and no child.
+        self.category_ids = {e.get("id") for e in root.iter() if local(e.tag) == "category"}
         categories: dict[str, str] = {}
         forces = [self.force(f, where, categories) for f in kids(root, "forceTypes")]
         data = {
@@ -146,11 +149,16 @@ class LegacyReader:
                 field = "pts"
             repeats = []
             if truth(m.get("repeat")):
-                repeats.append({"type": "", "field": CONDITION_FIELDS.get(m.get("incrementField", ""), "selections"),
-                                "scope": self.scope(m.get("incrementParentId", "")),
-                                "child": self.child(m.get("incrementChildId")),
+                # incrementField "percent": each incrementValue percent of the points limit the child's points make;
+                # a field we do not know stays itself, so that it is reported unchecked rather than misread
+                step = m.get("incrementField") or "selections"
+                parent, child = m.get("incrementParentId", ""), self.child(m.get("incrementChildId"))
+                if child == "any" and parent in self.category_ids:  # the category's own selections in the force
+                    parent, child = "force type", parent
+                repeats.append({"type": "", "field": "pts" if step == "percent" else CONDITION_FIELDS.get(step, step),
+                                "scope": self.scope(parent), "child": child,
                                 "value": number(self.source, f"<modifier> of {where}", m.get("incrementValue"), 1),
-                                "percent": False, "round_up": False,
+                                "percent": step == "percent", "round_up": False,
                                 "repeats": int(number(self.source, f"<modifier> of {where}", m.get("numRepeats"), 1))})
             out.append({"type": kind, "field": field, "value": value, "when": self.group(m, "and"),
                         "repeats": repeats, "where": where})

@@ -109,7 +109,11 @@ def condition_group(group: dict, ctx: Any) -> dict | None:
 def repeat(r: dict, ctx: Any) -> dict:
     if r["value"] <= 0:
         raise Unmapped("repeat every 0")
-    out = {**measured(r, ctx), "per": r["value"], "times": max(1, r["repeats"])}
+    out = {**measured({**r, "percent": False}, ctx), "per": r["value"], "times": max(1, r["repeats"])}
+    if r.get("percent"):  # every `value` percent of the points limit, which only points can be counted in
+        if "tally" not in out or out["tally"].get("what") != "points":
+            raise Unmapped("repeat per a percentage of selections")
+        out["percent"] = True
     if r.get("round_up"):
         out["round_up"] = True
     return out

@@ -45,7 +45,8 @@ MODIFIER = {
         "value": {"type": "number"}, "when": CONDITION,
         "repeat": {"type": "object", "additionalProperties": False, "required": ["per"],
                    "properties": {"tally": TALLY, "limit": {"const": True}, "per": {"type": "number", "exclusiveMinimum": 0},
-                                  "times": {"type": "integer", "minimum": 1}, "round_up": {"type": "boolean"}}},
+                                  "times": {"type": "integer", "minimum": 1}, "round_up": {"type": "boolean"},
+                                  "percent": {"type": "boolean"}}},
     },
 }
 DEFS["tally_condition"] = CONDITION_DEF  # recursive: all/any/not hold conditions
@@ -128,7 +129,9 @@ def bounds(limit: Mapping[str, Any], army: "Army", unit: "Unit | None") -> tuple
         if "repeat" in m:
             r = m["repeat"]
             amount = army.limit if r.get("limit") else measure(r["tally"], army, unit)
-            steps = amount / r["per"]
+            # `percent`: every `per` percent of the points limit ("-1% of Heroes per 1% of Lords", 1.x data)
+            per = r["per"] * army.limit / 100 if r.get("percent") else r["per"]
+            steps = amount / per if per else 0
             value *= (math.ceil(steps) if r.get("round_up") else math.floor(steps)) * r.get("times", 1)
         current = found[m["target"]]
         if m["op"] == "set":
