@@ -172,17 +172,27 @@ def _unit(selection: Element, by_tag: dict, book: dict, source: str, n: int, use
 
 
 def _option(entry: dict, tags: list[str], parent: str | None, under_model: bool) -> dict | None:
-    """The entry's option for a selection: its own id (or its link's), the one under `parent` first."""
+    """The entry's option for a selection: its own id first, then the one sharing most of the path's ids
+    (an entry reached two ways is told apart by its link or group), then the one under `parent`."""
     if not tags:
         return None
     matches = [o for o in entry.get("options", []) if o["tags"][0] == tags[0]] or \
               [o for o in entry.get("options", []) if set(tags) & set(o["tags"][1:3])]
     if not matches:
         return None
-    for o in matches:
-        if (o.get("requires") or [None])[0] == parent and bool(o.get("per_model")) == under_model:
-            return o
-    return matches[0]
+    return max(matches, key=lambda o: (len(set(tags) & set(o["tags"])),
+                                       (o.get("requires") or [None])[0] == parent,
+                                       bool(o.get("per_model")) == under_model))
+
+
+def _distinct_path(option: dict, options: list[dict]) -> list[str]:
+    """The tags that tell an option apart from the others of its entry with the same own id, written
+    before its id in entryId (`link::entry`), as BattleScribe writes the links a selection came through."""
+    twins = [o for o in options if o["tags"][0] == option["tags"][0] and o is not option]
+    if not twins:
+        return []
+    shared = set.intersection(*(set(o["tags"]) for o in twins))
+    return [t for t in option["tags"][1:] if t not in shared and t != "bs-any" and not t.startswith("bs-type-")][:1]
 
 
 # -- writing ----------------------------------------------------------------------------------------
@@ -271,8 +281,9 @@ def _write_unit(parent: Element, unit: dict, entry: dict, bs_id: Callable[[str],
         m = SubElement(children, "selection", {"id": f"{unit['id']}-m", "name": entry["name"], "entryId": bs_id(model),
                                               "number": str(size), "type": "model"})
         _costs(m, *cost, entry.get("points", 0) * size)
-        _write_options(SubElement(m, "selections"), under, "<model>", unit["id"], bs_id, cost, size)
-    _write_options(children, under, None, unit["id"], bs_id, cost, size)
+        _write_options(SubElement(m, "selections"), under, "<model>", unit["id"], bs_id, cost, size,
+                       entry.get("options", []))
+    _write_options(children, under, None, unit["id"], bs_id, cost, size, entry.get("options", []))
     _costs(selection, *cost, own)
     categories = SubElement(selection, "categories")
     for i, t in enumerate(t for t in entry["tags"] if t in category_tags):
@@ -280,12 +291,13 @@ def _write_unit(parent: Element, unit: dict, entry: dict, bs_id: Callable[[str],
 
 
 def _write_options(parent: Element, under: dict, key: str | None, uid: str, bs_id: Callable[[str], str],
-                   cost: tuple[str, str], size: int) -> None:
+                   cost: tuple[str, str], size: int, everything: list[dict]) -> None:
     for option, count in under.get(key, []):
+        path = "::".join(bs_id(t) for t in [*_distinct_path(option, everything), option["tags"][0]])
         per_model = bool(option.get("per_model"))
         number_ = count * size if per_model else count
         s = SubElement(parent, "selection", {"id": f"{uid}-{option['id']}", "name": option["name"],
-                                             "entryId": bs_id(option["tags"][0]), "number": str(number_),
+                                             "entryId": path, "number": str(number_),
                                              "type": "upgrade"})
         _costs(s, *cost, option.get("cost", 0) * number_)
-        _write_options(SubElement(s, "selections"), under, option["id"], uid, bs_id, cost, size)
+        _write_options(SubElement(s, "selections"), under, option["id"], uid, bs_id, cost, size, everything)
