@@ -121,8 +121,9 @@ def test_import_list_and_export_list_move_a_list_through_a_ros(imported, tmp_pat
     assert json.loads((tmp_path / "back.json").read_text()) == roster_to_dict(parse_roster(document()))
     (tmp_path / "bad.ros").write_bytes(ros().replace(b'entryId="captain"', b'entryId="nobody"'))
     with pytest.raises(SystemExit) as stop:
-        call_command("import_list", str(tmp_path / "bad.ros"))
+        call_command("import_list", str(tmp_path / "bad.ros"), "--output", str(tmp_path / "bad.json"))
     assert stop.value.code == 2 and "<selection name='Captain' entryId='nobody'>" in capsys.readouterr().err
+    assert not (tmp_path / "bad.json").exists()
 
 
 def test_export_ros_refuses_a_book_not_imported_from_battlescribe(tmp_path, capsys):
@@ -186,3 +187,29 @@ def test_every_entry_of_real_catalogues_goes_to_a_roster_and_back(folder):
         assert roster_to_dict(again) == roster_to_dict(roster), row.slug
         checked += len(units)
     assert checked == {"the-9th-age-2nd": 552, "the-9th-age-0.11": 387, "mordheim": 154}[folder]
+
+
+def test_check_lists_and_event_uploads_read_rosters(imported, tmp_path, capsys, alice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from armylists.events.submitting import upload_files
+    from armylists.models import Event
+
+    (tmp_path / "lists").mkdir()
+    (tmp_path / "lists" / "ann.ros").write_bytes(ros())
+    too_many = document()
+    too_many["units"] += [{"id": f"x{i}", "entry": "knights", "size": 3} for i in range(3)]  # 5 Knights; at most 4
+    (tmp_path / "lists" / "ben.ros").write_bytes(ros(too_many))
+    with pytest.raises(SystemExit) as stop:
+        call_command("check_lists", str(tmp_path / "lists"), "--system", SYSTEM, "--points", "2000")
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line for line in out.splitlines() if line.startswith(("ann.ros", "ben.ros"))}
+    assert stop.value.code == 1 and "Knights: 5 taken in the army; at most 4." in out
+    assert rows["ann.ros"].endswith(" legal") and rows["ben.ros"].endswith(" illegal (1 error)")
+    event = Event.objects.create(organiser=alice, name="Roster cup", date=timezone.now().date(), system=SYSTEM,
+                                 books=[BOOK], points_limit=2000, deadline=timezone.now() + timedelta(days=3))
+    result = upload_files(event, [("ann.ros", ros()), ("bad.ros", b"<roster")])
+    assert [s.book for s in event.submissions.all()] == [BOOK]
+    assert [name for name, _ in result.failed] == ["bad.ros"]
