@@ -24,7 +24,7 @@ from . import version as book_version
 from .limits import tag
 from .names import slug
 from .plain import kids, local, number
-from .sources import MAX_FILE_BYTES, BattleScribeInputError, _from_archive, parse_xml
+from .sources import MAX_FILE_BYTES, BattleScribeInputError, parse_xml, read_zipped
 
 ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
 UNIT_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
@@ -33,7 +33,7 @@ UNIT_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 def parse_roster_file(data: bytes, source: str) -> Element:
     """The <roster> root of a .ros (XML) or .rosz (a zip holding one .ros), read as untrusted input."""
     if data[:4] == b"PK\x03\x04":
-        roots = [d.root for d in _from_archive(source, data, single=True) if local(d.root.tag) == "roster"]
+        roots = [d.root for d in read_zipped(source, data) if local(d.root.tag) == "roster"]
         if len(roots) != 1:
             raise BattleScribeInputError(source, "", f"a .rosz holds one roster; this holds {len(roots)}")
         root = roots[0]
