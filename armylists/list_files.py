@@ -1,6 +1,7 @@
 """Reading a list file and writing an output file, for the commands that take list files.
 
-`read_list` reads the two forms a player hands in, a JSON list document or a list in tournament text,
+`read_list` reads the forms a player hands in, a JSON list document, a list in tournament text or a
+BattleScribe / New Recruit roster (.ros, .rosz; armylists/roster_files.py),
 and returns the Roster with its Book; anything wrong is a `ListFileError` whose message is the one
 line to print (the file, and the path or line inside it). Shared by import_list, export_list and
 check_lists.
@@ -11,9 +12,11 @@ from pathlib import Path
 
 from armylists.catalogue import book_for, get_book, site_library
 from armylists.exports import parse_list_text
+from armylists.importers.battlescribe.rosters import looks_like_roster
 from armylists.rules import Book, ListDocumentError, Roster, parse_roster_json
 from armylists.rules.plain_data import text_problem
 from armylists.rules.roster import MAX_DOCUMENT_BYTES
+from armylists.roster_files import RosterFileError, read_roster_data
 
 
 class ListFileError(Exception):
@@ -31,6 +34,11 @@ def read_list(path: Path) -> tuple[Roster, Book]:
 
 def read_list_data(data: bytes, source: str) -> tuple[Roster, Book]:
     """`read_list` for bytes already read (an uploaded file); `source` names it in every message."""
+    if looks_like_roster(data, source):  # BattleScribe / New Recruit .ros or .rosz
+        try:
+            return read_roster_data(data, source)
+        except RosterFileError as exc:
+            raise ListFileError(str(exc)) from None
     try:
         if data.lstrip().startswith((b"{", b"[")):  # JSON; a list document is an object
             roster = parse_roster_json(data, source)

@@ -20,6 +20,7 @@ from django.db import DatabaseError
 from armylists import list_edits
 from armylists.catalogue import get_book
 from armylists.importers.owb_data import SYSTEM_ID, OwbInputError
+from armylists.importers.battlescribe.rosters import looks_like_roster
 from armylists.importers.owb_lists import book_id, convert_list, read_owb_list
 from armylists.list_files import ListFileError, read_list_data
 from armylists.owb_text import is_owb_text, read_owb_text
@@ -100,10 +101,10 @@ def _is_owb_text(data: bytes, source: str) -> bool:
 
 
 READERS: list[Reader] = [
+    Reader("BattleScribe / New Recruit roster (.ros, .rosz)", looks_like_roster, _read_ours),
     Reader("Old World Builder list (.owb.json)", _is_owb_json, _read_owb_json),
     Reader("our JSON list document", lambda data, source: _is_json_object(data), _read_ours),
     Reader("Old World Builder text export", _is_owb_text, _read_owb_text),
-    # BattleScribe / New Recruit rosters: add their Reader here (see the module's docstring).
     Reader("tournament text", lambda data, source: True, _read_ours),
 ]
 

@@ -47,3 +47,20 @@ class PlainTextParser(BaseParser):
         if problem:
             raise ParseError(f"The request body {problem}.")
         return text
+
+
+class RosterFile(bytes):
+    """A request body that is a BattleScribe / New Recruit roster, kept as bytes for its reader."""
+
+
+class RosterXMLParser(BaseParser):
+    """A .ros (application/xml) body; read by armylists.roster_files, which parses it safely."""
+    media_type = "application/xml"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return RosterFile(_read_limited(stream))
+
+
+class RosterZipParser(RosterXMLParser):
+    """A .rosz (a zipped .ros) body."""
+    media_type = "application/zip"

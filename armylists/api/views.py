@@ -20,9 +20,10 @@ from armylists.exports.pdf import render_pdf
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import ListDocumentError, roster_to_dict
 from armylists.rules.roster import parse_roster
+from armylists.roster_files import RosterFileError, read_roster_data
 
 from .errors import PreconditionRequired, StaleRevision, document_error
-from .parsers import LimitedJSONParser, PlainTextParser
+from .parsers import LimitedJSONParser, PlainTextParser, RosterFile, RosterXMLParser, RosterZipParser
 from .stateless import with_plain_answers
 from .serializers import (
     ArmyListSerializer, ArmyListSummarySerializer, BookSummarySerializer, ErrorSerializer, ListWriteSerializer,
@@ -226,24 +227,31 @@ class ListExportView(APIView):
 
 
 class ListImportView(APIView):
-    """Create a list from a list document (JSON) or from tournament text (text/plain)."""
+    """Create a list from a list document (JSON), tournament text (text/plain) or a BattleScribe / New Recruit
+    roster (.ros as application/xml, .rosz as application/zip)."""
     permission_classes = [IsAuthenticated]
-    parser_classes = [LimitedJSONParser, PlainTextParser]
+    parser_classes = [LimitedJSONParser, PlainTextParser, RosterXMLParser, RosterZipParser]
     throttle_scope = "import"
 
-    @extend_schema(request={"application/json": OpenApiTypes.OBJECT, "text/plain": OpenApiTypes.STR},
+    @extend_schema(request={"application/json": OpenApiTypes.OBJECT, "text/plain": OpenApiTypes.STR,
+                            "application/xml": OpenApiTypes.BINARY, "application/zip": OpenApiTypes.BINARY},
                    responses={201: ArmyListSerializer, **_errors(400, 401, 403, 406, 415, 429)},
                    summary="Import a list document or a list in the tournament text shape")
     def post(self, request: Request) -> Response:
         try:
-            if isinstance(request.data, str):
+            if isinstance(request.data, RosterFile):
+                roster, book = read_roster_data(bytes(request.data), "roster")
+            elif isinstance(request.data, str):
                 library = site_library()
                 roster = parse_list_text(request.data, library.books.values(), "text", lookup=get_book)
             elif isinstance(request.data, dict):
                 roster = parse_roster(request.data, "")
             else:
                 raise ValidationError({"": ["The body must be a list document (a JSON object) or text."]})
-            book = book_for(roster, "")
+            if not isinstance(request.data, RosterFile):
+                book = book_for(roster, "")
+        except RosterFileError as exc:
+            raise ValidationError({"roster": [str(exc)]}) from None
         except ListTextError as exc:
             raise ValidationError({f"line {exc.line}": [exc.reason]}) from None
         except ListDocumentError as exc:

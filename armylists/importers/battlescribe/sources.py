@@ -111,6 +111,11 @@ def _from_bytes(source: str, name: str, data: bytes) -> list[Document]:
     return [Document(source, parse_xml(source, data))]
 
 
+def read_zipped(source: str, data: bytes) -> list[Document]:
+    """The documents of one zipped file (.gstz, .catz, a roster's .rosz), with every archive check."""
+    return _from_archive(source, data, single=True)
+
+
 def _from_archive(source: str, data: bytes, single: bool) -> list[Document]:
     """The catalogues of a zip: a whole data repository, or one zipped catalogue (.gstz/.catz)."""
     try:

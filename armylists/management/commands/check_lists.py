@@ -42,7 +42,7 @@ from armylists.list_files import ListFileError
 from armylists.rules import RulesDataError, System
 from armylists.rules.event import EventRules, Ruleset, parse_event_rules
 
-LIST_SUFFIXES = (".json", ".txt")
+LIST_SUFFIXES = (".json", ".txt", ".ros", ".rosz")  # .ros/.rosz: BattleScribe / New Recruit rosters
 
 
 class UsageError(Exception):

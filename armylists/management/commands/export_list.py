@@ -1,6 +1,6 @@
-"""Export a list as a printable PDF roster, tournament text or the JSON document.
+"""Export a list as a printable PDF roster, tournament text, the JSON document or a BattleScribe roster.
 
-    python manage.py export_list FILE --format pdf|text|json [--variant full|compact|hidden|warband]
+    python manage.py export_list FILE --format pdf|text|json|ros [--variant full|compact|hidden|warband]
                                       [--output OUT] [--share-url URL]
 
 FILE is a list document (JSON) or a list in tournament text. Text and JSON go to OUT or to standard
@@ -19,8 +19,9 @@ from armylists.exports import checksum, document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.catalogue import allies_book_for, validate_roster
 from armylists.list_files import ListFileError, read_list, write_output
+from armylists.roster_files import RosterFileError, roster_xml
 
-FORMATS = ("pdf", "text", "json")
+FORMATS = ("pdf", "text", "json", "ros")
 
 
 class Command(BaseCommand):
@@ -51,12 +52,14 @@ class Command(BaseCommand):
                 variant = variant or default_variant(book)
                 content: str | bytes = render_pdf(book, roster, report, variant, share_url=share_url,
                                                   allies=allies_book_for(roster))
+            elif format == "ros":
+                content = roster_xml(roster, book, report.total_points).decode("utf-8")
             else:
                 content = (export_text(book, roster, report, allies_book_for(roster)) if format == "text"
                            else document_json(roster))
             if output is not None:
                 write_output(output, content)
-        except ListFileError as exc:
+        except (ListFileError, RosterFileError) as exc:
             self.stderr.write(str(exc))
             raise SystemExit(2)
         if output is None:
