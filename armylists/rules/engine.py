@@ -57,8 +57,10 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
 
 
 class _UnitRules(tuple):
-    """The rules of a rule set that are about one unit at a time (checks.per_unit): (index, rule, function)."""
+    """The rules of a rule set that are about one unit at a time (checks.per_unit):
+    (index, rule, function, needs_army)."""
     indexes: frozenset[int]
+    by_index: dict[int, tuple[Rule, object]]
 
 
 _unit_rules_cache: dict[int, tuple[tuple[Rule, ...], _UnitRules]] = {}
@@ -71,9 +73,10 @@ def _unit_rules(rules: tuple[Rule, ...]) -> _UnitRules:
         return cached[1]
     if len(_unit_rules_cache) > 256:
         _unit_rules_cache.clear()
-    found = _UnitRules((i, rule, CHECKS[rule.type].per_unit) for i, rule in enumerate(rules)
-                       if hasattr(CHECKS[rule.type], "per_unit"))
-    found.indexes = frozenset(i for i, _, _ in found)
+    found = _UnitRules((i, rule, CHECKS[rule.type].per_unit, CHECKS[rule.type].needs_army)
+                       for i, rule in enumerate(rules) if hasattr(CHECKS[rule.type], "per_unit"))
+    found.indexes = frozenset(i for i, _, _, _ in found)
+    found.by_index = {i: (rule, check) for i, rule, check, _ in found}
     _unit_rules_cache[id(rules)] = (rules, found)
     return found
 
@@ -84,7 +87,8 @@ def _unit_answers(army: Army, unit_rules: _UnitRules) -> dict[int, list]:
     A unit's answers depend only on the unit and the rules (checks.per_unit), and units are shared
     between reports (army.py), so each unit keeps its answers for the rule set: a list checked again
     after one edit runs these rules for the changed unit alone, and an unchanged unit costs one lookup
-    for all of them together.
+    for all of them together. A unit whose answer to a rule also reads the rest of the army
+    (checks.per_unit's `needs_army`) keeps None for it, and that rule runs for it every time.
     """
     found: dict[int, list] = {}
     key = id(unit_rules)
@@ -94,12 +98,20 @@ def _unit_answers(army: Army, unit_rules: _UnitRules) -> dict[int, list]:
             if len(unit.memo) > 64:  # rule sets made per request (event rules) must not pile up
                 unit.memo.clear()
             answers = []
-            for i, rule, check in unit_rules:
+            for i, rule, check, needs_army in unit_rules:
+                if needs_army is not None and needs_army(rule, unit):
+                    answers.append((i, None))
+                    continue
                 broken = tuple(check(army, rule, unit))
                 if broken:
                     answers.append((i, broken))
             kept = unit.memo[key] = (unit_rules, answers)
         for i, broken in kept[1]:
+            if broken is None:
+                rule, check = unit_rules.by_index[i]
+                broken = tuple(check(army, rule, unit))
+                if not broken:
+                    continue
             found.setdefault(i, []).extend(broken)
     return found
 

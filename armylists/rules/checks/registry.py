@@ -55,22 +55,31 @@ def check(name: str, **params: Any) -> Callable[[Check], Check]:
     return register
 
 
-def per_unit(fn: Callable[["Army", "Rule", "Unit"], Iterator[Violation]]) -> Check:
+def per_unit(fn: Callable[["Army", "Rule", "Unit"], Iterator[Violation]] | None = None, *,
+             needs_army: Callable[["Rule", "Unit"], bool] | None = None) -> Any:
     """A rule about one unit at a time, whose answer depends on nothing else in the list.
 
     Its violations are kept with the unit; units are shared between reports (army.py), so re-checking
-    a list after an edit runs it again only for the unit that changed.
+    a list after an edit runs it again only for the unit that changed. `needs_army(rule, unit)`, where
+    given, says which units' answers also read the rest of the army (an item for armies without
+    Wizards): those units are checked afresh every time, the rest kept. Used bare or with `needs_army`.
     """
+    if fn is None:
+        return lambda f: per_unit(f, needs_army=needs_army)
+    unit_fn = fn
+
     def run(army: "Army", rule: "Rule") -> Iterator[Violation]:
         for unit in army.units:
             kept = unit.memo.get(id(rule))
             if kept is None or kept[0] is not rule:  # the rule is kept too, so its id is not reused
                 if len(unit.memo) > 64:  # rules made per request (event rules) must not pile up
                     unit.memo.clear()
-                kept = unit.memo[id(rule)] = (rule, tuple(fn(army, rule, unit)))
-            yield from kept[1]
+                answer = None if needs_army is not None and needs_army(rule, unit) else tuple(unit_fn(army, rule, unit))
+                kept = unit.memo[id(rule)] = (rule, answer)
+            yield from kept[1] if kept[1] is not None else unit_fn(army, rule, unit)
     run.__doc__ = fn.__doc__
     run.per_unit = fn  # type: ignore[attr-defined]  # the engine runs these together, unit by unit
+    run.needs_army = needs_army  # type: ignore[attr-defined]
     return run
 
 
