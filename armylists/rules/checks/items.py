@@ -17,10 +17,11 @@ if TYPE_CHECKING:
 @check("items_once_per_army")
 def items_once_per_army(army: "Army", rule: "Rule") -> Iterator[Violation]:
     holders: dict[str, list["Bearer"]] = {}
-    for bearer in army.all_bearers():
-        for item in bearer.items:
-            if not item.repeatable:
-                holders.setdefault(item.identity, []).append(bearer)
+    for unit in army.units:
+        for bearer in unit.bearers:
+            for item in bearer.items:
+                if not item.repeatable:
+                    holders.setdefault(item.identity, []).append(bearer)
     for identity, bearers in holders.items():
         if len(bearers) > 1:
             where = ", ".join(b.unit.describe() for b in bearers)

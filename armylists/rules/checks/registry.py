@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..report import Violation
-from ..selection import ONE_OR_MANY, SELECTOR_SCHEMA, select
+from ..selection import ONE_OR_MANY, SELECTOR_SCHEMA
 
 if TYPE_CHECKING:  # the registry is imported by the loader, which army.py depends on
     from ..army import Army, Unit
@@ -96,7 +96,7 @@ def resolve_bound(bound: Any, army: "Army") -> int | None:
         return bound["by_band"].get(army.band.id) if army.band else None
     steps = max(0, army.limit - bound.get("above", 0)) // bound["per_points"] if "per_points" in bound else 0
     plus = bound.get("plus")  # "and 0-1 more per Troll Hag": so many more per unit matching its selector
-    more = plus["each"] * len(select(army.units, plus["select"])) if plus else 0
+    more = plus["each"] * len(army.select(plus["select"])) if plus else 0
     return bound.get("base", 0) + steps * bound.get("each", 0) + more
 
 
@@ -106,10 +106,10 @@ def bound_phrase(bound: Any, army: "Army") -> str:
         above = f" above {bound['above']}" if bound.get("above") else ""
         base = f"{bound['base']} + " if bound.get("base") else ""
         plus = bound.get("plus")
-        more = f", and {plus['each']} more per {plus['label']} ({len(select(army.units, plus['select']))})" if plus else ""
+        more = f", and {plus['each']} more per {plus['label']} ({len(army.select(plus['select']))})" if plus else ""
         return f" ({base}{bound['each']} per {bound['per_points']} pts{above} of the {army.limit}-pt limit{more})"
     if isinstance(bound, dict) and "plus" in bound:  # said only where it raises the bound
-        plus, taken = bound["plus"], len(select(army.units, bound["plus"]["select"]))
+        plus, taken = bound["plus"], len(army.select(bound["plus"]["select"]))
         return f" ({bound['base']}, and {plus['each']} more per {plus['label']}: {taken})" if taken else ""
     if isinstance(bound, dict) and "by_band" in bound:
         return f" in {band_phrase(army)}"
