@@ -89,12 +89,19 @@ def main() -> None:
         validate(book, roster)
     cold_times = per_call(cold, args.repeat)
 
-    def one_edit(i: int = 0) -> None:  # the editor's case: one unit changed since the last check
+    # The editor's case: one unit changed since the last check. The edited lists are built before the
+    # clock starts, so the figure is the validation's alone (building them took a further 4 to 6 us).
+    def edited(size: int):
         units = list(roster.units)
-        units[6] = msgspec.structs.replace(units[6], size=20 + next(sizes) % 40)
-        validate(book, replace(roster, units=tuple(units)))
-    sizes = iter(range(10**9))
-    edit_times = per_call(one_edit, args.repeat)
+        units[6] = msgspec.structs.replace(units[6], size=size)
+        return replace(roster, units=tuple(units))
+    edits = iter([edited(20 + i % 40) for i in range(args.repeat)])
+    edit_times = per_call(lambda: validate(book, next(edits)), args.repeat)
+    edits = iter([edited(20 + i % 40) for i in range(args.repeat)])
+    cpu_start = time.process_time()
+    for _ in range(args.repeat):
+        validate(book, next(edits))
+    edit_cpu = (time.process_time() - cpu_start) / args.repeat
     parse_times = per_call(lambda: parse_roster_json(text), max(200, args.repeat // 10))
 
     # 1,000 different lists: every unit's size differs from list to list, so nothing is priced twice.
@@ -115,6 +122,7 @@ def main() -> None:
                         ("validate it cold (every unit priced anew)", cold_times)):
         print(f"{name}: median {statistics.median(times) * 1e6:.0f} us, "
               f"p95 {sorted(times)[int(len(times) * 0.95)] * 1e6:.0f} us over {args.repeat} runs")
+    print(f"validate it after one unit changed, CPU time per check (mean of {args.repeat}): {edit_cpu * 1e6:.0f} us")
     print(f"parse its JSON document (schema-checked): median {statistics.median(parse_times) * 1e6:.0f} us")
     print(f"validate a batch of 1,000 lists: median {statistics.median(batches) * 1000:.1f} ms of 5 batches")
 

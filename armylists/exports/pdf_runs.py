@@ -16,6 +16,22 @@ from reportlab.platypus import Flowable
 
 WORDS = re.compile(r"\S+\s*|\s+")  # each word with the spaces after it
 
+_widths: dict[tuple[str, float], dict[str, float]] = {}
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    """stringWidth, kept per font and size: a roster measures the same words (Shield, Heavy Armour, the
+    profile's values) hundreds of times, and every roster the site prints measures them again."""
+    table = _widths.get((font, size))
+    if table is None:
+        table = _widths[(font, size)] = {}
+    width = table.get(text)
+    if width is None:
+        if len(table) > 20_000:  # free text (unit names, notes) must not pile up
+            table.clear()
+        width = table[text] = stringWidth(text, font, size)
+    return width
+
 
 class Run(NamedTuple):
     text: str
@@ -34,13 +50,15 @@ class RunsText(Flowable):
         self.lines: list[list[tuple[str, str, Color]]] = []
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        if self.lines and self.width == available_width:  # wrapped again to the same width (a block's split)
+            return self.width, self.height
         size = self.size
         lines: list[list[list]] = [[]]
         x = 0.0
         for run in self.runs:
             for word in WORDS.findall(run.text):
-                width = stringWidth(word, run.font, size)
-                if x > 0 and x + stringWidth(word.rstrip(), run.font, size) > available_width and word.strip():
+                width = text_width(word, run.font, size)
+                if x > 0 and x + text_width(word.rstrip(), run.font, size) > available_width and word.strip():
                     lines.append([])
                     x = 0.0
                 line = lines[-1]

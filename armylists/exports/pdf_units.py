@@ -6,7 +6,6 @@ from typing import Callable, Iterable, Mapping
 from reportlab.lib.units import mm
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.textobject import PDFTextObject
 from reportlab.platypus import Flowable, Spacer, Table
 
@@ -15,7 +14,7 @@ from armylists.rules.book import CHARACTERISTICS, Item
 from armylists.rules.report import UnitLine
 
 from .pdf_header import section_heading, violation_paragraph
-from .pdf_runs import Run, RunsText
+from .pdf_runs import Run, RunsText, text_width
 from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted, table_style
 from .text import ItemRef, UnitWords, item_name
 
@@ -95,7 +94,7 @@ class ProfileGrid(Flowable):
         centres = [self.NAME_WIDTH + self.COLUMN * (i + 0.5) for i in range(len(self.columns))]
 
         def placed(y: float, cells: list[tuple[float, str]]) -> tuple[float, list[tuple[float, str]]]:
-            return y, [(x - stringWidth(value, REGULAR, size) / 2, value) for x, value in cells]
+            return y, [(x - text_width(value, REGULAR, size) / 2, value) for x, value in cells]
         text = canvas.beginText()
         text.setFont(REGULAR, size)
         text.setFillColor(MUTED)
@@ -129,7 +128,7 @@ def draw_rows(text: PDFTextObject, size: float, rows: list[tuple[float, list[tup
                 parts, at = [], 0
                 for s, t in font.splitString(value, document):
                     parts.append((font.getSubsetInternalName(s, document), canvas._escape(t),
-                                  stringWidth(value[:at], REGULAR, size)))
+                                  text_width(value[:at], REGULAR, size)))
                     at += len(t)
                 encoded[value] = parts
             for name, escaped, offset in encoded[value]:
@@ -141,7 +140,7 @@ def draw_rows(text: PDFTextObject, size: float, rows: list[tuple[float, list[tup
                 elif x != end:
                     code.append(fp_str((end - x) * 1000 / size))
                 code.append(f"({escaped})")
-            end = x + stringWidth(value, REGULAR, size)
+            end = x + text_width(value, REGULAR, size)
         if subset is not None:
             code.append("] TJ")
     text._curSubset = -1  # the text object's own writing sets its font again

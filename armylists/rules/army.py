@@ -18,6 +18,7 @@ from .allies import allied_book, joined
 from .book import Book, Entry, Item, ItemAccess, MountChoice, SizeBand, TroopType
 from .report import UnitLine, Violation
 from .roster import Roster, RosterUnit
+from .selection import select
 
 
 MAX_RESOLVED_UNITS = 20_000
@@ -107,6 +108,7 @@ class Army:
         self.problems: list[Violation] = []
         self.units: list[Unit] = []
         self.measured: dict[int, tuple] = {}  # count rules' measures (checks.selections.measure_count)
+        self.selected: dict[int, tuple] = {}  # the rule set's selections, gathered by the engine (select)
         self.allies: Book | None = allied_book(self, book, roster, allies)  # None: no allies to resolve
         self.allies_composition: str | None = None
         if self.allies is not None:
@@ -159,20 +161,23 @@ class Army:
 
     def _tally(self) -> None:
         system = self.system
-        self.total = sum(u.points for u in self.units)
-        self.category_points = {c.id: 0 for c in system.categories}
-        self.category_units = {c.id: 0 for c in system.categories}
-        for u in self.units:
-            self.category_points[u.category] = self.category_points.get(u.category, 0) + u.points
-            self.category_units[u.category] = self.category_units.get(u.category, 0) + 1
-        self.has_wizards = any(u.wizard_level for u in self.units)
+        total, wizards = 0, False
+        points = {c.id: 0 for c in system.categories}
+        units = dict(points)
+        for u in self.units:  # one pass: this runs at every check of every list
+            category = u.category
+            total += u.points
+            points[category] = points.get(category, 0) + u.points
+            units[category] = units.get(category, 0) + 1
+            wizards = wizards or bool(u.wizard_level)
+        self.total, self.category_points, self.category_units, self.has_wizards = total, points, units, wizards
 
     def _view(self, units: list[Unit], book: Book, composition: str | None) -> "Army":
         """Some of this army's units as an army of their own, for the rules that look at them alone."""
         view = Army.__new__(Army)
         view.own_book, view.book, view.system, view.roster = book, book, book.system, self.roster
         view.limit, view.band, view.composition = self.limit, self.band, composition
-        view.problems, view.units, view.measured = [], units, {}
+        view.problems, view.units, view.measured, view.selected = [], units, {}, {}
         view.allies, view.allies_composition = None, None
         view._main, view.contingent = None, None
         view._tally()
@@ -365,6 +370,14 @@ class Army:
             f"cannot take in {book.name} {book.version}.", unit=ru.id, rule="list", source="army book"))
 
     # -- helpers for checks -------------------------------------------------------------------
+    def select(self, selector: dict) -> list[Unit]:
+        """The units matching `selector` (selection.py), gathered once per check where the engine could;
+        the list may be shared between rules: read it, never change it."""
+        found = self.selected.get(id(selector))
+        if found is not None and found[0] is selector:
+            return found[1]
+        return select(self.units, selector)
+
     def all_bearers(self) -> Iterator[Bearer]:
         for unit in self.units:
             yield from unit.bearers

@@ -8,6 +8,7 @@ from .checks import CHECKS, measure_count, resolve_bound
 from .figures import figure_names, figures
 from .report import AlliesLine, CategoryLine, CountLine, Report
 from .roster import Roster
+from .selection import predicate
 
 
 def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), allies: Book | None = None) -> Report:
@@ -24,7 +25,7 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
     contingent = army.contingent
     if contingent is None:
         unit_rules = _unit_rules(rules)
-        answers = _unit_answers(army, unit_rules) if unit_rules else {}
+        answers = _unit_answers(army, unit_rules) if unit_rules or unit_rules.selectors else {}
         for i, rule in enumerate(rules):
             if i in answers:
                 violations.extend(answers[i])
@@ -45,7 +46,7 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
         points_limit=army.limit, total_points=army.total,
         band=army.band.id if army.band else None, band_name=army.band.name if army.band else None,
         categories=_categories(army, rules),
-        units=tuple(u.line() for u in army.units),
+        units=tuple([u.line() for u in army.units]),
         figures=figures(army),
         violations=tuple(violations),
         budget_unit=book.system.budget_unit,
@@ -57,8 +58,27 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
 
 
 class _UnitRules(tuple):
-    """The rules of a rule set that are about one unit at a time (checks.per_unit): (index, rule, function)."""
+    """The rules of a rule set that are about one unit at a time (checks.per_unit):
+    (index, rule, function, needs_army)."""
     indexes: frozenset[int]
+    by_index: dict[int, tuple[Rule, object]]
+    selectors: tuple  # the selectors the other rules' parameters name (checks.SELECTOR), with their predicates
+
+
+_SELECTOR_REF = "#/$defs/selector"
+
+
+def _rule_selectors(rules: tuple[Rule, ...], per_unit: frozenset[int]) -> tuple:
+    """(selector, predicate) of every parameter the rule types' schemas declare a selector, once each."""
+    found: dict[int, tuple] = {}
+    for i, rule in enumerate(rules):
+        if i in per_unit:
+            continue
+        for name, schema in CHECKS[rule.type].params_schema["properties"].items():
+            selector = rule.params.get(name)
+            if schema.get("$ref") == _SELECTOR_REF and isinstance(selector, dict) and id(selector) not in found:
+                found[id(selector)] = (selector, predicate(selector))
+    return tuple(found.values())
 
 
 _unit_rules_cache: dict[int, tuple[tuple[Rule, ...], _UnitRules]] = {}
@@ -71,9 +91,11 @@ def _unit_rules(rules: tuple[Rule, ...]) -> _UnitRules:
         return cached[1]
     if len(_unit_rules_cache) > 256:
         _unit_rules_cache.clear()
-    found = _UnitRules((i, rule, CHECKS[rule.type].per_unit) for i, rule in enumerate(rules)
-                       if hasattr(CHECKS[rule.type], "per_unit"))
-    found.indexes = frozenset(i for i, _, _ in found)
+    found = _UnitRules((i, rule, CHECKS[rule.type].per_unit, CHECKS[rule.type].needs_army)
+                       for i, rule in enumerate(rules) if hasattr(CHECKS[rule.type], "per_unit"))
+    found.indexes = frozenset(i for i, _, _, _ in found)
+    found.by_index = {i: (rule, check) for i, rule, check, _ in found}
+    found.selectors = _rule_selectors(rules, found.indexes)
     _unit_rules_cache[id(rules)] = (rules, found)
     return found
 
@@ -84,23 +106,41 @@ def _unit_answers(army: Army, unit_rules: _UnitRules) -> dict[int, list]:
     A unit's answers depend only on the unit and the rules (checks.per_unit), and units are shared
     between reports (army.py), so each unit keeps its answers for the rule set: a list checked again
     after one edit runs these rules for the changed unit alone, and an unchanged unit costs one lookup
-    for all of them together.
+    for all of them together. A unit whose answer to a rule also reads the rest of the army
+    (checks.per_unit's `needs_army`) keeps None for it, and that rule runs for it every time.
+
+    Each unit also keeps which of the rule set's selectors it matches, so the army-wide rules' selections
+    (Army.select) are gathered here, in the same pass, rather than tested unit by unit in every rule.
     """
     found: dict[int, list] = {}
     key = id(unit_rules)
+    selectors = unit_rules.selectors
+    selected: list[list] = [[] for _ in selectors]
     for unit in army.units:
         kept = unit.memo.get(key)
         if kept is None or kept[0] is not unit_rules:  # the rule set is kept too, so its id is not reused
             if len(unit.memo) > 64:  # rule sets made per request (event rules) must not pile up
                 unit.memo.clear()
             answers = []
-            for i, rule, check in unit_rules:
+            for i, rule, check, needs_army in unit_rules:
+                if needs_army is not None and needs_army(rule, unit):
+                    answers.append((i, None))
+                    continue
                 broken = tuple(check(army, rule, unit))
                 if broken:
                     answers.append((i, broken))
-            kept = unit.memo[key] = (unit_rules, answers)
+            matched = tuple(j for j, (_, test) in enumerate(selectors) if test(unit))
+            kept = unit.memo[key] = (unit_rules, answers, matched)
+        for j in kept[2]:
+            selected[j].append(unit)
         for i, broken in kept[1]:
+            if broken is None:
+                rule, check = unit_rules.by_index[i]
+                broken = tuple(check(army, rule, unit))
+                if not broken:
+                    continue
             found.setdefault(i, []).extend(broken)
+    army.selected = {id(selector): (selector, units) for (selector, _), units in zip(selectors, selected)}
     return found
 
 

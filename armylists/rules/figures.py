@@ -14,27 +14,27 @@ if TYPE_CHECKING:
 
 def common_figures(army: "Army") -> dict[str, int]:
     """What every list shows: its units and models. The rest is the system's choice (`figures:`)."""
-    return {"units": len(army.units), "models": sum(u.size for u in army.units)}
+    return {"units": len(army.units), "models": sum([u.size for u in army.units])}
 
 
 def characters(army: "Army", params: Mapping[str, Any]) -> int:
-    return sum(1 for u in army.units if u.character)
+    return len([u for u in army.units if u.character])
 
 
 def deployment_drops(army: "Army", params: Mapping[str, Any]) -> int:
     """Drops: every unit, but all Characters deploy as one and all War Machines as one (000:L289-295)."""
     units = army.units
-    chars = sum(1 for u in units if u.character)
-    machines = sum(1 for u in units if u.war_machine and not u.character)
+    chars = len([u for u in units if u.character])
+    machines = len([u for u in units if u.war_machine and not u.character])
     return len(units) - chars - machines + (1 if machines else 0) + (1 if chars else 0)
 
 
 def wizards(army: "Army", params: Mapping[str, Any]) -> int:
-    return sum(1 for u in army.units if u.wizard_level)
+    return len([u for u in army.units if u.wizard_level])
 
 
 def wizard_levels(army: "Army", params: Mapping[str, Any]) -> int:
-    return sum(u.wizard_level for u in army.units)
+    return sum([u.wizard_level for u in army.units])
 
 
 def warband_rating(army: "Army", params: Mapping[str, Any]) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ..report import Violation
-from ..selection import predicate, select
+from ..selection import predicate
 from .registry import BOUND, SELECTOR, band_phrase, bound_phrase, check, percent, plural, resolve_bound, violation
 
 if TYPE_CHECKING:
@@ -65,7 +65,11 @@ def duplicates(army: "Army", rule: "Rule") -> Iterator[Violation]:
     seen: dict[str, list["Unit"]] = {}
     for unit in army.units:
         if unit.category in limits and (not exempt or unit.tags.isdisjoint(exempt)):
-            seen.setdefault(unit.entry.id, []).append(unit)
+            entry = unit.entry.id
+            if entry in seen:
+                seen[entry].append(unit)
+            else:
+                seen[entry] = [unit]
     bounds: dict[str, int | None] = {}
     for units in seen.values():
         if len(units) < 2:
@@ -89,7 +93,7 @@ def each_entry_max(army: "Army", rule: "Rule") -> Iterator[Violation]:
     most = resolve_bound(rule.params["max"], army)
     skip = predicate(rule.params["unless"]) if "unless" in rule.params else None
     seen: dict[str, list["Unit"]] = {}
-    for unit in select(army.units, rule.params.get("select", {})):
+    for unit in army.select(rule.params.get("select", {})):
         if skip is None or not skip(unit):
             seen.setdefault(unit.entry.id, []).append(unit)
     label = rule.params.get("label", "each unit")

@@ -17,10 +17,11 @@ if TYPE_CHECKING:
 @check("items_once_per_army")
 def items_once_per_army(army: "Army", rule: "Rule") -> Iterator[Violation]:
     holders: dict[str, list["Bearer"]] = {}
-    for bearer in army.all_bearers():
-        for item in bearer.items:
-            if not item.repeatable:
-                holders.setdefault(item.identity, []).append(bearer)
+    for unit in army.units:
+        for bearer in unit.bearers:
+            for item in bearer.items:
+                if not item.repeatable:
+                    holders.setdefault(item.identity, []).append(bearer)
     for identity, bearers in holders.items():
         if len(bearers) > 1:
             where = ", ".join(b.unit.describe() for b in bearers)
@@ -142,11 +143,17 @@ def needed_equipment(item: Any, categories: Any) -> tuple[str, ...]:
     return tuple(needs)
 
 
+def _reads_army(rule: "Rule", unit: "Unit") -> bool:
+    """Whether the unit carries an item whose eligibility depends on the rest of the list."""
+    return any("only_in_modes" in item.restrictions or "army_without_wizards" in item.restrictions
+               for bearer in unit.bearers for item in bearer.items)
+
+
 @check("item_eligibility")
-def item_eligibility(army: "Army", rule: "Rule") -> Iterator[Violation]:
+@per_unit(needs_army=_reads_army)
+def item_eligibility(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
     categories = army.system.item_categories
-    for bearer in army.all_bearers():
-        unit = bearer.unit
+    for bearer in unit.bearers:
         who = f"{bearer.label} ({unit.id})"
         for item in bearer.items:
             cat = categories[item.category]
@@ -236,24 +243,24 @@ def unique_item_sets(army: "Army", rule: "Rule") -> Iterator[Violation]:
 
 @check("veteran_standard", categories={"$ref": "#/$defs/slugs", "required": True},
        max_item_points={"type": "integer", "minimum": 0, "required": True})
-def veteran_standard(army: "Army", rule: "Rule") -> Iterator[Violation]:
+@per_unit
+def veteran_standard(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
     cap = rule.params["max_item_points"]
-    for unit in army.units:
-        if not unit.roster.veteran_standard:
-            continue
-        part = unit.entry.command.get("standard")
-        if "standard" not in unit.roster.command:
-            yield violation(rule, "veteran_standard.no_standard",
-                            f"{unit.describe()} has a Veteran Standard Bearer but no Standard Bearer.", unit)
-        elif part is None or not part.veteran or unit.category not in rule.params["categories"]:
-            yield violation(rule, "veteran_standard.not_allowed",
-                            f"{unit.describe()} may not upgrade its Standard Bearer to the Veteran Standard Bearer; "
-                            f"only some {', '.join(army.category_name(c) for c in rule.params['categories'])} "
-                            f"units may.", unit)
-        for bearer in unit.bearers:
-            if bearer.veteran and bearer.points() > cap:
-                yield violation(rule, "veteran_standard.item_points",
-                                f"The Veteran Standard Bearer of {unit.describe()} carries a {bearer.points()}-pt "
-                                f"Magical Standard; it may take one worth up to {cap} pts.", unit)
+    if not unit.roster.veteran_standard:
+        return
+    part = unit.entry.command.get("standard")
+    if "standard" not in unit.roster.command:
+        yield violation(rule, "veteran_standard.no_standard",
+                        f"{unit.describe()} has a Veteran Standard Bearer but no Standard Bearer.", unit)
+    elif part is None or not part.veteran or unit.category not in rule.params["categories"]:
+        yield violation(rule, "veteran_standard.not_allowed",
+                        f"{unit.describe()} may not upgrade its Standard Bearer to the Veteran Standard Bearer; "
+                        f"only some {', '.join(army.category_name(c) for c in rule.params['categories'])} "
+                        f"units may.", unit)
+    for bearer in unit.bearers:
+        if bearer.veteran and bearer.points() > cap:
+            yield violation(rule, "veteran_standard.item_points",
+                            f"The Veteran Standard Bearer of {unit.describe()} carries a {bearer.points()}-pt "
+                            f"Magical Standard; it may take one worth up to {cap} pts.", unit)
 
 

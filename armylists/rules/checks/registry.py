@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..report import Violation
-from ..selection import ONE_OR_MANY, SELECTOR_SCHEMA, select
+from ..selection import ONE_OR_MANY, SELECTOR_SCHEMA
 
 if TYPE_CHECKING:  # the registry is imported by the loader, which army.py depends on
     from ..army import Army, Unit
@@ -55,22 +55,31 @@ def check(name: str, **params: Any) -> Callable[[Check], Check]:
     return register
 
 
-def per_unit(fn: Callable[["Army", "Rule", "Unit"], Iterator[Violation]]) -> Check:
+def per_unit(fn: Callable[["Army", "Rule", "Unit"], Iterator[Violation]] | None = None, *,
+             needs_army: Callable[["Rule", "Unit"], bool] | None = None) -> Any:
     """A rule about one unit at a time, whose answer depends on nothing else in the list.
 
     Its violations are kept with the unit; units are shared between reports (army.py), so re-checking
-    a list after an edit runs it again only for the unit that changed.
+    a list after an edit runs it again only for the unit that changed. `needs_army(rule, unit)`, where
+    given, says which units' answers also read the rest of the army (an item for armies without
+    Wizards): those units are checked afresh every time, the rest kept. Used bare or with `needs_army`.
     """
+    if fn is None:
+        return lambda f: per_unit(f, needs_army=needs_army)
+    unit_fn = fn
+
     def run(army: "Army", rule: "Rule") -> Iterator[Violation]:
         for unit in army.units:
             kept = unit.memo.get(id(rule))
             if kept is None or kept[0] is not rule:  # the rule is kept too, so its id is not reused
                 if len(unit.memo) > 64:  # rules made per request (event rules) must not pile up
                     unit.memo.clear()
-                kept = unit.memo[id(rule)] = (rule, tuple(fn(army, rule, unit)))
-            yield from kept[1]
+                answer = None if needs_army is not None and needs_army(rule, unit) else tuple(unit_fn(army, rule, unit))
+                kept = unit.memo[id(rule)] = (rule, answer)
+            yield from kept[1] if kept[1] is not None else unit_fn(army, rule, unit)
     run.__doc__ = fn.__doc__
     run.per_unit = fn  # type: ignore[attr-defined]  # the engine runs these together, unit by unit
+    run.needs_army = needs_army  # type: ignore[attr-defined]
     return run
 
 
@@ -87,7 +96,7 @@ def resolve_bound(bound: Any, army: "Army") -> int | None:
         return bound["by_band"].get(army.band.id) if army.band else None
     steps = max(0, army.limit - bound.get("above", 0)) // bound["per_points"] if "per_points" in bound else 0
     plus = bound.get("plus")  # "and 0-1 more per Troll Hag": so many more per unit matching its selector
-    more = plus["each"] * len(select(army.units, plus["select"])) if plus else 0
+    more = plus["each"] * len(army.select(plus["select"])) if plus else 0
     return bound.get("base", 0) + steps * bound.get("each", 0) + more
 
 
@@ -97,10 +106,10 @@ def bound_phrase(bound: Any, army: "Army") -> str:
         above = f" above {bound['above']}" if bound.get("above") else ""
         base = f"{bound['base']} + " if bound.get("base") else ""
         plus = bound.get("plus")
-        more = f", and {plus['each']} more per {plus['label']} ({len(select(army.units, plus['select']))})" if plus else ""
+        more = f", and {plus['each']} more per {plus['label']} ({len(army.select(plus['select']))})" if plus else ""
         return f" ({base}{bound['each']} per {bound['per_points']} pts{above} of the {army.limit}-pt limit{more})"
     if isinstance(bound, dict) and "plus" in bound:  # said only where it raises the bound
-        plus, taken = bound["plus"], len(select(army.units, bound["plus"]["select"]))
+        plus, taken = bound["plus"], len(army.select(bound["plus"]["select"]))
         return f" ({bound['base']}, and {plus['each']} more per {plus['label']}: {taken})" if taken else ""
     if isinstance(bound, dict) and "by_band" in bound:
         return f" in {band_phrase(army)}"

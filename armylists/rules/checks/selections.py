@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ..report import Violation
-from ..selection import predicate, select
+from ..selection import predicate
 from .registry import BOUND, SELECTOR, bound_phrase, check, percent, resolve_bound, violation
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def measure_count(army: "Army", rule: "Rule") -> tuple[list["Unit"], int, int | 
     kept = army.measured.get(id(rule))
     if kept is not None and kept[0] is rule:
         return kept[1]
-    chosen = select(army.units, rule.params.get("select", {}))
+    chosen = army.select(rule.params.get("select", {}))
     if "rules_tagged" in rule.params:
         limited = set(limited_by_rules(army, rule.params["rules_tagged"]))
         chosen = [u for u in chosen if u in limited]
@@ -78,10 +78,10 @@ def count(army: "Army", rule: "Rule") -> Iterator[Violation]:
 def requires(army: "Army", rule: "Rule") -> Iterator[Violation]:
     """Units matching `if` need `count` (default 1) other units matching `needs` in the army."""
     least = rule.params.get("count", 1)
-    causes = select(army.units, rule.params["if"])
+    causes = army.select(rule.params["if"])
     if not causes:
         return
-    needed = select(army.units, rule.params["needs"])
+    needed = army.select(rule.params["needs"])
     for unit in causes:
         if len(needed) - (unit in needed) < least:  # a unit never satisfies its own need
             yield violation(rule, "requires.missing",
@@ -92,10 +92,10 @@ def requires(army: "Army", rule: "Rule") -> Iterator[Violation]:
        reason={"type": "string", "required": True})
 def forbids(army: "Army", rule: "Rule") -> Iterator[Violation]:
     """While any unit matches `if`, no other unit may match `forbids`."""
-    causes = select(army.units, rule.params["if"])
+    causes = army.select(rule.params["if"])
     if not causes:
         return
-    for unit in select(army.units, rule.params["forbids"]):
+    for unit in army.select(rule.params["forbids"]):
         if unit not in causes or len(causes) > 1:
             yield violation(rule, "forbids.present",
                             f"{unit.describe()} cannot be taken: {rule.params['reason']}.", unit)
@@ -106,8 +106,8 @@ def forbids(army: "Army", rule: "Rule") -> Iterator[Violation]:
        per_label={"type": "string", "required": True})
 def ratio(army: "Army", rule: "Rule") -> Iterator[Violation]:
     """At most `each` units matching `select` for every unit matching `per` ("one X per Y")."""
-    chosen = select(army.units, rule.params["select"])
-    bases = select(army.units, rule.params["per"])
+    chosen = army.select(rule.params["select"])
+    bases = army.select(rule.params["per"])
     most = rule.params.get("each", 1) * len(bases)
     if len(chosen) > most:
         yield violation(rule, "ratio.max",

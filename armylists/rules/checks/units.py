@@ -14,28 +14,28 @@ if TYPE_CHECKING:
 # --- Wizards ----------------------------------------------------------------------------------
 
 @check("wizard_paths", only_with_choice={"type": "boolean"})
-def wizard_paths(army: "Army", rule: "Rule") -> Iterator[Violation]:
+@per_unit
+def wizard_paths(army: "Army", rule: "Rule", unit: "Unit") -> Iterator[Violation]:
     """Each Wizard notes its Path on the list; with `only_with_choice`, only where it has more than one."""
     book = army.book
     auto = rule.params.get("only_with_choice", False)
-    for unit in army.units:
-        chosen = unit.roster.path
-        if not unit.wizard_level:
-            if chosen:
-                yield Violation("wizard.path_not_wizard", f"{unit.describe()} is not a Wizard but has a Path noted.",
-                                "warning", unit.id, rule.id, rule.source)
-            continue
-        allowed = unit.entry.paths or book.paths
-        if chosen in allowed or unit.frees_path or (auto and not chosen and len(allowed) == 1):
-            continue
-        names = ", ".join(book.paths.get(p, army.system.paths.get(p, p)) for p in allowed) or "none"
-        if not chosen:
-            yield violation(rule, "wizard.path_missing",
-                            f"{unit.describe()} is a Level {unit.wizard_level} Wizard with no Path on the list; "
-                            f"choose one of: {names}.", unit)
-        else:
-            yield violation(rule, "wizard.path_not_allowed",
-                            f"{unit.describe()} may not use {chosen!r}; its Paths are: {names}.", unit)
+    chosen = unit.roster.path
+    if not unit.wizard_level:
+        if chosen:
+            yield Violation("wizard.path_not_wizard", f"{unit.describe()} is not a Wizard but has a Path noted.",
+                            "warning", unit.id, rule.id, rule.source)
+        return
+    allowed = unit.entry.paths or book.paths
+    if chosen in allowed or unit.frees_path or (auto and not chosen and len(allowed) == 1):
+        return
+    names = ", ".join(book.paths.get(p, army.system.paths.get(p, p)) for p in allowed) or "none"
+    if not chosen:
+        yield violation(rule, "wizard.path_missing",
+                        f"{unit.describe()} is a Level {unit.wizard_level} Wizard with no Path on the list; "
+                        f"choose one of: {names}.", unit)
+    else:
+        yield violation(rule, "wizard.path_not_allowed",
+                        f"{unit.describe()} may not use {chosen!r}; its Paths are: {names}.", unit)
 
 
 # --- the army book's own unit rules -------------------------------------------------------------
