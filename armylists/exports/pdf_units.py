@@ -114,7 +114,7 @@ def unit_block(book: Book, words: UnitWords, points: str, styles: Styles, width:
     if rules:
         rows.append([Paragraph(f"Rules: {text(', '.join(rules))}", styles.small), ""])
     violations = list(violations)
-    rows += [[violation_paragraph(v, styles), ""] for v in violations]
+    rows += [[violation_paragraph(v, styles, book.system, [words.unit.id]), ""] for v in violations]
     block = Table(rows, colWidths=[width - POINTS_WIDTH, POINTS_WIDTH])
     style = [("BACKGROUND", (0, 0), (-1, 0), SHADE),
              ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONTNAME", (1, 0), (1, 0), BOLD), ("FONTSIZE", (1, 0), (1, 0), styles.points.fontSize),
