@@ -91,7 +91,7 @@ def full_story(printed: PrintedList, share_url: str | None, check: str, width: f
     styles = Styles(9)
     book, report = printed.book, printed.report
     story = header(book, printed.roster, report, styles, width, check, share_url)
-    story += [Spacer(1, 4 * mm), stamp(report, styles, width)]
+    story += [Spacer(1, 4 * mm), stamp(report, styles, width, system=book.system)]
     story += category_summary(report, styles, width)
     carried = []
     for title, figures, units in printed.by_category():
@@ -123,7 +123,7 @@ def compact_story(printed: PrintedList, share_url: str | None, check: str, width
         f"{left} {budget} left" if left >= 0 else f"{-left} {budget} over", f"checksum {check}") if p)
     content: list[Flowable] = [Paragraph(text(roster.name or "Army list"), styles.title),
                                Paragraph(text(facts), styles.subtitle), Spacer(1, 2 * mm),
-                               stamp(report, styles, width), Spacer(1, 2 * mm),
+                               stamp(report, styles, width, system=printed.book.system), Spacer(1, 2 * mm),
                                *category_summary(report, styles, width, title=False)]
     rows, style = [], [("VALIGN", (0, 0), (-1, -1), "TOP"),
                        ("TOPPADDING", (0, 0), (-1, -1), 0.8), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.8)]

@@ -1,13 +1,17 @@
 """The top of a printed roster: who and what the list is, the legality stamp, the category summary."""
 from __future__ import annotations
 
+from typing import Iterable
+
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
+from armylists.plain_words import plain_message, source_words
 from armylists.rules import Book, Report, Roster
+from armylists.rules.book import System
 from armylists.rules.render_text import figures_text
 from armylists.rules.report import ERROR, Violation
 
@@ -85,8 +89,10 @@ def matched_play(book: Book, roster: Roster) -> list[tuple[str, str]]:
     return [("Matched play", mode_names(book, roster.modes))]
 
 
-def stamp(report: Report, styles: Styles, width: float, details: bool = True, note: str = "") -> Table:
-    """LEGAL or NOT LEGAL in a coloured box, with every violation's message (000 rules cited) when `details`."""
+def stamp(report: Report, styles: Styles, width: float, details: bool = True, note: str = "",
+          system: System | None = None) -> Table:
+    """LEGAL or NOT LEGAL in a coloured box, with every violation's message and the rule it comes from
+    (in `system`'s words) when `details`."""
     errors = len(report.errors)
     warnings = len(report.violations) - errors
     if report.valid:
@@ -98,7 +104,8 @@ def stamp(report: Report, styles: Styles, width: float, details: bool = True, no
     big = Paragraph(f'<font color="{colour.hexval()}">{text(verdict)}</font>', styles.heading)
     rows: list[list] = [[big]]
     if details:
-        rows += [[violation_paragraph(v, styles)] for v in report.violations]
+        unit_ids = [u.id for u in report.units]
+        rows += [[violation_paragraph(v, styles, system, unit_ids)] for v in report.violations]
     if note:
         rows.append([Paragraph(text(note), styles.small)])
     box = Table(rows, colWidths=[width])
@@ -110,12 +117,15 @@ def stamp(report: Report, styles: Styles, width: float, details: bool = True, no
     return box
 
 
-def violation_paragraph(v: Violation, styles: Styles) -> Paragraph:
+def violation_paragraph(v: Violation, styles: Styles, system: System | None = None,
+                        unit_ids: Iterable[str] = ()) -> Paragraph:
+    """The message as a player reads it (no unit ids) and its rule's source in the system's words; the
+    code stays in the JSON and the API."""
     mark = "\u00d7" if v.severity == ERROR else "!"
-    where = " \u00b7 ".join(p for p in (v.code, v.source) if p)
+    where = source_words(v.source, system)
     style = styles.error if v.severity == ERROR else styles.warning
-    return Paragraph(f"{mark} {text(v.message)} <font color=\"{MUTED.hexval()}\" size=\"{styles.size * 0.75}\">"
-                     f"[{text(where)}]</font>", style)
+    source = f" <font color=\"{MUTED.hexval()}\" size=\"{styles.size * 0.75}\">[{text(where)}]</font>" if where else ""
+    return Paragraph(f"{mark} {text(plain_message(v.message, unit_ids))}{source}", style)
 
 
 def category_table(report: Report, styles: Styles, width: float) -> Table:

@@ -137,6 +137,6 @@ def hidden_sheet(printed: PrintedList, label_of: dict[str, str], check: str, sty
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
     ]))
-    story += [table, Spacer(1, 5 * mm), stamp(report, styles, width), Spacer(1, 2 * mm)]
+    story += [table, Spacer(1, 5 * mm), stamp(report, styles, width, system=book.system), Spacer(1, 2 * mm)]
     story += category_summary(report, styles, width)
     return story

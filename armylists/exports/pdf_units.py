@@ -231,7 +231,8 @@ def unit_block(book: Book, words: UnitWords, points: str, styles: Styles, width:
         parts.append(RunsText([Run(f"Rules: {', '.join(rules)}", REGULAR, MUTED)], styles.small.fontSize,
                               styles.small.leading))
     return UnitBlock(RunsText(unit_title(words, label), styles.body.fontSize, styles.body.leading), points, parts,
-                     [violation_paragraph(v, styles) for v in violations], styles.points.fontSize, width)
+                     [violation_paragraph(v, styles, book.system, [words.unit.id]) for v in violations],
+                     styles.points.fontSize, width)
 
 
 def item_reference(book: Book, carried: list[tuple[str, str, Item, UnitLine]], styles: Styles, width: float,

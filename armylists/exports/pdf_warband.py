@@ -17,6 +17,8 @@ from reportlab.platypus import Flowable, KeepInFrame, Paragraph, Spacer, Table
 from armylists.rules.book import CHARACTERISTICS
 from armylists.rules.report import ERROR, Violation
 
+from armylists.plain_words import plain_message
+
 from .pdf_header import player_text, qr_code, section_heading, stamp, with_heading
 from .pdf_list import PrintedList
 from .pdf_style import BOLD, ILLEGAL, INK, MUTED, REGULAR, RULE, SHADE, Styles, table_style, text
@@ -43,7 +45,7 @@ def warband_story(printed: PrintedList, share_url: str | None, check: str, width
     # What the builder does not check goes with the verdict, where whoever checks the list looks.
     unchecked = " ".join(printed.report.unchecked)  # each note is a sentence
     note = f"Not checked by the builder (check by hand): {unchecked}" if unchecked else ""
-    story += [Spacer(1, 3 * mm), stamp(printed.report, styles, width, note=note), Spacer(1, 1 * mm)]
+    story += [Spacer(1, 3 * mm), stamp(printed.report, styles, width, note=note, system=printed.book.system), Spacer(1, 1 * mm)]
     box_width = (width - GAP) / 2
     for title, figures, warriors in sheet.sections:
         boxes = [warrior_box(w, printed.report.budget_unit, styles, box_width) for w in warriors]
@@ -173,9 +175,10 @@ def warrior_box(w: Warrior, budget: str, styles: Styles, width: float) -> Table:
 
 
 def box_violation(v: Violation, styles: Styles) -> Paragraph:
-    """The message only: the stamp at the top gives each violation's code and source."""
+    """The message only (without the warrior's id: the box is the warrior's); the stamp at the top gives
+    each violation's source."""
     mark = "\u00d7" if v.severity == ERROR else "!"
-    return Paragraph(f"{mark} {text(v.message)}", styles.error if v.severity == ERROR else styles.warning)
+    return Paragraph(f"{mark} {text(plain_message(v.message, [v.unit] if v.unit else []))}", styles.error if v.severity == ERROR else styles.warning)
 
 
 def equipment_lines(w: Warrior) -> list[str]:

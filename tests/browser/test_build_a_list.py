@@ -80,7 +80,7 @@ def test_a_new_player_builds_shares_and_downloads_a_legal_list(site, page, brows
 
     # Characters: a mounted General and a Battle Standard Bearer.
     editor.add("marshal")
-    editor.check("#u-marshal-general")
+    expect(page.locator("#u-marshal-general")).to_be_checked()  # the list's only character: its General
     editor.check("#u-marshal-mount-pegasus")
     editor.add("captain")
     editor.check("#u-captain-opt-battle-standard-bearer")
