@@ -287,7 +287,8 @@ def _write_unit(parent: Element, unit: dict, entry: dict, bs_id: Callable[[str],
     _costs(selection, *cost, own)
     categories = SubElement(selection, "categories")
     for i, t in enumerate(t for t in entry["tags"] if t in category_tags):
-        SubElement(categories, "category", {"id": f"{unit['id']}-c{i}", "entryId": bs_id(t), "primary": str(i == 0).lower()})
+        SubElement(categories, "category", {"id": f"{unit['id']}-c{i}", "entryId": bs_id(t),
+                                            "primary": str(i == 0).lower()})
 
 
 def _write_options(parent: Element, under: dict, key: str | None, uid: str, bs_id: Callable[[str], str],
