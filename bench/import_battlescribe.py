@@ -9,6 +9,9 @@
    pts) against its imported book, and the native Ogre Khans example (docs/examples/ogre-khans-2400-legal.json,
    2385 pts) against our hand-written book, in interleaved rounds; the median time of one check, cold
    (every unit priced again) and warm (units kept, as the editor re-checks), and their ratio.
+3. The same list twice: our Ogre Khans 0.11 example (2385 pts, 13 units) against our hand-written book,
+   and the same list translated by name (tests/battlescribe_parity.py) against the 2016 catalogue of the
+   same army imported (../shared/external/battlescribe/the-9th-age-0.11/): the like-for-like ratio.
 Prints figures only; docs/benchmarks.md records them.
 """
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 DATA = ROOT.parent / "shared" / "external" / "battlescribe" / "the-9th-age-2nd"
+DATA_011 = ROOT.parent / "shared" / "external" / "battlescribe" / "the-9th-age-0.11"
 
 from bench.in_process import start_site  # noqa: E402
 
@@ -61,9 +65,22 @@ def main() -> None:
     imported_book = get_book(imported_roster.system, imported_roster.book, imported_roster.book_version)
     native_book = load_tree(ROOT / "rules_data").book(native_roster.system, native_roster.book,
                                                       native_roster.book_version)
+    compare(imported_book, imported_roster, native_book, native_roster, args.checks)
+
+    # Like for like: one army, one list, native and imported.
+    from tests.battlescribe_parity import Translator
+    files = [str(DATA_011 / f) for f in ("Fantasy Battles The 9th Age.gst", "Ogre Khans.cat")]
+    same_army = check(convert(read_sources(files)))["bs-ogre-khans"]
+    aliases = {"Great Khan": "Great Kahn", "Khan": "Kahn", "throwing-weapons": "Throwing Weapon"}
+    translated = parse_roster(Translator(native_book, same_army, aliases).document(native_doc))
+    print("the same list, native and imported (The 9th Age 0.11 Ogre Khans):")
+    compare(same_army, translated, native_book, native_roster, args.checks)
+
+
+def compare(imported_book, imported_roster, native_book, native_roster, checks: int) -> None:
     assert validate(imported_book, imported_roster).valid and validate(native_book, native_roster).valid
     figures: dict[str, list[float]] = {k: [] for k in ("imported cold", "native cold", "imported warm", "native warm")}
-    per_round = max(1, args.checks // 10)
+    per_round = max(1, checks // 10)
     for _ in range(10):  # interleaved rounds, so both see the same machine
         for name, book, roster in (("imported", imported_book, imported_roster), ("native", native_book, native_roster)):
             def cold() -> None:
@@ -78,7 +95,6 @@ def main() -> None:
     for kind in ("cold", "warm"):
         print(f"check {kind}: imported {median[f'imported {kind}']:.0f} us, native {median[f'native {kind}']:.0f} us, "
               f"ratio {median[f'imported {kind}'] / median[f'native {kind}']:.2f}x")
-
 
 if __name__ == "__main__":
     main()
