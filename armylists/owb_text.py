@@ -31,7 +31,7 @@ import re
 
 from armylists.catalogue import get_book, listed_books
 from armylists.exports import parse_list_text
-from armylists.exports.text import ListTextError, _suggestion
+from armylists.exports.text_read import ListTextError, suggestion
 from armylists.importers.owb_data import SYSTEM_ID, slug
 from armylists.rules import Book, Roster
 
@@ -117,7 +117,7 @@ def _book(army: str, source: str, number: int) -> Book:
         if army.casefold() in (book.name.casefold(), book.id) or f"owb-{slug(army)}" == book.id:
             return book
     raise ListTextError(source, number, f"no army \"{army}\" among The Old World's books here"
-                                        + _suggestion(army, sorted({b.name for b in books})))
+                                        + suggestion(army, sorted({b.name for b in books})))
 
 
 def _split_compact(text: str) -> list[str]:

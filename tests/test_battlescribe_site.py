@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from armylists.catalogue import get_book, report_for
 from armylists.exports import export_text
-from armylists.exports.text import parse_list_text
+from armylists.exports import parse_list_text
 from armylists.models import ArmyList, Event, Submission
 from armylists.rules import parse_roster
 
