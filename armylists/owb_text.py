@@ -31,7 +31,7 @@ import re
 
 from armylists.catalogue import get_book, listed_books
 from armylists.exports import parse_list_text
-from armylists.exports.text_read import ListTextError, suggestion
+from armylists.exports.text_read import ListTextError, split_outside_brackets, suggestion
 from armylists.importers.owb_data import SYSTEM_ID, slug
 from armylists.rules import Book, Roster
 
@@ -84,7 +84,7 @@ def read_owb_text(text: str, source: str) -> tuple[Roster, Book]:
         if line.startswith("- ") and unit is not None:
             unit.append(line[2:].strip())
         elif line.startswith("(") and line.endswith(")") and unit is not None:
-            unit.extend(_split_compact(line[1:-1]))
+            unit.extend(split_outside_brackets(line[1:-1]))
         elif line.casefold().startswith(NOT_READ):
             continue
         else:
@@ -119,19 +119,6 @@ def _book(army: str, source: str, number: int) -> Book:
     raise ListTextError(source, number, f"no army \"{army}\" among The Old World's books here"
                                         + suggestion(army, sorted({b.name for b in books})))
 
-
-def _split_compact(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        if char in "([":
-            depth += 1
-        elif char in ")]" and depth:
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
 
 
 def _bearer(choice: str) -> str:

@@ -151,7 +151,7 @@ def _read_modes(field: tuple[int, str], book: Book, source: str) -> list[str]:
     by_name = {m.name.casefold(): m.id for m in system.modes.values()}
     by_name.update({m.id: m.id for m in system.modes.values()})
     modes: list[str] = []
-    for name in _split(written):
+    for name in split_outside_brackets(written):
         mode = by_name.get(name.casefold()) or _marked(name, "mode")
         if mode is None:
             if not system.modes:
@@ -221,7 +221,7 @@ def suggestion(name: str, choices: Iterable[str]) -> str:
     return f"; did you mean \"{by_fold[close[0]]}\"?" if close else ""
 
 
-def _split(text: str) -> list[str]:
+def split_outside_brackets(text: str) -> list[str]:
     """Split at the commas outside parentheses: `Horse (barded)` and `Champion (A, B)` stay whole."""
     parts, depth, start = [], 0, 0
     for i, char in enumerate(text):
@@ -238,7 +238,7 @@ def _split(text: str) -> list[str]:
 
 def _read_unit(text: str, book: Book, source: str, number: int) -> dict:
     where = f"{book.name} {book.version}"
-    head, *tokens = _split(text)
+    head, *tokens = split_outside_brackets(text)
     sized = HEAD.match(head)
     size, name, label = sized.group(1), sized.group(2), sized.group(3)
     marked = UNKNOWN.match(name)
@@ -408,7 +408,7 @@ class _TokenReader:
             return None
         chosen: dict[str, int] = {}
         inner = found.group(2).strip()
-        for part in ([] if inner.casefold() == NO_OPTIONS else _split(inner)):
+        for part in ([] if inner.casefold() == NO_OPTIONS else split_outside_brackets(inner)):
             option = self._option(part)
             if option is None:
                 return "error", (f"\"{part}\" is not an option of {self.entry.name} in {self.book.name} "
@@ -423,7 +423,7 @@ class _TokenReader:
 
     def _command(self, token: str):
         bearer = BEARER.match(token)
-        name, carried = (bearer.group(1), _split(bearer.group(2))) if bearer else (token, [])
+        name, carried = (bearer.group(1), split_outside_brackets(bearer.group(2))) if bearer else (token, [])
         folded = name.casefold()
         if folded == VETERAN_STANDARD.casefold():
             role, veteran = "standard", True

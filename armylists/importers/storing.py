@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError, transaction
 
 from armylists.models import RulesFile
 from armylists.rules.loader import content_hash
@@ -47,3 +48,19 @@ def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str
         if refused:
             transaction.set_rollback(True)
     return created, unchanged, refused
+
+
+def store_for_command(command: BaseCommand, files: list[StoredFile], bump_hint: str, what: str) -> None:
+    """`store_rules_files` for a management command: each stored file a line, then a summary naming `what`
+    was imported ("18 Old World Builder books"); a refusal or an unwritable database is a CommandError
+    and nothing is written."""
+    try:
+        created, unchanged, refused = store_rules_files(files, bump_hint)
+    except DatabaseError as exc:
+        raise CommandError(f"Nothing imported. The database cannot be written ({exc}); "
+                           f"has `manage.py migrate` been run?") from None
+    if refused:
+        raise CommandError("Nothing imported.\n" + "\n".join(refused))
+    for line in created:
+        command.stdout.write(f"stored {line}")
+    command.stdout.write(command.style.SUCCESS(f"{len(created)} new, {unchanged} unchanged; {what} in the database."))

@@ -15,11 +15,10 @@ import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DatabaseError
 
 from armylists.importers.battlescribe import IMPORTER_REVISION, BattleScribeInputError, Conversion, convert, read_sources
 from armylists.importers.battlescribe import check as check_conversion
-from armylists.importers.storing import StoredFile, store_rules_files
+from armylists.importers.storing import StoredFile, store_for_command
 
 
 class Command(BaseCommand):
@@ -77,19 +76,9 @@ class Command(BaseCommand):
                 for s in conversion.systems]
         rows += [StoredFile("book", b["system"], b["id"], b["version"], b["name"], b, conversion.sources[b["id"]])
                  for b in conversion.books]
-        try:
-            created, unchanged, refused = store_rules_files(
-                rows, f"bump IMPORTER_REVISION ({IMPORTER_REVISION}) in armylists/importers/battlescribe/__init__.py "
-                      f"if the importer changed")
-        except DatabaseError as exc:
-            raise CommandError(f"Nothing imported. The database cannot be written ({exc}); "
-                               f"has `manage.py migrate` been run?") from None
-        if refused:
-            raise CommandError("Nothing imported.\n" + "\n".join(refused))
-        for line in created:
-            self.stdout.write(f"stored {line}")
-        self.stdout.write(self.style.SUCCESS(f"{len(created)} new, {unchanged} unchanged; "
-                                             f"{len(conversion.books)} BattleScribe books in the database."))
+        hint = (f"bump IMPORTER_REVISION ({IMPORTER_REVISION}) in armylists/importers/battlescribe/__init__.py "
+                "if the importer changed")
+        store_for_command(self, rows, hint, f"{len(conversion.books)} BattleScribe books")
 
 
 def report_data(conversion: Conversion) -> dict:

@@ -20,13 +20,12 @@ from pathlib import Path
 import yaml
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DatabaseError
 
 from armylists.catalogue import disk_library
 from armylists.importers.owb import Conversion, OwbInputError, convert, read_dataset
 from armylists.importers.owb import check as check_books
 from armylists.importers.owb_data import SYSTEM_ID
-from armylists.importers.storing import StoredFile, store_rules_files
+from armylists.importers.storing import StoredFile, store_for_command
 
 HEADER = ("# Made by `manage.py import_owb` from Old World Builder's datasets (old-world-builder.com, CC BY 4.0).\n"
           "# Not part of this repository's data; import again rather than edit.\n")
@@ -113,15 +112,5 @@ class Command(BaseCommand):
         for kind, slug, data in self._files(conversion):
             where = f"{path.name}/the-old-world/" + ("magic-items.json" if kind == "items" else f"{slug[4:]}.json")
             rows.append(StoredFile(kind, SYSTEM_ID, slug, data["version"], data["name"], data, where))
-        try:
-            created, unchanged, refused = store_rules_files(
-                rows, "bump IMPORTER_REVISION in armylists/importers/owb_data.py if the importer changed")
-        except DatabaseError as exc:
-            raise CommandError(f"Nothing imported. The database cannot be written ({exc}); "
-                               f"has `manage.py migrate` been run?") from None
-        if refused:
-            raise CommandError("Nothing imported.\n" + "\n".join(refused))
-        for line in created:
-            self.stdout.write(f"stored {line}")
-        self.stdout.write(self.style.SUCCESS(f"{len(created)} new, {unchanged} unchanged; "
-                                             f"{len(conversion.books)} Old World Builder books in the database."))
+        hint = "bump IMPORTER_REVISION in armylists/importers/owb_data.py if the importer changed"
+        store_for_command(self, rows, hint, f"{len(conversion.books)} Old World Builder books")
