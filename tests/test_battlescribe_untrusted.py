@@ -43,6 +43,15 @@ def test_a_dtd_is_refused_so_no_entity_is_expanded_or_fetched(tmp_path, text):
     assert str(caught.value).startswith(f"{path}: refused: DTDForbidden")
 
 
+
+def test_a_declared_encoding_that_does_not_exist_is_a_clear_error(tmp_path):
+    """Found by the mutation test below: an XML declaration naming "TF-8" made Python raise LookupError."""
+    path = tmp_path / "odd.cat"
+    path.write_bytes(b'<?xml version="1.0" encoding="TF-8"?><catalogue/>')
+    with pytest.raises(BattleScribeInputError) as caught:
+        read_sources([str(path)])
+    assert str(caught.value) == f"{path}: declares a text encoding that does not exist (unknown encoding: TF-8)"
+
 def test_a_whole_repository_zip_and_a_zipped_catalogue_are_read(tmp_path):
     inner = zipped({"knights.cat": catalogue().encode()})
     (tmp_path / "repo.zip").write_bytes(zipped({"repo-main/test.gst": GST.encode(), "repo-main/k.catz": inner,

@@ -78,7 +78,7 @@ def test_an_old_world_builder_text_is_imported_and_opens_in_the_editor(site, pag
     page.fill("#id_text", OWB_TEXT.replace("20 State Troops", "20 State Trops"))
     page.click("button:has-text('Import')")
     expect(page.locator("#import-errors")).to_have_text(
-        'The pasted list: line 14: no unit "State Trops" in Empire of Man 2024.3; did you mean "State Troops"?')
+        'The pasted list: line 14: no unit "State Trops" in Empire of Man 2024.4; did you mean "State Troops"?')
     shoot(page, "r2-import-error-1366")
     page.fill("#id_text", OWB_TEXT)
     page.click("button:has-text('Import')")

@@ -169,4 +169,6 @@ def parse_xml(source: str, data: bytes) -> Element:
         raise BattleScribeInputError(source, f"line {line}, column {column}", f"is not well-formed XML ({exc})") from None
     except ValueError as exc:
         raise BattleScribeInputError(source, "", f"is not XML ({exc})") from None
+    except LookupError as exc:  # an XML declaration naming an encoding Python does not know ("TF-8")
+        raise BattleScribeInputError(source, "", f"declares a text encoding that does not exist ({exc})") from None
     return root
