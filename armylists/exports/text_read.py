@@ -13,7 +13,7 @@ from armylists.rules.roster import FORMAT
 
 from .text import (
     BSB, COMMAND_NAMES, EXPERIENCE, GENERAL, MODEL, NO_OPTIONS, OPEN_WAR, UNKNOWN, VETERAN_STANDARD, WIZARD,
-    path_names,
+    allies_heading, path_names,
 )
 
 
@@ -71,10 +71,10 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
     if not found:
         raise ListTextError(source, number, f"the points limit \"{limit}\" is not a number of points")
     doc["points_limit"] = int(found.group(1))
-    allies, allies_heading = None, None
+    allies, allied_heading = None, None
     if "Allies" in fields:
         allies, doc["allies"] = _read_allies(fields["Allies"], book, list(books), lookup, source)
-        allies_heading = allies_heading(book).casefold()
+        allied_heading = allies_heading(book).casefold()
 
     units, unit_lines = [], []
     allied = False  # in the allied units' section
@@ -82,8 +82,8 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
         line = line.strip()
         if line.startswith("=="):
             heading = line.strip("= ").casefold()
-            allied = allies_heading is not None and (heading.startswith(allies_heading + ":")
-                                                     or heading.startswith(allies_heading + " not in "))
+            allied = allied_heading is not None and (heading.startswith(allied_heading + ":")
+                                                     or heading.startswith(allied_heading + " not in "))
             continue
         if not line:
             continue
