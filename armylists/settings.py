@@ -99,9 +99,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # SQLite (the default): write-ahead log, synced at checkpoints rather than at every commit. An editor
 # change then saves in about a millisecond instead of waiting for the disk; a crash can lose the last
 # commits, never the file's consistency (https://www.sqlite.org/wal.html).
+# Several workers writing at once (gunicorn, the task worker, login lockouts' records): a write
+# transaction takes its lock when it begins (IMMEDIATE), so two never deadlock upgrading a read lock into
+# "database is locked", and waits up to 20 s for the other.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = (
-        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", transaction_mode="IMMEDIATE",
+        timeout=20)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -237,6 +241,10 @@ AXES_LOCKOUT_CALLABLE = "armylists.login_lockout.lockout_response"
 # API tokens (django-rest-knox): stored as a SHA-512 hash, named by the user, expiring after
 # API_TOKEN_DAYS (0: never) unless the user picks otherwise; a password change revokes them all.
 KNOX_TOKEN_MODEL = "armylists.ApiToken"
+# knox's own migrations create its AuthToken table even though ApiToken replaces it (swapped); that
+# unused table, referencing auth_user, makes PostgreSQL refuse to empty auth_user between tests. Without
+# its migrations, Django creates no table for a swapped model.
+MIGRATION_MODULES = {"knox": None}
 API_TOKEN_DAYS = envcount("API_TOKEN_DAYS", "90")
 REST_KNOX = {"TOKEN_MODEL": "armylists.ApiToken", "TOKEN_TTL": timedelta(days=API_TOKEN_DAYS) if API_TOKEN_DAYS else None,
              "AUTH_HEADER_PREFIX": "Token"}
