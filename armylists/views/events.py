@@ -150,24 +150,26 @@ def event_submit(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("event-detail", event.pk)
 
 
+def _start_job(request: HttpRequest, pk: int, kind: str, started: str, waiting: str) -> HttpResponse:
+    """Queue the organiser's bulk work of `kind` (or find it queued already) and say which on the event page."""
+    event = _event_for(request, pk, organiser=True)
+    _, new = start_job(event, kind)
+    messages.success(request, started if new else waiting)
+    return redirect("event-detail", event.pk)
+
+
 @login_required
 @require_POST
 def event_recheck(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for(request, pk, organiser=True)
-    _, new = start_job(event, EventJob.RECHECK)
-    messages.success(request, "Every submission is being checked again; the progress is below." if new
-                     else "A check of every submission is already waiting to start.")
-    return redirect("event-detail", event.pk)
+    return _start_job(request, pk, EventJob.RECHECK, "Every submission is being checked again; the progress is below.",
+                      "A check of every submission is already waiting to start.")
 
 
 @login_required
 @require_POST
 def event_muster_start(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for(request, pk, organiser=True)
-    _, new = start_job(event, EventJob.MUSTER)
-    messages.success(request, "The muster PDF is being made; the progress is below." if new
-                     else "A muster PDF is already waiting to be made.")
-    return redirect("event-detail", event.pk)
+    return _start_job(request, pk, EventJob.MUSTER, "The muster PDF is being made; the progress is below.",
+                      "A muster PDF is already waiting to be made.")
 
 
 @login_required
