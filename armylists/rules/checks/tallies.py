@@ -14,7 +14,8 @@ on the composition; all/any groups; repeats such as "+1 per 1000 points").
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+import operator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from ..report import Violation
 from .registry import DEFS, check, violation
@@ -58,24 +59,18 @@ def tally(unit: "Unit") -> Mapping[str, tuple[int, int]]:
     found = unit.memo.get("tally")  # type: ignore[call-overload]
     if found is not None:
         return found
-    counts: dict[str, list[int]] = {}
-
-    def add(tags: frozenset[str], n: int, points: int) -> None:
-        for tag in tags:
-            slot = counts.setdefault(tag, [0, 0])
-            slot[0] += n
-            slot[1] += points
-
     entry = unit.entry
-    add(entry.tags, 1, unit.points)
-    add(entry.model_tags, unit.size, entry.points * unit.size)
+    parts = [(entry.tags, 1, unit.points), (entry.model_tags, unit.size, entry.points * unit.size)]
     for oid, n in unit.options.items():
         option = entry.options.get(oid)
-        if option is None or not option.tags:
-            continue
-        times = n * (unit.size if option.per_model else 1)
-        add(option.tags, times, option.cost * times + option.model_cost * n * unit.size)
-    found = {tag: (c, p) for tag, (c, p) in counts.items()}
+        if option is not None and option.tags:
+            times = n * (unit.size if option.per_model else 1)
+            parts.append((option.tags, times, option.cost * times + option.model_cost * n * unit.size))
+    found = {}
+    for tags, n, points in parts:
+        for tag in tags:
+            old = found.get(tag)
+            found[tag] = (n, points) if old is None else (old[0] + n, old[1] + points)
     unit.memo["tally"] = found  # type: ignore[index]
     return found
 
@@ -84,63 +79,106 @@ def totals(army: "Army") -> Mapping[str, tuple[int, int]]:
     """tag -> (selections, points) over the whole army, made once per check."""
     found = army.__dict__.get("_tally_totals")
     if found is None:
-        sums: dict[str, list[int]] = {}
+        found = army.__dict__["_tally_totals"] = {}
         for u in army.units:
-            for t, (c, p) in tally(u).items():
-                slot = sums.setdefault(t, [0, 0])
-                slot[0] += c
-                slot[1] += p
-        found = army.__dict__["_tally_totals"] = {t: (c, p) for t, (c, p) in sums.items()}
+            for tag, counted in tally(u).items():
+                old = found.get(tag)
+                found[tag] = counted if old is None else (old[0] + counted[0], old[1] + counted[1])
     return found
 
 
-def measure(spec: Mapping[str, Any], army: "Army", unit: "Unit | None") -> int:
-    """A tally's count (or points) of selections carrying any of its tags, in the unit or the whole army."""
-    column = 1 if spec.get("what") == "points" else 0
-    counts = tally(unit) if spec.get("scope") == "unit" and unit is not None else totals(army)
-    return sum(counts[t][column] for t in spec["count"] if t in counts)
+OPS = {"equalTo": operator.eq, "notEqualTo": operator.ne, "atLeast": operator.ge, "atMost": operator.le,
+       "greaterThan": operator.gt, "lessThan": operator.lt}
+
+# A limit is compiled once per rule into plain tuples and closures (an imported book has hundreds, and
+# most lists are re-checked after every edit): a tally becomes (tags, column, unit scope), a condition a
+# function of (army, army totals, the unit's tally or None), and a limit without modifiers keeps its bounds.
+Counts = Mapping[str, tuple[int, int]]
 
 
-def compare(left: float, how: str, right: float) -> bool:
-    return {"equalTo": left == right, "notEqualTo": left != right, "atLeast": left >= right,
-            "atMost": left <= right, "greaterThan": left > right, "lessThan": left < right}[how]
+def _tally_spec(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], int, bool]:
+    return tuple(spec["count"]), 1 if spec.get("what") == "points" else 0, spec.get("scope") == "unit"
 
 
-def holds(condition: Mapping[str, Any], army: "Army", unit: "Unit | None") -> bool:
-    if "all" in condition:
-        return all(holds(c, army, unit) for c in condition["all"])
-    if "any" in condition:
-        return any(holds(c, army, unit) for c in condition["any"])
-    if "not" in condition:
-        return not holds(condition["not"], army, unit)
-    if "composition" in condition:
-        return (army.composition or "") in condition["composition"]  # "": the book's own (no composition)
-    amount = army.limit if condition.get("limit") else measure(condition["tally"], army, unit)
-    return compare(amount, condition["is"], condition["value"])
+def _measure(tally_spec: tuple[tuple[str, ...], int, bool], tot: Counts, own: Counts | None) -> int:
+    """A tally's count (or points) of selections carrying any of its tags: in the unit when it is scoped to
+    the unit and one is being judged, else in the whole army."""
+    tags, column, unit_scope = tally_spec
+    counts = own if unit_scope and own is not None else tot
+    if len(tags) == 1:
+        found = counts.get(tags[0])
+        return found[column] if found is not None else 0
+    return sum(counts[t][column] for t in tags if t in counts)
 
 
-def bounds(limit: Mapping[str, Any], army: "Army", unit: "Unit | None") -> tuple[float | None, float | None]:
-    """A limit's min and max after its modifiers, in order; -1 (BattleScribe's "no limit") is None."""
-    found = {"min": limit.get("min", -1), "max": limit.get("max", -1)}
-    for m in limit.get("modifiers", ()):
-        if "when" in m and not holds(m["when"], army, unit):
-            continue
-        value = m["value"]
-        if "repeat" in m:
-            r = m["repeat"]
-            amount = army.limit if r.get("limit") else measure(r["tally"], army, unit)
-            # `percent`: every `per` percent of the points limit ("-1% of Heroes per 1% of Lords", 1.x data)
-            per = r["per"] * army.limit / 100 if r.get("percent") else r["per"]
-            steps = amount / per if per else 0
-            value *= (math.ceil(steps) if r.get("round_up") else math.floor(steps)) * r.get("times", 1)
-        current = found[m["target"]]
-        if m["op"] == "set":
-            found[m["target"]] = value
-        elif m["op"] == "increment":
-            found[m["target"]] = current + value if current != -1 else -1
-        else:
-            found[m["target"]] = max(0, current - value) if current != -1 else -1
-    return tuple(None if found[k] == -1 else found[k] for k in ("min", "max"))  # type: ignore[return-value]
+def _condition(c: Mapping[str, Any]) -> Callable[["Army", Counts, Counts | None], bool]:
+    if "all" in c:
+        parts = [_condition(x) for x in c["all"]]
+        return lambda army, tot, own: all(f(army, tot, own) for f in parts)
+    if "any" in c:
+        parts = [_condition(x) for x in c["any"]]
+        return lambda army, tot, own: any(f(army, tot, own) for f in parts)
+    if "not" in c:
+        inner = _condition(c["not"])
+        return lambda army, tot, own: not inner(army, tot, own)
+    if "composition" in c:
+        names = frozenset(c["composition"])
+        return lambda army, tot, own: (army.composition or "") in names  # "": the book's own (no composition)
+    how, value = OPS[c["is"]], c["value"]
+    if c.get("limit"):
+        return lambda army, tot, own: how(army.limit, value)
+    spec = _tally_spec(c["tally"])
+    return lambda army, tot, own: how(_measure(spec, tot, own), value)
+
+
+def _repeat(r: Mapping[str, Any]) -> Callable[["Army", Counts, Counts | None], int]:
+    """How many times a repeating modifier applies: its amount over `per`, rounded down (or up)."""
+    spec = None if r.get("limit") else _tally_spec(r["tally"])
+    per, percent, times = r["per"], r.get("percent", False), r.get("times", 1)
+    rounding = math.ceil if r.get("round_up") else math.floor
+
+    def steps(army: "Army", tot: Counts, own: Counts | None) -> int:
+        amount = army.limit if spec is None else _measure(spec, tot, own)
+        # `percent`: every `per` percent of the points limit ("-1% of Heroes per 1% of Lords", 1.x data)
+        step = per * army.limit / 100 if percent else per
+        return rounding(amount / step) * times if step else 0
+    return steps
+
+
+class Limit:
+    """One tally limit, compiled."""
+    __slots__ = ("params", "tally", "least", "most", "modifiers", "percent", "per_model", "has_minimum", "unit_alone")
+
+    def __init__(self, p: Mapping[str, Any]):
+        self.params = p
+        self.tally = _tally_spec(p)
+        self.least, self.most = p.get("min", -1), p.get("max", -1)  # -1: BattleScribe's "no limit"
+        self.modifiers = tuple(
+            (m["target"], m["op"], m["value"], _condition(m["when"]) if "when" in m else None,
+             _repeat(m["repeat"]) if "repeat" in m else None)
+            for m in p.get("modifiers", ()))
+        self.percent, self.per_model = p.get("percent", False), p.get("per_model", False)
+        self.has_minimum = self.least != -1 or any(m[0] == "min" for m in self.modifiers)
+        self.unit_alone = _unit_alone(p)
+
+    def bounds(self, army: "Army", tot: Counts, own: Counts | None) -> tuple[float, float]:
+        """min and max after the modifiers, in order (-1: none)."""
+        least, most = self.least, self.most
+        for target, op, value, when, repeat in self.modifiers:
+            if when is not None and not when(army, tot, own):
+                continue
+            if repeat is not None:
+                value *= repeat(army, tot, own)
+            current = most if target == "max" else least
+            if op == "set":
+                current = value
+            elif current != -1:
+                current = current + value if op == "increment" else max(0, current - value)
+            if target == "max":
+                most = current
+            else:
+                least = current
+        return least, most
 
 
 def _number(value: float) -> str:
@@ -162,14 +200,15 @@ def tally_limit(army: "Army", rule: "Rule") -> Iterator[Violation]:
     holds, against a min and max (-1: none) that are absolute or, with `percent`, a percent of the
     points limit (with `per_model`, per model of the unit); `modifiers` change the bounds where their
     conditions hold."""
-    p = rule.params
-    if p.get("scope") == "unit":
-        wanted = set(p.get("entries", ()))
+    limit = _compiled(rule)["one"]
+    tot = totals(army)
+    if limit.params.get("scope") == "unit":
+        wanted = set(limit.params.get("entries", ()))
         for unit in army.units:
             if not wanted or unit.entry.id in wanted:
-                yield from _judge(army, rule, p, unit)
+                yield from _judge(army, rule, limit, tot, unit)
     else:
-        yield from _judge(army, rule, p, None)
+        yield from _judge(army, rule, limit, tot, None)
 
 
 @check("tally_limits", limits={"type": "array", "items": LIMIT_SCHEMA, "required": True})
@@ -177,34 +216,52 @@ def tally_limits(army: "Army", rule: "Rule") -> Iterator[Violation]:
     """Many tally_limit limits as one rule (an imported book's hundreds), judged through an index: a
     unit's limits by its entry, and a limit with no minimum only where what it counts is in the list
     (none of it can break a maximum). Each violation names its limit's `id` as its rule."""
-    index = _index(rule)
-    limits = rule.params["limits"]
-    chosen = set(index["always"])
-    for tag in totals(army):
-        found = index["by_tag"].get(tag)
-        if found:
-            chosen.update(found)
-    for i in sorted(chosen):
-        yield from _judge(army, rule, limits[i], None)
-    every = index["units"].get("", [])
+    index = _compiled(rule)
+    tot = totals(army)
+    present = index["by_tag"].keys() & tot.keys()
+    chosen = index["chosen"].get(frozenset(present)) if present else index["always"]
+    if chosen is None:
+        chosen = _choose(index, present)
+    for limit in chosen:
+        if limit.modifiers or limit.percent:
+            yield from _judge(army, rule, limit, tot, None)
+        else:  # the common case, inline: nothing to compute but one count
+            n = _measure(limit.tally, tot, None)
+            if (limit.most != -1 and n > limit.most) or (limit.least != -1 and n < limit.least):
+                yield from _judge(army, rule, limit, tot, None)
+    by_entry, every = index["units"], index["every"]
+    if not by_entry and every is None:
+        return
     for unit in army.units:
+        found = by_entry.get(unit.entry.id, every)
+        if found is None:
+            continue
+        alone, others = found
         own = tally(unit)
-        judged = index["units"].get(unit.entry.id, []) + every
         # What depends on the unit alone is kept with it: units are shared between reports (army.py).
         kept = unit.memo.get(id(rule))
         if kept is None or kept[0] is not rule:  # the rule is kept too, so its id is not reused
             kept = unit.memo[id(rule)] = (rule, tuple(
-                v for limit, needed, tags, local in judged if local and (needed or any(t in own for t in tags))
-                for v in _judge(army, rule, limit, unit)))
+                v for limit in alone if _may_break(limit, own) for v in _judge(army, rule, limit, tot, unit)))
         yield from kept[1]
-        for limit, needed, tags, local in judged:
-            if not local and (needed or any(t in own for t in tags)):
-                yield from _judge(army, rule, limit, unit)
+        for limit in others:
+            if _may_break(limit, own):
+                yield from _judge(army, rule, limit, tot, unit)
 
 
-def _has_minimum(limit: Mapping[str, Any]) -> bool:
-    """Whether the limit may ask for at least something; one without can only fail where its tags are."""
-    return limit.get("min", -1) != -1 or any(m["target"] == "min" for m in limit.get("modifiers", ()))
+def _choose(index: dict, present: set[str]) -> tuple[Limit, ...]:
+    """The roster limits a list with these tags can break, in the book's order, kept per set of tags."""
+    by_tag, limits = index["by_tag"], index["limits"]
+    chosen = tuple(limits[i] for i in sorted({i for tag in present for i in by_tag[tag]}.union(index["always_i"])))
+    if len(index["chosen"]) > 4096:
+        index["chosen"].clear()
+    index["chosen"][frozenset(present)] = chosen
+    return chosen
+
+
+def _may_break(limit: Limit, own: Counts) -> bool:
+    """A limit with no minimum can only fail where what it counts is."""
+    return limit.has_minimum or any(t in own for t in limit.tally[0])
 
 
 def _unit_alone(limit: Mapping[str, Any]) -> bool:
@@ -224,45 +281,65 @@ def _unit_alone(limit: Mapping[str, Any]) -> bool:
 _indexes: dict[int, tuple["Rule", dict]] = {}
 
 
-def _index(rule: "Rule") -> dict:
+def _compiled(rule: "Rule") -> dict:
+    """The rule's limits compiled, and indexed: roster limits with a minimum (always judged), the others
+    by the tags they count, unit limits by their entries ("" for every unit)."""
     found = _indexes.get(id(rule))
     if found is not None and found[0] is rule:  # the rule is kept too, so its id is not reused
         return found[1]
-    index: dict[str, Any] = {"always": [], "by_tag": {}, "units": {}}
-    for i, limit in enumerate(rule.params["limits"]):
-        if limit.get("scope") == "unit":
-            for entry in limit.get("entries") or [""]:
-                index["units"].setdefault(entry, []).append(
-                    (limit, _has_minimum(limit), tuple(limit["count"]), _unit_alone(limit)))
-        elif _has_minimum(limit):
-            index["always"].append(i)
-        else:
-            for tag in limit["count"]:
-                index["by_tag"].setdefault(tag, []).append(i)
+    if rule.type == "tally_limit":
+        index: dict[str, Any] = {"one": Limit(rule.params)}
+    else:
+        limits = [Limit(p) for p in rule.params["limits"]]
+        always: list[int] = []
+        by_tag: dict[str, list[int]] = {}
+        units: dict[str, list[Limit]] = {}
+        for i, limit in enumerate(limits):
+            if limit.params.get("scope") == "unit":
+                for entry in limit.params.get("entries") or [""]:
+                    units.setdefault(entry, []).append(limit)
+            elif limit.has_minimum:
+                always.append(i)
+            else:
+                for tag in limit.tally[0]:
+                    by_tag.setdefault(tag, []).append(i)
+        every = units.pop("", [])  # limits on every unit
+        index = {"limits": limits, "always_i": always, "always": tuple(limits[i] for i in always), "by_tag": by_tag,
+                 "chosen": {}, "units": {entry: (tuple(x for x in found + every if x.unit_alone),
+                                                 tuple(x for x in found + every if not x.unit_alone))
+                                         for entry, found in units.items()},
+                 "every": (tuple(x for x in every if x.unit_alone), tuple(x for x in every if not x.unit_alone))
+                 if every else None}
     if len(_indexes) > 256:
         _indexes.clear()
     _indexes[id(rule)] = (rule, index)
     return index
 
 
-def _judge(army: "Army", rule: "Rule", p: Mapping[str, Any], unit: "Unit | None") -> Iterator[Violation]:
+def _judge(army: "Army", rule: "Rule", limit: Limit, tot: Counts, unit: "Unit | None") -> tuple[Violation, ...]:
+    own = tally(unit) if unit is not None else None
+    n = _measure(limit.tally, tot, own)
+    least, most = limit.bounds(army, tot, own) if limit.modifiers else (limit.least, limit.most)
+    if limit.per_model and unit is not None:  # a limit on each model's selections, for the unit's models
+        least = least * unit.size if least != -1 else -1
+        most = most * unit.size if most != -1 else -1
+    if limit.percent:
+        over = most != -1 and n * 100 > most * army.limit
+        under = least != -1 and n * 100 < least * army.limit
+    else:
+        over = most != -1 and n > most
+        under = least != -1 and n < least
+    if not (over or under):
+        return ()
+    p = limit.params
     what = p.get("what", "selections")
-    n = measure({"count": p["count"], "what": what, "scope": p.get("scope", "roster")}, army, unit)
-    least, most = bounds(p, army, unit)
-    if p.get("per_model") and unit is not None:  # a limit on each model's selections, for the unit's models
-        least = least * unit.size if least is not None else None
-        most = most * unit.size if most is not None else None
-    where = f"in {unit.describe()}" if unit is not None else "in the army"  # type: ignore[union-attr]
-    for kind, bound in (("max", most), ("min", least)):
-        if bound is None:
-            continue
-        if p.get("percent"):
-            broken = n * 100 > bound * army.limit if kind == "max" else n * 100 < bound * army.limit
-        else:
-            broken = n > bound if kind == "max" else n < bound
+    where = f"in {unit.describe()}" if unit is not None else "in the army"
+    found = []
+    for kind, bound, broken in (("max", most, over), ("min", least, under)):
         if broken:
             phrase = (f"{_number(bound)}% of the {army.limit}-pt limit ({_number(bound * army.limit / 100)} pts)"
-                      if p.get("percent") else _number(bound) + (" pts" if what == "points" else ""))
+                      if limit.percent else _number(bound) + (" pts" if what == "points" else ""))
             word = "at most" if kind == "max" else "at least"
-            found = violation(rule, f"tally.{kind}", f"{p['label']}: {n} {WORDS[what]} {where}; {word} {phrase}.", unit)
-            yield found._replace(rule=p["id"]) if "id" in p else found
+            v = violation(rule, f"tally.{kind}", f"{p['label']}: {n} {WORDS[what]} {where}; {word} {phrase}.", unit)
+            found.append(v._replace(rule=p["id"]) if "id" in p else v)
+    return tuple(found)
