@@ -223,12 +223,14 @@ def tally_limits(army: "Army", rule: "Rule") -> Iterator[Violation]:
     if chosen is None:
         chosen = _choose(index, present)
     for limit in chosen:
-        if limit.modifiers or limit.percent:
+        if limit.percent:
             yield from _judge(army, rule, limit, tot, None)
-        else:  # the common case, inline: nothing to compute but one count
-            n = _measure(limit.tally, tot, None)
-            if (limit.most != -1 and n > limit.most) or (limit.least != -1 and n < limit.least):
-                yield from _judge(army, rule, limit, tot, None)
+            continue
+        # Inline, as most limits hold: _judge words the violations of one that does not.
+        n = _measure(limit.tally, tot, None)
+        least, most = limit.bounds(army, tot, None) if limit.modifiers else (limit.least, limit.most)
+        if (most != -1 and n > most) or (least != -1 and n < least):
+            yield from _judge(army, rule, limit, tot, None)
     by_entry, every = index["units"], index["every"]
     if not by_entry and every is None:
         return
@@ -261,7 +263,7 @@ def _choose(index: dict, present: set[str]) -> tuple[Limit, ...]:
 
 def _may_break(limit: Limit, own: Counts) -> bool:
     """A limit with no minimum can only fail where what it counts is."""
-    return limit.has_minimum or any(t in own for t in limit.tally[0])
+    return limit.has_minimum or not own.keys().isdisjoint(limit.tally[0])
 
 
 def _unit_alone(limit: Mapping[str, Any]) -> bool:
