@@ -3,8 +3,10 @@ round trip on a test catalogue and on real ones, hostile and wrong rosters refus
 and the paths in: import_list, export_list --format ros, the API's import and the import page."""
 from __future__ import annotations
 
+import functools
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -25,6 +27,23 @@ pytestmark = pytest.mark.django_db
 SYSTEM, BOOK, VERSION = "bs-test-battles", "bs-test-knights", "r7"
 NS = "{http://www.battlescribe.net/schema/rosterSchema}"
 EXTERNAL = Path(__file__).resolve().parents[1].parent / "shared" / "external" / "battlescribe"
+SCHEMA = EXTERNAL / "schema" / "Catalogue-v2.03.xsd"
+needs_schema = pytest.mark.skipif(not SCHEMA.is_file(), reason="../shared/external/battlescribe/schema is absent")
+
+
+@functools.cache
+def roster_schema():
+    """The format's XML schema (WarHub/wham 2.03): one file for catalogues, game systems and rosters, whose
+    header says to give it the roster namespace for rosters."""
+    import xmlschema
+
+    text = SCHEMA.read_text().replace("http://www.battlescribe.net/schema/catalogueSchema",
+                                      "http://www.battlescribe.net/schema/rosterSchema")
+    return xmlschema.XMLSchema(text)
+
+
+def schema_errors(data: bytes) -> list[str]:
+    return [f"{e.path}: {e.reason}" for e in roster_schema().iter_errors(data.decode())]
 
 
 @pytest.fixture
@@ -70,6 +89,16 @@ def test_the_roster_names_the_catalogue_its_entries_and_costs_as_battlescribe_do
     assert [(c.get("entryId"), c.get("primary")) for c in knights.iter(f"{NS}category")] == [("cat-core", "true")]
     costs = {s.get("entryId"): s.find(f"{NS}costs/{NS}cost").get("value") for s in knights.iter(f"{NS}selection")}
     assert costs == {"knights": "18.0", "knight": "80.0", "lance": "0.0", "flag": "5.0", "banner": "25.0"}
+
+
+@needs_schema
+def test_the_roster_is_valid_under_the_formats_schema(imported):
+    assert schema_errors(ros()) == []
+    # The check sees what BattleScribe would refuse: a category without its name, a selection's costs
+    # before its own selections.
+    nameless = re.sub(rb'(<category id="[^"]*") name="[^"]*"', rb"\1", ros(), count=1)
+    assert schema_errors(nameless) == ["/roster/forces/force/selections/selection[1]/categories/category: "
+                                       "missing required attribute 'name'"]
 
 
 def test_a_rosz_reads_as_its_ros(imported):
@@ -165,7 +194,8 @@ def test_the_import_page_reads_a_ros_file(imported, client, alice):
 @pytest.mark.parametrize("folder", ["the-9th-age-2nd", "the-9th-age-0.11", "mordheim"])
 def test_every_entry_of_real_catalogues_goes_to_a_roster_and_back(folder):
     """Each entry of each book, at its largest size, with (up to 40 of) its options: the roster gives
-    back the same units, also where one shared entry is an option twice (told apart by its link)."""
+    back the same units, also where one shared entry is an option twice (told apart by its link), and it is
+    valid under the format's XML schema (where ../shared has it)."""
     from armylists.models import RulesFile
 
     call_command("import_battlescribe", str(EXTERNAL / folder), verbosity=0)
@@ -183,8 +213,11 @@ def test_every_entry_of_real_catalogues_goes_to_a_roster_and_back(folder):
         roster = parse_roster({"format": "armylist/1", "name": "Real", "system": row.system, "book": row.slug,
                                "book_version": row.version, "points_limit": 4500, "units": units})
         book = get_book(row.system, row.slug, row.version)
-        again, _ = read_list_data(roster_xml(roster, book, report_for(roster).total_points), f"{row.slug}.ros")
+        data = roster_xml(roster, book, report_for(roster).total_points)
+        again, _ = read_list_data(data, f"{row.slug}.ros")
         assert roster_to_dict(again) == roster_to_dict(roster), row.slug
+        if SCHEMA.is_file():
+            assert schema_errors(data) == [], row.slug
         checked += len(units)
     assert checked == {"the-9th-age-2nd": 552, "the-9th-age-0.11": 387, "mordheim": 154}[folder]
 

@@ -200,7 +200,7 @@ def _distinct_path(option: dict, options: list[dict]) -> list[str]:
 def catalogue_ids(roots: list[Element]) -> dict:
     """What a roster needs of the files a book was imported from: the game system's and catalogue's ids,
     revision and cost type, and every id by its tag (our tags are lower case slugs of them)."""
-    ids: dict[str, Any] = {"by_tag": {}, "forces": {}, "categories": set(), "cost_type": ("pts", "pts")}
+    ids: dict[str, Any] = {"by_tag": {}, "forces": {}, "categories": {}, "cost_type": ("pts", "pts")}
     for root in roots:
         kind = local(root.tag)
         if kind == "gameSystem":
@@ -215,7 +215,7 @@ def catalogue_ids(roots: list[Element]) -> dict:
             if element.get("id"):
                 ids["by_tag"].setdefault(tag(element.get("id")), element.get("id"))
             if local(element.tag) == "categoryEntry" and element.get("id"):
-                ids["categories"].add(tag(element.get("id")))
+                ids["categories"].setdefault(tag(element.get("id")), element.get("name") or element.get("id"))
             if local(element.tag) == "forceEntry" and element.get("name"):
                 ids["forces"].setdefault(element.get("name"), element.get("id"))
     return ids
@@ -257,7 +257,7 @@ def _costs(parent: Element, cost_id: str, cost_name: str, value: float) -> None:
 
 
 def _write_unit(parent: Element, unit: dict, entry: dict, bs_id: Callable[[str], str], cost: tuple[str, str],
-                category_tags: set[str]) -> None:
+                category_names: dict[str, str]) -> None:
     model = (entry.get("model_tags") or [None])[0]
     size = unit.get("size") or entry.get("size", {}).get("min", 1)
     attrs = {"id": unit["id"], "name": entry["name"], "entryId": bs_id(entry["tags"][0]), "number": "1",
@@ -280,14 +280,14 @@ def _write_unit(parent: Element, unit: dict, entry: dict, bs_id: Callable[[str],
     if model:
         m = SubElement(children, "selection", {"id": f"{unit['id']}-m", "name": entry["name"], "entryId": bs_id(model),
                                               "number": str(size), "type": "model"})
-        _costs(m, *cost, entry.get("points", 0) * size)
         _write_options(SubElement(m, "selections"), under, "<model>", unit["id"], bs_id, cost, size,
                        entry.get("options", []))
+        _costs(m, *cost, entry.get("points", 0) * size)
     _write_options(children, under, None, unit["id"], bs_id, cost, size, entry.get("options", []))
     _costs(selection, *cost, own)
     categories = SubElement(selection, "categories")
-    for i, t in enumerate(t for t in entry["tags"] if t in category_tags):
-        SubElement(categories, "category", {"id": f"{unit['id']}-c{i}", "entryId": bs_id(t),
+    for i, t in enumerate(t for t in entry["tags"] if t in category_names):
+        SubElement(categories, "category", {"id": f"{unit['id']}-c{i}", "name": category_names[t], "entryId": bs_id(t),
                                             "primary": str(i == 0).lower()})
 
 
@@ -300,5 +300,5 @@ def _write_options(parent: Element, under: dict, key: str | None, uid: str, bs_i
         s = SubElement(parent, "selection", {"id": f"{uid}-{option['id']}", "name": option["name"],
                                              "entryId": path, "number": str(number_),
                                              "type": "upgrade"})
-        _costs(s, *cost, option.get("cost", 0) * number_)
         _write_options(SubElement(s, "selections"), under, option["id"], uid, bs_id, cost, size, everything)
+        _costs(s, *cost, option.get("cost", 0) * number_)  # after its selections, as the format orders them
