@@ -1,7 +1,7 @@
 """Checking many list files at an event, for `manage.py check_lists`: on every core, in constant memory.
 
-Each file becomes one `CheckedLine`: the strings its table row, its violations, its CSV row and (when
-asked) its JSON entry need, and nothing else: no Roster, Book or Report outlives the check of its list.
+Each file becomes one `CheckedLine`: its table row, its violations, its CSV row and (when asked) its JSON
+entry, rendered as strings by the process that checked it; no Roster, Book or Report outlives the check.
 With more than one process the files are checked by a pool of forked workers (they inherit the rules
 already read), in order. `Outputs` writes each line as it comes to temporary files (the table's rows,
 the details, the CSV, the JSON), tracking only the table's column widths, and reads them back at the
@@ -10,18 +10,19 @@ end: 10,000 lists take no more memory than 100.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import multiprocessing
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Iterator
 
 from armylists.catalogue import allies_book_for
 from armylists.list_files import ListFileError, read_list
-from armylists.rules import ListDocumentError, Report, System
+from armylists.rules import ListDocumentError, System
 from armylists.rules.event import Ruleset, check_list
 from armylists.rules.report import ERROR, WARNING
 
@@ -30,17 +31,15 @@ SPOOL_BYTES = 1 << 20  # each output is kept in memory up to this size, then in 
 
 @dataclass
 class CheckedLine:
-    """One list file checked: what every output prints of it."""
-    path: Path
-    error: str = ""  # the one-line reason it could not be read; empty when it was checked
-    player: str = ""
+    """One list file checked, as every output prints it: rendered by the process that checked it, so the
+    main process only writes strings (with many workers it would otherwise be the slowest of them)."""
+    cells: list[str]  # the table row
+    row: str  # the same row as one JSON line, for the spool
+    detail: str  # "name: verdict" and a line per violation, or "" for a legal list with no warning
+    csv: str  # the CSV row, with its line end
+    json: str | None  # the JSON array entry, when asked
+    error: bool = False  # could not be read
     valid: bool = False
-    errors: int = 0
-    warnings: int = 0
-    cells: list[str] = field(default_factory=list)  # the table row after the file name
-    violations: list[str] = field(default_factory=list)  # "  x code: message", one per violation
-    csv: list = field(default_factory=list)
-    report: dict | None = None  # Report.to_dict(), for --json
 
 
 def cores() -> int:
@@ -51,33 +50,65 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def check_file(path: Path, ruleset: Ruleset, system: System, with_report: bool) -> CheckedLine:
-    try:
-        roster, book = read_list(path)
-        report = check_list(ruleset, book, roster, allies_book_for(roster, str(path)))
-    except (ListFileError, ListDocumentError) as exc:
-        return CheckedLine(path, error=str(exc))
-    warnings = sum(v.severity == WARNING for v in report.violations)
-    percents = {line.id: line.percent for line in report.categories}
-    return CheckedLine(
-        path, player=roster.player, valid=report.valid, errors=len(report.errors), warnings=warnings,
-        cells=[roster.player or "-", f"{book.name} {book.version}", f"{report.total_points}/{report.points_limit}",
-               *(f"{percents[c.id]:.1f}%" if c.id in percents else "-" for c in system.categories)],
-        violations=[f"  {'x' if v.severity == ERROR else '!'} {v.code}: {v.message}" for v in report.violations],
-        csv=_csv_row(path, roster.player, roster.name, report, system, percents, warnings),
-        report=report.to_dict() if with_report else None,
-    )
+class LineWriter:
+    """Renders checked lists for one event's outputs; made in the parent, inherited by the workers."""
+
+    def __init__(self, ruleset: Ruleset, system: System, names: dict[Path, str], with_json: bool):
+        self.ruleset, self.system, self.names, self.with_json = ruleset, system, names, with_json
+        self.categories = [c.id for c in system.categories]
+
+    def check(self, path: Path) -> CheckedLine:
+        try:
+            roster, book = read_list(path)
+            report = check_list(self.ruleset, book, roster, allies_book_for(roster, str(path)))
+        except (ListFileError, ListDocumentError) as exc:
+            return self._unreadable(path, str(exc))
+        name = self.names[path]
+        errors = len(report.errors)
+        warnings = sum(v.severity == WARNING for v in report.violations)
+        percents = {line.id: line.percent for line in report.categories}
+        verdict = "legal" if not errors else f"illegal ({errors} error{'s' if errors != 1 else ''})"
+        cells = [name, roster.player or "-", f"{book.name} {book.version}", f"{report.total_points}/{report.points_limit}",
+                 *(f"{percents[c]:.1f}%" if c in percents else "-" for c in self.categories), verdict]
+        detail = ""
+        if report.violations:
+            head = verdict if not report.valid else f"legal ({warnings} warning{'s' if warnings != 1 else ''})"
+            detail = "\n".join([f"{name}: {head}", *(f"  {'x' if v.severity == ERROR else '!'} {v.code}: {v.message}"
+                                                     for v in report.violations)])
+        csv_row = [str(path), roster.player, roster.name, report.system, report.book, report.book_version,
+                   report.total_points, report.points_limit,
+                   *(f"{percents[c]:.1f}" if c in percents else "" for c in self.categories),
+                   "true" if report.valid else "false", errors, warnings,
+                   " | ".join(f"{v.code}: {v.message}" for v in report.violations)]
+        entry = {"file": str(path), "player": roster.player, "report": report.to_dict()} if self.with_json else None
+        return CheckedLine(cells, _json_line(cells), detail, _csv_line(csv_row), _json_entry(entry), valid=report.valid)
+
+    def _unreadable(self, path: Path, error: str) -> CheckedLine:
+        name = self.names[path]
+        cells = [name, "-", "-", "-", *("-" for _ in self.categories), "unreadable"]
+        csv_row = [str(path), *[""] * (7 + len(self.categories)), "unreadable", "", "", error]
+        entry = {"file": str(path), "error": error} if self.with_json else None
+        return CheckedLine(cells, _json_line(cells), f"{name}: unreadable\n  {error}", _csv_line(csv_row),
+                           _json_entry(entry), error=True)
 
 
-def _csv_row(path: Path, player: str, name: str, r: Report, system: System, percents: dict, warnings: int) -> list:
-    return [str(path), player, name, r.system, r.book, r.book_version, r.total_points, r.points_limit,
-            *(f"{percents[cat.id]:.1f}" if cat.id in percents else "" for cat in system.categories),
-            "true" if r.valid else "false", len(r.errors), warnings,
-            " | ".join(f"{v.code}: {v.message}" for v in r.violations)]
+def _json_line(cells: list[str]) -> str:
+    return json.dumps(cells, ensure_ascii=False) + "\n"
 
 
-# What forked workers check against, set in the parent before the pool starts (inherited, not sent).
-_job: tuple[Ruleset, System, bool] | None = None
+def _csv_line(row: list) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(row)
+    return out.getvalue()
+
+
+def _json_entry(entry: dict | None) -> str | None:
+    # As json.dumps(entries, indent=2) writes an entry of the array.
+    return None if entry is None else json.dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+
+
+# What forked workers check with, set in the parent before the pool starts (inherited, not sent).
+_job: LineWriter | None = None
 _inherited_connections: list = []
 
 
@@ -94,18 +125,17 @@ def _start_worker() -> None:
 
 def _check_in_worker(path: Path) -> CheckedLine:
     assert _job is not None
-    return check_file(path, *_job)
+    return _job.check(path)
 
 
-def checked_lines(files: list[Path], ruleset: Ruleset, system: System, jobs: int,
-                  with_report: bool) -> Iterator[CheckedLine]:
+def checked_lines(files: list[Path], writer: LineWriter, jobs: int) -> Iterator[CheckedLine]:
     """Every file checked, in order; by `jobs` processes when there are enough files to share."""
     global _job
     if jobs <= 1 or len(files) < 4 * jobs:
         for path in files:
-            yield check_file(path, ruleset, system, with_report)
+            yield writer.check(path)
         return
-    _job = (ruleset, system, with_report)
+    _job = writer
     try:
         with multiprocessing.get_context("fork").Pool(jobs, initializer=_start_worker) as pool:
             yield from pool.imap(_check_in_worker, files, chunksize=max(1, min(50, len(files) // (jobs * 8))))
@@ -116,18 +146,16 @@ def checked_lines(files: list[Path], ruleset: Ruleset, system: System, jobs: int
 class Outputs:
     """The command's outputs, written line by line to temporary files and printed at the end."""
 
-    def __init__(self, system: System, names: dict[Path, str], with_json: bool):
+    def __init__(self, system: System, with_json: bool):
         self.system = system
-        self.names = names
         self.header = ["file", "player", "army", system.budget_unit, *(c.name for c in system.categories), "verdict"]
         self.widths = [len(cell) for cell in self.header]
         self.rows = _spool()
         self.details = _spool()
         self.csv = _spool()
-        self.csv_writer = csv.writer(self.csv, lineterminator="\n")
-        self.csv_writer.writerow(["file", "player", "list name", "system", "book", "book_version", "total_points",
-                                  "points_limit", *(f"{c.name} %" for c in system.categories), "valid", "errors",
-                                  "warnings", "violations"])
+        csv.writer(self.csv, lineterminator="\n").writerow(
+            ["file", "player", "list name", "system", "book", "book_version", "total_points", "points_limit",
+             *(f"{c.name} %" for c in system.categories), "valid", "errors", "warnings", "violations"])
         self.json = _spool() if with_json else None
         self.lists = self.legal = self.illegal = self.unreadable = 0
         self.has_details = False
@@ -141,38 +169,21 @@ class Outputs:
                 spool.close()
 
     def add(self, line: CheckedLine) -> None:
-        name = self.names[line.path]
         self.lists += 1
         if line.error:
             self.unreadable += 1
-            row = [name, "-", "-", "-", *("-" for _ in self.system.categories), "unreadable"]
-            self._detail(f"{name}: unreadable\n  {line.error}")
-            self.csv_writer.writerow([str(line.path), *[""] * (7 + len(self.system.categories)), "unreadable", "", "",
-                                      line.error])
-            self._json({"file": str(line.path), "error": line.error})
+        elif line.valid:
+            self.legal += 1
         else:
-            self.legal += line.valid
-            self.illegal += not line.valid
-            verdict = "legal" if not line.errors else f"illegal ({line.errors} error{'s' if line.errors != 1 else ''})"
-            row = [name, *line.cells, verdict]
-            if line.violations:
-                head = verdict if not line.valid else f"legal ({line.warnings} warning{'s' if line.warnings != 1 else ''})"
-                self._detail("\n".join([f"{name}: {head}", *line.violations]))
-            self.csv_writer.writerow(line.csv)
-            self._json({"file": str(line.path), "player": line.player, "report": line.report})
-        self.widths = [max(w, len(cell)) for w, cell in zip(self.widths, row)]
-        self.rows.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-    def _detail(self, block: str) -> None:
-        self.details.write(("\n" if self.has_details else "") + block)
-        self.has_details = True
-
-    def _json(self, entry: dict) -> None:
-        if self.json is None:
-            return
-        # As json.dumps(entries, indent=2) writes the array, one entry at a time.
-        text = json.dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n  ")
-        self.json.write(("[\n  " if self.lists == 1 else ",\n  ") + text)
+            self.illegal += 1
+        if line.detail:
+            self.details.write(("\n" if self.has_details else "") + line.detail)
+            self.has_details = True
+        self.csv.write(line.csv)
+        if self.json is not None:
+            self.json.write(("[\n  " if self.lists == 1 else ",\n  ") + line.json)
+        self.widths = [max(w, len(cell)) for w, cell in zip(self.widths, line.cells)]
+        self.rows.write(line.row)
 
     def write_table(self, out) -> None:
         right = {3, *range(4, 4 + len(self.system.categories))}  # numbers are right-aligned
@@ -183,13 +194,13 @@ class Outputs:
         out.write(line(self.header))
         out.write("  ".join("-" * w for w in self.widths))
         self.rows.seek(0)
-        for row in self.rows:
-            out.write(line(json.loads(row)))
+        for chunk in _chunks(self.rows):  # a thousand lines per write: one write per line cost a tenth
+            out.write("\n".join(line(json.loads(row)) for row in chunk))
 
     def write_details(self, out) -> None:
         self.details.seek(0)
-        for block_line in self.details:
-            out.write(block_line.rstrip("\n"))
+        for chunk in _chunks(self.details):
+            out.write("\n".join(block_line.rstrip("\n") for block_line in chunk))
 
     def summary(self) -> str:
         return (f"{self.lists} list{'s' if self.lists != 1 else ''}: {self.legal} legal, {self.illegal} illegal, "
@@ -198,6 +209,17 @@ class Outputs:
     def finish_json(self) -> None:
         if self.json is not None:
             self.json.write("[]\n" if self.lists == 0 else "\n]\n")
+
+
+def _chunks(lines: IO[str], size: int = 1000) -> Iterator[list[str]]:
+    chunk: list[str] = []
+    for text in lines:
+        chunk.append(text)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _spool() -> IO[str]:
@@ -214,4 +236,4 @@ def copy_output(output: Path, spool: IO[str]) -> None:
         raise ListFileError(f"{output}: cannot be written: {exc.strerror}") from None
 
 
-__all__ = ["CheckedLine", "Outputs", "check_file", "checked_lines", "copy_output", "cores"]
+__all__ = ["CheckedLine", "LineWriter", "Outputs", "checked_lines", "copy_output", "cores"]

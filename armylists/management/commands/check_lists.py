@@ -37,7 +37,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from armylists.catalogue import site_library, system_library
-from armylists.list_checks import Outputs, checked_lines, copy_output, cores
+from armylists.list_checks import LineWriter, Outputs, checked_lines, copy_output, cores
 from armylists.list_files import ListFileError
 from armylists.rules import RulesDataError, System
 from armylists.rules.event import EventRules, Ruleset, parse_event_rules
@@ -53,6 +53,9 @@ class Command(BaseCommand):
     help = ("Check a folder (or files) of lists against an event's ruleset, offline: a table of every list, "
             "the violations of the illegal ones, and optionally CSV and JSON. Exit 0 all legal, 1 any "
             "illegal, 2 any file unreadable or a usage error.")
+    # As validate_list: it reads files and the rules, and the database only for imported books; the system
+    # checks (which import every view and URL) would cost more than checking a few thousand lists.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser):
         parser.add_argument("paths", nargs="+", type=Path, metavar="FILE_OR_FOLDER",
@@ -86,9 +89,9 @@ class Command(BaseCommand):
             ids = ", ".join(r.id for r in ruleset.event.team_rules)
             self.stderr.write(f"{event_rules}: team rules not checked (list files name no team): {ids}")
 
-        names = _display_names(files)
-        with Outputs(event_system, names, json_out is not None) as outputs:
-            for line in checked_lines(files, ruleset, event_system, jobs or cores(), json_out is not None):
+        writer = LineWriter(ruleset, event_system, _display_names(files), json_out is not None)
+        with Outputs(event_system, json_out is not None) as outputs:
+            for line in checked_lines(files, writer, jobs or cores()):
                 outputs.add(line)
             outputs.finish_json()
             outputs.write_table(self.stdout)
