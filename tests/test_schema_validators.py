@@ -109,3 +109,26 @@ def test_a_refused_file_gets_the_python_validators_message():
     with pytest.raises(RulesDataError) as caught:
         check_schema("book", book, "ogre-khans.yaml")
     assert str(caught.value) == "ogre-khans.yaml: entries[0].points: 'many' is not of type 'integer'"
+
+
+def test_rule_parameters_and_their_broken_copies_are_judged_alike(library):
+    """Every rule of every shipped book and system, under its rule type's parameter schema."""
+    import jsonschema_rs
+    from jsonschema import Draft202012Validator
+
+    from armylists.rules.checks import CHECKS
+
+    rules = [r for book in library.books.values() for r in book.rules] + \
+        [r for system in library.systems.values() for r in system.rules]
+    types, disagree, copies = set(), [], 0
+    for rule in rules:
+        schema = CHECKS[rule.type].params_schema
+        fast, slow = jsonschema_rs.Draft202012Validator(schema), Draft202012Validator(schema)
+        types.add(rule.type)
+        assert fast.is_valid(rule.params) and slow.is_valid(rule.params), rule.id
+        for place, changed in broken_copies(trimmed(rule.params)):
+            copies += 1
+            if fast.is_valid(changed) != slow.is_valid(changed):
+                disagree.append((rule.type, rule.id, place))
+    assert disagree == []
+    assert len(types) >= 20 and copies > 2000

@@ -2,14 +2,11 @@
 
 from typing import Any, Iterable, Mapping
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-
 from .book import (
     AlliedArmy, AlliesRules, Category, Composition, Item, ItemCategory, Rule, SharedEntry, SizeBand, System, TroopType,
 )
 from .checks import CHECKS
-from .data_files import check_schema, content_hash
+from .data_files import check_params, check_schema, content_hash
 from .errors import RulesDataError
 
 
@@ -21,9 +18,7 @@ def build_rule(data: Mapping[str, Any], source: str, path: tuple, origin: str) -
     params = data.get("params", {})
     schema = getattr(check, "params_schema", None)
     if schema is not None:
-        error = best_match(Draft202012Validator(schema).iter_errors(params))
-        if error is not None:
-            raise RulesDataError(source, path + ("params",) + tuple(error.absolute_path), error.message)
+        check_params(schema, params, source, path + ("params",))
     return Rule(
         id=data["id"], type=data["type"], params=params, severity=data.get("severity", "error"),
         source=data.get("source", ""), text=data.get("text", ""), origin=origin,

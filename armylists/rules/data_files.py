@@ -60,6 +60,28 @@ def check_schema(kind: str, data: Any, source: str, error_class: type = RulesDat
         raise error_class(source, tuple(error.absolute_path), error.message)
 
 
+_param_validators: dict[int, tuple[dict, Any]] = {}
+
+
+def check_params(schema: dict, params: Any, source: str, path: tuple, error_class: type = RulesDataError) -> None:
+    """Raise `error_class` for the most relevant error of a rule's `params` under its type's schema, if
+    any: as check_schema, the fast validator decides and jsonschema words the error. An imported book's
+    one rule may hold hundreds of limits."""
+    found = _param_validators.get(id(schema))
+    if found is None or found[0] is not schema:  # the schema is kept too, so its id is not reused
+        import jsonschema_rs
+
+        found = _param_validators[id(schema)] = (schema, jsonschema_rs.Draft202012Validator(schema))
+    if found[1].is_valid(params):
+        return
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(schema).iter_errors(params))
+    if error is not None:
+        raise error_class(source, path + tuple(error.absolute_path), error.message)
+
+
 def content_hash(data: Any) -> str:
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()

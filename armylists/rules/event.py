@@ -26,6 +26,7 @@ from .book import Book, Rule, System
 from .checks import CHECKS, DEFS
 from .engine import validate
 from .errors import RulesDataError
+from .data_files import check_params
 from .loader import build_rule, check_schema, check_selectors
 from .report import ERROR, WARNING, Report, Violation
 from .roster import Roster
@@ -98,12 +99,7 @@ def parse_event_rules(text: str, source: str, system: System, books: Iterable[Bo
 
 
 def _team_rule(raw: Mapping[str, Any], source: str, path: tuple) -> Rule:
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import best_match
-
-    error = best_match(Draft202012Validator(TEAM_CHECKS[raw["type"]].params_schema).iter_errors(raw.get("params", {})))
-    if error is not None:
-        raise RulesDataError(source, path + ("params",) + tuple(error.absolute_path), error.message)
+    check_params(TEAM_CHECKS[raw["type"]].params_schema, raw.get("params", {}), source, path + ("params",))
     return Rule(id=raw["id"], type=raw["type"], params=raw.get("params", {}), severity=raw.get("severity", ERROR),
                 source=raw.get("source", "event rules"), text=raw.get("text", ""), origin="event")
 
