@@ -14,6 +14,29 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_DATA = ROOT / "rules_data"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SYSTEM = "t9a-0.11"
+OWB = ROOT.parent / "shared" / "external" / "old-world-builder"  # Old World Builder's datasets, when present
+
+
+@pytest.fixture(scope="session")
+def owb_dataset():
+    from armylists.importers.owb import read_dataset
+
+    return read_dataset(OWB)
+
+
+@pytest.fixture(scope="session")
+def owb_conversion(owb_dataset, library):
+    """Old World Builder's datasets converted to our books, once per run (three test modules read them)."""
+    from armylists.importers.owb import convert
+
+    return convert(owb_dataset, library.systems["the-old-world"])
+
+
+@pytest.fixture(scope="session")
+def owb_books(owb_conversion, library) -> dict[str, Book]:
+    from armylists.importers.owb import check
+
+    return check(owb_conversion, library.systems["the-old-world"])
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from armylists.importers.owb import ITEMS_ID, OwbInputError, check, convert, read_dataset
+from armylists.importers.owb import ITEMS_ID, OwbInputError, check
 from armylists.importers.owb_notes import parse_note
 from armylists.rules import load_tree, parse_roster, validate
 
@@ -39,13 +39,13 @@ def system(library):
 
 
 @pytest.fixture(scope="module")
-def conversion(system):
-    return convert(read_dataset(OWB), system)
+def conversion(owb_conversion):
+    return owb_conversion
 
 
 @pytest.fixture(scope="module")
-def books(conversion, system):
-    return check(conversion, system)
+def books(owb_books):
+    return owb_books
 
 
 def roster(book, units, points_limit=2000, **extra):

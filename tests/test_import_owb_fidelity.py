@@ -24,14 +24,13 @@ pytestmark = pytest.mark.skipif(not (OWB / "the-old-world-system.json").is_file(
 
 
 @pytest.fixture(scope="module")
-def dataset():
-    return read_dataset(OWB)
+def dataset(owb_dataset):
+    return owb_dataset
 
 
 @pytest.fixture(scope="module")
-def books(dataset, library):
-    system = library.systems[SYSTEM]
-    return check(convert(dataset, system), system)
+def books(owb_books):
+    return owb_books
 
 
 def report(book, units, points_limit=2000, **extra):

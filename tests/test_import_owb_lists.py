@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from armylists.importers.owb import check, convert, read_dataset
+from armylists.importers.owb import check, convert
 from armylists.importers.owb_data import OwbInputError
 from armylists.importers.owb_lists import convert_list, read_owb_list
 from armylists.rules import parse_roster, validate
@@ -28,14 +28,13 @@ pytestmark = pytest.mark.skipif(not (OWB / "the-old-world-system.json").is_file(
 
 
 @pytest.fixture(scope="module")
-def dataset():
-    return read_dataset(OWB)
+def dataset(owb_dataset):
+    return owb_dataset
 
 
 @pytest.fixture(scope="module")
-def empire(dataset, library):
-    system = library.systems["the-old-world"]
-    return check(convert(dataset, system), system)["empire-of-man"]
+def empire(owb_books):
+    return owb_books["empire-of-man"]
 
 
 @pytest.fixture(scope="module")
