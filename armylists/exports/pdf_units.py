@@ -5,15 +5,16 @@ from typing import Callable, Iterable, Mapping
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Spacer, Table
+from reportlab.platypus import Flowable, Spacer
 
 from armylists.rules import Book, Violation
 from armylists.rules.book import CHARACTERISTICS, Item
 from armylists.rules.report import UnitLine
 
+from .pdf_grid import Grid, Look, Padding, Rule
 from .pdf_header import section_heading, violation_paragraph
 from .pdf_runs import Run, RunsText
-from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted, table_style
+from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted
 from .pdf_text import TextWriter, text_width
 from .text import ItemRef, UnitWords, item_name
 
@@ -216,15 +217,11 @@ def item_reference(book: Book, carried: list[tuple[str, str, Item, UnitLine]], s
                  item.text or "-"]
         rows.append([fitted(value, styles.cell_bold if i == 0 else styles.cell, widths[i])
                      for i, value in enumerate(cells)])
-    table = Table(rows, colWidths=widths, repeatRows=1)
-    table.setStyle(table_style([
-        ("FONTSIZE", (0, 0), (-1, -1), styles.cell.fontSize),
-        ("LEADING", (0, 0), (-1, -1), styles.cell.leading), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
-        ("FONTNAME", (0, 0), (-1, 0), BOLD), ("FONTNAME", (0, 1), (0, -1), BOLD), ("ALIGN", (2, 0), (2, -1), "RIGHT"),
-        ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK), ("LINEBELOW", (0, 1), (-1, -1), 0.3, RULE),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-    ]))
+    size, leading = styles.cell.fontSize, styles.cell.leading
+    looks = [[Look(BOLD if r == 0 or c == 0 else REGULAR, size, leading, INK, "RIGHT" if c == 2 else "LEFT")
+              for c in range(5)] for r in range(len(rows))]  # the heading and the items' names in bold
+    rules = [Rule(0.8, INK)] + [Rule(0.3, RULE)] * (len(rows) - 1)
+    table = Grid(rows, widths, looks, rules, Padding(top=1.5, bottom=1.5), "TOP", repeat=1)
     return [Spacer(1, 3 * mm), section_heading(title, styles, width), Spacer(1, 1.5 * mm), table]
 
 
