@@ -14,7 +14,8 @@ document.
 from __future__ import annotations
 
 from reportlab.lib.colors import Color
-from reportlab.lib.rl_accel import fp_str
+from reportlab import rl_config
+from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -36,6 +37,11 @@ def text_width(text: str, font: str, size: float) -> float:
     return width
 
 
+# reportlab puts the printable ASCII characters in a TrueType font's first subset at their own codes
+# (rl_config.ttfAsciiReadable, on by default; every Vera font has them all).
+ASCII_AS_IS = bool(rl_config.ttfAsciiReadable)
+_ascii_escaped: dict[str, str] = {}
+
 _colour_ops: dict[tuple[float, float, float], str] = {}
 
 
@@ -54,22 +60,36 @@ class TextWriter:
     def __init__(self, canvas: Canvas):
         self.canvas = canvas
         self.document = canvas._doc
-        # (font, string) -> [(subset font name, escaped bytes, characters before this part)], per document
-        # since the subsets are the document's
+        # Per document, since the subsets are the document's: each string's parts (parts()), and the name
+        # of each font's first subset.
         self.encoded = self.document.__dict__.setdefault("_armylists_encoded", {})
+        self.first_subsets = self.document.__dict__.setdefault("_armylists_first_subsets", {})
         self.code: list[str] = []
         self.font: tuple[str, float] | None = None
         self.colour = ""
 
-    def parts(self, value: str, font: str) -> list[tuple[str, str, int]]:
+    def parts(self, value: str, font: str) -> tuple[tuple[str, str, int], ...]:
+        """`value` in `font`'s subsets: (subset font name, escaped bytes, characters before this part)."""
+        if ASCII_AS_IS and value.isascii() and value.isprintable():
+            # Printable ASCII is in the first subset at its own codes in every document: no need to ask
+            # the font, which assigns codes character by character.
+            escaped = _ascii_escaped.get(value)
+            if escaped is None:
+                if len(_ascii_escaped) > 20_000:  # free text must not pile up
+                    _ascii_escaped.clear()
+                escaped = _ascii_escaped[value] = escapePDF(value.encode("ascii"))
+            name = self.first_subsets.get(font)
+            if name is None:
+                name = self.first_subsets[font] = pdfmetrics.getFont(font).getSubsetInternalName(0, self.document)
+            return ((name, escaped, 0),)
         key = (font, value)
         found = self.encoded.get(key)
         if found is None:
-            face, canvas, at, found = pdfmetrics.getFont(font), self.canvas, 0, []
+            face, parts, at = pdfmetrics.getFont(font), [], 0
             for subset, part in face.splitString(value, self.document):
-                found.append((face.getSubsetInternalName(subset, self.document), canvas._escape(part), at))
+                parts.append((face.getSubsetInternalName(subset, self.document), escapePDF(part), at))
                 at += len(part)
-            self.encoded[key] = found
+            found = self.encoded[key] = tuple(parts)
         return found
 
     def set_colour(self, colour: Color) -> None:
