@@ -102,7 +102,7 @@ class Grid(Flowable):
             return []
         if fits == len(self.rows):
             return [self]
-        first = self.part(slice(0, fits), slice(0, 0), None)
+        first = self.part(slice(0, fits), slice(0, 0), self.carried)
         return [first, self.part(slice(fits, None), slice(0, self.repeat), self.rules[fits - 1])]
 
     def part(self, rows: slice, head: slice, carried: Rule | None) -> Grid:
@@ -123,6 +123,7 @@ class Grid(Flowable):
                         y = bottom + pad.bottom
                     else:
                         y = bottom + (height + pad.bottom - pad.top + h) / 2.0 - h
+                    writer.close()  # the strings before it first, so the page reads in the Table's order
                     value.drawOn(canvas, x + pad.left, y)
                     continue
                 lines = value.split("\n")

@@ -167,7 +167,8 @@ class UnitBlock(Flowable):
         for part, height in zip(self.parts + self.violations, self.heights):
             if isinstance(part, (RunsText, ProfileGrid)):
                 part.paint(canvas, writer, self.PAD_X, top - height + self.PAD_Y)
-            else:
+            else:  # a violation's Paragraph, after the text above it in the page's order
+                writer.close()
                 part.drawOn(canvas, self.PAD_X, top - height + self.PAD_Y)
             top -= height
         canvas.setStrokeColor(RULE)
