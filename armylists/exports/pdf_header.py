@@ -18,6 +18,7 @@ from armylists.rules.report import ERROR, Violation
 from .pdf_chart import category_chart
 from .pdf_grid import NO_TEXT, Grid, Look, Padding, Rule
 from .pdf_style import BOLD, ILLEGAL, INK, LEGAL, MUTED, REGULAR, RULE, Styles, fitted, table_style, text
+from .pdf_text import TextWriter
 from .text import mode_names
 
 QR_SIZE = 28 * mm
@@ -180,12 +181,11 @@ class SectionHeading(Flowable):
         canvas = self.canv
         canvas.setFillColor(INK)
         canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
-        canvas.setFillColor(colors.white)
-        canvas.setFont(BOLD, self.size, self.LEADING)
         y = self.PAD_BOTTOM + self.LEADING - self.size
-        canvas.drawString(self.PAD_X, y, self.title)
-        if self.right:
-            canvas.drawRightString(self.width - self.PAD_X, y, self.right)
+        writer = TextWriter(canvas)
+        writer.put(self.PAD_X, y, self.title, BOLD, self.size, colors.white)
+        writer.put(self.width - self.PAD_X, y, self.right, BOLD, self.size, colors.white, anchor="end")
+        writer.close()
 
 
 def section_heading(title: str, styles: Styles, width: float, right: str = "") -> SectionHeading:
