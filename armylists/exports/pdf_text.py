@@ -5,7 +5,7 @@ its leading, the string, a new line, ET), and a Table sets the fill colour and t
 each cell; a printed roster has several hundred short strings. A TextWriter writes a flowable's
 strings as one text object instead: each string's position (Tm), the font subset and size only when
 they change (Tf), the colour only when it changes (rg). The glyphs land where drawString put them,
-in the same embedded fonts, and the page's content is about half as long to write and compress.
+in the same embedded fonts, and the page's content is shorter to write and compress.
 
 Every font here is one of the embedded TrueType fonts (pdf_style.FONTS): a string is written in the
 font's subsets (256 characters each), as reportlab writes it, each distinct string encoded once per
@@ -13,8 +13,8 @@ document.
 """
 from __future__ import annotations
 
-from reportlab.lib.colors import Color
 from reportlab import rl_config
+from reportlab.lib.colors import Color
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -159,9 +159,3 @@ class TextWriter:
             self.canvas._code.append(" ".join(["BT", *self.code, "ET"]))
         self.code, self.font, self.colour = [], None, ""
 
-
-def written(canvas: Canvas, paint) -> None:
-    """Call `paint(writer)` and send what it wrote to the canvas."""
-    writer = TextWriter(canvas)
-    paint(writer)
-    writer.close()
