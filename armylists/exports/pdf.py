@@ -37,6 +37,7 @@ from .pdf_header import category_summary, header, matched_play, qr_code, section
 from .pdf_hidden import hidden_story
 from .pdf_list import PrintedList
 from .pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, table_style, text
+from .pdf_text import TextWriter
 from .pdf_units import item_reference, items_carried, unit_block
 from .pdf_warband import warband_story
 from .text import unit_text
@@ -155,16 +156,16 @@ class Footer:
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.5)
         canvas.line(MARGIN, y + 9, width - MARGIN, y + 9)
-        canvas.setFont(REGULAR, 7.5)
-        canvas.setFillColor(MUTED)
         room = width / 2 - MARGIN - 40  # up to the date in the middle, with a gap
         if self.check:
-            canvas.drawString(MARGIN, y, shortened(f"{self.title} \u00b7 checksum {self.check}", room, 7.5,
-                                                   keep=len(self.check) + 12))
+            title = shortened(f"{self.title} \u00b7 checksum {self.check}", room, 7.5, keep=len(self.check) + 12)
         else:  # a document of several lists (an event's muster): each prints its checksum in its header
-            canvas.drawString(MARGIN, y, shortened(self.title, room, 7.5, keep=12))
-        canvas.drawCentredString(width / 2, y, self.day)
-        canvas.drawRightString(width - MARGIN, y, f"page {page} of {pages}")
+            title = shortened(self.title, room, 7.5, keep=12)
+        writer = TextWriter(canvas)
+        writer.put(MARGIN, y, title, REGULAR, 7.5, MUTED)
+        writer.put(width / 2, y, self.day, REGULAR, 7.5, MUTED, anchor="middle")
+        writer.put(width - MARGIN, y, f"page {page} of {pages}", REGULAR, 7.5, MUTED, anchor="end")
+        writer.close()
         canvas.restoreState()
 
 

@@ -16,7 +16,9 @@ from armylists.rules.render_text import figures_text
 from armylists.rules.report import ERROR, Violation
 
 from .pdf_chart import category_chart
+from .pdf_grid import NO_TEXT, Grid, Look, Padding, Rule
 from .pdf_style import BOLD, ILLEGAL, INK, LEGAL, MUTED, REGULAR, RULE, Styles, fitted, table_style, text
+from .pdf_text import TextWriter
 from .text import mode_names
 
 QR_SIZE = 28 * mm
@@ -62,15 +64,11 @@ def header(book: Book, roster: Roster, report: Report, styles: Styles, width: fl
         ("Checksum", check),
     ]
     value_width = width - 26 * mm - (QR_SIZE + 4 * mm if share_url else 0)
-    rows = [[k, fitted(v, styles.body, value_width)] for k, v in facts]
-    facts_table = Table(rows, colWidths=[26 * mm, value_width], hAlign="LEFT")
-    facts_table.setStyle(table_style([
-        ("FONTSIZE", (0, 0), (0, -1), styles.small.fontSize),
-        ("TEXTCOLOR", (0, 0), (0, -1), MUTED), ("FONTSIZE", (1, 0), (1, -1), styles.body.fontSize),
-        ("LEADING", (0, 0), (-1, -1), styles.body.leading), ("TEXTCOLOR", (1, 0), (1, -1), INK),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-        ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
-    ]))
+    key_look = Look(REGULAR, styles.small.fontSize, styles.body.leading, MUTED)
+    value_look = Look(REGULAR, styles.body.fontSize, styles.body.leading, INK)
+    facts_table = Grid([[k, fitted(v, styles.body, value_width)] for k, v in facts], [26 * mm, value_width],
+                       [[key_look, value_look]] * len(facts), [None] * len(facts), Padding(0, 6, 0, 0), "TOP",
+                       h_align="LEFT")
     left = [Paragraph(text(roster.name or "Untitled list"), styles.title), facts_table]
     if not share_url:
         return left
@@ -128,7 +126,7 @@ def violation_paragraph(v: Violation, styles: Styles, system: System | None = No
     return Paragraph(f"{mark} {text(plain_message(v.message, unit_ids))}{source}", style)
 
 
-def category_table(report: Report, styles: Styles, width: float) -> Table:
+def category_table(report: Report, styles: Styles, width: float) -> Grid:
     """Points, percent and bounds of each category, and the total."""
     budget = report.budget_unit
     rows = [["Category", "Units", budget, "%", "Min", "Max"]]
@@ -139,18 +137,16 @@ def category_table(report: Report, styles: Styles, width: float) -> Table:
     rows.append(["Total", str(report.figures.get("units", 0)), str(report.total_points),
                  f"{report.total_points * 100 / report.points_limit:.1f}%", "", ""])
     size = styles.size * 0.9
-    table = Table(rows, colWidths=[width * f for f in (0.28, 0.12, 0.17, 0.17, 0.13, 0.13)], hAlign="LEFT")
-    table.setStyle(table_style([
-        ("FONTSIZE", (0, 0), (-1, -1), size),
-        ("LEADING", (0, 0), (-1, -1), size * 1.2), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
-        ("FONTNAME", (0, 0), (-1, 0), BOLD), ("FONTNAME", (0, -1), (-1, -1), BOLD),
-        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
-        ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK), ("LINEABOVE", (0, -1), (-1, -1), 0.8, INK),
-        ("LINEBELOW", (0, 1), (-1, -3), 0.3, RULE),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.8), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
-        ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-    ]))
-    return table
+    looks = []
+    for r in range(len(rows)):
+        font = BOLD if r in (0, len(rows) - 1) else REGULAR  # the heading and the total
+        looks.append([Look(font, size, size * 1.2, INK, "LEFT" if c == 0 else "RIGHT") for c in range(6)])
+    # A heavy rule under the heading and over the total, light ones between the categories.
+    rules: list[Rule | None] = [Rule(0.3, RULE)] * len(rows)
+    rules[0] = rules[-2] = Rule(0.8, INK)
+    rules[-1] = None
+    return Grid(rows, [width * f for f in (0.28, 0.12, 0.17, 0.17, 0.13, 0.13)], looks, rules,
+                Padding(3, 3, 1.8, 1.8), h_align="LEFT")
 
 
 def category_summary(report: Report, styles: Styles, width: float, title: bool = True) -> list[Flowable]:
@@ -158,10 +154,8 @@ def category_summary(report: Report, styles: Styles, width: float, title: bool =
     gap = 8 * mm
     table_width = width * 0.46
     chart = category_chart(report.categories, width - table_width - gap)
-    both = Table([[category_table(report, styles, table_width), chart]], colWidths=[table_width + gap, None],
-                 hAlign="LEFT")
-    both.setStyle(table_style([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                              ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+    both = Grid([[category_table(report, styles, table_width), chart]], [table_width + gap, chart.width],
+                [[NO_TEXT, NO_TEXT]], [None], Padding(0, 0, 3, 3), "MIDDLE", h_align="LEFT")
     return ([Paragraph("Categories", styles.heading)] if title else []) + [both, Spacer(1, 2 * mm)]
 
 
@@ -187,12 +181,11 @@ class SectionHeading(Flowable):
         canvas = self.canv
         canvas.setFillColor(INK)
         canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
-        canvas.setFillColor(colors.white)
-        canvas.setFont(BOLD, self.size, self.LEADING)
         y = self.PAD_BOTTOM + self.LEADING - self.size
-        canvas.drawString(self.PAD_X, y, self.title)
-        if self.right:
-            canvas.drawRightString(self.width - self.PAD_X, y, self.right)
+        writer = TextWriter(canvas)
+        writer.put(self.PAD_X, y, self.title, BOLD, self.size, colors.white)
+        writer.put(self.width - self.PAD_X, y, self.right, BOLD, self.size, colors.white, anchor="end")
+        writer.close()
 
 
 def section_heading(title: str, styles: Styles, width: float, right: str = "") -> SectionHeading:

@@ -11,26 +11,12 @@ import re
 from typing import NamedTuple
 
 from reportlab.lib.colors import Color
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
+from .pdf_text import TextWriter, text_width
+
 WORDS = re.compile(r"\S+\s*|\s+")  # each word with the spaces after it
-
-_widths: dict[tuple[str, float], dict[str, float]] = {}
-
-
-def text_width(text: str, font: str, size: float) -> float:
-    """stringWidth, kept per font and size: a roster measures the same words (Shield, Heavy Armour, the
-    profile's values) hundreds of times, and every roster the site prints measures them again."""
-    table = _widths.get((font, size))
-    if table is None:
-        table = _widths[(font, size)] = {}
-    width = table.get(text)
-    if width is None:
-        if len(table) > 20_000:  # free text (unit names, notes) must not pile up
-            table.clear()
-        width = table[text] = stringWidth(text, font, size)
-    return width
 
 
 class Run(NamedTuple):
@@ -73,14 +59,16 @@ class RunsText(Flowable):
         self.height = self.leading * len(self.lines)
         return self.width, self.height
 
-    def draw(self) -> None:
-        text = self.canv.beginText()
-        y = self.height - self.size
+    def paint(self, canvas: Canvas, writer: TextWriter, x: float, y: float) -> None:
+        """The lines into `writer`, the text's lower left corner at (x, y) of the canvas."""
+        top = y + self.height - self.size
         for line in self.lines:
-            text.setTextOrigin(0, y)
+            writer.at(x, top)
             for words, font, colour in line:
-                text.setFont(font, self.size, self.leading)
-                text.setFillColor(colour)
-                text.textOut(words)
-            y -= self.leading
-        self.canv.drawText(text)
+                writer.show(words, font, self.size, colour)
+            top -= self.leading
+
+    def draw(self) -> None:
+        writer = TextWriter(self.canv)
+        self.paint(self.canv, writer, 0, 0)
+        writer.close()

@@ -4,18 +4,18 @@ from __future__ import annotations
 from typing import Callable, Iterable, Mapping
 
 from reportlab.lib.units import mm
-from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfgen.textobject import PDFTextObject
-from reportlab.platypus import Flowable, Spacer, Table
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Spacer
 
 from armylists.rules import Book, Violation
 from armylists.rules.book import CHARACTERISTICS, Item
 from armylists.rules.report import UnitLine
 
+from .pdf_grid import Grid, Look, Padding, Rule
 from .pdf_header import section_heading, violation_paragraph
-from .pdf_runs import Run, RunsText, text_width
-from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted, table_style
+from .pdf_runs import Run, RunsText
+from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted
+from .pdf_text import TextWriter, text_width
 from .text import ItemRef, UnitWords, item_name
 
 POINTS_WIDTH = 42 * mm
@@ -85,65 +85,25 @@ class ProfileGrid(Flowable):
         self.height = self.line * (len(self.rows) + 1) + 2
         return self.width, self.height
 
-    def draw(self) -> None:
-        canvas, size, line = self.canv, self.size, self.line
-        top = self.height - size
+    def paint(self, canvas: Canvas, writer: TextWriter, x: float, y: float) -> None:
+        """The rule on `canvas` and the characteristics into `writer`, the grid's lower left at (x, y)."""
+        size, line = self.size, self.line
+        top = y + self.height - size
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.4)
-        canvas.line(0, top - size * 0.35, self.width, top - size * 0.35)
-        centres = [self.NAME_WIDTH + self.COLUMN * (i + 0.5) for i in range(len(self.columns))]
+        canvas.line(x, top - size * 0.35, x + self.width, top - size * 0.35)
+        centres = [x + self.NAME_WIDTH + self.COLUMN * (i + 0.5) for i in range(len(self.columns))]
 
-        def placed(y: float, cells: list[tuple[float, str]]) -> tuple[float, list[tuple[float, str]]]:
-            return y, [(x - text_width(value, REGULAR, size) / 2, value) for x, value in cells]
-        text = canvas.beginText()
-        text.setFont(REGULAR, size)
-        text.setFillColor(MUTED)
-        draw_rows(text, size, [placed(top, list(zip(centres, self.columns)))])
-        text.setFillColor(INK)
-        draw_rows(text, size, [(y, [(2, row[0])] + placed(y, list(zip(centres, row[1:])))[1])
-                               for y, row in ((top - line * r - 1, row) for r, row in enumerate(self.rows, start=1))])
-        canvas.drawText(text)
+        def placed(values: list[str]) -> list[tuple[float, str]]:
+            return [(c - text_width(value, REGULAR, size) / 2, value) for c, value in zip(centres, values)]
+        writer.row(top, placed(self.columns), REGULAR, size, MUTED)
+        for r, row in enumerate(self.rows, start=1):
+            writer.row(top - line * r - 1, [(x + 2, row[0])] + placed(row[1:]), REGULAR, size, INK)
 
-
-def draw_rows(text: PDFTextObject, size: float, rows: list[tuple[float, list[tuple[float, str]]]]) -> None:
-    """Rows of short strings, each at its own x, written as one PDF text operation (TJ) per row.
-
-    A string drawn on its own costs reportlab a text object or an origin and its encoding into the
-    font's subset; a grid has hundreds. Here each distinct string is encoded once per document and a
-    row's strings are placed by the gaps between them, in the text object `text` (in the Vera font).
-    """
-    canvas = text._canvas
-    document = canvas._doc
-    font = pdfmetrics.getFont(REGULAR)
-    encoded = document.__dict__.setdefault("_armylists_encoded", {})  # subsets belong to the document
-    code = text._code
-    for y, cells in rows:
-        subset, end = None, 0.0
-        for x, value in cells:
-            if not value:
-                continue
-            if value not in encoded:
-                # Each part of the string in one font subset, with its offset (a subset holds 256 characters;
-                # a string that spans two is written in two parts).
-                parts, at = [], 0
-                for s, t in font.splitString(value, document):
-                    parts.append((font.getSubsetInternalName(s, document), canvas._escape(t),
-                                  text_width(value[:at], REGULAR, size)))
-                    at += len(t)
-                encoded[value] = parts
-            for name, escaped, offset in encoded[value]:
-                if name != subset or offset:  # a new run of text: its font subset and position
-                    if subset is not None:
-                        code.append("] TJ")
-                    code.append(f"{name} {fp_str(size)} Tf 1 0 0 1 {fp_str(x + offset)} {fp_str(y)} Tm [")
-                    subset = name
-                elif x != end:
-                    code.append(fp_str((end - x) * 1000 / size))
-                code.append(f"({escaped})")
-            end = x + text_width(value, REGULAR, size)
-        if subset is not None:
-            code.append("] TJ")
-    text._curSubset = -1  # the text object's own writing sets its font again
+    def draw(self) -> None:
+        writer = TextWriter(self.canv)
+        self.paint(self.canv, writer, 0, 0)
+        writer.close()
 
 
 def profile_grid(profiles: list[Mapping], styles: Styles) -> ProfileGrid | None:
@@ -195,21 +155,26 @@ class UnitBlock(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
+        writer = TextWriter(canvas)  # the block's text as one text object, drawn over its shading
         top = self.height
         if self.title is not None:
             canvas.setFillColor(SHADE)
             canvas.rect(0, top - self.title_height, self.width, self.title_height, stroke=0, fill=1)
-            self.title.drawOn(canvas, self.PAD_X, top - self.PAD_Y - self.title.height)
-            canvas.setFont(BOLD, self.font_size)
-            canvas.setFillColor(INK)
-            canvas.drawRightString(self.width - self.PAD_X, top - self.PAD_Y - self.font_size, self.points)
+            self.title.paint(canvas, writer, self.PAD_X, top - self.PAD_Y - self.title.height)
+            writer.put(self.width - self.PAD_X, top - self.PAD_Y - self.font_size, self.points, BOLD, self.font_size,
+                       INK, anchor="end")
             top -= self.title_height
         for part, height in zip(self.parts + self.violations, self.heights):
-            part.drawOn(canvas, self.PAD_X, top - height + self.PAD_Y)
+            if isinstance(part, (RunsText, ProfileGrid)):
+                part.paint(canvas, writer, self.PAD_X, top - height + self.PAD_Y)
+            else:  # a violation's Paragraph, after the text above it in the page's order
+                writer.close()
+                part.drawOn(canvas, self.PAD_X, top - height + self.PAD_Y)
             top -= height
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.4)
         canvas.line(0, 0, self.width, 0)
+        writer.close()
 
 
 def unit_block(book: Book, words: UnitWords, points: str, styles: Styles, width: float,
@@ -253,15 +218,11 @@ def item_reference(book: Book, carried: list[tuple[str, str, Item, UnitLine]], s
                  item.text or "-"]
         rows.append([fitted(value, styles.cell_bold if i == 0 else styles.cell, widths[i])
                      for i, value in enumerate(cells)])
-    table = Table(rows, colWidths=widths, repeatRows=1)
-    table.setStyle(table_style([
-        ("FONTSIZE", (0, 0), (-1, -1), styles.cell.fontSize),
-        ("LEADING", (0, 0), (-1, -1), styles.cell.leading), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
-        ("FONTNAME", (0, 0), (-1, 0), BOLD), ("FONTNAME", (0, 1), (0, -1), BOLD), ("ALIGN", (2, 0), (2, -1), "RIGHT"),
-        ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK), ("LINEBELOW", (0, 1), (-1, -1), 0.3, RULE),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-    ]))
+    size, leading = styles.cell.fontSize, styles.cell.leading
+    looks = [[Look(BOLD if r == 0 or c == 0 else REGULAR, size, leading, INK, "RIGHT" if c == 2 else "LEFT")
+              for c in range(5)] for r in range(len(rows))]  # the heading and the items' names in bold
+    rules = [Rule(0.8, INK)] + [Rule(0.3, RULE)] * (len(rows) - 1)
+    table = Grid(rows, widths, looks, rules, Padding(top=1.5, bottom=1.5), "TOP", repeat=1)
     return [Spacer(1, 3 * mm), section_heading(title, styles, width), Spacer(1, 1.5 * mm), table]
 
 
