@@ -1,7 +1,8 @@
 """Checking many list files at an event, for `manage.py check_lists`: on every core, in constant memory.
 
 Each file becomes one `CheckedLine`: its table row, its violations, its CSV row and (when asked) its JSON
-entry, rendered as strings by the process that checked it; no Roster, Book or Report outlives the check.
+entry, rendered as strings by the process that checked it, and sent back joined with its neighbours' in a
+`CheckedBatch`; no Roster, Book or Report outlives the check.
 With more than one process the files are checked by a pool of forked workers (they inherit the rules
 already read), in order. `Outputs` writes each line as it comes to temporary files (the table's rows,
 the details, the CSV, the JSON), tracking only the table's column widths, and reads them back at the
@@ -41,6 +42,24 @@ class CheckedLine:
     json: str | None  # the JSON array entry, when asked
     error: bool = False  # could not be read
     valid: bool = False
+
+
+@dataclass
+class CheckedBatch:
+    """Consecutive files checked, their outputs joined: what a worker sends back (one object per batch
+    rather than per file, so the main process has little to unpack and write)."""
+    rows: str
+    details: list[str]
+    csv: str
+    json: list[str]
+    widths: list[int]
+    legal: int = 0
+    illegal: int = 0
+    unreadable: int = 0
+
+    @property
+    def lists(self) -> int:
+        return self.legal + self.illegal + self.unreadable
 
 
 def cores() -> int:
@@ -84,6 +103,16 @@ class LineWriter:
         entry = {"file": str(path), "player": roster.player, "report": report.to_dict()} if self.with_json else None
         return CheckedLine(cells, _json_line(cells), detail, _csv_line(csv_row), _json_entry(entry), valid=report.valid)
 
+    def check_batch(self, paths: list[Path]) -> CheckedBatch:
+        lines = [self.check(path) for path in paths]
+        return CheckedBatch(
+            rows="".join(line.row for line in lines), details=[line.detail for line in lines if line.detail],
+            csv="".join(line.csv for line in lines), json=[line.json for line in lines if line.json is not None],
+            widths=[max(map(len, column)) for column in zip(*(line.cells for line in lines))],
+            legal=sum(line.valid and not line.error for line in lines),
+            illegal=sum(not line.valid and not line.error for line in lines),
+            unreadable=sum(line.error for line in lines))
+
     def _unreadable(self, path: Path, error: str) -> CheckedLine:
         name = self.names[path]
         cells = [name, "-", "-", "-", *("-" for _ in self.categories), "unreadable"]
@@ -124,25 +153,27 @@ def _start_worker() -> None:
         connection.connection = None
 
 
-def _check_in_worker(path: Path) -> CheckedLine:
+def _check_in_worker(paths: list[Path]) -> CheckedBatch:
     assert _job is not None
-    return _job.check(path)
+    return _job.check_batch(paths)
 
 
-def checked_lines(files: list[Path], writer: LineWriter, jobs: int) -> Iterator[CheckedLine]:
-    """Every file checked, in order; by `jobs` processes when there are enough files to share."""
+def checked_batches(files: list[Path], writer: LineWriter, jobs: int) -> Iterator[CheckedBatch]:
+    """Every file checked, in order, in batches; by `jobs` processes when there are enough files to share."""
     global _job
     # Everything read so far (the rules, Django) lives as long as the process: the collector need not walk
     # it again at every full collection, and forked workers then leave those pages shared with the parent.
     gc.freeze()
+    size = max(1, min(100, len(files) // (max(jobs, 1) * 8)))  # enough batches for the workers to share
+    batches = [files[i:i + size] for i in range(0, len(files), size)]
     if jobs <= 1 or len(files) < 4 * jobs:
-        for path in files:
-            yield writer.check(path)
+        for batch in batches:
+            yield writer.check_batch(batch)
         return
     _job = writer
     try:
         with multiprocessing.get_context("fork").Pool(jobs, initializer=_start_worker) as pool:
-            yield from pool.imap(_check_in_worker, files, chunksize=max(1, min(50, len(files) // (jobs * 8))))
+            yield from pool.imap(_check_in_worker, batches)
     finally:
         _job = None
 
@@ -172,22 +203,20 @@ class Outputs:
             if spool is not None:
                 spool.close()
 
-    def add(self, line: CheckedLine) -> None:
-        self.lists += 1
-        if line.error:
-            self.unreadable += 1
-        elif line.valid:
-            self.legal += 1
-        else:
-            self.illegal += 1
-        if line.detail:
-            self.details.write(("\n" if self.has_details else "") + line.detail)
+    def add(self, batch: CheckedBatch) -> None:
+        self.legal += batch.legal
+        self.illegal += batch.illegal
+        self.unreadable += batch.unreadable
+        for detail in batch.details:
+            self.details.write(("\n" if self.has_details else "") + detail)
             self.has_details = True
-        self.csv.write(line.csv)
+        self.csv.write(batch.csv)
         if self.json is not None:
-            self.json.write(("[\n  " if self.lists == 1 else ",\n  ") + line.json)
-        self.widths = [max(w, len(cell)) for w, cell in zip(self.widths, line.cells)]
-        self.rows.write(line.row)
+            for i, entry in enumerate(batch.json):  # as json.dumps(entries, indent=2) writes the array
+                self.json.write(("[\n  " if self.lists + i == 0 else ",\n  ") + entry)
+        self.lists += batch.lists
+        self.widths = [max(w, found) for w, found in zip(self.widths, batch.widths)]
+        self.rows.write(batch.rows)
 
     def write_table(self, out) -> None:
         right = {3, *range(4, 4 + len(self.system.categories))}  # numbers are right-aligned
@@ -240,4 +269,4 @@ def copy_output(output: Path, spool: IO[str]) -> None:
         raise ListFileError(f"{output}: cannot be written: {exc.strerror}") from None
 
 
-__all__ = ["CheckedLine", "LineWriter", "Outputs", "checked_lines", "copy_output", "cores"]
+__all__ = ["CheckedBatch", "CheckedLine", "LineWriter", "Outputs", "checked_batches", "copy_output", "cores"]

@@ -38,7 +38,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from armylists.catalogue import site_library, system_library
-from armylists.list_checks import LineWriter, Outputs, checked_lines, copy_output, cores
+from armylists.list_checks import LineWriter, Outputs, checked_batches, copy_output, cores
 from armylists.list_files import ListFileError
 from armylists.rules import RulesDataError, System
 from armylists.rules.event import EventRules, Ruleset, parse_event_rules
@@ -92,8 +92,8 @@ class Command(BaseCommand):
 
         writer = LineWriter(ruleset, event_system, _display_names(files), json_out is not None)
         with Outputs(event_system, json_out is not None) as outputs:
-            for line in checked_lines(files, writer, jobs or cores()):
-                outputs.add(line)
+            for batch in checked_batches(files, writer, jobs or cores()):
+                outputs.add(batch)
             outputs.finish_json()
             outputs.write_table(self.stdout)
             if outputs.has_details:
