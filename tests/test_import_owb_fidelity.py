@@ -171,7 +171,21 @@ def test_a_runesmith_bsb_is_kept_priced_and_refused_outside_a_royal_clan(dataset
                                                      FILE), FILE))
     assert result.total_points - plain.total_points == 25
     found = [v.message for v in result.violations if v.source == "Old World Builder: not offered in this composition"]
-    assert found == (["Battle Standard Bearer (not in this composition): 1 units taken; at most 0."] if refused else [])
+    assert found == (["Battle Standard Bearer (not in Dwarfen Mountain Holds): 1 unit taken; at most 0."] if refused else [])
+
+
+@pytest.mark.parametrize("composition, refused", [("knightly-order-panther", True), (None, False)])
+def test_a_character_owb_lets_lead_only_some_compositions_is_refused_as_general_elsewhere(books, composition, refused):
+    """OWB offers a Witch Hunter the General's role in the Empire's own list, not in a Knightly Order's (as our
+    book's 'Witch Hunters and Priests as General (not in a Knightly Order army)')."""
+    book = books["empire-of-man"]
+    document = {"format": "armylist/1", "system": SYSTEM, "book": book.id, "book_version": book.version,
+                "points_limit": 2000, "units": [{"id": "w", "entry": "witch-hunter", "general": True}],
+                **({"composition": composition} if composition else {})}
+    found = [(v.code, v.message) for v in validate(book, parse_roster(document, FILE)).violations
+             if v.source == "Old World Builder: not offered in this composition"]
+    assert found == ([("count.max", "Witch Hunter as General (not in Knightly Order Panther): 1 unit taken; at most 0.")]
+                     if refused else [])
 
 
 # --- 4. the Armies of Infamy's category percentages (OWB's program code, owb_compositions.yaml) -------
@@ -256,7 +270,7 @@ def test_owbs_source_tree_imports_the_same_books_as_the_flat_folder(tmp_path, li
     flat = convert(read_dataset(OWB), system)
     commit = "0123456789abcdef0123456789abcdef01234567"
     tree = convert(read_dataset(owb_tree(tmp_path / "owb", commit)), system)
-    assert tree.version == "owb-01234567.r2"  # the checkout's commit, as NOTE.md's names the flat folder's
+    assert tree.version == "owb-01234567.r3"  # the checkout's commit, as NOTE.md's names the flat folder's
     assert len(tree.books) == len(flat.books) == 18
 
     def without_version(book):
@@ -267,7 +281,7 @@ def test_owbs_source_tree_imports_the_same_books_as_the_flat_folder(tmp_path, li
 
 def test_a_tree_without_git_is_versioned_by_a_hash_of_its_files(tmp_path, library):
     dataset = read_dataset(owb_tree(tmp_path / "owb"))
-    assert dataset.version.startswith("owb-") and dataset.version.endswith(".r2") and len(dataset.version) == 15
+    assert dataset.version.startswith("owb-") and dataset.version.endswith(".r3") and len(dataset.version) == 15
 
 
 def test_the_import_command_reads_the_tree_and_names_its_files_in_errors(tmp_path, capsys):

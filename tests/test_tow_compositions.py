@@ -259,12 +259,12 @@ def test_slayer_host_dwarf_carts_are_0_1_per_1000_points_not_0_4_per_army(books)
 
 # What only one Army of Infamy may take: (the unit, the composition that allows it, the others that refuse
 # it with this one violation alone, the message).
-RUNESMITH_BSB = "Runesmith Battle Standard Bearers (Royal Clan only): 1 units taken; at most 0."
-ENGINEER_BSB = "Engineer Battle Standard Bearers (Expeditionary Force only): 1 units taken; at most 0."
-SAPPER = "Engineer Sappers (Expeditionary Force only): 1 units taken; at most 0."
-EXPEDITION_OPTIONS = "Expeditionary Marksmen and Function over Form (Expeditionary Force only): 1 units taken; at most 0."
-DRAGON_SLAYER_BSB = "Dragon Slayer Battle Standard Bearers (Slayer Host only): 1 units taken; at most 0."
-SLAYER_OPTIONS = "Scouts, Wards of Grimnir and Ambushers and Skirmishers (Slayer Host only): 1 units taken; at most 0."
+RUNESMITH_BSB = "Runesmith Battle Standard Bearers (Royal Clan only): 1 unit taken; at most 0."
+ENGINEER_BSB = "Engineer Battle Standard Bearers (Expeditionary Force only): 1 unit taken; at most 0."
+SAPPER = "Engineer Sappers (Expeditionary Force only): 1 unit taken; at most 0."
+EXPEDITION_OPTIONS = "Expeditionary Marksmen and Function over Form (Expeditionary Force only): 1 unit taken; at most 0."
+DRAGON_SLAYER_BSB = "Dragon Slayer Battle Standard Bearers (Slayer Host only): 1 unit taken; at most 0."
+SLAYER_OPTIONS = "Scouts, Wards of Grimnir and Ambushers and Skirmishers (Slayer Host only): 1 unit taken; at most 0."
 ONLY_IN_ONE = [
     ({"entry": "runesmith", "options": {"battle-standard-bearer": 1}}, ROYAL_CLAN, [None, EXPEDITION], RUNESMITH_BSB),
     ({"entry": "engineer", "options": {"battle-standard-bearer": 1}}, EXPEDITION, [None], ENGINEER_BSB),
@@ -296,9 +296,9 @@ def test_dwarfs_a_miners_cart_in_a_grand_army_and_an_expeditionary_force_only(bo
     assert check(book, DWARF_ARMIES[None] + cart).violations == ()
     assert check(book, DWARF_ARMIES[EXPEDITION] + cart, composition=EXPEDITION).violations == ()
     assert found(check(book, DWARF_ARMIES[ROYAL_CLAN] + cart, composition=ROYAL_CLAN)) == [
-        ("count.max", "Miner's Carts in a Royal Clan: 1 units taken; at most 0.")]
+        ("count.max", "Miner's Carts in a Royal Clan: 1 unit taken; at most 0.")]
     assert found(check(book, DWARF_ARMIES[SLAYER_HOST] + cart, composition=SLAYER_HOST)) == [
-        ("count.max", "Miner's Carts in a Slayer Host: 1 units taken; at most 0.")]
+        ("count.max", "Miner's Carts in a Slayer Host: 1 unit taken; at most 0.")]
 
 
 # --- Orc & Goblin Tribes ------------------------------------------------------------------------------
@@ -317,7 +317,7 @@ ORC_ARMIES = {
                   {"id": "trolls", "entry": "common-troll-mob-core", "size": 6},
                   {"id": "giant", "entry": "giant"}],
 }
-NOMAD_OPTIONS = "Ambushers, Close Order and Vanguard (Nomadic Waaagh! only): 1 units taken; at most 0."
+NOMAD_OPTIONS = "Ambushers, Close Order and Vanguard (Nomadic Waaagh! only): 1 unit taken; at most 0."
 
 
 @pytest.mark.parametrize("composition", list(ORC_ARMIES))
@@ -359,7 +359,7 @@ def test_orcs_a_black_orc_boar_chariot_as_a_mount_only_in_a_nomadic_waaagh(books
                   {"id": "giant", "entry": "giant"}]
     report = check(book, grand_army)
     assert found(report) == [("count.max", "Characters riding a Black Orc Boar Chariot (Nomadic Waaagh! only): "
-                                           "1 units taken; at most 0.")]
+                                           "1 unit taken; at most 0.")]
     grand_army[0].pop("mount")
     assert check(book, grand_army).violations == ()
 
@@ -475,7 +475,7 @@ def test_knightly_order_armies_need_1_unit_of_their_empire_knights_per_1000_poin
     assert check(book, army[:3] + army[4:], 1999, composition=order).violations == ()
     report = check(book, army[:3] + army[4:], composition=order)
     assert [(v.code, v.rule) for v in report.violations] == [("count.min", f"{order[len('knightly-order-'):]}-empire-knights")]
-    assert report.violations[0].message.endswith(": 1 units taken; at least 2 (1 per 1000 pts of the 2000-pt limit).")
+    assert report.violations[0].message.endswith(": 1 unit taken; at least 2 (1 per 1000 pts of the 2000-pt limit).")
     # The Grand Army keeps its 0-1 unit of Empire Knights of an Order.
     report = check(book, [{"id": "general", "entry": "general-of-the-empire", "general": True}] + army[2:])
     assert [v.code for v in report.violations] == ["one_per_army.max"]
@@ -501,7 +501,7 @@ def test_knights_panther_white_wolf_knights_as_mercenaries_0_1(books):
     assert found(check(book, army + wolves, composition=PANTHER)) == [
         ("count.max", "Empire Knights and Inner Circle Knights of the White Wolf (Mercenaries): 2 units taken; at most 1.")]
     assert found(check(book, ORDER_ARMIES[BLAZING_SUN] + wolves[1:], composition=BLAZING_SUN)) == [
-        ("count.max", "Units not in a Blazing Sun army: 1 units taken; at most 0.")]
+        ("count.max", "Units not in a Blazing Sun army: 1 unit taken; at most 0.")]
 
 
 def test_knightly_order_items_and_the_chapter_masters_battle_standard(books):
@@ -513,16 +513,16 @@ def test_knightly_order_items_and_the_chapter_masters_battle_standard(books):
     wolves = ORDER_ARMIES[WHITE_WOLF]
     wolf_bsb = {**bsb, "options": {"battle-standard-bearer": 1, "order-of-the-white-wolf": 1}}
     assert found(check(book, [wolves[0], wolf_bsb] + wolves[2:], composition=WHITE_WOLF)) == [
-        ("count.max", "Banner of the Knights Panther (Knights Panther army only): 1 units taken; at most 0.")]
+        ("count.max", "Banner of the Knights Panther (Knights Panther army only): 1 unit taken; at most 0.")]
     blade = {**CHAPTER_MASTER, "options": {"order-of-the-white-wolf": 1}, "items": ["blade-of-silvered-steel"]}
     assert check(book, [wolves[0], blade] + wolves[2:], composition=WHITE_WOLF).violations == ()
     assert found(check(book, EMPIRE + [blade])) == [
-        ("count.max", "Magic items only for a Knightly Order army: 1 units taken; at most 0.")]
+        ("count.max", "Magic items only for a Knightly Order army: 1 unit taken; at most 0.")]
     assert found(check(book, NULN_ARMY + [blade], composition=NULN)) == [
-        ("count.max", "Magic items only for a Knightly Order army: 1 units taken; at most 0."),
-        ("count.max", "Units not in a City-State of Nuln army: 1 units taken; at most 0.")]
+        ("count.max", "Magic items only for a Knightly Order army: 1 unit taken; at most 0."),
+        ("count.max", "Units not in a City-State of Nuln army: 1 unit taken; at most 0.")]
     assert found(check(book, EMPIRE + [{**CHAPTER_MASTER, "options": {"battle-standard-bearer": 1}}])) == [
-        ("count.max", "Chapter Master Battle Standard Bearers (Knightly Order armies only): 1 units taken; at most 0.")]
+        ("count.max", "Chapter Master Battle Standard Bearers (Knightly Order armies only): 1 unit taken; at most 0.")]
 
 
 def test_knightly_order_characters(books):
@@ -530,7 +530,7 @@ def test_knightly_order_characters(books):
     # Old World Builder gives every Grand Master and Chapter Master of an Order's army that Order
     # (empire-of-man.json: its option alwaysActive in that composition): another Order, or none, is refused.
     refused = [("count.max", "Grand Masters and Chapter Masters not of the Knights Panther in a Knights Panther army: "
-                             "1 units taken; at most 0.")]
+                             "1 unit taken; at most 0.")]
     assert found(check(book, army + [{**CHAPTER_MASTER, "id": "other", "options": {"order-of-the-white-wolf": 1}}],
                        composition=PANTHER)) == refused
     assert found(check(book, army + [{**CHAPTER_MASTER, "id": "other"}], composition=PANTHER)) == refused
@@ -541,9 +541,9 @@ def test_knightly_order_characters(books):
     # A Priest of Sigmar (Leadership 8, as the Chapter Master) may not lead a Knightly Order army.
     priest = [army[1], {"id": "priest", "entry": "priest-of-sigmar", "general": True}] + army[2:]
     assert found(check(book, priest, composition=PANTHER)) == [
-        ("count.max", "Witch Hunters and Priests as General (not in a Knightly Order army): 1 units taken; at most 0.")]
+        ("count.max", "Witch Hunters and Priests as General (not in a Knightly Order army): 1 unit taken; at most 0.")]
     assert found(check(book, ORDER_ARMIES[MORR] + [{"id": "captain", "entry": "captain-of-the-empire"}], composition=MORR)) == [
-        ("count.max", "Units not in a Knights of Morr army: 1 units taken; at most 0.")]
+        ("count.max", "Units not in a Knights of Morr army: 1 unit taken; at most 0.")]
 
 
 def test_knightly_order_limits_of_one_order(books):

@@ -194,13 +194,13 @@ def test_nuln_raises_the_mercenaries_percentage(book):
 def test_nuln_only_units_and_nuln_limits(book):
     report = check(book, BASE + [{"id": "nuln", "entry": "nuln-state-troops", "size": 10}])
     assert codes(report) == ["count.max"]
-    assert report.violations[0].message == "Units only for a City-State of Nuln army: 1 units taken; at most 0."
+    assert report.violations[0].message == "Units only for a City-State of Nuln army: 1 unit taken; at most 0."
     without_regiment = [NULN_BASE[0], {"id": "st", "entry": "empire-archers", "size": 5},
                         {"id": "militia", "entry": "free-company-militia", "size": 85},
                         {"id": "a2", "entry": "empire-archers", "size": 5}]
     assert codes(check(book, without_regiment, composition=NULN)) == ["count.min"]
     flagellants = check(book, NULN_BASE + [{"id": "f", "entry": "flagellants", "size": 10}], composition=NULN)
-    assert messages(flagellants, "count.max") == ["Units not in a City-State of Nuln army: 1 units taken; at most 0."]
+    assert messages(flagellants, "count.max") == ["Units not in a City-State of Nuln army: 1 unit taken; at most 0."]
     three_detachments = NULN_BASE + [{"id": f"d{i}", "entry": "state-missile-troops-detachment", "size": 5}
                                      for i in range(2)]
     assert codes(check(book, three_detachments, composition=NULN)) == ["ratio.max"]
@@ -255,9 +255,9 @@ def test_nuln_upgrades_and_items_need_a_nuln_army(book):
     report = check(book, BASE + [engineer])
     assert codes(report) == ["count.max", "count.max"]
     assert sorted(v.message for v in report.violations) == [
-        "Magic items only for a City-State of Nuln army: 1 units taken; at most 0.",
+        "Magic items only for a City-State of Nuln army: 1 unit taken; at most 0.",
         "Upgrades only for a City-State of Nuln army (Veteran and Vanguard, Veteran Outriders, an Engineer Battle "
-        "Standard Bearer): 1 units taken; at most 0."]
+        "Standard Bearer): 1 unit taken; at most 0."]
     # The composition decides, not a Nuln regiment in a Grand Army list (itself refused there).
     report = check(book, BASE + NULN_BASE[1:3] + [engineer])
     assert sorted(v.rule for v in report.violations) == [

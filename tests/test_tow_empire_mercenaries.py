@@ -125,8 +125,8 @@ def test_drilled_and_veteran_imperial_dwarfs_are_0_1_per_1000_points(books):
     dwarfs = {"id": "dwarfs", "entry": "imperial-dwarf-mercenaries", "size": 5, "options": {"drilled": 1, "veteran": 1}}
     assert check(books[EM], small_army + [dwarfs], 1000).violations == ()
     assert found(check(books[EM], small_army + [dwarfs], 999)) == [
-        ("count.max", "Drilled Imperial Dwarf Mercenaries: 1 units taken; at most 0 (1 per 1000 pts of the 999-pt limit)."),
-        ("count.max", "Veteran Imperial Dwarf Mercenaries: 1 units taken; at most 0 (1 per 1000 pts of the 999-pt limit).")]
+        ("count.max", "Drilled Imperial Dwarf Mercenaries: 1 unit taken; at most 0 (1 per 1000 pts of the 999-pt limit)."),
+        ("count.max", "Veteran Imperial Dwarf Mercenaries: 1 unit taken; at most 0 (1 per 1000 pts of the 999-pt limit).")]
 
 
 def test_the_imperial_dwarfs_take_one_weapon(books):
@@ -242,7 +242,7 @@ def test_the_city_state_of_nuln_refuses_the_badland_ogre_bulls(books):
     assert check(books[EM], GRAND_ARMY + [bulls]).violations == ()
     report = check(books[EM], NULN_ARMY + [bulls], composition=NULN)
     assert found(report) == [
-        ("count.max", "Badlands Ogre Bulls (a City-State of Nuln does not hire them): 1 units taken; at most 0.")]
+        ("count.max", "Badlands Ogre Bulls (a City-State of Nuln does not hire them): 1 unit taken; at most 0.")]
     assert report.violations[0].rule == "nuln-badland-ogre-bulls"
     assert report.violations[0].unit == "ogre-bulls"
 
@@ -294,7 +294,7 @@ def test_a_knightly_order_hires_none_of_them(books, order, entry):
     refusals = [v for v in report.violations if v.code == "count.max"]
     assert [(v.rule, v.message, v.unit) for v in refusals] == [
         (f"{order[len('knightly-order-'):]}-no-foreign-mercenaries",
-         "Mercenaries from other army lists (a Knightly Order hires none): 1 units taken; at most 0.", "hired")]
+         "Mercenaries from other army lists (a Knightly Order hires none): 1 unit taken; at most 0.", "hired")]
     # The Knights Panther take Mercenaries (White Wolf knights), so only this rule refuses them there; the
     # other Orders take none, and their 0% Mercenaries refuses them too.
     others = sorted(v.code for v in report.violations if v.code != "count.max")

@@ -105,9 +105,9 @@ def test_empire_a_per_1000_limit_outside_battle_march_keeps_its_bound(books):
     units = EMPIRE_750 + [CANNON, {"id": "spears", "entry": "state-troops", "size": 10}]
     report = check(books[EM], units, 750)
     assert codes(report) == ["count.max"]
-    assert messages(report) == ["Great Cannons and Mortars: 1 units taken; at most 0 (3 per 1000 pts of the 750-pt limit)."]
+    assert messages(report) == ["Great Cannons and Mortars: 1 unit taken; at most 0 (3 per 1000 pts of the 750-pt limit)."]
     assert messages(check(books[EM], units, 999)) == [
-        "Great Cannons and Mortars: 1 units taken; at most 0 (3 per 1000 pts of the 999-pt limit)."]
+        "Great Cannons and Mortars: 1 unit taken; at most 0 (3 per 1000 pts of the 999-pt limit)."]
     assert check(books[EM], units, 1000).violations == ()
 
 
@@ -127,7 +127,7 @@ def test_battle_march_sets_aside_a_compositions_per_1000_limits_too(books):
     units = [{"id": "gen", "entry": "general", "general": True}, {"id": "c1", "entry": "core-blob", "size": 200},
              {"id": "c2", "entry": "core-blob", "size": 200}, {"id": "r1", "entry": "rare-blob", "size": 100}]
     report = check(book, units, 750, composition="warhost")
-    assert messages(report) == ["Rare Blobs in a Warhost: 1 units taken; at most 0 (1 per 1000 pts of the 750-pt limit)."]
+    assert messages(report) == ["Rare Blobs in a Warhost: 1 unit taken; at most 0 (1 per 1000 pts of the 750-pt limit)."]
     assert check(book, units, 750, composition="warhost", modes=["battle-march"]).violations == ()
     assert check(book, units, 750, modes=["battle-march"]).violations == ()  # not limited outside the Warhost
     report = check(book, units + [{"id": "e1", "entry": "elite"}], 750, composition="warhost", modes=["battle-march"])

@@ -228,7 +228,7 @@ def test_a_troll_horde_takes_trolls_as_core(books):
     assert (points["core"], points["special"]) == (784, 0)
     report = check(books[OG], units)  # the Core Troll Mob is refused in a Grand Army
     assert codes(report) == ["count.max"]
-    assert messages(report) == ["Troll Mobs as Core (Troll Horde only): 1 units taken; at most 0."]
+    assert messages(report) == ["Troll Mobs as Core (Troll Horde only): 1 unit taken; at most 0."]
 
 
 def test_a_troll_hag_is_a_character_in_a_troll_horde_and_a_rare_choice_elsewhere(books):
@@ -281,7 +281,7 @@ def test_a_nomadic_waaagh_moves_wolf_chariots_to_core_and_its_characters_ride(bo
     assert {c.id: c.points for c in nomads.categories}["core"] == 515
     units[0].pop("mount")
     report = check(books[OG], units, composition="nomadic-waaagh")
-    assert messages(report) == ["Characters on foot (in a Nomadic Waaagh! they must be mounted): 1 units taken; at most 0."]
+    assert messages(report) == ["Characters on foot (in a Nomadic Waaagh! they must be mounted): 1 unit taken; at most 0."]
 
 
 def test_a_nomadic_waaagh_refuses_night_goblins(books):

@@ -202,8 +202,10 @@ class ArmyConverter(MagicMixin, RulesMixin):
         self.units.append((entry, unit, plan, comps, own))
         if set(self.comps) - comps:
             self._forbid({"entry": eid}, entry["name"], set(self.comps) - comps)
-        if plan.general_compositions is not None:
-            self.note("general-composition", entry["name"])
+        if plan.general_compositions is not None and comps - plan.general_compositions:
+            # OWB lets some characters lead only some compositions (a Witch Hunter is no Knightly Order's General)
+            self._forbid({"entry": eid, "general": True}, f"{entry['name']} as General",
+                         comps - plan.general_compositions)
         if unit.get("detachment"):
             self.note("detachment", entry["name"])
 

@@ -25,7 +25,7 @@ ITEMS_FILE = "magic-items.json"
 CATEGORIES = ("characters", "core", "special", "rare", "mercenaries", "allies")
 CREDIT = "Old World Builder (old-world-builder.com, github.com/nthiebes/old-world-builder), CC BY 4.0"
 # Bump when the importer's output changes for the same OWB data: a version's content never changes.
-IMPORTER_REVISION = 2
+IMPORTER_REVISION = 3
 
 # OWB's magic item types that are the system's own item categories; every other type (runes, virtues,
 # gifts...) becomes an item category of the book that uses it.

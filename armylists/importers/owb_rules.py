@@ -18,7 +18,7 @@ from .owb_data import display, english, slug, title
 from .owb_notes import parse_note
 
 FORBIDDEN = "Old World Builder: not offered in this composition"
-FORBIDDING = " (not in this composition)"
+FORBIDDING = " (not in {composition})"
 TOPICS = {
     "needs-item": "Choices OWB offers only with an item (an honour, a magic weapon) are not checked for that item",
     "always": "Options OWB adds by itself in some compositions must be chosen by hand there",
@@ -29,7 +29,6 @@ TOPICS = {
     "allowance-sum": "Models with several item allowances (magic items plus runes, virtues, gifts...) are checked "
                      "against one allowance, their sum",
     "allowance-composition": "Item allowances of entries offered only in some compositions, where those compositions' differ, are checked against the largest",
-    "general-composition": "Characters OWB lets be the General only in some compositions may be the General in all",
     "per-model-item": "Items OWB prices per model for units are priced as for one model",
     "battle-march-item": "Items OWB allows only in Battle March games are allowed in every game",
     "non-exclusive-item": "Items that may be combined with another of their kind count as one of that kind",
@@ -51,7 +50,7 @@ class RulesMixin:
     def _forbid(self, select: dict, label: str, comps: set[str]) -> None:
         """Not offered in `comps`: gathered per composition, so one rule covers all units, one all items,
         and one each option or mount (the Report shows every count rule as a line)."""
-        kind = next((k for k in ("option", "mount", "item") if k in select), "entry")
+        kind = next((k for k in ("option", "mount", "item", "general") if k in select), "entry")
         for comp in comps:
             if kind == "entry":
                 key: tuple = ("entry", "Units")
@@ -66,12 +65,13 @@ class RulesMixin:
         for comp, found in self.forbidden.items():
             for key, ids in found.items():
                 ids = sorted(set(ids))
+                name = self._composition_name(comp)
                 if key[0] in ("entry", "item"):
                     select: dict = {key[0]: ids}
-                    label = f"{key[1]} not offered in this composition"
+                    label = f"{key[1]} not offered in {name}"
                 else:
                     select = {"entry": ids, key[0]: key[1]}
-                    label = key[2] + FORBIDDING
+                    label = key[2] + FORBIDDING.format(composition=name)
                 self._add_rule(comp, {"type": "count", "params": {"select": select, "label": label, "max": 0},
                                       "source": FORBIDDEN})
 
@@ -189,9 +189,9 @@ class RulesMixin:
             if key not in ids:
                 label = rule["params"]["label"]
                 if rule["params"].get("max") == 0:
-                    label = "no " + label.replace(FORBIDDING, "").replace(" not offered in this composition", "")
-                    label += " " + "-".join(sorted(s for v in rule["params"]["select"].values() for s in
-                                                   ([v] if isinstance(v, str) else v)))[:30]
+                    label = "no " + re.sub(r" \(not in [^)]*\)$| not offered in .*$", "", label)
+                    label += " " + "-".join(sorted(s for v in rule["params"]["select"].values() if not isinstance(v, bool)
+                                                   for s in ([v] if isinstance(v, str) else v)))[:30]
                 base = "owb-" + slug(label)[:60].rsplit("-", 1)[0] if len(slug(label)) > 60 else "owb-" + slug(label)
                 rid, n = base, 2
                 while rid in taken:

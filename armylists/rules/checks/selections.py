@@ -60,8 +60,9 @@ def measure_count(army: "Army", rule: "Rule") -> tuple[list["Unit"], int, int | 
 def count(army: "Army", rule: "Rule") -> Iterator[Violation]:
     """How many units (models, points) match a selector: "0-1 per 1000 points", "at least 1"; with
     `rules_tagged`, only the units some rule carrying that tag selects ("one 0-X per 1000 choice")."""
-    what = AMOUNT_WORDS[rule.params.get("what", "units")]
     chosen, n, least, most = measure_count(army, rule)
+    what = AMOUNT_WORDS[rule.params.get("what", "units")]
+    what = what[:-1] if n == 1 else what  # "1 unit", "1 Wizard level"
     label = rule.params["label"]
     if most is not None and n > most:
         names = f" ({', '.join(u.describe() for u in chosen)})" if "rules_tagged" in rule.params else ""
