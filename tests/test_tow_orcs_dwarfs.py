@@ -76,7 +76,7 @@ def test_each_book_loads_with_every_category(books, bid):
     # Allies are another army's contingent, never an entry of this book: the system's `allies` table checks
     # them, and the book says what it leaves to the game.
     assert not any(e.category == "allies" for e in book.entries.values())
-    assert any(u.startswith("Allied contingents are checked as the system's `allies` table says") for u in book.unchecked)
+    assert any(u.startswith("Allied contingents are checked as the rulebook's allies table says") for u in book.unchecked)
     report = check(book, [])
     assert [c.id for c in report.categories] == ["characters", "core", "special", "rare", "mercenaries", "allies"]
 
