@@ -326,3 +326,34 @@ def test_a_category_counting_toward_an_unknown_one_is_a_load_error(system):
     data["item_categories"][1]["counts_toward"] = "glyphz"
     with pytest.raises(RulesDataError, match="unknown item category 'glyphz'"):
         build_book(data, system, {}, "tow-test-book")
+
+
+# 001:L4265: a lance, "models whose troop type is 'cavalry' or 'monster' only"; 001:L4278: a cavalry spear,
+# "'cavalry', 'monster' or 'chariot' only". The books give these weapons only where that holds: to a cavalry
+# unit, or to a character only with one of the mounts named (`requires_any`), or one that must ride.
+MAY_WIELD = {
+    "lance": {"light-cavalry", "heavy-cavalry", "monstrous-cavalry", "monstrous-creature", "behemoth"},
+    "cavalry-spear": {"light-cavalry", "heavy-cavalry", "monstrous-cavalry", "monstrous-creature", "behemoth",
+                      "light-chariot", "heavy-chariot"},
+}
+
+
+def test_lances_and_cavalry_spears_go_only_to_cavalry_monsters_and_chariots(library):
+    checked, wrong = 0, []
+    for (system, book_id, _), book in library.books.items():
+        if system != "the-old-world":
+            continue
+        for entry in book.entries.values():
+            for option in entry.options.values():
+                for weapon in MAY_WIELD.keys() & set(option.equipment):
+                    checked += 1
+                    if option.requires_any:
+                        ways = [entry.mounts[m].mount.troop_type if m in entry.mounts else f"no mount {m}"
+                                for m in option.requires_any]
+                    elif entry.mount_required:
+                        ways = [m.mount.troop_type for m in entry.mounts.values()]
+                    else:
+                        ways = [entry.troop_type]
+                    wrong += [(book_id, entry.id, option.id, t) for t in ways if t not in MAY_WIELD[weapon]]
+    assert wrong == []
+    assert checked == 28  # 4 characters' and 11 knightly units' lances, 8 characters' and 5 mobs' cavalry spears
