@@ -132,6 +132,12 @@ def test_equipment_outside_the_warriors_list_is_refused(book):
     units = BASE[:4] + [{"id": "marksmen", "entry": "marksmen", "size": 3, "options": {"halberd": 1}}]
     report = check(book, units)
     assert codes(report) == ["list.unknown_option"]
+    # Named as the book names it where another warrior may take it; as the list wrote it where none may.
+    assert report.violations[0].message == ("Marksmen (marksmen) has option 'Halberd', which Marksmen cannot take "
+                                            "in Reikland Mercenaries 1999.2.")
+    nowhere = check(book, BASE[:4] + [{"id": "marksmen", "entry": "marksmen", "size": 3, "options": {"lance": 1}}])
+    assert nowhere.violations[0].message == ("Marksmen (marksmen) has option 'lance', which Marksmen cannot take "
+                                             "in Reikland Mercenaries 1999.2.")
 
 
 def test_the_report_shows_each_count_against_its_limits(book):

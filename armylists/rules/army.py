@@ -366,8 +366,8 @@ class Army:
 
     def _unknown(self, ru: RosterUnit, what: str, name: str, entry: Entry, book: Book) -> None:
         self.problems.append(Violation(
-            f"list.unknown_{what}", f"{entry.name} ({ru.id}) has {what} {name!r}, which {entry.name} "
-            f"cannot take in {book.name} {book.version}.", unit=ru.id, rule="list", source="army book"))
+            f"list.unknown_{what}", f"{entry.name} ({ru.id}) has {what} {_shown(book, what, name)}, which "
+            f"{entry.name} cannot take in {book.name} {book.version}.", unit=ru.id, rule="list", source="army book"))
 
     # -- helpers for checks -------------------------------------------------------------------
     def select(self, selector: dict) -> list[Unit]:
@@ -384,6 +384,16 @@ class Army:
 
     def category_name(self, category_id: str) -> str:
         return self.system.category_names.get(category_id, category_id)
+
+
+def _shown(book: Book, what: str, name: str) -> str:
+    """An option or mount the unit cannot take, by its name where another entry of the book offers it
+    (a Mordheim Augur's 'Light armour'), else as the list wrote it."""
+    for entry in book.entries.values():
+        found = entry.options.get(name) if what == "option" else entry.mounts.get(name) if what == "mount" else None
+        if found is not None:
+            return repr(found.name if what == "option" else found.mount.name)
+    return repr(name)
 
 
 def _rising_costs(entry: Entry, ru: RosterUnit, size: int) -> int:
