@@ -78,7 +78,7 @@ class EventForm(forms.ModelForm):
         fields = ["name", "date", "system", "points_limit", "composition", "deadline", "rules_text"]
         labels = {"rules_text": "Event rules (advanced: YAML)", "composition": "Required composition", "deadline": "Submission deadline"}
         help_texts = {
-            "rules_text": "YAML in the engine's rule vocabulary (docs/events.md), for example: "
+            "rules_text": "The event's rules written out, as the rule builder above writes them, for example: "
                           "- {id: no-allies, type: count, params: {label: Allies, select: {category: allies}, max: 0}}",
             "composition": "The composition every list must use; none chosen: any.",
         }
