@@ -23,7 +23,7 @@ from armylists.events.checking import EventSetupError, evaluate, next_status, ru
 from armylists.events.forms import EventForm, ReviewForm, SubmitForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
 from armylists.events.reporting import (
-    STATUSES, SORTS, category_columns, players_csv, status_counts, table, table_csv,
+    STATUSES, SORTS, category_columns, players_csv, shown_violations, status_counts, table, table_csv,
 )
 from armylists.events.submitting import (
     MAX_UPLOAD_FILES, SubmissionError, deadline_passed, submit_list, upload_files,
@@ -111,6 +111,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "event": event, "organiser": organiser, "own": own, "system_name": _system_name(event),
         "deadline_passed": deadline_passed(event), "columns": category_columns(event),
         "submit_form": SubmitForm(request.user, event),
+        "own_violations": shown_violations(event, own.report) if own is not None else [],
     }
     if organiser:
         sort = request.GET.get("sort", "player")
@@ -279,7 +280,7 @@ def submission_detail(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     history = sub.history.all() if organiser or sub.player_id == request.user.pk else []
     return render(request, "events/submission.html", {
         "event": event, "sub": sub, "organiser": organiser, "list_text": list_text, "history": history,
-        "violations": sub.report.get("violations", []), "review_form": ReviewForm(initial={"note": sub.note}),
+        "violations": shown_violations(event, sub.report), "review_form": ReviewForm(initial={"note": sub.note}),
     })
 
 
