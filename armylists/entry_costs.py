@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from armylists import list_edits
 from armylists.rules import Book, validate
+from armylists.rules.book import Entry
 
 _costs: dict[tuple[str, str, str, str], dict[str, int]] = {}
 
@@ -26,3 +27,9 @@ def entry_costs(book: Book) -> dict[str, int]:
             found[entry_id] = line[0].points if line else 0
         _costs[key] = found
     return found
+
+
+def cost_as_added(book: Book, entry: Entry) -> int:
+    """What `entry` costs as first added (`entry_costs`); its bare cost at its smallest size when the
+    engine could not price it alone."""
+    return entry_costs(book).get(entry.id, entry.base_points + entry.points * entry.size_min)

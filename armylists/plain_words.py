@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from armylists.rules.book import System
 
@@ -56,6 +56,16 @@ def plain_message(message: str, unit_ids: Iterable[str]) -> str:
     for unit_id in sorted(set(unit_ids), key=len, reverse=True):
         message = message.replace(f" ({unit_id})", "")
     return message
+
+
+def plain_violations(violations: Iterable[Mapping[str, Any]], unit_ids: Iterable[str],
+                     system: System | None) -> list[dict[str, Any]]:
+    """A saved report's violations (as `Violation.to_dict` writes them) as a page shows them: each
+    message without units' ids, each source in the system's words; the code and the rest stay."""
+    violations = list(violations)
+    ids = set(unit_ids) | {v["unit"] for v in violations if v.get("unit")}
+    return [{**v, "message": plain_message(v.get("message", ""), ids),
+             "source": source_words(v.get("source") or "", system)} for v in violations]
 
 
 def linked_message(message: str, unit_name: str) -> tuple[str, str]:

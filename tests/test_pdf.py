@@ -172,6 +172,15 @@ def test_the_hidden_list_keeps_violations_which_name_items_for_the_sheet(library
     assert "cannot take Magical Armour (Armour of Destiny)" in text[-1]
 
 
+@pytest.mark.parametrize("name", ["empire-2400-illegal.json", "empire-of-man-illegal.json"])
+def test_the_hidden_list_says_its_rules_in_plain_words(library, name):
+    # Issue 17: no seed citation ("000:L150-159") or file name on any page, whatever the system.
+    book, roster, report = example(library, name)
+    text = " ".join(pages(render(book, roster, report, variant="hidden")))
+    assert "reveal each item the first time it is used" in text
+    assert re.findall(r"\d{3}:L\d+|[\w-]+\.md\b", text) == []
+
+
 def test_accents_and_apostrophes_print_as_written(test_book):
     roster = parse_roster(list_document([{"entry": "lord", "general": True, "items": ["bluffers-helm"]}],
                                         name="Zoë's army", player="Zoë"))

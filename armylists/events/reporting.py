@@ -21,6 +21,7 @@ from armylists.exports.pdf import MARGIN, FOOTER_SPACE, PAGE, Footer, FooterCanv
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_style import REGULAR, RULE, Styles, register_fonts, table_style, text
 from armylists.models import Event, Submission
+from armylists.plain_words import plain_violations
 
 from .checking import Progress, evaluate, ruleset_for
 
@@ -49,13 +50,22 @@ class Row:
     status: str
     errors: int
     warnings: int
-    violations: tuple[Mapping, ...]
+    violations: tuple[Mapping, ...]  # as saved, codes and all: the CSV carries them
+    problems: tuple[Mapping, ...]  # the same, as the page shows them (`shown_violations`)
 
 
 def category_columns(event: Event) -> list[tuple[str, str]]:
     """(id, name) of the event's system's categories: the table's percentage columns."""
     system = site_library().systems.get(event.system)
     return [(c.id, c.name) for c in system.categories] if system else []
+
+
+def shown_violations(event: Event, report: Mapping | None) -> list[dict]:
+    """A saved report's violations as an event's pages show them: no unit ids, no rule codes, each
+    source in the event's system's words (`plain_words`)."""
+    report = report or {}
+    return plain_violations(report.get("violations", []), [u["id"] for u in report.get("units", [])],
+                            site_library().systems.get(event.system))
 
 
 def rows(event: Event, submissions: Iterable[Submission]) -> list[Row]:
@@ -74,7 +84,7 @@ def rows(event: Event, submissions: Iterable[Submission]) -> list[Row]:
             valid=sub.valid, status=sub.status,
             errors=sum(v["severity"] == "error" for v in violations),
             warnings=sum(v["severity"] == "warning" for v in violations),
-            violations=violations,
+            violations=violations, problems=tuple(shown_violations(event, report)),
         ))
     return out
 

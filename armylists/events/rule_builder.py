@@ -30,9 +30,11 @@ class RuleBuildError(ValueError):
     """A rule the form cannot build; its message says what to fix."""
 
 
-def _names(books: Iterable[Book], kind: str) -> dict[str, tuple[str, str]]:
-    """{folded name: (id, name)} of the units, options or items the books have."""
-    found: dict[str, tuple[str, str]] = {}
+def _names(books: Iterable[Book], kind: str) -> dict[str, tuple[tuple[str, ...], str]]:
+    """{folded name: (ids, name)} of the units, options or items the books have. A name may stand for
+    several ids (The 9th Age's "Veterans" is an option of Heavy and of Light Infantry; an Engineer's
+    "Battle Standard Bearer" is not the Captain's): a rule on the name is meant for every one of them."""
+    found: dict[str, tuple[tuple[str, ...], str]] = {}
     for book in books:
         if kind.startswith("unit"):
             things = [(e.id, e.name) for e in book.entries.values()]
@@ -41,7 +43,9 @@ def _names(books: Iterable[Book], kind: str) -> dict[str, tuple[str, str]]:
         else:
             things = [(i.id, i.name) for i in book.items.values()]
         for thing_id, name in things:
-            found.setdefault(name.casefold(), (thing_id, name))
+            ids, shown = found.get(name.casefold(), ((), name))
+            if thing_id not in ids:
+                found[name.casefold()] = (ids + (thing_id,), shown)
     return found
 
 
@@ -58,8 +62,9 @@ def build_rule(kind: str, name: str, number: int | None, books: list[Book], take
         close = difflib.get_close_matches(name.strip().casefold(), list(names), n=1)
         hint = f'; did you mean "{names[close[0]][1]}"?' if close else ""
         raise RuleBuildError(f'No {what} "{name.strip()}" in this system\'s books{hint}')
-    thing_id, shown = found
-    selector = {"entry" if what == "unit" else what: thing_id}
+    ids, shown = found
+    selector = {"entry" if what == "unit" else what: ids[0] if len(ids) == 1 else list(ids)}
+    thing_id = ids[0] if len(ids) == 1 else shown  # what the rule's id is made from
     if kind == "unit_max":
         params = {"label": shown, "select": selector, "max": number}
     elif kind == "unit_points":

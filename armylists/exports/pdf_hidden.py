@@ -113,7 +113,8 @@ def hidden_sheet(printed: PrintedList, label_of: dict[str, str], check: str, sty
     story: list[Flowable] = [
         Paragraph("Hidden sheet", styles.title),
         Paragraph(text(f"{printed.roster.name or 'Army list'} \u00b7 checksum {check} \u00b7 for the organiser; "
-                       f"reveal each item the first time it is used (000:L150-159)"), styles.subtitle),
+                       f"reveal each item the first time it is used"), styles.subtitle),
+        # (000:L150-159 in The 9th Age; the sheet prints for every system, so no seed citation in it)
         Spacer(1, 3 * mm),
     ]
     head = ["Unit", "Carried by", "Item", "Category", "Shown as", "Cost"]

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from armylists import list_edits
 from armylists.access import get_rw_list_for_user
-from armylists.entry_costs import entry_costs
+from armylists.entry_costs import cost_as_added
 from armylists.catalogue import allies_book_for, book_for, listed_books, validate_roster
 from armylists.forms import (
     AddUnitForm, ItemForm, ListSettingsForm, MoveUnitForm, RevisionForm, UnitForm, allies_key, ally_label,
@@ -87,13 +87,12 @@ def catalogue(book: Book, query: str = "", allies: Book | None = None) -> list[d
 
 def _entries(book: Book, category: str, words: list[str]) -> list[dict[str, Any]]:
     unit = book.system.budget_unit
-    costs = entry_costs(book)
     entries = []
     for e in book.entries.values():
         if e.category != category or not all(w in e.name.lower() for w in words):
             continue
         fixed = e.size_max == e.size_min
-        smallest = costs.get(e.id, e.base_points + e.points * e.size_min)  # as added: compulsory choices too
+        smallest = cost_as_added(book, e)  # as added: compulsory choices too
         entries.append({
             "id": e.id, "name": e.name, "cost": f"{smallest} {unit}",
             "detail": "" if fixed else f"{e.size_min}+ models, {cost_text(e.points, unit)} each",

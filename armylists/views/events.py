@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armylists.catalogue import site_library
@@ -23,7 +24,7 @@ from armylists.events.checking import EventSetupError, evaluate, next_status, ru
 from armylists.events.forms import EventForm, ReviewForm, SubmitForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
 from armylists.events.reporting import (
-    STATUSES, SORTS, category_columns, players_csv, status_counts, table, table_csv,
+    STATUSES, SORTS, category_columns, players_csv, shown_violations, status_counts, table, table_csv,
 )
 from armylists.events.submitting import (
     MAX_UPLOAD_FILES, SubmissionError, deadline_passed, submit_list, upload_files,
@@ -31,6 +32,7 @@ from armylists.events.submitting import (
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.models import Event, EventJob, Submission
+from armylists.views.lists import download_links
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # per file; a list document is far smaller
 
@@ -111,6 +113,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "event": event, "organiser": organiser, "own": own, "system_name": _system_name(event),
         "deadline_passed": deadline_passed(event), "columns": category_columns(event),
         "submit_form": SubmitForm(request.user, event),
+        "own_violations": shown_violations(event, own.report) if own is not None else [],
     }
     if organiser:
         sort = request.GET.get("sort", "player")
@@ -277,9 +280,13 @@ def submission_detail(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     found = _checked(event, sub)
     list_text = export_text(found.book, found.roster, found.report, found.allies) if found.report is not None else ""
     history = sub.history.all() if organiser or sub.player_id == request.user.pk else []
+    # The list page's downloads (its system's own sheet first, a Mordheim warband sheet too), at the
+    # submission's addresses; only the JSON when the book is no longer loaded (nothing else can be made).
+    link_base = reverse("submission-download", args=[event.pk, sub.pk, "json"]).removesuffix("json/")
+    downloads = download_links(link_base, found.book) if found.report is not None else [("JSON", f"{link_base}json/")]
     return render(request, "events/submission.html", {
-        "event": event, "sub": sub, "organiser": organiser, "list_text": list_text, "history": history,
-        "violations": sub.report.get("violations", []), "review_form": ReviewForm(initial={"note": sub.note}),
+        "event": event, "sub": sub, "organiser": organiser, "list_text": list_text, "history": history, "downloads": downloads,
+        "violations": shown_violations(event, sub.report), "review_form": ReviewForm(initial={"note": sub.note}),
     })
 
 

@@ -68,7 +68,10 @@ def test_an_organiser_collects_checks_and_approves_a_list(site, page, shoot, dja
     page.goto(f"{site}/events/{event.pk}/")
     row = page.locator(f"#submission-{Submission.objects.get().pk}")
     expect(row).to_contain_text("pete")
-    expect(row).to_contain_text("count.max")
+    # The problem in plain words (issue 17): its code only in the markup, for tools, not in the text.
+    expect(row).to_contain_text("War Machines: 2 units taken; at most 1.")
+    expect(row).not_to_contain_text("count.max")
+    expect(row.locator('[data-code="count.max"]')).to_have_count(1)
     shoot(page, "event-organiser-table", full_page=True)
     row.locator("a").first.click()
     page.fill("#id_note", "Two war machines; this event allows one.")

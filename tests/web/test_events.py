@@ -470,6 +470,38 @@ def test_the_submitted_copy_downloads_in_every_format(client, event, entered, bo
     assert client.get(reverse("submission-download", args=[event.pk, sub.pk, "exe"])).status_code == 404
 
 
+def test_the_submission_page_offers_the_list_pages_downloads(client, event, entered, bob, alice):
+    # Issue 17: the list page's links at the submission's addresses; The 9th Age has no warband sheet.
+    sub = entered["bob"]
+    base = reverse("submission-download", args=[event.pk, sub.pk, "json"]).removesuffix("json/")
+    client.force_login(bob)
+    response = client.get(reverse("submission-detail", args=[event.pk, sub.pk]))
+    assert response.context["downloads"] == [
+        ("Text", f"{base}txt/"), ("JSON", f"{base}json/"), ("PDF roster", f"{base}pdf/?variant=full"),
+        ("PDF, compact", f"{base}pdf/?variant=compact"), ("PDF, hidden list", f"{base}pdf/?variant=hidden")]
+    assert "variant=warband" not in response.content.decode()
+
+
+def test_a_mordheim_submission_offers_its_warband_sheet_first(client, alice, bob):
+    # Issue 17: the submission page offered only the full, compact and hidden PDFs.
+    event = Event.objects.create(organiser=alice, name="Mordheim night", date=date.today() + timedelta(days=10),
+                                 system="mordheim", books=["witch-hunters"], points_limit=500,
+                                 deadline=timezone.now() + timedelta(days=5))
+    client.force_login(bob)
+    submit(client, event, make_list(bob, json.loads((EXAMPLES / "witch-hunters-legal.json").read_text())))
+    sub = Submission.objects.get()
+    base = reverse("submission-download", args=[event.pk, sub.pk, "json"]).removesuffix("json/")
+    for user in (bob, alice):
+        client.force_login(user)
+        response = client.get(reverse("submission-detail", args=[event.pk, sub.pk]))
+        pdfs = [(label, url) for label, url in response.context["downloads"] if "pdf/" in url]
+        assert pdfs[0] == ("PDF warband sheet", f"{base}pdf/?variant=warband")
+        assert f'<a href="{base}pdf/?variant=warband">PDF warband sheet</a>' in response.content.decode()
+    sheet = client.get(f"{base}pdf/?variant=warband")
+    assert sheet["Content-Disposition"].endswith('-warband.pdf"')
+    assert sheet.content.startswith(b"%PDF")
+
+
 # --- organisers, round two: counts that add up, players for pairing tools ----------------------
 
 
