@@ -20,14 +20,22 @@ from armylists.client_address import client_address
 
 WRITES = ("signup", "list-new", "list-rename", "list-clone", "list-delete", "list-share", "list-settings", "unit-add",
           "unit-update", "unit-remove", "unit-duplicate", "unit-move", "item-add", "item-remove", "event-new",
-          "event-edit", "event-submit", "event-recheck", "event-publish", "submission-review", "tokens")
-EXPORTS = ("list-download", "shared-download", "submission-download", "event-csv", "event-muster")
+          "event-edit", "event-submit", "event-recheck", "event-publish", "submission-review", "tokens",
+          "token-revoke")
+# Exports count on GET (a download) and on POST (event-muster-start queues the PDF the download serves).
+EXPORTS = ("list-download", "shared-download", "submission-download", "event-csv", "event-muster",
+           "event-players-csv")
 SITE_SCOPES: dict[tuple[str, str], str] = {
     **{("POST", name): "write" for name in WRITES},
     **{("GET", name): "export" for name in EXPORTS},
+    ("POST", "event-muster-start"): "export",
     ("POST", "event-upload"): "import",
+    ("POST", "list-import"): "import",
     ("POST", "login"): "login",
+    # Each guesses a password or spends a reset e-mail: counted with the logins.
     ("POST", "password_reset"): "login",
+    ("POST", "password_change"): "login",
+    ("POST", "password_reset_confirm"): "login",
 }
 
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from armylists.rules import RulesDataError
-from armylists.rules.data_files import _fast_validators, _validators, check_schema
+from armylists.rules.data_files import _fast_validators, _validators, check_params, check_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 KIND_BY_FOLDER = {"books": "book", "items": "item"}
@@ -132,3 +132,26 @@ def test_rule_parameters_and_their_broken_copies_are_judged_alike(library):
                 disagree.append((rule.type, rule.id, place))
     assert disagree == []
     assert len(types) >= 20 and copies > 2000
+
+
+@pytest.mark.parametrize("schema, value, message", [
+    ({"type": "string", "maxLength": 200}, "x" * 200, None),  # exactly at the bound: no error
+    ({"type": "string", "maxLength": 200}, "x" * 201, "is 201 characters long; at most 200"),
+    ({"type": "string", "maxLength": 200}, "x" * 200_000, "is 200000 characters long; at most 200"),
+    ({"type": "array", "maxItems": 2}, [1, 2, 3], "has 3 items; at most 2"),
+    ({"type": "object"}, "y" * 5000, "'" + "y" * 59 + "…' is not of type 'object'"),
+    ({"type": "object"}, ["a"] * 5000, "['a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a',… is not of type "
+                                       "'object'"),
+    ({"type": "object", "additionalProperties": False}, {"k" * 500: 1},
+     "Additional properties are not allowed ('" + "k" * 60 + "…' was unexpected)"),
+    ({"type": "string", "pattern": "^a$"}, "z" * 500, "'" + "z" * 59 + "…' does not match '^a$'"),
+    ({"type": "integer"}, "thirty", "'thirty' is not of type 'integer'"),  # short values quoted whole
+])
+def test_messages_quote_at_most_sixty_characters_of_a_value(schema, value, message):
+    """Issue 15: a 200 KB value once came back whole in its error; now its length, or its first 60 characters."""
+    if message is None:
+        check_params(schema, value, "test", ("params",))
+        return
+    with pytest.raises(RulesDataError) as caught:
+        check_params(schema, value, "test", ("params",))
+    assert caught.value.reason == message

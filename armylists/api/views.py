@@ -184,8 +184,9 @@ class ListItemView(APIView):
 
 class ListReportView(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "validate"  # it validates the list, as POST /validate/ does
 
-    @extend_schema(responses={200: ReportSerializer, **_errors(401, 403, 404, 406)},
+    @extend_schema(responses={200: ReportSerializer, **_errors(401, 403, 404, 406, 429)},
                    summary="A list's Report (the same the editor shows)")
     def get(self, request: Request, pk: int) -> Response:
         army_list = _owned(request, pk)

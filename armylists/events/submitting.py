@@ -43,11 +43,14 @@ def submit_list(event: Event, user, army_list: ArmyList, team: str = "") -> Subm
         roster = parse_roster(army_list.document, army_list.name)
     except ListDocumentError as exc:
         raise SubmissionError(f"The list cannot be read: {exc.reason}") from None
-    submission = store(event, roster, user.get_username(), player=user, source_list=army_list, team=team)
-    # Only this list and its team mates (team rules read them together): the player's verdict at once,
-    # without checking the whole event inside the request.
-    check_event(event, scope=event.submissions.filter(team=submission.team) if submission.team
-                else event.submissions.filter(pk=submission.pk))
+    # One transaction: a check that fails (the event's rules unusable, a report the database refuses)
+    # leaves no stored copy without its report, and the player's earlier copy as it was.
+    with transaction.atomic():
+        submission = store(event, roster, user.get_username(), player=user, source_list=army_list, team=team)
+        # Only this list and its team mates (team rules read them together): the player's verdict at once,
+        # without checking the whole event inside the request.
+        check_event(event, scope=event.submissions.filter(team=submission.team) if submission.team
+                    else event.submissions.filter(pk=submission.pk))
     submission.refresh_from_db()
     return submission
 

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,7 @@ def check_schema(kind: str, data: Any, source: str, error_class: type = RulesDat
 
     error = best_match(_validators()[kind].iter_errors(data))
     if error is not None:
-        raise error_class(source, tuple(error.absolute_path), error.message)
+        raise error_class(source, tuple(error.absolute_path), error_message(error))
 
 
 _param_validators: dict[int, tuple[dict, Any]] = {}
@@ -79,7 +80,25 @@ def check_params(schema: dict, params: Any, source: str, path: tuple, error_clas
 
     error = best_match(Draft202012Validator(schema).iter_errors(params))
     if error is not None:
-        raise error_class(source, path + tuple(error.absolute_path), error.message)
+        raise error_class(source, path + tuple(error.absolute_path), error_message(error))
+
+
+MAX_QUOTED = 60  # characters of a value a message quotes: a 200 KB name must not make a 400 KB answer
+MAX_MESSAGE = 400
+_SIZES = {"maxLength": "is {} characters long", "maxItems": "has {} items", "maxProperties": "has {} keys"}
+_LONG_QUOTED = re.compile("('[^'\\n]{%d})[^'\\n]+'|(\"[^\"\\n]{%d})[^\"\\n]+\"" % (MAX_QUOTED, MAX_QUOTED))
+
+
+def error_message(error: Any) -> str:
+    """A jsonschema error in words that never quote more than MAX_QUOTED characters of a value:
+    sizes as numbers ("is 200000 characters long; at most 200"), any other quoted value shortened."""
+    if error.validator in _SIZES and isinstance(error.instance, (str, list, dict)):
+        return f"{_SIZES[error.validator].format(len(error.instance))}; at most {error.validator_value}"
+    message, value = error.message, repr(error.instance)
+    if len(value) > MAX_QUOTED:  # "[[[…]]] is not of type 'object'": the value shortened, the reason kept
+        message = message.replace(value, value[:MAX_QUOTED] + "…" + (value[0] if isinstance(error.instance, str) else ""))
+    message = _LONG_QUOTED.sub(lambda m: (m.group(1) or m.group(2)) + "…" + m.group(0)[0], message)
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
 
 
 def content_hash(data: Any) -> str:

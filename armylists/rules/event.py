@@ -26,8 +26,9 @@ from .book import Book, Rule, System
 from .checks import CHECKS, DEFS
 from .engine import validate
 from .errors import RulesDataError
-from .data_files import check_params
+from .data_files import FAST_LOADER, check_params
 from .loader import build_rule, check_schema, check_selectors
+from .plain_data import MAX_DEPTH, UnstorableData, check_plain
 from .report import ERROR, WARNING, Report, Violation
 from .roster import Roster
 
@@ -70,14 +71,15 @@ def parse_event_rules(text: str, source: str, system: System, books: Iterable[Bo
     if len(text.encode()) > MAX_EVENT_RULES_BYTES:
         raise RulesDataError(source, (), f"is {len(text.encode())} bytes; event rules may be at most "
                                          f"{MAX_EVENT_RULES_BYTES}")
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
-        raise RulesDataError(source, (), f"is not valid YAML{at}: {getattr(exc, 'problem', None) or exc}") from None
+    data = _read_yaml(text, source)
     if isinstance(data, list):  # a bare list of rules is allowed
         data = {"rules": data}
+    # Before the schema: text no database can store (NUL, a lone surrogate) would be saved with the
+    # event and copied into every player's report; the schema and content hashing cannot encode it.
+    try:
+        check_plain(data)
+    except UnstorableData as exc:
+        raise RulesDataError(source, exc.path, exc.reason) from None
     check_schema("event-rules", data, source)
     known = _known_references(system, books)
     per_list, team, seen = [], [], set()
@@ -96,6 +98,60 @@ def parse_event_rules(text: str, source: str, system: System, books: Iterable[Bo
         check_selectors(raw, known, source, path)
         per_list.append(replace(rule, source=rule.source or "event rules"))
     return EventRules(rules=tuple(per_list), team_rules=tuple(team), name=data.get("name", ""))
+
+
+def _read_yaml(text: str, source: str) -> Any:
+    """The organiser's YAML, read by LibYAML (C) as the rules files are (data_files.read_yaml): PyYAML's
+    Python reader takes seconds on brackets nested thousands deep (its scanner is quadratic in open
+    brackets). The events are checked first (`_check_events`). A text LibYAML refuses is read again by
+    the Python reader, for its wording of the error; what only the Python reader reads (a "\\ud800"
+    escape) is then refused by `check_plain`."""
+    try:
+        _check_events(yaml.parse(text, Loader=FAST_LOADER), source)
+        return yaml.load(text, Loader=FAST_LOADER)
+    except RecursionError:
+        raise RulesDataError(source, (), f"is nested more than {MAX_DEPTH} levels deep") from None
+    except yaml.YAMLError as exc:
+        fast_error = exc
+    try:
+        if _bracket_depth(text) > MAX_DEPTH:  # the Python reader would take seconds: LibYAML's words
+            raise fast_error
+        _check_events(yaml.parse(text, Loader=yaml.SafeLoader), source)
+        return yaml.safe_load(text)
+    except RecursionError:
+        raise RulesDataError(source, (), f"is nested more than {MAX_DEPTH} levels deep") from None
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
+        raise RulesDataError(source, (), f"is not valid YAML{at}: {getattr(exc, 'problem', None) or exc}") from None
+
+
+def _check_events(events: Iterable[yaml.Event], source: str) -> None:
+    """Refuse, before anything is built, nesting deeper than MAX_DEPTH (LibYAML's C composer recurses
+    without limit: "- " * 30000 fits the size limit and would overflow the C stack, killing the process)
+    and aliases (nine aliases of nine of nine... stand for billions of nodes to check)."""
+    depth = 0
+    for event in events:
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise RulesDataError(source, (), f"is nested more than {MAX_DEPTH} levels deep")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+        elif isinstance(event, yaml.AliasEvent):
+            raise RulesDataError(source, (), f"uses an alias (*{event.anchor}); write the rules out in full")
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest nesting of [ and { in `text`, counting those inside quotes too (an upper bound)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def _team_rule(raw: Mapping[str, Any], source: str, path: tuple) -> Rule:

@@ -110,9 +110,21 @@ class TestApiBodies:
     @settings(**EXAMPLES)
     def test_it_refuses_strings_over_a_fields_length(self, api_alice, alice_list, legal_document, route, path, text):
         before = saved_state()
-        message = assert_api_error(send(api_alice, route, put(legal_document, path, text), alice_list))
-        assert "is too long" in message or "larger than" in message
+        response = send(api_alice, route, put(legal_document, path, text), alice_list)
+        message = assert_api_error(response)
+        assert f"is {len(text)} characters long; at most " in message or "larger than" in message
+        assert len(response.content) < 1000  # the value is never quoted back (issue 15)
         assert saved_state() == before
+
+    def test_a_200_kb_name_is_refused_in_a_short_answer(self, api_alice, legal_document):
+        """Over a field's maxLength the message gives the two lengths and quotes nothing of the value."""
+        response = api_alice.post("/api/v1/lists/", {"document": put(legal_document, ("name",), "x" * 200_000)},
+                                  format="json")
+        assert response.status_code == 400
+        assert response.json()["error"]["fields"] == [
+            {"path": "document.name", "message": "is 200000 characters long; at most 200"}]
+        assert len(response.content) < 500
+        assert saved_state() == ((), 0, 0)
 
     @given(route=st.sampled_from(JSON_ROUTES), path=st.sampled_from(NUMBER_PATHS), number=OUT_OF_RANGE)
     @settings(**EXAMPLES)

@@ -15,14 +15,16 @@ import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
-from armylists.models import ArmyList
+from armylists.models import ArmyList, Event
 
 from ..conftest import ROOT
 
@@ -117,6 +119,33 @@ class TestScopes:
                   for _ in range(3)]
         assert logins == [200, 200, 429]
         assert client.post("/api/v1/auth/token/", {"username": "alice", "password": "x"}).status_code == 429
+
+    def test_the_site_import_is_counted_with_the_api_imports(self, rates, client, api_alice, alice, legal_document):
+        rates(**{"import": "2/minute"})
+        client.force_login(alice)
+        pasted = {"text": json.dumps(legal_document)}
+        first = client.post(reverse("list-import"), pasted)
+        assert first.status_code == 302
+        assert api_alice.post("/api/v1/lists/import/", json.dumps(legal_document),
+                              content_type="application/json").status_code == 201
+        refused = client.post(reverse("list-import"), pasted)
+        assert refused.status_code == 429 and "Too many requests: try again in" in refused.content.decode()
+        assert ArmyList.objects.filter(owner=alice).count() == 2
+        assert client.get(reverse("list-import")).status_code == 200  # the form itself is not an import
+
+    def test_revoking_tokens_exporting_players_and_reports_are_counted(self, rates, client, api_alice, alice,
+                                                                       alice_list, legal_document):
+        rates(write="1/minute", export="2/minute", validate="1/minute")
+        client.force_login(alice)
+        revokes = [client.post(reverse("token-revoke", args=[f"no-such-{i}"])).status_code for i in range(2)]
+        assert revokes == [302, 429]
+        event = Event.objects.create(organiser=alice, name="Club GT", date=date.today() + timedelta(days=10),
+                                     system="t9a-0.11", points_limit=2400, deadline=timezone.now() + timedelta(days=5))
+        assert client.get(reverse("event-players-csv", args=[event.pk])).status_code == 200
+        assert client.post(reverse("event-muster-start", args=[event.pk])).status_code == 302
+        assert client.get(reverse("event-players-csv", args=[event.pk])).status_code == 429
+        reports = [api_alice.get(f"/api/v1/lists/{alice_list.pk}/report/").status_code for _ in range(2)]
+        assert reports == [200, 429]
 
 
 # --- one count shared by two worker processes ---------------------------------------------------
