@@ -97,3 +97,32 @@ class TestItemChoices:
 
     def test_an_unknown_unit_has_no_choices(self, book):
         assert item_choices(book, roster({"id": "m", "entry": "marshal"}), "ghost") == []
+
+
+class TestBlockedItems:
+    """Items of a category the model may take, shown greyed with the reason it may not take them now."""
+
+    def reasons(self, bearer) -> dict[str, str]:
+        return {b.id: b.reason for _, blocked in bearer.blocked for b in blocked}
+
+    def test_each_reason_in_a_players_words(self, book):
+        lists = roster({"id": "m", "entry": "marshal", "items": ["giant-sword"]}, {"id": "w", "entry": "wizard"})
+        [model] = item_choices(book, lists, "m")
+        reasons = self.reasons(model)
+        assert reasons["the-sonnstahl"] == "already carries one of the Magical Weapons"
+        assert reasons["force-shield"] == "costs 70 pts; 40 pts of the allowance left"
+        assert reasons["essence-of-a-free-mind"] == "Wizards only"
+        assert reasons["dispel-scroll-enchanted"] == "only in an army without Wizards"
+        assert reasons["flaming-lance"] == ("Cavalry, Monstrous Cavalry, Chariot, Ridden Monster, War Beast, "
+                                            "Monstrous Beast only")
+
+    def test_the_allowance_left_is_the_boundary(self, book):
+        [model] = item_choices(book, roster({"id": "m", "entry": "marshal", "items": ["force-shield"]}), "m")
+        over = {b.id: b.reason for _, blocked in model.blocked for b in blocked if b.reason.startswith("costs ")}
+        assert model.left == 30 and offered(model)["king-slayer"] == 30  # exactly what is left: offered
+        assert min(int(r.split()[1]) for r in over.values()) == 35  # the cheapest item over it: greyed
+
+    def test_an_item_taken_by_another_model_says_so(self, book):
+        lists = roster({"id": "w", "entry": "wizard", "items": ["dispel-scroll"]}, {"id": "w2", "entry": "wizard"})
+        [other] = item_choices(book, lists, "w2")
+        assert self.reasons(other)["dispel-scroll"] == "already taken in the army (one of each per army)"
