@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from jsonschema.exceptions import best_match
 
 from armylists.rules import ListDocumentError, parse_roster, parse_roster_json
-from armylists.rules.data_files import _validators
+from armylists.rules.data_files import _validators, error_message
 from armylists.rules.list_reader import convert_document, decode_document
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "docs" / "examples").glob("*.json"))
@@ -60,7 +60,7 @@ TOP_KEYS = ["format", "name", "player", "system", "book", "book_version", "compo
 
 def schema_error(document) -> str | None:
     error = best_match(_validators()["list"].iter_errors(document))
-    return None if error is None else str(ListDocumentError("doc", tuple(error.absolute_path), error.message))
+    return None if error is None else str(ListDocumentError("doc", tuple(error.absolute_path), error_message(error)))
 
 
 @st.composite
