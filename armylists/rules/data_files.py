@@ -121,9 +121,13 @@ def read_yaml(path: Path, display: str | None = None) -> Any:
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise RulesDataError(source, (), f"is not valid YAML{at}: {problem}") from None
+        raise RulesDataError(source, (), yaml_problem(exc)) from None
+
+
+def yaml_problem(exc: yaml.YAMLError) -> str:
+    """PyYAML's error in one line: where, and what ("is not valid YAML at line 3, column 5: ...")."""
+    where = getattr(exc, "problem_mark", None)
+    at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
+    return f"is not valid YAML{at}: {getattr(exc, 'problem', None) or exc}"
 
 

@@ -26,7 +26,7 @@ from .book import Book, Rule, System
 from .checks import CHECKS, DEFS
 from .engine import validate
 from .errors import RulesDataError
-from .data_files import FAST_LOADER, check_params
+from .data_files import FAST_LOADER, check_params, yaml_problem
 from .loader import build_rule, check_schema, check_selectors
 from .plain_data import MAX_DEPTH, UnstorableData, check_plain
 from .report import ERROR, WARNING, Report, Violation
@@ -121,9 +121,7 @@ def _read_yaml(text: str, source: str) -> Any:
     except RecursionError:
         raise RulesDataError(source, (), f"is nested more than {MAX_DEPTH} levels deep") from None
     except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
-        raise RulesDataError(source, (), f"is not valid YAML{at}: {getattr(exc, 'problem', None) or exc}") from None
+        raise RulesDataError(source, (), yaml_problem(exc)) from None
 
 
 def _check_events(events: Iterable[yaml.Event], source: str) -> None:
