@@ -1,7 +1,7 @@
 """gunicorn's settings for the site; `gunicorn` started in the repository root reads this file itself.
 
 Every worker is ready before its first request: the app is loaded once in the master (`preload_app`)
-and warmed there (the compiled rules, the URLconf, the templates; armylists/warmup.py), so the workers
+and warmed there (the compiled rules, the URLconf, the templates; armylists/ops/warmup.py), so the workers
 fork with all of it in memory, and a worker gunicorn replaces later is ready just as fast.
 
 Environment (see docs/deploy.md): GUNICORN_BIND (127.0.0.1:8000; comma-separated for several),
@@ -33,7 +33,7 @@ control_socket_disable = not os.getenv("GUNICORN_CONTROL_SOCKET")
 def on_starting(server):
     """In the master, after the app is loaded (preload) and before it listens: warm it once for all."""
     if server.cfg.preload_app:
-        from armylists.warmup import warm
+        from armylists.ops.warmup import warm
 
         server.log.info("warmed before listening: %s", _seconds(warm()))
         # Move everything loaded so far out of the collector's generations: the workers' collections
@@ -43,7 +43,7 @@ def on_starting(server):
 
 def post_worker_init(worker):
     """In each worker before its first request: nothing left to do after a preloading master's fork."""
-    from armylists.warmup import warm
+    from armylists.ops.warmup import warm
 
     took = warm()
     if took["rules"] > 0.05:

@@ -1,4 +1,10 @@
+from importlib import import_module
+
 from django.apps import AppConfig
+
+
+# The importers' list formats, registered with the list files part in this order (asked in it).
+LIST_FORMATS = ("armylists.importers.battlescribe.list_formats", "armylists.importers.owb.list_formats")
 
 
 class ArmyListsConfig(AppConfig):
@@ -9,9 +15,11 @@ class ArmyListsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
-        from . import password_changes
+        from armylists.accounts import password_changes
 
         password_changes.connect()
+        for module in LIST_FORMATS:
+            import_module(module)
         post_migrate.connect(create_cache_table, sender=self)
 
 

@@ -8,7 +8,7 @@ from django.db import models, transaction
 from django.db.models.functions import Now
 from knox.models import AbstractAuthToken
 
-from .rules import Report, Roster, roster_to_dict
+from armylists.rules import Report, Roster, roster_to_dict
 
 
 class RulesFile(models.Model):

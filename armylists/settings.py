@@ -58,12 +58,12 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "armylists.request_checks.UnstorableTextMiddleware",  # NUL in an address or a form field: 400
+    "armylists.accounts.request_checks.UnstorableTextMiddleware",  # NUL in an address or a form field: 400
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "armylists.rate_limits.RateLimitMiddleware",
+    "armylists.accounts.rate_limits.RateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -144,8 +144,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "armylists.api.errors.api_exception_handler",
-    # Per user, else per client address (armylists/rate_limits.py); rates below, with the security settings.
-    "DEFAULT_THROTTLE_CLASSES": ["armylists.rate_limits.ScopedThrottle"],
+    # Per user, else per client address (armylists/accounts/rate_limits.py); rates below, with the security settings.
+    "DEFAULT_THROTTLE_CLASSES": ["armylists.accounts.rate_limits.ScopedThrottle"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
@@ -207,10 +207,10 @@ def envcount(name: str, default: str) -> int:
 
 
 # Client addresses (rate limits, login lockouts): X-Forwarded-For is believed only through this many
-# proxies of our own in front of the site (armylists/client_address.py); 0 ignores it.
+# proxies of our own in front of the site (armylists/accounts/client_address.py); 0 ignores it.
 TRUSTED_PROXIES = envcount("TRUSTED_PROXIES", "0")
 
-# Rate limits (armylists/rate_limits.py), per user when signed in, else per address. RATE_LIMITS=off
+# Rate limits (armylists/accounts/rate_limits.py), per user when signed in, else per address. RATE_LIMITS=off
 # turns them all off (a load test from one address); VALIDATE_RATE=off only the validator's.
 RATE_LIMITS = envbool("RATE_LIMITS", "true")
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
@@ -227,7 +227,7 @@ CACHES = {
 }
 
 # Log-in lockouts (django-axes) on the login form and the token endpoint: after AXES_FAILURE_LIMIT
-# failures for one account or from one address, log-ins stop for the cool-off (armylists/login_lockout.py).
+# failures for one account or from one address, log-ins stop for the cool-off (armylists/accounts/login_lockout.py).
 from datetime import timedelta  # noqa: E402
 
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
@@ -235,8 +235,8 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # either one locks
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "armylists.client_address.client_address"
-AXES_LOCKOUT_CALLABLE = "armylists.login_lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "armylists.accounts.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "armylists.accounts.login_lockout.lockout_response"
 
 # API tokens (django-rest-knox): stored as a SHA-512 hash, named by the user, expiring after
 # API_TOKEN_DAYS (0: never) unless the user picks otherwise; a password change revokes them all.
@@ -258,7 +258,7 @@ TASKS = {
     }
 }
 
-# The compiled rules (armylists/books_cache.py) in a cache of their own: local memory by default, and
+# The compiled rules (armylists/lists/books_cache.py) in a cache of their own: local memory by default, and
 # Redis when REDIS_URL is set, so every process on every machine builds them at most once per release.
 # Only the "books" alias is set here; "default" (rate limits) is configured on its own.
 CACHES["books"] = {

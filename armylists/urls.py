@@ -2,8 +2,14 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from armylists.views import accounts, books, editor, events, health, lists, tokens
-from armylists.views.list_import import import_list_view
+from armylists.accounts import token_views as tokens
+from armylists.accounts import views as accounts
+from armylists.editor import book_pages as books
+from armylists.editor import list_pages as lists
+from armylists.editor import views as editor
+from armylists.events import views as events
+from armylists.ops import health
+from armylists.listfiles.views import import_list_view
 
 unit = "lists/<int:pk>/units/<str:unit_id>/"
 

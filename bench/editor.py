@@ -5,7 +5,7 @@
 One change is what the editor's script sends when a player sets a unit's size: a POST of that field
 with the list's revision, which loads the list, applies the edit, validates it, saves it with the
 revision check, and answers what changed: the unit's card, the category headings, the status line and
-the report panel (htmx out-of-band swaps, views/editor_changes.py). It is timed in-process through
+the report panel (htmx out-of-band swaps, editor/changes.py). It is timed in-process through
 Django's test client (the whole request: middleware, session, the view, the templates), on a fresh
 SQLite database in a temporary folder, with DEBUG off. Then the same work is timed piece by piece.
 The list is the legal Empire of Sonnstahl example with five more units, 20 units at 3000 pts, built
@@ -44,12 +44,12 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.template.loader import render_to_string
 
-    from armylists.catalogue import book_for
+    from armylists.lists.catalogue import book_for
     from armylists.models import ArmyList
     from armylists.rules import parse_roster, validate
-    from armylists.list_edits import set_size
-    from armylists.views.editor import Loaded, editor_context
-    from armylists.views.editor_changes import changed_units
+    from armylists.lists.edits import set_size
+    from armylists.editor.views import Loaded, editor_context
+    from armylists.editor.changes import changed_units
 
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
     roster = parse_roster(bench_list())

@@ -34,7 +34,7 @@ start_site("import-battlescribe")
 
 from django.core.management import call_command  # noqa: E402
 
-from armylists.catalogue import get_book  # noqa: E402
+from armylists.lists.catalogue import get_book  # noqa: E402
 from armylists.importers.battlescribe import check, convert, read_sources  # noqa: E402
 from armylists.rules import load_tree, parse_roster, validate  # noqa: E402
 from armylists.rules.army import forget_resolved_units  # noqa: E402

@@ -46,7 +46,7 @@ def live_server(workers: int = 2, threads: int = 1):
         manage(env, "load_rules")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
         token = manage(env, "shell", "-c", (
-            "from django.contrib.auth.models import User; from armylists.tokens import create_token; "
+            "from django.contrib.auth.models import User; from armylists.accounts.tokens import create_token; "
             "u, _ = User.objects.get_or_create(username='live'); u.set_password('live-password-1'); u.save(); "
             "print(create_token(u, 'live server', None)[1])")).strip().splitlines()[-1]
         port = free_port()

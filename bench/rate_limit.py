@@ -1,4 +1,4 @@
-"""What one rate-limit check costs (armylists/rate_limits.py): the count read and written in the
+"""What one rate-limit check costs (armylists/accounts/rate_limits.py): the count read and written in the
 shared cache, as every write, import, export, validation and log-in now pays.
 
     python bench/rate_limit.py [--checks N]
@@ -30,7 +30,7 @@ def main() -> None:
     from django.contrib.auth.models import AnonymousUser
     from django.test import RequestFactory
 
-    from armylists.rate_limits import ScopedThrottle
+    from armylists.accounts.rate_limits import ScopedThrottle
 
     ScopedThrottle.THROTTLE_RATES = {"write": f"{args.checks * 10}/minute"}
     request = RequestFactory().post("/lists/1/rename/", REMOTE_ADDR="203.0.113.9")

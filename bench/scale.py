@@ -234,7 +234,7 @@ def main() -> int:
     manage(env, "collectstatic", "--noinput", "--verbosity", "0")
     manage(env, "shell", "-c", "from django.core.cache import caches; caches['books'].clear()")
     token = manage(env, "shell", "-c", (
-        "from django.contrib.auth.models import User; from armylists.tokens import create_token; "
+        "from django.contrib.auth.models import User; from armylists.accounts.tokens import create_token; "
         "u, _ = User.objects.get_or_create(username='scale'); u.set_password('scale-password-1'); u.save(); "
         "print(create_token(u, 'scale', None)[1])")).strip().splitlines()[-1]
     print(f"two instances, {args.workers} gunicorn worker(s) each, rate limit off", flush=True)

@@ -132,7 +132,7 @@ def api_anonymous():
 
 @pytest.fixture
 def alice_list(alice, legal_document):
-    from armylists.catalogue import report_for
+    from armylists.lists.catalogue import report_for
     from armylists.models import ArmyList
     from armylists.rules import parse_roster
     roster = parse_roster(legal_document)

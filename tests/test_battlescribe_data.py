@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from armylists.catalogue import report_for
+from armylists.lists.catalogue import report_for
 from armylists.importers.battlescribe import convert, read_sources
 from armylists.rules import parse_roster
 

@@ -128,7 +128,7 @@ def test_the_legacy_schema_maps_limits_attributes_and_modifiers(tmp_path):
 
 @pytest.mark.django_db
 def test_the_command_stores_everything_once_and_a_new_revision_is_a_new_version(files, tmp_path, capsys):
-    from armylists.catalogue import get_book, listed_books
+    from armylists.lists.catalogue import get_book, listed_books
     from armylists.models import RulesFile
 
     report = tmp_path / "report.json"

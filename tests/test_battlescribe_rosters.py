@@ -15,10 +15,10 @@ from django.core.management import call_command
 from django.urls import reverse
 from defusedxml.ElementTree import fromstring
 
-from armylists.catalogue import get_book, report_for
-from armylists.list_files import ListFileError, read_list_data
+from armylists.lists.catalogue import get_book, report_for
+from armylists.listfiles.reading import ListFileError, read_list_data
 from armylists.models import ArmyList
-from armylists.roster_files import roster_xml
+from armylists.importers.battlescribe.roster_files import roster_xml
 from armylists.rules import parse_roster, roster_to_dict
 
 from .battlescribe_samples import GST, catalogue

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from armylists.catalogue import get_book, report_for
+from armylists.lists.catalogue import get_book, report_for
 from armylists.exports import export_text
 from armylists.exports import parse_list_text
 from armylists.models import ArmyList, Event, Submission

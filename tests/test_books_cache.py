@@ -15,7 +15,8 @@ from django.core.cache import caches
 from django.db import DatabaseError
 from django.urls import reverse
 
-from armylists import books_cache, catalogue, warmup
+from armylists.lists import books_cache, catalogue
+from armylists.ops import warmup
 
 from .conftest import ROOT, RULES_DATA
 
@@ -81,7 +82,7 @@ def test_healthz_counts_in_the_shared_cache_and_says_when_the_database_is_down(c
 
     def refused():
         raise DatabaseError("connection refused")
-    monkeypatch.setattr("armylists.views.health.connection.ensure_connection", refused)
+    monkeypatch.setattr("armylists.ops.health.connection.ensure_connection", refused)
     down = client.get(reverse("health"))
     assert down.status_code == 503
     assert (down.json()["status"], down.json()["database"]) == ("error", "connection refused")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from armylists.catalogue import disk_library
+from armylists.lists.catalogue import disk_library
 from armylists.exports import export_text
 from armylists.rules import parse_roster, validate
 

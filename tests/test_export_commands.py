@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from pypdf import PdfReader
 
-from armylists.catalogue import disk_library
+from armylists.lists.catalogue import disk_library
 from armylists.exports import document_json, export_text
 from armylists.rules import parse_roster, validate
 

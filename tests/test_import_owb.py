@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from armylists.importers.owb import ITEMS_ID, OwbInputError, check
-from armylists.importers.owb_notes import parse_note
+from armylists.importers.owb.notes import parse_note
 from armylists.rules import load_tree, parse_roster, validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -257,7 +257,7 @@ def owb_copy(tmp_path) -> Path:
 
 @pytest.mark.django_db
 def test_the_database_import_is_all_there_and_idempotent(capsys):
-    from armylists.catalogue import get_book, listed_books
+    from armylists.lists.catalogue import get_book, listed_books
     from armylists.models import RulesFile
 
     call_command("import_owb", str(OWB), verbosity=0)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from armylists.importers.owb import check, convert, read_dataset
-from armylists.importers.owb_lists import convert_list
+from armylists.importers.owb.lists import convert_list
 from armylists.rules import parse_roster, validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,7 +189,7 @@ def test_a_character_owb_lets_lead_only_some_compositions_is_refused_as_general_
 
 
 # --- 4. the Armies of Infamy's category percentages (OWB's program code, owb_compositions.yaml) -------
-# Facts from Old World Builder's src/utils/rules.js (CC BY 4.0), as armylists/importers/owb_compositions.yaml
+# Facts from Old World Builder's src/utils/rules.js (CC BY 4.0), as armylists/importers/owb/owb_compositions.yaml
 # records them: Errantry Crusades Core at least 33% and Rare at most 33%; Wolves of the Sea Rare at most 33%.
 
 def percent_messages(result, rule_id):

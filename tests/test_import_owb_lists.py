@@ -1,7 +1,7 @@
 """Lists saved by Old World Builder (.owb.json) as our list documents, for the books import_owb made.
 
 No saved list is in the stored data, so the lists here are built the way OWB's own code builds them
-(see armylists/importers/owb_lists.py): each unit is the dataset's unit copied, with an id
+(see armylists/importers/owb/lists.py): each unit is the dataset's unit copied, with an id
 "<unit>.<random>", `strength`, `active` on what is chosen and `selected` items. The datasets are read
 from ../shared/external/old-world-builder at run time; skipped when that folder is absent.
 """
@@ -15,8 +15,8 @@ import pytest
 from django.core.management import call_command
 
 from armylists.importers.owb import check, convert
-from armylists.importers.owb_data import OwbInputError
-from armylists.importers.owb_lists import convert_list, read_owb_list
+from armylists.importers.owb.data import OwbInputError
+from armylists.importers.owb.lists import convert_list, read_owb_list
 from armylists.rules import parse_roster, validate
 
 ROOT = Path(__file__).resolve().parent.parent

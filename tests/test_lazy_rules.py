@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from armylists import catalogue
+from armylists.lists import catalogue
 from armylists.rules import RulesDataError, data_files
 
 from .conftest import RULES_DATA

@@ -91,7 +91,7 @@ def test_check_writes_nothing(tree, capsys, library):
 
 def test_a_stored_old_version_still_validates_lists(tree, capsys, settings):
     """A list pinned to a version no longer on disk is checked against the stored copy."""
-    from armylists import catalogue
+    from armylists.lists import catalogue
     from armylists.rules import parse_roster
 
     path = tree / "t9a-0.11" / "books" / "ogre-khans.yaml"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from armylists.plain_words import plain_message
+from armylists.lists.plain_words import plain_message
 from armylists.exports import checksum
 from armylists.exports.pdf import render_pdf
 from armylists.exports.pdf_header import qr_code

@@ -11,7 +11,7 @@ import pytest
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepInFrame, KeepTogether, Table
 
-from armylists.plain_words import plain_message
+from armylists.lists.plain_words import plain_message
 from armylists.exports import checksum
 from armylists.exports.pdf import default_variant, render_pdf
 from armylists.exports.pdf_list import PrintedList

@@ -357,7 +357,7 @@ def test_the_allies_field_has_a_shape():
 
 @pytest.mark.django_db
 def test_book_for_names_an_unknown_allies_book_or_version():
-    from armylists.catalogue import allies_book_for, book_for, report_for
+    from armylists.lists.catalogue import allies_book_for, book_for, report_for
 
     doc = document()
     doc["allies"]["book"] = "dwarves"
@@ -460,7 +460,7 @@ def test_an_allies_line_in_a_system_without_allies_is_refused(library):
 
 @pytest.mark.django_db
 def test_a_list_with_allies_opens_and_downloads(client, alice):
-    from armylists.catalogue import report_for
+    from armylists.lists.catalogue import report_for
     from armylists.models import ArmyList
 
     roster = parse_roster(document())

@@ -12,7 +12,7 @@ import copy
 
 import pytest
 
-from armylists.item_choices import item_choices
+from armylists.lists.item_choices import item_choices
 from armylists.rules import parse_roster
 from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book

@@ -18,7 +18,7 @@ import copy
 
 import pytest
 
-from armylists.item_choices import item_choices
+from armylists.lists.item_choices import item_choices
 from armylists.rules import RulesDataError, parse_roster, validate
 from armylists.rules.loader import build_book, read_yaml
 

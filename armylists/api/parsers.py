@@ -54,7 +54,7 @@ class RosterFile(bytes):
 
 
 class RosterXMLParser(BaseParser):
-    """A .ros (application/xml) body; read by armylists.roster_files, which parses it safely."""
+    """A .ros (application/xml) body; read by armylists.importers.battlescribe.roster_files, which parses it safely."""
     media_type = "application/xml"
 
     def parse(self, stream, media_type=None, parser_context=None):

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from armylists.catalogue import book_for
+from armylists.lists.catalogue import book_for
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import ListDocumentError, parse_roster
 
-from .errors import document_error
+from armylists.api.errors import document_error
 
 
 class ListDocumentField(serializers.JSONField):

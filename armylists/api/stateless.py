@@ -22,8 +22,8 @@ import msgspec
 from django.core.handlers.wsgi import WSGIHandler
 from django.http import HttpRequest, HttpResponse
 
-from armylists.catalogue import book_for, validate_roster
-from armylists.rate_limits import ScopedThrottle
+from armylists.lists.catalogue import book_for, validate_roster
+from armylists.accounts.rate_limits import ScopedThrottle
 from armylists.rules import ListDocumentError
 from armylists.rules.list_reader import decode_document
 from armylists.rules.roster import MAX_DOCUMENT_BYTES, roster_from_document

@@ -1,5 +1,5 @@
 """The API's token endpoints: get one with a username and password (login-limited: django-axes and the
-`login` rate), and list, name, create and revoke your own (armylists/tokens.py)."""
+`login` rate), and list, name, create and revoke your own (armylists/accounts/tokens.py)."""
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
@@ -12,12 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armylists.login_lockout import lockout_message
+from armylists.accounts.login_lockout import lockout_message
 from armylists.models import ApiToken
-from armylists.tokens import MAX_TOKEN_DAYS, TokenLimit, create_token, default_days, revoke_token
+from armylists.accounts.tokens import MAX_TOKEN_DAYS, TokenLimit, create_token, default_days, revoke_token
 
-from .parsers import LimitedJSONParser
-from .serializers import ErrorSerializer
+from armylists.api.parsers import LimitedJSONParser
+from armylists.api.serializers import ErrorSerializer
 
 
 class LockedOut(APIException):

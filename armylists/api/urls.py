@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import tokens, views
+from armylists.api import tokens, views
 
 urlpatterns = [
     path("systems/", views.SystemListView.as_view(), name="api-systems"),

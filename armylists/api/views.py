@@ -14,18 +14,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armylists.catalogue import allies_book_for, book_for, common_item_lists, get_book, site_library, validate_roster
+from armylists.lists.catalogue import allies_book_for, book_for, common_item_lists, get_book, site_library, validate_roster
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import ListDocumentError, roster_to_dict
 from armylists.rules.roster import parse_roster
-from armylists.roster_files import RosterFileError, read_roster_data
+from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data
 
-from .errors import PreconditionRequired, StaleRevision, document_error
-from .parsers import LimitedJSONParser, PlainTextParser, RosterFile, RosterXMLParser, RosterZipParser
-from .stateless import with_plain_answers
-from .serializers import (
+from armylists.api.errors import PreconditionRequired, StaleRevision, document_error
+from armylists.api.parsers import LimitedJSONParser, PlainTextParser, RosterFile, RosterXMLParser, RosterZipParser
+from armylists.api.stateless import with_plain_answers
+from armylists.api.serializers import (
     ArmyListSerializer, ArmyListSummarySerializer, BookSummarySerializer, ErrorSerializer, ListWriteSerializer,
     ReportSerializer, SystemSerializer,
 )

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from armylists.catalogue import allies_book_for, book_for, site_library
+from armylists.lists.catalogue import allies_book_for, book_for, site_library
 from armylists.models import Event, Submission
 from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, parse_roster
 from armylists.rules.event import EventRules, Ruleset, check_list, check_team, parse_event_rules

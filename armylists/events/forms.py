@@ -7,14 +7,14 @@ from typing import Any
 
 from django import forms
 
-from armylists.catalogue import site_library
-from armylists.list_edits import MAX_LIMIT, MAX_NAME
+from armylists.lists.catalogue import site_library
+from armylists.lists.edits import MAX_LIMIT, MAX_NAME
 from armylists.models import ArmyList, Event
 from armylists.rules import RulesDataError
 from armylists.rules.errors import format_path
 
-from .checking import allowed_books, read_rules
-from .rule_builder import KINDS, RuleBuildError, build_rule
+from armylists.events.checking import allowed_books, read_rules
+from armylists.events.rule_builder import KINDS, RuleBuildError, build_rule
 
 
 def _system_choices() -> list[tuple[str, str]]:

@@ -15,8 +15,8 @@ from django_tasks import task
 
 from armylists.models import Event, EventJob
 
-from .checking import EventSetupError, check_event
-from .reporting import muster_pdf
+from armylists.events.checking import EventSetupError, check_event
+from armylists.events.reporting import muster_pdf
 
 logger = logging.getLogger(__name__)
 

@@ -16,14 +16,14 @@ from django.db.models import Count
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
 
-from armylists.catalogue import site_library
+from armylists.lists.catalogue import site_library
 from armylists.exports.pdf import MARGIN, FOOTER_SPACE, PAGE, Footer, FooterCanvas, full_story
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_style import REGULAR, RULE, Styles, register_fonts, table_style, text
 from armylists.models import Event, Submission
-from armylists.plain_words import plain_violations
+from armylists.lists.plain_words import plain_violations
 
-from .checking import Progress, evaluate, ruleset_for
+from armylists.events.checking import Progress, evaluate, ruleset_for
 
 SORTS = {
     "player": lambda r: r.player.lower(),

@@ -13,11 +13,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from armylists.exports import checksum
-from armylists.list_files import ListFileError, read_list_data
+from armylists.listfiles.reading import ListFileError, read_list_data
 from armylists.models import ArmyList, Event, Submission, SubmissionRevision
 from armylists.rules import ListDocumentError, Roster, parse_roster, roster_to_dict
 
-from .checking import check_event
+from armylists.events.checking import check_event
 
 MAX_UPLOAD_FILES = 200
 

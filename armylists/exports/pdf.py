@@ -32,15 +32,15 @@ from reportlab.platypus import Flowable, KeepInFrame, Paragraph, SimpleDocTempla
 
 from armylists.rules import Book, Report, Roster
 
-from .checksum import checksum
-from .pdf_header import category_summary, header, matched_play, qr_code, section_heading, stamp, with_heading
-from .pdf_hidden import hidden_story
-from .pdf_list import PrintedList
-from .pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, table_style, text
-from .pdf_text import TextWriter
-from .pdf_units import item_reference, items_carried, unit_block
-from .pdf_warband import warband_story
-from .text import unit_text
+from armylists.exports.checksum import checksum
+from armylists.exports.pdf_header import category_summary, header, matched_play, qr_code, section_heading, stamp, with_heading
+from armylists.exports.pdf_hidden import hidden_story
+from armylists.exports.pdf_list import PrintedList
+from armylists.exports.pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, table_style, text
+from armylists.exports.pdf_text import TextWriter
+from armylists.exports.pdf_units import item_reference, items_carried, unit_block
+from armylists.exports.pdf_warband import warband_story
+from armylists.exports.text import unit_text
 
 VARIANTS = ("full", "compact", "hidden", "warband")
 PAGE = A4

@@ -16,7 +16,7 @@ from reportlab.platypus import Flowable
 
 from armylists.rules.report import CategoryLine
 
-from .pdf_style import BAR, ILLEGAL, INK, LEGAL, MUTED, REGULAR, RULE
+from armylists.exports.pdf_style import BAR, ILLEGAL, INK, LEGAL, MUTED, REGULAR, RULE
 
 ROW = 15  # points per category row
 LABEL_WIDTH = 58

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from reportlab.lib.colors import Color
 from reportlab.platypus import Flowable
 
-from .pdf_text import TextWriter
+from armylists.exports.pdf_text import TextWriter
 
 
 class Look(NamedTuple):

@@ -9,17 +9,17 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
-from armylists.plain_words import plain_message, source_words
+from armylists.lists.plain_words import plain_message, source_words
 from armylists.rules import Book, Report, Roster
 from armylists.rules.book import System
 from armylists.rules.render_text import figures_text
 from armylists.rules.report import ERROR, Violation
 
-from .pdf_chart import category_chart
-from .pdf_grid import NO_TEXT, Grid, Look, Padding, Rule
-from .pdf_style import BOLD, ILLEGAL, INK, LEGAL, MUTED, REGULAR, RULE, Styles, fitted, table_style, text
-from .pdf_text import TextWriter
-from .text import mode_names
+from armylists.exports.pdf_chart import category_chart
+from armylists.exports.pdf_grid import NO_TEXT, Grid, Look, Padding, Rule
+from armylists.exports.pdf_style import BOLD, ILLEGAL, INK, LEGAL, MUTED, REGULAR, RULE, Styles, fitted, table_style, text
+from armylists.exports.pdf_text import TextWriter
+from armylists.exports.text import mode_names
 
 QR_SIZE = 28 * mm
 

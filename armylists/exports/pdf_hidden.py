@@ -17,11 +17,11 @@ from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table
 
 from armylists.rules.book import Item
 
-from .pdf_list import PrintedList, PrintedUnit
-from .pdf_header import category_summary, header, section_heading, stamp, with_heading
-from .pdf_style import INK, RULE, Styles, table_style, text
-from .pdf_units import items_carried, unit_block
-from .text import ItemRef
+from armylists.exports.pdf_list import PrintedList, PrintedUnit
+from armylists.exports.pdf_header import category_summary, header, section_heading, stamp, with_heading
+from armylists.exports.pdf_style import INK, RULE, Styles, table_style, text
+from armylists.exports.pdf_units import items_carried, unit_block
+from armylists.exports.text import ItemRef
 
 HIDDEN_ITEM = "hidden item"
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from armylists.rules import Book, Report, Roster
 from armylists.rules.report import UnitLine
 
-from .text import UnitWords, describe_unit
+from armylists.exports.text import UnitWords, describe_unit
 
 
 @dataclass(frozen=True)

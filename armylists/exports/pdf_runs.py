@@ -14,7 +14,7 @@ from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
-from .pdf_text import TextWriter, text_width
+from armylists.exports.pdf_text import TextWriter, text_width
 
 WORDS = re.compile(r"\S+\s*|\s+")  # each word with the spaces after it
 

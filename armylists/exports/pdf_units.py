@@ -11,12 +11,12 @@ from armylists.rules import Book, Violation
 from armylists.rules.book import CHARACTERISTICS, Item
 from armylists.rules.report import UnitLine
 
-from .pdf_grid import Grid, Look, Padding, Rule
-from .pdf_header import section_heading, violation_paragraph
-from .pdf_runs import Run, RunsText
-from .pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted
-from .pdf_text import TextWriter, text_width
-from .text import ItemRef, UnitWords, item_name
+from armylists.exports.pdf_grid import Grid, Look, Padding, Rule
+from armylists.exports.pdf_header import section_heading, violation_paragraph
+from armylists.exports.pdf_runs import Run, RunsText
+from armylists.exports.pdf_style import ACCENT, BOLD, INK, MUTED, REGULAR, RULE, SHADE, Styles, fitted
+from armylists.exports.pdf_text import TextWriter, text_width
+from armylists.exports.text import ItemRef, UnitWords, item_name
 
 POINTS_WIDTH = 42 * mm
 

@@ -17,12 +17,12 @@ from reportlab.platypus import Flowable, KeepInFrame, Paragraph, Spacer, Table
 from armylists.rules.book import CHARACTERISTICS
 from armylists.rules.report import ERROR, Violation
 
-from armylists.plain_words import plain_message
+from armylists.lists.plain_words import plain_message
 
-from .pdf_header import player_text, qr_code, section_heading, stamp, with_heading
-from .pdf_list import PrintedList
-from .pdf_style import BOLD, ILLEGAL, INK, MUTED, REGULAR, RULE, SHADE, Styles, table_style, text
-from .warband import WarbandSheet, Warrior
+from armylists.exports.pdf_header import player_text, qr_code, section_heading, stamp, with_heading
+from armylists.exports.pdf_list import PrintedList
+from armylists.exports.pdf_style import BOLD, ILLEGAL, INK, MUTED, REGULAR, RULE, SHADE, Styles, table_style, text
+from armylists.exports.warband import WarbandSheet, Warrior
 
 GAP = 4 * mm  # between the two columns of boxes
 PAD = 4  # points inside a box

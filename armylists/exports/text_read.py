@@ -11,7 +11,7 @@ from armylists.rules.book import Entry
 from armylists.rules.errors import format_path
 from armylists.rules.roster import FORMAT
 
-from .text import (
+from armylists.exports.text import (
     BSB, COMMAND_NAMES, EXPERIENCE, GENERAL, MODEL, NO_OPTIONS, OPEN_WAR, UNKNOWN, VETERAN_STANDARD, WIZARD,
     allies_heading, path_names,
 )

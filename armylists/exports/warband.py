@@ -17,8 +17,8 @@ from armylists.rules.book import Entry, Rule
 from armylists.rules.report import UnitLine
 from armylists.rules.roster import RosterUnit
 
-from .pdf_list import PrintedList, PrintedUnit
-from .text import path_names, unknown
+from armylists.exports.pdf_list import PrintedList, PrintedUnit
+from armylists.exports.text import path_names, unknown
 
 FREE = "free"
 

@@ -17,14 +17,23 @@ How the rules see a list with allies:
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterator
+from typing import Any, Iterator, Protocol
 
-from .book import AlliesRules, Book, Rule
-from .report import Violation
-from .roster import Roster
+from armylists.rules.book import AlliesRules, Book, Rule
+from armylists.rules.report import Violation
+from armylists.rules.roster import Roster
 
-if TYPE_CHECKING:
-    from .army import Army
+
+
+class Army(Protocol):
+    """What the allies rules read and write of an army (rules/army.py's Army, which imports this module)."""
+
+    problems: list[Violation]
+    allies: Book | None
+    allies_composition: str | None
+    contingent: Any
+    system: Any
+    own_book: Book
 
 RULE = "allies"
 

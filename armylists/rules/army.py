@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .allies import allied_book, joined
-from .book import Book, Entry, Item, ItemAccess, MountChoice, SizeBand, TroopType
-from .report import UnitLine, Violation
-from .roster import Roster, RosterUnit
-from .selection import select
+from armylists.rules.allies import allied_book, joined
+from armylists.rules.book import Book, Entry, Item, ItemAccess, MountChoice, SizeBand, TroopType
+from armylists.rules.report import UnitLine, Violation
+from armylists.rules.roster import Roster, RosterUnit
+from armylists.rules.selection import select
 
 
 MAX_RESOLVED_UNITS = 20_000

@@ -3,15 +3,15 @@
 from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
-from .book import (
+from armylists.rules.book import (
     Book, CommandPart, Composition, Entry, Item, ItemAccess, Mount, MountChoice, Option, OptionGroup, System,
 )
-from .build_system import (
+from armylists.rules.build_system import (
     build_item, build_item_category, build_rules, check_counts_as, check_counts_toward, check_unique,
 )
-from .checks import CHECKS
-from .data_files import check_schema, content_hash
-from .errors import RulesDataError
+from armylists.rules.checks import CHECKS
+from armylists.rules.data_files import check_schema, content_hash
+from armylists.rules.errors import RulesDataError
 
 
 def _access(data: Mapping[str, Any] | None, default_allowance: int | None, system: System,

@@ -2,12 +2,12 @@
 
 from typing import Any, Iterable, Mapping
 
-from .book import (
+from armylists.rules.book import (
     AlliedArmy, AlliesRules, Category, Composition, Item, ItemCategory, Rule, SharedEntry, SizeBand, System, TroopType,
 )
-from .checks import CHECKS
-from .data_files import check_params, check_schema, content_hash
-from .errors import RulesDataError
+from armylists.rules.checks import CHECKS
+from armylists.rules.data_files import check_params, check_schema, content_hash
+from armylists.rules.errors import RulesDataError
 
 
 def build_rule(data: Mapping[str, Any], source: str, path: tuple, origin: str) -> Rule:
@@ -53,7 +53,7 @@ def build_modes(data: Mapping[str, Any], source: str) -> dict[str, Composition]:
 
 
 def build_figures(items: Iterable[Mapping], source: str) -> tuple[Rule, ...]:
-    from .figures import FIGURES
+    from armylists.rules.figures import FIGURES
 
     out = []
     for i, data in enumerate(items):

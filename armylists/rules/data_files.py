@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from .errors import RulesDataError
+from armylists.rules.errors import RulesDataError
 
 FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # PyYAML's wheels include LibYAML
 

@@ -1,14 +1,14 @@
 """Validate a list against its book: resolve it, run every rule, and gather the Report."""
 from __future__ import annotations
 
-from .allies import allies_violations, contingent_rules
-from .army import Army
-from .book import Book, Rule
-from .checks import CHECKS, measure_count, resolve_bound
-from .figures import figure_names, figures
-from .report import AlliesLine, CategoryLine, CountLine, Report
-from .roster import Roster
-from .selection import predicate
+from armylists.rules.allies import allies_violations, contingent_rules
+from armylists.rules.army import Army
+from armylists.rules.book import Book, Rule
+from armylists.rules.checks import CHECKS, measure_count, resolve_bound
+from armylists.rules.figures import figure_names, figures
+from armylists.rules.report import AlliesLine, CategoryLine, CountLine, Report
+from armylists.rules.roster import Roster
+from armylists.rules.selection import predicate
 
 
 def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), allies: Book | None = None) -> Report:

@@ -21,16 +21,16 @@ from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequenc
 
 import yaml
 
-from .army import Army
-from .book import Book, Rule, System
-from .checks import CHECKS, DEFS
-from .engine import validate
-from .errors import RulesDataError
-from .data_files import FAST_LOADER, check_params, yaml_problem
-from .loader import build_rule, check_schema, check_selectors
-from .plain_data import MAX_DEPTH, UnstorableData, check_plain
-from .report import ERROR, WARNING, Report, Violation
-from .roster import Roster
+from armylists.rules.army import Army
+from armylists.rules.book import Book, Rule, System
+from armylists.rules.checks import CHECKS, DEFS
+from armylists.rules.engine import validate
+from armylists.rules.errors import RulesDataError
+from armylists.rules.data_files import FAST_LOADER, check_params, yaml_problem
+from armylists.rules.loader import build_rule, check_schema, check_selectors
+from armylists.rules.plain_data import MAX_DEPTH, UnstorableData, check_plain
+from armylists.rules.report import ERROR, WARNING, Report, Violation
+from armylists.rules.roster import Roster
 
 EVENT_RULES_FORMAT = "event-rules/1"
 MAX_EVENT_RULES_BYTES = 64 * 1024

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 if TYPE_CHECKING:
-    from .army import Army
-    from .book import System
+    from armylists.rules.army import Army
+    from armylists.rules.book import System
 
 
 def common_figures(army: "Army") -> dict[str, int]:

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from .book import Book, Item, System
-from .build_book import build_book, check_selectors
-from .build_system import build_items, build_rule, build_system
-from .data_files import LIST_SCHEMA, SCHEMA_DIR, check_schema, content_hash, read_yaml
-from .errors import RulesDataError
-from .list_reader import SLUG_PATTERN
+from armylists.rules.book import Book, Item, System
+from armylists.rules.build_book import build_book, check_selectors
+from armylists.rules.build_system import build_items, build_rule, build_system
+from armylists.rules.data_files import LIST_SCHEMA, SCHEMA_DIR, check_schema, content_hash, read_yaml
+from armylists.rules.errors import RulesDataError
+from armylists.rules.list_reader import SLUG_PATTERN
 
 # What the importers, the event rules and the tests take from the loader; the building itself is in
 # build_system.py and build_book.py, the reading of files in data_files.py.

@@ -1,8 +1,8 @@
 """The Report as plain text, for the command line and text exports."""
 from __future__ import annotations
 
-from .book import Book
-from .report import ERROR, Report
+from armylists.rules.book import Book
+from armylists.rules.report import ERROR, Report
 
 
 def report_text(report: Report, book: Book, title: str = "") -> str:

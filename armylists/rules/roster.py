@@ -11,10 +11,10 @@ from typing import Any
 
 import msgspec
 
-from .data_files import check_schema
-from .errors import ListDocumentError
-from .list_reader import ListDocument, convert_document, decode_document
-from .plain_data import UnstorableData, check_plain, load_json, text_problem
+from armylists.rules.data_files import check_schema
+from armylists.rules.errors import ListDocumentError
+from armylists.rules.list_reader import ListDocument, convert_document, decode_document
+from armylists.rules.plain_data import UnstorableData, check_plain, load_json, text_problem
 
 FORMAT = "armylist/1"
 MAX_DOCUMENT_BYTES = 512 * 1024  # a 200-unit list is about 60 kB; anything far larger is not a list

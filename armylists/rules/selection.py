@@ -16,10 +16,23 @@ their constraints can be imported later.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
-if TYPE_CHECKING:
-    from .army import Unit
+
+class Unit(Protocol):
+    """What a selector reads of a unit. The army's units (rules/army.py) have it; they are not imported
+    here because the army imports this module."""
+
+    entry: Any
+    options: Mapping[str, int]
+    mount: Any
+    bearers: Any
+    category: str
+    tags: frozenset[str]
+    troop_type: Any
+    character: bool
+    general: bool
+    wizard_level: int
 
 SELECTOR_SCHEMA = {
     "type": "object",

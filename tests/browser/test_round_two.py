@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from armylists.catalogue import validate_roster
-from armylists.list_files import read_list
+from armylists.lists.catalogue import validate_roster
+from armylists.listfiles.reading import read_list
 from armylists.models import ArmyList
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

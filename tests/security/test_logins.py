@@ -1,6 +1,6 @@
 """Brute-force protection (django-axes) on the login form and the token endpoint: five failures for one
 account, or from one address, lock log-ins for 15 minutes with a clear message; the password reset
-ends the lockout at once (settings.AXES_*; armylists/login_lockout.py)."""
+ends the lockout at once (settings.AXES_*; armylists/accounts/login_lockout.py)."""
 from __future__ import annotations
 
 import re

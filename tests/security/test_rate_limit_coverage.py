@@ -1,4 +1,4 @@
-"""Every route that changes something, imports or exports is rate limited (armylists/rate_limits.py):
+"""Every route that changes something, imports or exports is rate limited (armylists/accounts/rate_limits.py):
 a new site view that takes POST, or a new API method that writes, fails here until it is given a
 scope or put, with the reason, on the allow-list below (issue 15)."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterator
 
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from armylists.rate_limits import SITE_SCOPES
+from armylists.accounts.rate_limits import SITE_SCOPES
 
 # Site views that accept POST and must not be limited, each with why.
 NOT_LIMITED = {

@@ -1,4 +1,4 @@
-"""Rate limits (armylists/rate_limits.py) on validate, writes, imports, exports and login: per user when
+"""Rate limits (armylists/accounts/rate_limits.py) on validate, writes, imports, exports and login: per user when
 signed in, per client address otherwise, the address from X-Forwarded-For only through TRUSTED_PROXIES;
 one count in the cache every worker shares (two gunicorn processes below, on the database cache and on
 Redis)."""

@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from armylists.catalogue import report_for
+from armylists.lists.catalogue import report_for
 from armylists.events.checking import check_event
 from armylists.exports import checksum, export_text
-from armylists.list_files import read_list_data
+from armylists.listfiles.reading import read_list_data
 from armylists.models import Event, Submission
 from armylists.rules import parse_roster
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from armylists import list_edits as edits
-from armylists.list_edits import EditError
+from armylists.lists import edits
+from armylists.lists.edits import EditError
 from armylists.rules import Roster, RosterUnit, parse_roster, roster_to_dict, validate
 
 from .conftest import BOOK, SYSTEM, VERSION

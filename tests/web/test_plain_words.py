@@ -1,8 +1,8 @@
 """What pages and rosters say of a rule: sources in the system's words, no ids, no file names."""
 from __future__ import annotations
 
-from armylists.catalogue import disk_library
-from armylists.plain_words import linked_message, plain_message, source_words
+from armylists.lists.catalogue import disk_library
+from armylists.lists.plain_words import linked_message, plain_message, source_words
 
 
 def system(system_id: str):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from armylists.rules.report import CategoryLine, Report, UnitLine, Violation
-from armylists.views.report_panel import report_panel
+from armylists.editor.report_panel import report_panel
 
 
 def report(categories, violations=(), total=2000, limit=2400, figures=None) -> Report:
@@ -58,7 +58,7 @@ def test_counted_limits_show_against_their_bounds(library):
     import json
 
     from armylists.rules import parse_roster, validate
-    from armylists.views.report_panel import report_panel
+    from armylists.editor.report_panel import report_panel
 
     from ..conftest import EXAMPLES
     roster = parse_roster(json.loads((EXAMPLES / "reikland-mercenaries-legal.json").read_text()))

@@ -16,10 +16,10 @@ from armylists.rules.book import Book
 from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book, build_system
 
-from .books import OTHER, BookMaker
-from .names import slug
-from .plain import plain_document
-from .sources import BattleScribeInputError, Document, read_sources
+from armylists.importers.battlescribe.books import OTHER, BookMaker
+from armylists.importers.battlescribe.names import slug
+from armylists.importers.battlescribe.plain import plain_document
+from armylists.importers.battlescribe.sources import BattleScribeInputError, Document, read_sources
 
 # Bump when the importer's output changes for the same data: a version's content never changes.
 IMPORTER_REVISION = 1

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .limits import (Coverage, Unmapped, bound_modifier, child_tag, condition_group, constraint_rule, number_of,
+from armylists.importers.battlescribe.limits import (Coverage, Unmapped, bound_modifier, child_tag, condition_group, constraint_rule, number_of,
                      scope_of, static_truth, tag)
-from .names import Ids, slug
+from armylists.importers.battlescribe.names import Ids, slug
 
 MAX_DEPTH = 12  # links may form cycles; no catalogue we know nests half as deep
 UNLIMITED = 100  # an option without a maximum may be taken this often

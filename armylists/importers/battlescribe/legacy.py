@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
-from .plain import kids, local, number, truth
-from .sources import BattleScribeInputError, Document
+from armylists.importers.battlescribe.elements import kids, local, number, truth
+from armylists.importers.battlescribe.sources import BattleScribeInputError, Document
 
 LIMITS = {  # attribute -> (constraint type, field, scope)
     "minSelections": ("min", "selections", "parent"), "maxSelections": ("max", "selections", "parent"),

@@ -17,39 +17,11 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
-from .sources import BattleScribeInputError, Document
+from armylists.importers.battlescribe.elements import kids, local, number, truth
+from armylists.importers.battlescribe.legacy import LegacyReader
+from armylists.importers.battlescribe.sources import BattleScribeInputError, Document
 
 KINDS = {"gameSystem": "system", "catalogue": "catalogue"}
-SINGULAR = {"categoryEntries": "categoryEntry", "forceEntries": "forceEntry", "sharedRules": "rule",
-            "sharedProfiles": "profile", "categories": "category", "entries": "entry"}
-
-
-def local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
-def kids(element: Element, container: str, child: str | None = None) -> list[Element]:
-    """The children named `child` of the child container named `container` ("constraints" -> "constraint")."""
-    child = child or SINGULAR.get(container) or container[:-1]
-    for c in element:
-        if local(c.tag) == container:
-            return [x for x in c if local(x.tag) == child]
-    return []
-
-
-def number(source: str, element: str, value: str | None, default: float = 0.0) -> float:
-    if value in (None, ""):
-        return default
-    try:
-        return float(value)
-    except ValueError:
-        raise BattleScribeInputError(source, element, f"{value!r} is not a number") from None
-
-
-def truth(value: str | None) -> bool:
-    return (value or "").lower() == "true"
-
-
 class Reader:
     """Reads one 2.x document; `source` names the file in every error."""
 
@@ -176,6 +148,5 @@ def plain_document(document: Document) -> dict:
     """The document as plain data, whichever schema it is written in."""
     version = document.root.get("battleScribeVersion", "2")
     if version.split(".")[0] in ("0", "1"):
-        from .legacy import LegacyReader
         return LegacyReader(document).read()
     return Reader(document).read()

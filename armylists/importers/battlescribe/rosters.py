@@ -20,11 +20,11 @@ import re
 from typing import Any, Callable
 from xml.etree.ElementTree import Element, SubElement, tostring
 
-from . import version as book_version
-from .limits import tag
-from .names import slug
-from .plain import kids, local, number
-from .sources import MAX_FILE_BYTES, BattleScribeInputError, parse_xml, read_zipped
+from armylists.importers.battlescribe import version as book_version
+from armylists.importers.battlescribe.limits import tag
+from armylists.importers.battlescribe.names import slug
+from armylists.importers.battlescribe.elements import kids, local, number
+from armylists.importers.battlescribe.sources import MAX_FILE_BYTES, BattleScribeInputError, parse_xml, read_zipped
 
 ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
 UNIT_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")

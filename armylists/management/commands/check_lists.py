@@ -24,7 +24,7 @@ to_dict()), or {"file", "error"} for an unreadable file.
 
 Lists are checked on every core (--jobs N sets how many processes; 1 checks them in this one), and in
 constant memory: each list's table row, violations, CSV row and JSON entry are written to temporary
-files as it is checked (armylists/list_checks.py), then printed in the files' order.
+files as it is checked (armylists/events/offline.py), then printed in the files' order.
 
 Exit status: 0 when every list is legal, 1 when any is illegal, 2 when any file cannot be read or the
 command is used wrongly (an unknown system, book, version, mode or composition, a bad event rules file,
@@ -37,9 +37,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from armylists.catalogue import site_library, system_library
-from armylists.list_checks import LineWriter, Outputs, checked_batches, copy_output, cores
-from armylists.list_files import ListFileError
+from armylists.lists.catalogue import site_library, system_library
+from armylists.events.offline import LineWriter, Outputs, checked_batches, copy_output, cores
+from armylists.listfiles.reading import ListFileError
 from armylists.rules import RulesDataError, System
 from armylists.rules.event import EventRules, Ruleset, parse_event_rules
 

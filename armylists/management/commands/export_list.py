@@ -17,9 +17,9 @@ from django.core.management.base import BaseCommand
 
 from armylists.exports import checksum, document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
-from armylists.catalogue import allies_book_for, validate_roster
-from armylists.list_files import ListFileError, read_list, write_output
-from armylists.roster_files import RosterFileError, roster_xml
+from armylists.lists.catalogue import allies_book_for, validate_roster
+from armylists.listfiles.reading import ListFileError, read_list, write_output
+from armylists.importers.battlescribe.roster_files import RosterFileError, roster_xml
 
 FORMATS = ("pdf", "text", "json", "ros")
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from armylists.exports import document_json
-from armylists.catalogue import validate_roster
-from armylists.list_files import ListFileError, read_list, write_output
+from armylists.lists.catalogue import validate_roster
+from armylists.listfiles.reading import ListFileError, read_list, write_output
 from armylists.rules.render_text import report_text
 
 

@@ -21,10 +21,10 @@ import yaml
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from armylists.catalogue import disk_library
+from armylists.lists.catalogue import disk_library
 from armylists.importers.owb import Conversion, OwbInputError, convert, read_dataset
 from armylists.importers.owb import check as check_books
-from armylists.importers.owb_data import SYSTEM_ID
+from armylists.importers.owb.data import SYSTEM_ID
 from armylists.importers.storing import StoredFile, store_for_command
 
 HEADER = ("# Made by `manage.py import_owb` from Old World Builder's datasets (old-world-builder.com, CC BY 4.0).\n"
@@ -112,5 +112,5 @@ class Command(BaseCommand):
         for kind, slug, data in self._files(conversion):
             where = f"{path.name}/the-old-world/" + ("magic-items.json" if kind == "items" else f"{slug[4:]}.json")
             rows.append(StoredFile(kind, SYSTEM_ID, slug, data["version"], data["name"], data, where))
-        hint = "bump IMPORTER_REVISION in armylists/importers/owb_data.py if the importer changed"
+        hint = "bump IMPORTER_REVISION in armylists/importers/owb/data.py if the importer changed"
         store_for_command(self, rows, hint, f"{len(conversion.books)} Old World Builder books")

@@ -17,9 +17,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
-from armylists.catalogue import get_book
-from armylists.importers.owb_data import SYSTEM_ID, OwbInputError
-from armylists.importers.owb_lists import book_id, convert_list, read_owb_list
+from armylists.lists.catalogue import get_book
+from armylists.importers.owb.data import SYSTEM_ID, OwbInputError
+from armylists.importers.owb.lists import book_id, convert_list, read_owb_list
 from armylists.models import RulesFile
 from armylists.rules import Book, RulesDataError, load_tree, parse_roster, validate
 from armylists.rules.render_text import report_text

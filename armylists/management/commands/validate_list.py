@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from armylists.catalogue import book_for, validate_roster
+from armylists.lists.catalogue import book_for, validate_roster
 from armylists.rules import ListDocumentError, parse_roster_json
 from armylists.rules.render_text import report_text
 

@@ -6,10 +6,10 @@ percentages are compared in integers (`points * 100` against `percent * limit`),
 passes at exactly 25% and fails one point above. See docs/rule-types.md for every type's parameters.
 """
 
-from . import budget, composition, detachments, items, selections, tallies, units
-from .items import needed_equipment
-from .registry import CHECKS, DEFS, Check, check, per_unit, resolve_bound, violation
-from .selections import measure_count
+from armylists.rules.checks import budget, composition, detachments, items, selections, tallies, units
+from armylists.rules.checks.items import needed_equipment
+from armylists.rules.checks.registry import CHECKS, DEFS, Check, check, per_unit, resolve_bound, violation
+from armylists.rules.checks.selections import measure_count
 
 # Each module registers its rule types in CHECKS when it is imported.
 RULE_TYPE_MODULES = (composition, items, units, selections, budget, detachments, tallies)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ..report import Violation
-from .registry import check, violation
+from armylists.rules.report import Violation
+from armylists.rules.checks.registry import check, violation
 
 if TYPE_CHECKING:
-    from ..army import Army
-    from ..book import Rule
+    from armylists.rules.army import Army
+    from armylists.rules.book import Rule
 
 
 @check("starting_budget", subject={"type": "string"})

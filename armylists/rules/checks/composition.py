@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ..report import Violation
-from ..selection import predicate
-from .registry import BOUND, SELECTOR, band_phrase, bound_phrase, check, percent, plural, resolve_bound, violation
+from armylists.rules.report import Violation
+from armylists.rules.selection import predicate
+from armylists.rules.checks.registry import BOUND, SELECTOR, band_phrase, bound_phrase, check, percent, plural, resolve_bound, violation
 
 if TYPE_CHECKING:
-    from ..army import Army, Unit
-    from ..book import Rule
+    from armylists.rules.army import Army, Unit
+    from armylists.rules.book import Rule
 
 
 # --- points ------------------------------------------------------------------------------------

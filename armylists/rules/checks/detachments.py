@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ..report import Violation
-from ..selection import predicate
-from .registry import BOUND, SELECTOR, check, resolve_bound, violation
+from armylists.rules.report import Violation
+from armylists.rules.selection import predicate
+from armylists.rules.checks.registry import BOUND, SELECTOR, check, resolve_bound, violation
 
 if TYPE_CHECKING:
-    from ..army import Army
-    from ..book import Rule
+    from armylists.rules.army import Army
+    from armylists.rules.book import Rule
 
 
 @check("accompanies", select={**SELECTOR, "required": True}, parent={**SELECTOR, "required": True},

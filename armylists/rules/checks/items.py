@@ -4,12 +4,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..report import Violation
-from .registry import check, per_unit, violation
+from armylists.rules.report import Violation
+from armylists.rules.checks.registry import check, per_unit, violation
 
 if TYPE_CHECKING:
-    from ..army import Army, Bearer, Unit
-    from ..book import Rule
+    from armylists.rules.army import Army, Bearer, Unit
+    from armylists.rules.book import Rule
 
 
 # --- magical items ----------------------------------------------------------------------------

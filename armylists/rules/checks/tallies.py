@@ -17,12 +17,12 @@ import math
 import operator
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
-from ..report import Violation
-from .registry import DEFS, check, violation
+from armylists.rules.report import Violation
+from armylists.rules.checks.registry import DEFS, check, violation
 
 if TYPE_CHECKING:
-    from ..army import Army, Unit
-    from ..book import Rule
+    from armylists.rules.army import Army, Unit
+    from armylists.rules.book import Rule
 
 TAGS = {"type": "array", "items": {"type": "string"}, "minItems": 1}
 COMPARISONS = ("equalTo", "notEqualTo", "atLeast", "atMost", "greaterThan", "lessThan")

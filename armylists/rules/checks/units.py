@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..report import Violation
-from .registry import check, per_unit, plural, violation
+from armylists.rules.report import Violation
+from armylists.rules.checks.registry import check, per_unit, plural, violation
 
 if TYPE_CHECKING:
-    from ..army import Army, Unit
-    from ..book import Rule
+    from armylists.rules.army import Army, Unit
+    from armylists.rules.book import Rule
 
 
 # --- Wizards ----------------------------------------------------------------------------------

@@ -1,0 +1,289 @@
+"""A player's lists: "My lists", a new list, the read-only page, rename, clone, delete, sharing and
+downloads. The editor's own edits are in `views/editor.py`."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from armylists.lists import edits
+from armylists.lists.access import get_list_for_user, get_rw_list_for_user, get_shared_list
+from armylists.lists.catalogue import allies_book_for, disk_library, get_book, listed_books, validate_roster
+from armylists.exports import document_json, export_text
+from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
+from armylists.editor.forms import NewListForm, RenameForm, ShareForm
+from armylists.lists.edits import EditError
+from armylists.models import ArmyList
+from armylists.rules import Book
+
+from armylists.editor.views import unavailable
+from armylists.lists.stored import Loaded, Unavailable, load
+from armylists.editor.report_panel import report_panel
+from armylists.editor.unit_cards import unit_sections
+
+DOWNLOADS = ("json", "txt", "pdf")
+# The printed rosters offered beside a list, by variant (armylists/exports/pdf.py): the system's own sheet
+# first (Mordheim's warband sheet), then the others every list may print.
+PDF_LABELS = {"full": "PDF roster", "compact": "PDF, compact", "hidden": "PDF, hidden list",
+              "warband": "PDF warband sheet"}
+
+
+def download_links(link_base: str, book: Book) -> list[tuple[str, str]]:
+    """(label, address) of every download of a list: text, JSON and each PDF variant."""
+    first = default_variant(book)
+    variants = [first] + [v for v in ("full", "compact", "hidden") if v != first]
+    return [("Text", f"{link_base}txt/"), ("JSON", f"{link_base}json/"),
+            *((PDF_LABELS[v], f"{link_base}pdf/?variant={v}") for v in variants)]
+
+
+def _books() -> list[Book]:
+    return sorted(listed_books(), key=lambda b: (b.system.name, b.name, b.version))
+
+
+# --- my lists -----------------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def my_lists(request: HttpRequest) -> HttpResponse:
+    library = disk_library()  # one query for all the lists: an imported book's system comes with its book
+    rows = []
+    for army_list in ArmyList.objects.filter(owner=request.user).order_by("-updated", "-id"):
+        book = get_book(army_list.system, army_list.book, army_list.book_version)
+        system = library.systems.get(army_list.system) or (book.system if book else None)
+        rows.append({
+            "list": army_list,
+            "system": system.name if system else army_list.system,
+            "book": f"{book.name if book else army_list.book} {army_list.book_version}",
+            "unit": system.budget_unit if system else "pts",
+            "shared": bool(army_list.share_token),
+        })
+    return render(request, "lists/my_lists.html", {"rows": rows})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_list(request: HttpRequest) -> HttpResponse:
+    books = _books()
+    if request.method == "POST":
+        form = NewListForm(books, request.POST)
+        if form.is_valid():
+            book = form.cleaned_data["book_obj"]
+            try:
+                roster = edits.start_roster(book, form.cleaned_data["name"], form.cleaned_data["points_limit"],
+                                                 form.cleaned_data["composition_id"])
+                if form.cleaned_data["allies_book"] is not None:
+                    roster, _ = edits.set_allies(book, roster, form.cleaned_data["allies_book"],
+                                                      form.cleaned_data["allies_composition"])
+            except EditError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                army_list = ArmyList(owner=request.user)
+                army_list.set_document(roster, validate_roster(book, roster))
+                army_list.save()
+                return redirect("list-edit", army_list.pk)
+        status = 400
+    else:
+        wanted = request.GET.get("book", "")
+        first = next((b for b in books if f"{b.system.id}/{b.id}/{b.version}" == wanted), None)
+        initial: dict[str, Any] = {"name": "", "book": wanted if first else ""}
+        default = (first.default_limit if first else None) or 2400
+        initial["points_limit"] = default
+        form = NewListForm(books, initial=initial)
+        status = 200
+    systems = {}
+    for b in books:
+        systems.setdefault(b.system.id, {"name": b.system.name, "unit": b.system.budget_unit,
+                                         "default": b.default_limit or ""})
+    return render(request, "lists/new_list.html", {
+        "form": form, "systems": systems.values(),
+        "book_meta": {f"{b.system.id}/{b.id}/{b.version}": {"unit": b.system.budget_unit,
+                                                             "default": b.default_limit or ""} for b in books},
+    }, status=status)
+
+
+# --- one list, read-only --------------------------------------------------------------------------
+
+def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> dict[str, Any]:
+    report = validate_roster(loaded.book, loaded.roster)
+    names = {u.id: u.name for u in report.units}
+    return {
+        "army_list": loaded.army_list, "roster": loaded.roster, "book": loaded.book,
+        "sections": unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies),
+        "panel": report_panel(report, names, system=loaded.book.system),
+        "downloads": download_links(link_base, loaded.book),
+    }
+
+
+@login_required
+@require_GET
+def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list, can_edit = get_list_for_user(request, pk)
+    try:
+        loaded = load(army_list)
+    except Unavailable as exc:
+        return unavailable(request, army_list, str(exc))
+    context = _read_only_context(request, loaded, reverse("list-download", args=[pk, "x"])[:-2])
+    context.update(can_edit=can_edit, share_url=_share_url(request, army_list))
+    return render(request, "lists/list_detail.html", context)
+
+
+@require_GET
+def shared_detail(request: HttpRequest, token: str) -> HttpResponse:
+    army_list = get_shared_list(token)
+    try:
+        loaded = load(army_list)
+    except Unavailable as exc:
+        return unavailable(request, army_list, str(exc))
+    context = _read_only_context(request, loaded, reverse("shared-download", args=[token, "x"])[:-2])
+    context.update(can_edit=False, shared=True)
+    response = render(request, "lists/list_detail.html", context)
+    response["X-Robots-Tag"] = "noindex"  # unlisted: not for search engines
+    response["Referrer-Policy"] = "no-referrer"  # the token is the secret; links out must not carry it
+    return response
+
+
+def _share_url(request: HttpRequest, army_list: ArmyList) -> str:
+    if not army_list.share_token:
+        return ""
+    return request.build_absolute_uri(reverse("shared-list", args=[army_list.share_token]))
+
+
+# --- rename, clone, delete, share ---------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rename_list(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = get_rw_list_for_user(request, pk)
+    if request.method == "POST":
+        form = RenameForm(request.POST)
+        if form.is_valid():
+            expected = form.cleaned_data["revision"]
+            try:
+                loaded = load(army_list)
+                roster = edits.rename(loaded.roster, form.cleaned_data["name"])
+                if "player" in form.data or "team" in form.data:  # a form without them keeps them
+                    roster = edits.set_player(roster, form.cleaned_data.get("player", ""),
+                                                   form.cleaned_data.get("team", ""))
+            except EditError as exc:
+                form.add_error("name", exc.message)
+            except Unavailable as exc:
+                return unavailable(request, army_list, str(exc))
+            else:
+                army_list.set_document(roster, validate_roster(loaded.book, roster))
+                if army_list.save_if_revision(expected):
+                    return redirect("my-lists")
+                # Stale: nothing was saved. Show the form again on the current revision.
+                army_list.refresh_from_db()
+                data = request.POST.copy()
+                data["revision"] = str(army_list.revision)
+                form = RenameForm(data)
+                form.is_valid()
+                form.add_error(None, f"This list was changed in another window since this page was loaded "
+                                     f"(it is now called {army_list.name!r}); nothing was renamed. Save again "
+                                     f"to rename it.")
+        return render(request, "lists/rename.html", {"army_list": army_list, "form": form}, status=400)
+    player = {key: army_list.document.get(key, "") for key in ("player", "team")}
+    form = RenameForm(initial={"name": army_list.name, "revision": army_list.revision, **player})
+    return render(request, "lists/rename.html", {"army_list": army_list, "form": form})
+
+
+@login_required
+@require_POST
+def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = get_rw_list_for_user(request, pk)
+    try:
+        loaded = load(army_list)
+    except Unavailable as exc:
+        return unavailable(request, army_list, str(exc))
+    name = f"{army_list.name} (copy)"[:edits.MAX_NAME]
+    roster = edits.rename(loaded.roster, name)
+    copy = ArmyList(owner=request.user)
+    copy.set_document(roster, validate_roster(loaded.book, roster))
+    copy.save()
+    return redirect(f"{reverse('my-lists')}#list-{copy.pk}")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_list(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = get_rw_list_for_user(request, pk)
+    if request.method == "POST":
+        army_list.delete()
+        return redirect("my-lists")
+    return render(request, "lists/delete.html", {"army_list": army_list})
+
+
+@login_required
+@require_POST
+def share_list(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = get_rw_list_for_user(request, pk)
+    form = ShareForm(request.POST)
+    if not form.is_valid():
+        raise Http404("Unknown sharing action.")
+    if form.cleaned_data["action"] == "share":
+        army_list.share()
+    else:
+        army_list.unshare()
+    return redirect(f"{reverse('list-detail', args=[pk])}#share")
+
+
+# --- downloads ----------------------------------------------------------------------------------
+
+def _filename(army_list: ArmyList, ext: str, variant: str = "") -> str:
+    """The list's name as a file name; a PDF names its variant, so each download keeps its own file."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", army_list.name).strip("-.") or f"list-{army_list.pk}"
+    return f"{stem[:80]}{'-' + variant if variant else ''}.{ext}"
+
+
+def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: str | None = None) -> HttpResponse:
+    variant = ""
+    try:
+        loaded = load(army_list)
+    except Unavailable as exc:
+        if fmt != "json":
+            return unavailable(request, army_list, str(exc))
+        loaded = None
+    if fmt == "json":
+        if loaded is None:
+            import json
+            content: str | bytes = json.dumps(army_list.document, indent=2, ensure_ascii=False) + "\n"
+        else:
+            content = document_json(loaded.roster)
+        content_type = "application/json; charset=utf-8"
+    elif fmt == "txt":
+        content = export_text(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster),
+                              allies_book_for(loaded.roster))
+        content_type = "text/plain; charset=utf-8"
+    elif fmt == "pdf":
+        variant = request.GET.get("variant", "")
+        if variant not in VARIANTS:
+            variant = default_variant(loaded.book)  # Mordheim prints its warband sheet
+        content = render_pdf(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster), variant,
+                             share_url=share_url, allies=loaded.allies)
+        content_type = "application/pdf"
+    else:
+        raise Http404("Unknown download format.")
+    response = HttpResponse(content, content_type=content_type)
+    named = _filename(army_list, fmt, variant)
+    response["Content-Disposition"] = f'attachment; filename="{named}"'
+    return response
+
+
+@login_required
+@require_GET
+def download(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    army_list, _ = get_list_for_user(request, pk)
+    return _download(request, army_list, fmt, _share_url(request, army_list) or None)
+
+
+@require_GET
+def shared_download(request: HttpRequest, token: str, fmt: str) -> HttpResponse:
+    army_list = get_shared_list(token)
+    response = _download(request, army_list, fmt, _share_url(request, army_list))
+    response["X-Robots-Tag"] = "noindex"
+    return response

@@ -1,0 +1,354 @@
+"""Tournament pages: events, submitting a list, the organiser's table, review, uploads and exports.
+
+Who sees what (one place, `_event_for` and `_submission_for`): the organiser sees and does everything
+for their event; a signed-in player sees the event, submits, and sees only their own submission, plus
+the approved lists once the organiser publishes them. Anybody else's submission is "not found".
+"""
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from armylists.lists.catalogue import site_library
+from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
+from armylists.events.forms import EventForm, ReviewForm, SubmitForm, UploadForm
+from armylists.events.jobs import jobs_context, start_job
+from armylists.events.reporting import (
+    STATUSES, SORTS, category_columns, players_csv, shown_violations, status_counts, table, table_csv,
+)
+from armylists.events.submitting import (
+    MAX_UPLOAD_FILES, SubmissionError, deadline_passed, submit_list, upload_files,
+)
+from armylists.exports import document_json, export_text
+from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
+from armylists.models import Event, EventJob, Submission
+from armylists.editor.list_pages import download_links
+
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # per file; a list document is far smaller
+
+
+def _event_for(request: HttpRequest, pk: int, organiser: bool = False) -> Event:
+    event = get_object_or_404(Event.objects.select_related("organiser"), pk=pk)
+    if organiser and event.organiser_id != request.user.pk:
+        raise Http404("No such event.")
+    return event
+
+
+def _is_player(event: Event, user) -> bool:
+    return event.submissions.filter(player=user).exists()
+
+
+def _submission_for(request: HttpRequest, event: Event, sid: int) -> Submission:
+    sub = get_object_or_404(Submission, pk=sid, event=event)
+    user = request.user
+    if event.organiser_id == user.pk or sub.player_id == user.pk:
+        return sub
+    if event.published and sub.status == Submission.APPROVED and _is_player(event, user):
+        return sub
+    raise Http404("No such submission.")
+
+
+def _system_name(event: Event) -> str:
+    system = site_library().systems.get(event.system)
+    return system.name if system else event.system
+
+
+# --- events ---------------------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def event_list(request: HttpRequest) -> HttpResponse:
+    mine = Event.objects.filter(organiser=request.user)
+    entered = Event.objects.filter(submissions__player=request.user).exclude(organiser=request.user).distinct()
+    others = Event.objects.exclude(Q(organiser=request.user) | Q(submissions__player=request.user)).distinct()[:100]
+    return render(request, "events/event_list.html", {"mine": mine, "entered": entered, "others": others})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_new(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = form.save(commit=False)
+        event.organiser = request.user
+        event.save()
+        messages.success(request, f"{event.name} is set up. Players can submit their lists now.")
+        return redirect("event-detail", event.pk)
+    return render(request, "events/event_form.html", {"form": form, "event": None},
+                  status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, organiser=True)
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        event = form.save()
+        start_job(event, EventJob.RECHECK)  # new rules, new answers: every submission is checked again
+        messages.success(request, "Saved. Every submission is being checked again against the new settings; "
+                                  "the progress is below.")
+        return redirect("event-detail", event.pk)
+    return render(request, "events/event_form.html", {"form": form, "event": event},
+                  status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@require_GET
+def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk)
+    organiser = event.organiser_id == request.user.pk
+    own = event.submissions.filter(player=request.user).first()
+    context = {
+        "event": event, "organiser": organiser, "own": own, "system_name": _system_name(event),
+        "deadline_passed": deadline_passed(event), "columns": category_columns(event),
+        "submit_form": SubmitForm(request.user, event),
+        "own_violations": shown_violations(event, own.report) if own is not None else [],
+    }
+    if organiser:
+        sort = request.GET.get("sort", "player")
+        filters = {k: request.GET.get(k, "") for k in ("status", "army", "verdict", "player")}
+        descending = request.GET.get("dir") == "desc"
+        kept = {k: v for k, v in filters.items() if v}
+        context.update(
+            rows=table(event, sort if sort in SORTS else "player", descending, **filters),
+            sort_urls={key: "?" + urlencode({**kept, "sort": key, "dir": "desc" if key == sort and not descending else "asc"})
+                       for key in SORTS},
+            filter_query=urlencode({**kept, "sort": sort, "dir": "desc" if descending else "asc"}),
+            sort=sort, descending=descending, filters=filters, statuses=STATUSES,
+            armies=sorted(set(event.submissions.values_list("book", flat=True))),
+            counts=status_counts(event),
+            **jobs_context(event),
+        )
+    if event.published and (organiser or own is not None):
+        context["published"] = event.submissions.filter(status=Submission.APPROVED).order_by("player_name")
+    return render(request, "events/event_detail.html", context)
+
+
+@login_required
+@require_POST
+def event_submit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk)
+    form = SubmitForm(request.user, event, request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose one of your lists for this game system.")
+        return redirect("event-detail", event.pk)
+    try:
+        sub = submit_list(event, request.user, form.cleaned_data["army_list"], form.cleaned_data["team"].strip())
+    except (SubmissionError, EventSetupError) as exc:
+        messages.error(request, str(exc))
+        return redirect("event-detail", event.pk)
+    verdict = "legal" if sub.valid else f"not legal ({sum(v['severity'] == 'error' for v in sub.report['violations'])} problems)"
+    messages.success(request, f"Submitted (checksum {sub.checksum}); it is {verdict} at this event.")
+    return redirect("event-detail", event.pk)
+
+
+def _start_job(request: HttpRequest, pk: int, kind: str, started: str, waiting: str) -> HttpResponse:
+    """Queue the organiser's bulk work of `kind` (or find it queued already) and say which on the event page."""
+    event = _event_for(request, pk, organiser=True)
+    _, new = start_job(event, kind)
+    messages.success(request, started if new else waiting)
+    return redirect("event-detail", event.pk)
+
+
+@login_required
+@require_POST
+def event_recheck(request: HttpRequest, pk: int) -> HttpResponse:
+    return _start_job(request, pk, EventJob.RECHECK, "Every submission is being checked again; the progress is below.",
+                      "A check of every submission is already waiting to start.")
+
+
+@login_required
+@require_POST
+def event_muster_start(request: HttpRequest, pk: int) -> HttpResponse:
+    return _start_job(request, pk, EventJob.MUSTER, "The muster PDF is being made; the progress is below.",
+                      "A muster PDF is already waiting to be made.")
+
+
+@login_required
+@require_GET
+def event_jobs(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser's bulk work and its progress: the part of the event page htmx polls while it runs.
+
+    When a poll finds everything finished, the page reloads so the table shows the new verdicts."""
+    event = _event_for(request, pk, organiser=True)
+    context = jobs_context(event)
+    response = render(request, "events/event_jobs.html", {"event": event, **context})
+    if request.GET.get("polling") and not context["jobs_busy"]:
+        response["HX-Refresh"] = "true"
+    return response
+
+
+@login_required
+@require_POST
+def event_publish(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, organiser=True)
+    event.published = request.POST.get("published") == "1"
+    event.save(update_fields=["published"])
+    messages.success(request, "The approved lists are now visible to the event's players." if event.published
+                     else "The lists are hidden from the players again.")
+    return redirect("event-detail", event.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_upload(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, organiser=True)
+    form = UploadForm(request.POST or None, request.FILES or None)
+    result = None
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            files, too_big = [], []
+            for upload in form.cleaned_data["files"][: MAX_UPLOAD_FILES + 1]:
+                if upload.size > MAX_UPLOAD_BYTES:
+                    too_big.append((upload.name, f"{upload.name}: is {upload.size} bytes; at most {MAX_UPLOAD_BYTES}"))
+                    continue
+                files.append((upload.name, upload.read()))
+            result = upload_files(event, files, form.cleaned_data["team"].strip())
+            if result.stored:  # checked in the background, with the rest of the event (team rules)
+                start_job(event, EventJob.RECHECK)
+                for sub in result.stored:
+                    sub.refresh_from_db()
+            result.failed[:0] = too_big
+            status = 400 if result.failed and not result.stored else 200  # some stored: the page reports both
+        else:
+            status = 400
+    return render(request, "events/upload.html", {"event": event, "form": form, "result": result,
+                                                  "max_files": MAX_UPLOAD_FILES}, status=status)
+
+
+# --- exports --------------------------------------------------------------------------------------
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:80] or "event"
+
+
+@login_required
+@require_GET
+def event_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, organiser=True)
+    filters = {k: request.GET.get(k, "") for k in ("status", "army", "verdict", "player")}
+    content = table_csv(event, table(event, request.GET.get("sort", "player"), request.GET.get("dir") == "desc",
+                                     **filters))
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_slug(event.name)}-lists.csv"'
+    return response
+
+
+@login_required
+@require_GET
+def event_players_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, organiser=True)
+    response = HttpResponse(players_csv(event), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_slug(event.name)}-players.csv"'
+    return response
+
+
+@login_required
+@require_GET
+def event_muster(request: HttpRequest, pk: int) -> HttpResponse:
+    """The newest muster PDF the worker finished (made by `event_muster_start`)."""
+    event = _event_for(request, pk, organiser=True)
+    job = EventJob.objects.filter(event=event, kind=EventJob.MUSTER, state=EventJob.DONE).first()
+    if job is None:
+        messages.error(request, "No muster PDF is ready yet: make one first.")
+        return redirect("event-detail", event.pk)
+    response = HttpResponse(bytes(job.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{_slug(event.name)}-approved-lists.pdf"'
+    return response
+
+
+# --- one submission -------------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def submission_detail(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
+    event = _event_for(request, pk)
+    sub = _submission_for(request, event, sid)
+    organiser = event.organiser_id == request.user.pk
+    found = _checked(event, sub)
+    list_text = export_text(found.book, found.roster, found.report, found.allies) if found.report is not None else ""
+    history = sub.history.all() if organiser or sub.player_id == request.user.pk else []
+    # The list page's downloads (its system's own sheet first, a Mordheim warband sheet too), at the
+    # submission's addresses; only the JSON when the book is no longer loaded (nothing else can be made).
+    link_base = reverse("submission-download", args=[event.pk, sub.pk, "json"]).removesuffix("json/")
+    downloads = download_links(link_base, found.book) if found.report is not None else [("JSON", f"{link_base}json/")]
+    return render(request, "events/submission.html", {
+        "event": event, "sub": sub, "organiser": organiser, "list_text": list_text, "history": history, "downloads": downloads,
+        "violations": shown_violations(event, sub.report), "review_form": ReviewForm(initial={"note": sub.note}),
+    })
+
+
+def _checked(event: Event, sub: Submission):
+    try:
+        return evaluate([sub], ruleset_for(event))[sub.pk]
+    except EventSetupError as exc:
+        raise PermissionDenied(str(exc)) from None
+
+
+@login_required
+@require_POST
+def submission_review(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
+    event = _event_for(request, pk, organiser=True)
+    sub = get_object_or_404(Submission, pk=sid, event=event)
+    form = ReviewForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("submission-detail", event.pk, sub.pk)
+    if form.cleaned_data["action"] == "approve":
+        if not sub.valid:
+            messages.error(request, "Only a legal list can be approved; return it with a note instead.")
+            return redirect("submission-detail", event.pk, sub.pk)
+        sub.status, sub.note = Submission.APPROVED, form.cleaned_data["note"].strip()
+        messages.success(request, f"{sub.player_name}'s list is approved.")
+    elif form.cleaned_data["action"] == "reopen":
+        # Approval locks a list (events/submitting.py); reopening unlocks it and keeps the verdict.
+        sub.status = next_status(Submission.SUBMITTED, sub.valid)
+        messages.success(request, f"{sub.player_name}'s list is reopened; it can be replaced again.")
+    else:
+        sub.status, sub.note = Submission.RETURNED, form.cleaned_data["note"].strip()
+        messages.success(request, f"{sub.player_name}'s list is returned with your note.")
+    sub.save(update_fields=["status", "note"])
+    return redirect("event-detail", event.pk)
+
+
+@login_required
+@require_GET
+def submission_download(request: HttpRequest, pk: int, sid: int, fmt: str) -> HttpResponse:
+    event = _event_for(request, pk)
+    sub = _submission_for(request, event, sid)
+    found = _checked(event, sub)
+    if fmt not in ("json", "txt", "pdf") or (found.report is None and fmt != "json"):
+        raise Http404("No such download.")
+    variant = ""
+    if fmt == "json":
+        content: str | bytes = (document_json(found.roster) if found.roster is not None
+                                else json.dumps(sub.document, indent=2, ensure_ascii=False) + "\n")
+        content_type = "application/json; charset=utf-8"
+    elif fmt == "txt":
+        content = export_text(found.book, found.roster, found.report, found.allies)
+        content_type = "text/plain; charset=utf-8"
+    else:
+        variant = request.GET.get("variant", "")
+        if variant not in VARIANTS:
+            variant = default_variant(found.book)
+        content = render_pdf(found.book, found.roster, found.report, variant, allies=found.allies)
+        content_type = "application/pdf"
+    # A PDF names its variant: each printed form of the list keeps its own file.
+    suffix = f"-{variant}" if variant else ""
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{_slug(sub.player_name)}-{sub.checksum}{suffix}.{fmt}"'
+    return response

@@ -1,0 +1,87 @@
+"""BattleScribe / New Recruit rosters for the site: the imported book a roster needs, from the database.
+
+`read_roster_data(data, source)` gives the Roster and its Book of a .ros/.rosz (import_list, the list
+file reader, the API and the import page); `roster_xml(roster, book, total)` the .ros of a list of an
+imported book (export_list --format ros). The reading and writing is the importer's
+(armylists/importers/battlescribe/rosters.py); this module finds the book's stored data (its entries'
+tags in order) and, for writing, the files it was imported from (the catalogue's own ids).
+"""
+from __future__ import annotations
+
+from django.db import DatabaseError
+
+from armylists.lists.catalogue import book_for
+from armylists.importers.battlescribe.rosters import (book_key, catalogue_ids, parse_roster_file, roster_document,
+                                                      write_roster)
+from armylists.importers.battlescribe.sources import BattleScribeInputError, read_sources
+from armylists.rules import Book, ListDocumentError, Roster, parse_roster, roster_to_dict
+
+
+class RosterFileError(Exception):
+    """A roster that cannot be read or written; its message is the one line to print."""
+
+
+def _stored(kind: str, system: str, slug: str, version: str | None = None):
+    from armylists.models import RulesFile
+
+    rows = RulesFile.objects.filter(kind=kind, system=system, slug=slug)
+    if version is not None:
+        rows = rows.filter(version=version)
+    try:
+        return rows.order_by("-loaded_at", "-id").first()
+    except DatabaseError:
+        return None
+
+
+def read_roster_data(data: bytes, source: str) -> tuple[Roster, Book]:
+    """The list a .ros or .rosz holds, for the catalogue revision it names, or a RosterFileError."""
+    try:
+        root = parse_roster_file(data, source)
+        system, book_id, version = book_key(root, source)
+        row = _stored("book", system, book_id, version)
+        if row is None or not row.data.get("imported"):
+            from armylists.models import RulesFile
+
+            have = sorted(RulesFile.objects.filter(kind="book", system=system, slug=book_id)
+                          .values_list("version", flat=True))
+            raise RosterFileError(f"{source}: the roster is for {book_id} {version} of {system}, which this site "
+                                  f"has not imported" + (f" (it has {', '.join(have)})" if have else "")
+                                  + "; import that catalogue revision with manage.py import_battlescribe")
+        document = roster_document(root, row.data, source)
+        roster = parse_roster(document, source)
+        return roster, book_for(roster, source)
+    except BattleScribeInputError as exc:
+        raise RosterFileError(str(exc)) from None
+    except ListDocumentError as exc:
+        raise RosterFileError(str(exc)) from None
+
+
+def roster_xml(roster: Roster, book: Book, total: int) -> bytes:
+    """The .ros of a list of a book imported from BattleScribe data, or a RosterFileError."""
+    row = _stored("book", book.system.id, book.id, book.version)
+    if not book.imported or row is None or not book.id.startswith("bs-"):
+        raise RosterFileError(f"{book.name}: only lists of books imported from BattleScribe or New Recruit data "
+                              f"(manage.py import_battlescribe) can be written as a roster")
+    system_row = _stored("system", book.system.id, book.system.id)
+    roots = []
+    for path in (system_row.source_path if system_row else "", row.source_path):
+        roots += _source_roots(path, book.name)
+    ids = catalogue_ids(roots)
+    try:
+        return write_roster(roster_to_dict(roster), row.data, ids, total, book.system.name)
+    except BattleScribeInputError as exc:
+        raise RosterFileError(str(exc)) from None
+
+
+def _source_roots(path: str, name: str) -> list:
+    """The XML root of the file a system or book was imported from: a roster names the catalogue by its ids."""
+    if not path or path.startswith(("http://", "https://")):
+        raise RosterFileError(f"{name}: was imported from {path or 'a source no longer known'}; a roster needs the "
+                              f"catalogue's ids, so import it again from a file or folder on this machine")
+    archive, _, member = path.partition("!")
+    try:
+        documents = read_sources([archive])
+    except BattleScribeInputError as exc:
+        raise RosterFileError(f"{name}: the file it was imported from cannot be read again ({exc}); a roster needs "
+                              f"the catalogue's ids, so import it again") from None
+    return [d.root for d in documents if d.source == path]

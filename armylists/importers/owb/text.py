@@ -1,0 +1,136 @@
+"""Old World Builder's text export read as a list: turned into our tournament text, then read by it.
+
+OWB's "Export as text" (its `get-list-as-text.js`) writes:
+
+    ===
+    My Army List [700 pts]
+    Warhammer: The Old World, Empire of Man[, <army composition>]
+    ===
+
+    ++ Characters [100 pts] ++
+
+    General of the Empire [100 pts]
+    - Hand weapon
+    - Full plate armour
+    - General
+
+    20 State Troops [200 pts]
+    (Halberds, Champion [Sword of Might], Standard Bearer)   <- the compact form: one line in brackets
+    Special Rules: ...                                        <- optional lines, not read
+    ---
+    Created with "Old World Builder"
+
+Each unit becomes one line of our text (`<points> - <size> <name>, <choice>, ...`), read with the same
+names-to-ids matching as a list written here; the equipment a unit has anyway (OWB lists a hand weapon
+as a choice) is left out, and `Champion [item]` is our `Champion (item)`. The text names no points
+limit, so the list starts at the book's usual one. An error names the line of the pasted text.
+"""
+from __future__ import annotations
+
+import re
+
+from armylists.lists.catalogue import get_book, listed_books
+from armylists.exports import parse_list_text
+from armylists.exports.text_read import ListTextError, split_outside_brackets, suggestion
+from armylists.importers.owb.data import SYSTEM_ID, slug
+from armylists.rules import Book, Roster
+
+BANNER = "==="
+CATEGORY = re.compile(r"^\+\+\s*(.+?)\s*(?:\[[^\]]*\])?\s*\+\+$")
+UNIT = re.compile(r"^(?:(\d+)\s+)?(.+?)(?:\s+\[(\d+)\s+[^\]]+\])?\s*$")
+NOT_READ = ("special rules:", "custom note", "[")  # OWB's optional lines: rules, notes, profiles
+
+
+def is_owb_text(text: str) -> bool:
+    lines = [line.strip() for line in text.strip().splitlines()]
+    return bool(lines) and (lines[0] == BANNER or 'Created with "Old World Builder"' in text) and \
+        any(CATEGORY.match(line) for line in lines)
+
+
+def read_owb_text(text: str, source: str) -> tuple[Roster, Book]:
+    """The list in OWB's text export and its Book, or a `ListTextError` naming the line of `text`."""
+    lines = text.splitlines()
+    header = [(i + 1, line.strip()) for i, line in enumerate(lines[:6]) if line.strip() and line.strip() != BANNER]
+    if len(header) < 2:
+        raise ListTextError(source, 1, "expected Old World Builder's header: the list's name, then the game and army")
+    (_, title), (army_line, game) = header[0], header[1]
+    name = re.sub(r"\s*\[[^\]]*\]\s*$", "", title)
+    parts = [p.strip() for p in game.split(",")]
+    if len(parts) < 2:
+        raise ListTextError(source, army_line, f"expected \"Warhammer: The Old World, <army>\", not \"{game}\"")
+    book = _book(parts[1], source, army_line)
+    ours: list[str | list[str]] = [f"List: {name}", f"System: {book.system.name}", f"Book: {book.name} {book.version}",
+            f"Points limit: {book.default_limit or book.system.default_limit or 2000}"]
+    origin = [1, army_line, army_line, army_line]  # our line -> the pasted text's line
+    if len(parts) > 2:
+        ours.append(f"Composition: {', '.join(parts[2:])}")
+        origin.append(army_line)
+    ours.append("")
+    origin.append(army_line)
+    unit: list[str] | None = None
+    for number, raw in enumerate(lines[header[1][0]:], start=header[1][0] + 1):
+        line = raw.strip()
+        if line == "---":
+            break
+        if not line or line == BANNER:
+            continue
+        heading = CATEGORY.match(line)
+        if heading:
+            if heading.group(1).casefold().startswith("allies"):
+                raise ListTextError(source, number, "allied units come from another army's book; add them in "
+                                                    "the editor after the import")
+            unit = None
+            continue
+        if line.startswith("- ") and unit is not None:
+            unit.append(line[2:].strip())
+        elif line.startswith("(") and line.endswith(")") and unit is not None:
+            unit.extend(split_outside_brackets(line[1:-1]))
+        elif line.casefold().startswith(NOT_READ):
+            continue
+        else:
+            found = UNIT.match(line)
+            size, unit_name, points = found.group(1), found.group(2), found.group(3)
+            unit = [points or "?", f"{size} {unit_name}" if size else unit_name]
+            ours.append(unit)  # a unit's line is written once its choices are read
+            origin.append(number)
+    text_lines = []
+    for entry in ours:
+        if isinstance(entry, list):
+            points, head, *choices = entry
+            choices = _without_equipment(book, head, choices)
+            text_lines.append(f"{points} - {', '.join([head, *[_bearer(c) for c in choices]])}")
+        else:
+            text_lines.append(entry)
+    try:
+        roster = parse_list_text("\n".join(text_lines), [book], source, lookup=get_book)
+    except ListTextError as exc:
+        line = origin[exc.line - 1] if 0 < exc.line <= len(origin) else exc.line
+        reason = exc.args[0].split(": ", 2)[-1]
+        raise ListTextError(source, line, reason) from None
+    return roster, book
+
+
+def _book(army: str, source: str, number: int) -> Book:
+    """Our book of that army: a hand-written one before one imported from OWB's data."""
+    books = [b for b in listed_books() if b.system.id == SYSTEM_ID]
+    for book in sorted(books, key=lambda b: b.imported):
+        if army.casefold() in (book.name.casefold(), book.id) or f"owb-{slug(army)}" == book.id:
+            return book
+    raise ListTextError(source, number, f"no army \"{army}\" among The Old World's books here"
+                                        + suggestion(army, sorted({b.name for b in books})))
+
+
+
+def _bearer(choice: str) -> str:
+    """OWB's `Champion [Sword of Might]` is our `Champion (Sword of Might)`."""
+    return re.sub(r"\s*\[(.*)\]$", r" (\1)", choice)
+
+
+def _without_equipment(book: Book, head: str, choices: list[str]) -> list[str]:
+    """Leave out what the unit carries anyway (OWB lists its hand weapon and armour as chosen)."""
+    name = re.sub(r"^\d+\s+", "", head).casefold()
+    entry = next((e for e in book.entries.values() if e.name.casefold() == name), None)
+    if entry is None:
+        return choices
+    options = {o.name.casefold() for o in entry.options.values()}
+    return [c for c in choices if c.casefold() in options or slug(c) not in entry.equipment]

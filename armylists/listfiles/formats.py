@@ -1,0 +1,43 @@
+"""The list formats other tools write, as the importers register them: "is this yours?" and "read it".
+
+The list files part (reading.py, importing.py) knows our own formats, the JSON list document and
+tournament text, and asks every registered format first; it imports no importer. An importer's Django
+side registers its formats when the app starts (apps.py names the modules); a new importer adds a
+module there and calls `register` in it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from armylists.rules import Book, Roster
+
+
+class ListFileError(Exception):
+    """A list file that cannot be used; its message is the one line to print (the file, and the path or
+    line inside it)."""
+
+
+@dataclass(frozen=True)
+class ListFormat:
+    name: str  # the format, as a player knows it
+    recognise: Callable[[bytes, str], bool]  # (data, source) -> is it this format? Cheap, never raises
+    read: Callable[[bytes, str], "tuple[Roster, Book]"]  # the Roster and its Book, or a ListFileError
+
+
+FORMATS: list[ListFormat] = []
+
+
+def register(list_format: ListFormat) -> None:
+    """Add a format, asked after those registered before it (registering a name again replaces it)."""
+    for i, known in enumerate(FORMATS):
+        if known.name == list_format.name:
+            FORMATS[i] = list_format
+            return
+    FORMATS.append(list_format)
+
+
+def format_of(data: bytes, source: str) -> ListFormat | None:
+    """The first registered format that recognises `data`, or None (then it is one of ours, or nothing)."""
+    return next((f for f in FORMATS if f.recognise(data, source)), None)

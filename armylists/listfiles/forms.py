@@ -1,0 +1,24 @@
+"""The import page's form: a file or pasted text; what it holds is the list files part's question."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+
+class ImportListForm(forms.Form):
+    """A list to bring in: a file, or text pasted (one of the two)."""
+
+    file = forms.FileField(required=False, label="A file",
+                           help_text="Our JSON or text, Old World Builder's .owb.json or text export, or a "
+                                     "BattleScribe / New Recruit roster (.ros, .rosz)")
+    text = forms.CharField(required=False, label="Or paste the list", widget=forms.Textarea(attrs={"rows": 14}),
+                           max_length=8 * 1024 * 1024)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("file") and not (data.get("text") or "").strip():
+            raise forms.ValidationError("Choose a file or paste a list.")
+        if data.get("file") and (data.get("text") or "").strip():
+            raise forms.ValidationError("Choose a file or paste a list, not both.")
+        return data

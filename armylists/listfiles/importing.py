@@ -1,0 +1,39 @@
+"""A list brought in from anywhere (a file or pasted text), whatever wrote it, as our list document.
+
+`import_list(data, source)` reads the data as the list file reader does (reading.py: every format an
+importer registered in formats.py, then our JSON and tournament text), with the import page's larger
+size cap, and makes a Character the General when the list names none. A problem is an `ImportProblem`
+whose message names the line (or the path inside a JSON file) and, for a name the book lacks, the
+closest name it has.
+"""
+from __future__ import annotations
+
+from armylists.listfiles.formats import FORMATS
+from armylists.listfiles.reading import OUR_JSON, OUR_TEXT, ListFileError, read_any
+from armylists.lists import edits
+from armylists.rules import Book, Roster
+from armylists.rules.roster import MAX_DOCUMENT_BYTES
+
+MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an Old World Builder list copies every unit's whole definition
+
+
+class ImportProblem(Exception):
+    """Data that cannot be brought in; str() is the message to show, naming the line where there is one."""
+
+
+def import_list(data: bytes, source: str) -> tuple[Roster, Book, str]:
+    """The list in `data` with its Book and the name of the format it was read as, or `ImportProblem`."""
+    if not data.strip():
+        raise ImportProblem(f"{source}: is empty; paste a list or choose a file")
+    if len(data) > max(MAX_IMPORT_BYTES, MAX_DOCUMENT_BYTES):
+        raise ImportProblem(f"{source}: is {len(data)} bytes; a list may be at most {MAX_IMPORT_BYTES}")
+    try:
+        roster, book, how = read_any(data, source)
+    except ListFileError as exc:
+        raise ImportProblem(str(exc)) from None
+    return edits.default_general(book, roster), book, how
+
+
+def format_names() -> list[str]:
+    """Every format the import page reads, as a player knows it, in the order they are tried."""
+    return [f.name for f in FORMATS] + [OUR_JSON, OUR_TEXT]

@@ -1,0 +1,72 @@
+"""Reading a list file and writing an output file, for the commands that take list files.
+
+`read_list` reads the forms a player hands in: every format an importer registered (formats.py: a
+BattleScribe / New Recruit roster, Old World Builder's saved list and text export), else our JSON list
+document or a list in tournament text, and returns the Roster with its Book; anything wrong is a
+`ListFileError` whose message is the one line to print (the file, and the path or line inside it).
+Shared by import_list, export_list, check_lists, event uploads and the import page.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from armylists.lists.catalogue import book_for, get_book, site_library
+from armylists.exports import parse_list_text
+from armylists.rules import Book, ListDocumentError, Roster, parse_roster_json
+from armylists.rules.plain_data import text_problem
+from armylists.rules.roster import MAX_DOCUMENT_BYTES
+from armylists.listfiles.formats import ListFileError, format_of
+
+OUR_JSON = "our JSON list document"
+OUR_TEXT = "tournament text"
+
+
+def read_list(path: Path) -> tuple[Roster, Book]:
+    """The list in `path` (JSON document or tournament text) and its Book, or a `ListFileError`."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ListFileError(f"{path}: cannot be read: {exc.strerror}") from None
+    return read_list_data(data, str(path))
+
+
+def read_list_data(data: bytes, source: str) -> tuple[Roster, Book]:
+    """`read_list` for bytes already read (an uploaded file); `source` names it in every message."""
+    roster, book, _ = read_any(data, source)
+    return roster, book
+
+
+def read_any(data: bytes, source: str) -> tuple[Roster, Book, str]:
+    """`read_list_data`, and the name of the format the data was read as."""
+    registered = format_of(data, source)
+    if registered is not None:
+        roster, book = registered.read(data, source)
+        return roster, book, registered.name
+    try:
+        if data.lstrip().startswith((b"{", b"[")):  # JSON; a list document is an object
+            roster = parse_roster_json(data, source)
+            return roster, book_for(roster, source), OUR_JSON
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise ListFileError(f"{source}: is {len(data)} bytes; a list may be at most {MAX_DOCUMENT_BYTES}")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ListFileError(f"{source}: is not UTF-8 text: {exc.reason}") from None
+        problem = text_problem(text)
+        if problem:
+            raise ListFileError(f"{source}: {problem}")
+        roster = parse_list_text(text, site_library().books.values(), source, lookup=get_book)
+        return roster, book_for(roster, source), OUR_TEXT
+    except ListDocumentError as exc:
+        raise ListFileError(str(exc)) from None
+
+
+def write_output(output: Path, content: str | bytes) -> None:
+    """Write `content` to `output`, or a `ListFileError` naming the file."""
+    try:
+        if isinstance(content, bytes):
+            output.write_bytes(content)
+        else:
+            output.write_text(content, encoding="utf-8")
+    except OSError as exc:
+        raise ListFileError(f"{output}: cannot be written: {exc.strerror}") from None

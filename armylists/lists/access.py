@@ -1,0 +1,39 @@
+"""Who may see and change a list: one place, used by every list page.
+
+A list is private: only its owner sees and edits it. Anybody else gets "not found", so a list's
+existence is not revealed. A share link (`/s/<token>/`) shows it read-only to whoever holds it, and
+stops working when the owner revokes it.
+"""
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest
+
+from armylists.models import ArmyList
+
+
+def get_list_for_user(request: HttpRequest, pk: int) -> tuple[ArmyList, bool]:
+    """The list with `pk` if the request's user may see it, and whether they may edit it; else 404."""
+    user = request.user
+    if user.is_authenticated:
+        found = ArmyList.objects.filter(pk=pk, owner_id=user.pk).first()
+        if found is not None:
+            return found, True
+    raise Http404("No such list.")
+
+
+def get_rw_list_for_user(request: HttpRequest, pk: int) -> ArmyList:
+    """The list if the user may edit it; 404 when they may not even see it."""
+    army_list, can_edit = get_list_for_user(request, pk)
+    if not can_edit:
+        raise Http404("No such list.")
+    return army_list
+
+
+def get_shared_list(token: str) -> ArmyList:
+    """The list a share link points at, while it is shared; 404 for an unknown or revoked token."""
+    if not token:
+        raise Http404("No such list.")
+    found = ArmyList.objects.filter(share_token=token).first()
+    if found is None:
+        raise Http404("This share link does not exist or was revoked.")
+    return found
