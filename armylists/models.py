@@ -143,6 +143,45 @@ class Event(models.Model):
         return self.name
 
 
+def new_join_code() -> str:
+    """A team's join code: 10 characters from 32 (50 bits), read aloud or typed without ambiguity."""
+    return "".join(secrets.choice("abcdefghjkmnpqrstuvwxyz23456789") for _ in range(10))
+
+
+class Team(models.Model):
+    """A team at a team event, registered by the organiser or created by its captain.
+
+    Players join it with its join code (the organiser and the captain see the code and hand it out);
+    team rules read only the lists of its members (and the lists the organiser uploaded into it)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=200)
+    join_code = models.CharField(max_length=20, default=new_join_code)
+    captain = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="+")  # None when the organiser registered it
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(fields=["event", "name"], name="one_team_name_per_event")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamMember(models.Model):
+    """A player in a team; at most one team per player at an event (the `event` column says which)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_memberships")
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined", "id"]
+        constraints = [models.UniqueConstraint(fields=["event", "user"], name="one_team_per_player")]
+
+
 class Submission(models.Model):
     """A player's list at an event: a frozen copy of the document, its checksum and its last check.
 
@@ -158,7 +197,8 @@ class Submission(models.Model):
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                related_name="submissions")  # None for a list the organiser uploaded
     player_name = models.CharField(max_length=200)
-    team = models.CharField(max_length=200, blank=True)
+    # The player's team (their membership when they submitted or joined), or the one the organiser uploaded it into.
+    team = models.ForeignKey(Team, on_delete=models.SET_NULL, null=True, blank=True, related_name="submissions")
     source_list = models.ForeignKey(ArmyList, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     document = models.JSONField()
     checksum = models.CharField(max_length=64)
@@ -219,6 +259,14 @@ class EventJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Crash recovery (events/job_recovery.py): a running job writes `heartbeat_at` as it goes; one not heard
+    # from for EVENT_JOB_STALE_SECONDS lost its worker. `attempt` counts its runs; a run whose attempt is
+    # no longer the row's (it was given up and run again) writes nothing.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempt = models.PositiveIntegerField(default=1)
+    # The muster PDF's approved lists ("id:checksum" of each, hashed): a different key now means the
+    # approvals changed since it was made (events/jobs.approved_key).
+    approved_key = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -7,6 +7,7 @@ from armylists.accounts import views as accounts
 from armylists.editor import book_pages as books
 from armylists.editor import list_pages as lists
 from armylists.editor import views as editor
+from armylists.events import team_views as event_teams
 from armylists.events import views as events
 from armylists.ops import health
 from armylists.listfiles.views import import_list_view
@@ -58,6 +59,8 @@ urlpatterns = [
     path("events/<int:pk>/muster/", events.event_muster_start, name="event-muster-start"),
     path("events/<int:pk>/jobs/", events.event_jobs, name="event-jobs"),
     path("events/<int:pk>/players.csv", events.event_players_csv, name="event-players-csv"),  # issue 17
+    path("events/<int:pk>/teams/new/", event_teams.team_new, name="event-team-new"),  # issue 25
+    path("events/<int:pk>/teams/join/", event_teams.team_join, name="event-team-join"),
     path("events/<int:pk>/submissions/<int:sid>/", events.submission_detail, name="submission-detail"),
     path("events/<int:pk>/submissions/<int:sid>/review/", events.submission_review, name="submission-review"),
     path("events/<int:pk>/submissions/<int:sid>/download/<str:fmt>/", events.submission_download,

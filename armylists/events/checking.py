@@ -97,11 +97,12 @@ def evaluate(submissions: Sequence[Submission], ruleset: Ruleset, progress: Prog
             continue
         checked[sub.pk] = Checked(book, roster, check_list(ruleset, book, roster, allies), allies=allies)
     if ruleset.event.team_rules:
-        teams: dict[str, list] = {}
+        # A team is the registered one (events.teams): its members' lists and those uploaded into it.
+        teams: dict[int, list] = {}
         for sub in submissions:
-            if sub.team and checked[sub.pk].report is not None:
+            if sub.team_id and checked[sub.pk].report is not None:
                 found = checked[sub.pk]
-                teams.setdefault(sub.team, []).append((sub.pk, found.book, found.roster, found.allies))
+                teams.setdefault(sub.team_id, []).append((sub.pk, found.book, found.roster, found.allies))
         for lists in teams.values():
             for pk, found in check_team(lists, ruleset.event.team_rules).items():
                 if found:

@@ -9,7 +9,7 @@ from django import forms
 
 from armylists.lists.catalogue import site_library
 from armylists.lists.edits import MAX_LIMIT, MAX_NAME
-from armylists.models import ArmyList, Event
+from armylists.models import ArmyList, Event, Team
 from armylists.rules import RulesDataError
 from armylists.rules.errors import format_path
 
@@ -177,12 +177,31 @@ class EventForm(forms.ModelForm):
 
 
 class SubmitForm(forms.Form):
+    """A player's list to submit; their team is the one they joined (events.teams), never typed here."""
+
     army_list = forms.ModelChoiceField(queryset=ArmyList.objects.none(), label="Your list", empty_label=None)
-    team = forms.CharField(max_length=200, required=False, label="Team (team events)")
 
     def __init__(self, user, event: Event, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["army_list"].queryset = ArmyList.objects.filter(owner=user, system=event.system).order_by("name")
+
+
+class TeamForm(forms.Form):
+    """A new team: registered by the organiser, or created by a player who becomes its captain."""
+
+    name = forms.CharField(max_length=200, label="Team name")
+
+
+class JoinTeamForm(forms.Form):
+    """Joining one of the event's registered teams with the code its captain or the organiser gave."""
+
+    team = forms.ModelChoiceField(queryset=Team.objects.none(), label="Team", empty_label=None,
+                                  error_messages={"invalid_choice": "Choose one of this event's teams."})
+    code = forms.CharField(max_length=20, label="Join code", widget=forms.TextInput(attrs={"autocomplete": "off"}))
+
+    def __init__(self, event: Event, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].queryset = event.teams.all()
 
 
 class MultipleFileInput(forms.ClearableFileInput):

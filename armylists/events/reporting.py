@@ -76,7 +76,7 @@ def rows(event: Event, submissions: Iterable[Submission]) -> list[Row]:
         by_id = {c["id"]: c for c in report.get("categories", [])}
         violations = tuple(report.get("violations", []))
         out.append(Row(
-            submission=sub, player=sub.player_name, team=sub.team,
+            submission=sub, player=sub.player_name, team=sub.team.name if sub.team else "",
             army=f"{sub.army_name or sub.book} {sub.book_version}", total=sub.total_points,
             limit=report.get("points_limit", event.points_limit),
             categories=tuple((cid, by_id[cid]["percent"], by_id[cid]["state"]) if cid in by_id else (cid, 0.0, "ok")
@@ -93,7 +93,7 @@ def table(event: Event, sort: str = "player", descending: bool = False, status: 
           verdict: str = "", player: str = "") -> list[Row]:
     """The organiser's table: filtered by status, army (book id), verdict (legal, illegal) and a part of the
     player's name, then sorted by one of SORTS."""
-    found = rows(event, event.submissions.all())
+    found = rows(event, event.submissions.select_related("team"))
     if status in STATUSES:
         found = [r for r in found if r.status == status]
     if army:
@@ -121,10 +121,10 @@ def players_csv(event: Event) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["player", "team", "faction", "list", "status"])
-    rows = event.submissions.order_by("player_name", "id").values_list("player_name", "team", "army_name", "book",
+    rows = event.submissions.order_by("player_name", "id").values_list("player_name", "team__name", "army_name", "book",
                                                                       "list_name", "status")
     for player, team, army_name, book, list_name, status in rows:
-        writer.writerow([player, team, army_name or book, list_name, status])
+        writer.writerow([player, team or "", army_name or book, list_name, status])
     return out.getvalue()
 
 
@@ -151,7 +151,7 @@ def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress 
 
     `progress` counts two steps a list: reading and checking it, then laying out its pages."""
     register_fonts()
-    approved = list(event.submissions.filter(status=Submission.APPROVED).order_by("player_name", "id"))
+    approved = list(event.submissions.filter(status=Submission.APPROVED).select_related("team").order_by("player_name", "id"))
     steps = 2 * len(approved)
     checked = evaluate(approved, ruleset_for(event), progress and (lambda done, _: progress(done, steps)))
     styles = Styles(9)
@@ -167,7 +167,7 @@ def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress 
     for sub in approved:
         found = checked[sub.pk]
         story.append(PageBreak())
-        story.append(Paragraph(text(f"{sub.player_name}" + (f" ({sub.team})" if sub.team else "")), styles.heading))
+        story.append(Paragraph(text(f"{sub.player_name}" + (f" ({sub.team.name})" if sub.team else "")), styles.heading))
         if found.report is None:
             story.append(Paragraph(text(f"This list cannot be printed: {found.error}"), styles.error))
             continue
@@ -194,7 +194,7 @@ def _cover_table(approved: list[Submission], styles: Styles, width: float) -> Ta
         return Paragraph("No list is approved yet.", styles.body)
     data = [[Paragraph(h, styles.cell_bold) for h in ("Player", "Team", "Army", "Points", "Checksum")]]
     for sub in approved:
-        data.append([Paragraph(text(sub.player_name), styles.cell), Paragraph(text(sub.team), styles.cell),
+        data.append([Paragraph(text(sub.player_name), styles.cell), Paragraph(text(sub.team.name if sub.team else ""), styles.cell),
                      Paragraph(text(f"{sub.army_name or sub.book} {sub.book_version}"), styles.cell),
                      Paragraph(text(sub.total_points), styles.cell_right), Paragraph(text(sub.checksum), styles.cell)])
     widths = [0.28, 0.16, 0.32, 0.1, 0.14]

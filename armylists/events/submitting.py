@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from armylists.exports import checksum
 from armylists.listfiles.reading import ListFileError, read_list_data
-from armylists.models import ArmyList, Event, Submission, SubmissionRevision
+from armylists.models import ArmyList, Event, Submission, SubmissionRevision, Team, TeamMember
 from armylists.rules import ListDocumentError, Roster, parse_roster, roster_to_dict
 
 from armylists.events.checking import check_event
@@ -30,8 +31,9 @@ def deadline_passed(event: Event) -> bool:
     return timezone.now() > event.deadline
 
 
-def submit_list(event: Event, user, army_list: ArmyList, team: str = "") -> Submission:
-    """The player's own list, frozen as it is now, under their user name."""
+def submit_list(event: Event, user, army_list: ArmyList) -> Submission:
+    """The player's own list, frozen as it is now, under their user name, in the team they joined (if
+    any; events.teams): never in a team they only name."""
     if deadline_passed(event):
         raise SubmissionError(f"The deadline ({timezone.localtime(event.deadline):%Y-%m-%d %H:%M}) has passed; "
                               f"ask the organiser.")
@@ -43,26 +45,32 @@ def submit_list(event: Event, user, army_list: ArmyList, team: str = "") -> Subm
         roster = parse_roster(army_list.document, army_list.name)
     except ListDocumentError as exc:
         raise SubmissionError(f"The list cannot be read: {exc.reason}") from None
+    member = TeamMember.objects.filter(event=event, user=user).select_related("team").first()
     # One transaction: a check that fails (the event's rules unusable, a report the database refuses)
     # leaves no stored copy without its report, and the player's earlier copy as it was.
     with transaction.atomic():
-        submission = store(event, roster, user.get_username(), player=user, source_list=army_list, team=team)
-        # Only this list and its team mates (team rules read them together): the player's verdict at once,
-        # without checking the whole event inside the request.
-        check_event(event, scope=event.submissions.filter(team=submission.team) if submission.team
-                    else event.submissions.filter(pk=submission.pk))
+        before = event.submissions.filter(player_name=user.get_username()).values_list("team_id", flat=True).first()
+        submission = store(event, roster, user.get_username(), player=user, source_list=army_list,
+                           team=member.team if member else None, own_team=True)
+        # Only this list and its team mates (team rules read them together), and those of the team it left,
+        # if any: the player's verdict at once, without checking the whole event inside the request.
+        teams = {t for t in (before, submission.team_id) if t is not None}
+        check_event(event, scope=event.submissions.filter(Q(pk=submission.pk) | Q(team_id__in=teams)))
     submission.refresh_from_db()
     return submission
 
 
 def store(event: Event, roster: Roster, player_name: str, player=None, source_list: ArmyList | None = None,
-          team: str = "") -> Submission:
+          team: Team | None = None, own_team: bool = False) -> Submission:
     """Save `roster` as the submission of `player_name`, keeping any earlier one in its history.
 
     Not checked here: the caller checks the event once, after everything it stores. Refused with a
     `SubmissionError`, storing nothing, when the submission is approved (locked until the organiser
     reopens it), or when the name matches a submission of another kind: an upload (`player` None) never
-    replaces, and so never joins, a player's own account's submission, nor a player an upload."""
+    replaces, and so never joins, a player's own account's submission, nor a player an upload.
+
+    `own_team`: `team` is the player's membership (None: no team); otherwise an upload keeps the team a
+    replaced submission had unless it names one."""
     with transaction.atomic():
         sub = Submission.objects.select_for_update().filter(event=event, player_name=player_name).first()
         if sub is None:
@@ -72,7 +80,7 @@ def store(event: Event, roster: Roster, player_name: str, player=None, source_li
             SubmissionRevision.objects.create(submission=sub, document=sub.document, checksum=sub.checksum,
                                               submitted_at=sub.submitted_at, status=sub.status, note=sub.note)
         sub.player = player
-        sub.team = team or sub.team
+        sub.team = team if own_team or team is not None else sub.team
         sub.source_list = source_list
         sub.document = roster_to_dict(roster)
         sub.checksum = checksum(roster)
@@ -113,7 +121,7 @@ def player_name_of(filename: str, roster: Roster) -> str:
     return stem[:200] or "player"
 
 
-def upload_files(event: Event, files: list[tuple[str, bytes]], team: str = "") -> UploadResult:
+def upload_files(event: Event, files: list[tuple[str, bytes]], team: Team | None = None) -> UploadResult:
     """Each file (JSON list document or tournament text) becomes a submission; a file that cannot be
     read is reported by name and nothing else is lost. Not checked here: the caller has the whole event
     checked once, in the background (events.jobs)."""

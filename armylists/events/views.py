@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,14 +22,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists.lists.catalogue import site_library
 from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
-from armylists.events.forms import EventForm, ReviewForm, SubmitForm, UploadForm
+from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
 from armylists.events.reporting import (
     STATUSES, SORTS, category_columns, players_csv, shown_violations, status_counts, table, table_csv,
 )
 from armylists.events.submitting import (
-    MAX_UPLOAD_FILES, SubmissionError, deadline_passed, submit_list, upload_files,
+    MAX_UPLOAD_FILES, SubmissionError, UploadResult, deadline_passed, submit_list, upload_files,
 )
+from armylists.events.teams import TeamError, teams_context, upload_team
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.models import Event, EventJob, Submission
@@ -114,6 +116,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "deadline_passed": deadline_passed(event), "columns": category_columns(event),
         "submit_form": SubmitForm(request.user, event),
         "own_violations": shown_violations(event, own.report) if own is not None else [],
+        "team_form": TeamForm(), "join_form": JoinTeamForm(event), **teams_context(event, request.user, organiser),
     }
     if organiser:
         sort = request.GET.get("sort", "player")
@@ -144,7 +147,7 @@ def event_submit(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Choose one of your lists for this game system.")
         return redirect("event-detail", event.pk)
     try:
-        sub = submit_list(event, request.user, form.cleaned_data["army_list"], form.cleaned_data["team"].strip())
+        sub = submit_list(event, request.user, form.cleaned_data["army_list"])
     except (SubmissionError, EventSetupError) as exc:
         messages.error(request, str(exc))
         return redirect("event-detail", event.pk)
@@ -215,11 +218,17 @@ def event_upload(request: HttpRequest, pk: int) -> HttpResponse:
                     too_big.append((upload.name, f"{upload.name}: is {upload.size} bytes; at most {MAX_UPLOAD_BYTES}"))
                     continue
                 files.append((upload.name, upload.read()))
-            result = upload_files(event, files, form.cleaned_data["team"].strip())
-            if result.stored:  # checked in the background, with the rest of the event (team rules)
-                start_job(event, EventJob.RECHECK)
-                for sub in result.stored:
-                    sub.refresh_from_db()
+            # The lists and the job that checks them are stored together or not at all: a worker killed
+            # half-way leaves no list "submitted" that no job will ever check.
+            try:
+                with transaction.atomic():
+                    result = upload_files(event, files, upload_team(event, form.cleaned_data["team"]))
+                    if result.stored:  # checked in the background, with the rest of the event (team rules)
+                        start_job(event, EventJob.RECHECK)
+            except TeamError as exc:
+                result = UploadResult(failed=[("(team)", str(exc))])
+            for sub in result.stored:
+                sub.refresh_from_db()
             result.failed[:0] = too_big
             status = 400 if result.failed and not result.stored else 200  # some stored: the page reports both
         else:

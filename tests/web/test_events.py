@@ -19,7 +19,7 @@ from armylists.lists.catalogue import report_for
 from armylists.events.checking import check_event
 from armylists.exports import checksum, export_text
 from armylists.listfiles.reading import read_list_data
-from armylists.models import Event, Submission
+from armylists.models import Event, Submission, Team
 from armylists.rules import parse_roster
 
 from ..conftest import EXAMPLES
@@ -53,8 +53,11 @@ def bob_list(bob, legal_document):
     return make_list(bob, {**legal_document, "name": "Bob's Empire"})
 
 
-def submit(client, event, army_list, team=""):
-    return client.post(reverse("event-submit", args=[event.pk]), {"army_list": army_list.pk, "team": team})
+def submit(client, event, army_list, team=None):
+    """Submit `army_list`; with `team` (a registered Team), join it with its code first."""
+    if team is not None:
+        client.post(reverse("event-team-join", args=[event.pk]), {"team": team.pk, "code": team.join_code})
+    return client.post(reverse("event-submit", args=[event.pk]), {"army_list": army_list.pk})
 
 
 # --- setting an event up -------------------------------------------------------------------------
@@ -282,16 +285,17 @@ def test_a_returned_list_stays_returned_until_submitted_again(client, alice, bob
 def test_team_rules_read_a_teams_lists_together(client, alice, bob, charlie, event, legal_document):
     event.rules_text = "- {id: team-items, type: team_items_once}"
     event.save()
+    red = Team.objects.create(event=event, name="Red")
     for user in (bob, charlie):
         client.force_login(user)
-        submit(client, event, make_list(user, legal_document), team="Red")
+        submit(client, event, make_list(user, legal_document), team=red)
     subs = {s.player_name: s for s in Submission.objects.all()}
     codes = {name: sorted({v["code"] for v in s.report["violations"]}) for name, s in subs.items()}
     assert codes == {"bob": ["team.items_duplicate"], "charlie": ["team.items_duplicate"]}
     messages = [v["message"] for v in subs["bob"].report["violations"]]
     assert "Giant Sword is also taken in Example; a magic item may be taken in one list of the team only." in messages
     # another team is another matter
-    Submission.objects.filter(player=charlie).update(team="Blue")
+    Submission.objects.filter(player=charlie).update(team=Team.objects.create(event=event, name="Blue"))
     check_event(event)
     assert all(s.valid for s in Submission.objects.all())
 
@@ -515,7 +519,7 @@ def test_the_counts_say_how_many_lists_are_in_and_each_status(three_players, eve
 
 def test_the_players_csv_has_player_team_and_faction(client, event, bob, charlie, alice, legal_document):
     client.force_login(bob)
-    submit(client, event, make_list(bob, legal_document), team="Reikland Reavers")
+    submit(client, event, make_list(bob, legal_document), team=Team.objects.create(event=event, name="Reikland Reavers"))
     client.force_login(charlie)
     submit(client, event, make_list(charlie, illegal_document()))
     client.force_login(alice)
