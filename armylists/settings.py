@@ -257,6 +257,11 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+# A running job not heard from for this many seconds lost its worker: it is run again from the start,
+# or failed the second time (armylists/events/jobs.py: recover_stale_jobs). Jobs write a heartbeat at
+# least every few seconds while they work; the margin covers a slow step.
+EVENT_JOB_STALE_SECONDS = envcount("EVENT_JOB_STALE_SECONDS", "120")
+EVENT_JOB_STEP_DELAY = 0.0  # seconds of sleep per step of a job: tests slow a job down to kill its worker mid-way
 
 # The compiled rules (armylists/lists/books_cache.py) in a cache of their own: local memory by default, and
 # Redis when REDIS_URL is set, so every process on every machine builds them at most once per release.

@@ -166,6 +166,8 @@ def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress 
              Spacer(1, 4 * mm), _cover_table(approved, styles, doc.width)]
     for sub in approved:
         found = checked[sub.pk]
+        if progress is not None:  # no step further, but the job's heartbeat goes on (events.jobs)
+            progress(len(approved), steps)
         story.append(PageBreak())
         story.append(Paragraph(text(f"{sub.player_name}" + (f" ({sub.team.name})" if sub.team else "")), styles.heading))
         if found.report is None:

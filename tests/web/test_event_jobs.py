@@ -88,8 +88,10 @@ class TestTheDatabaseWorker:
 
         self.run_worker()
 
-        job = EventJob.objects.get()
+        job = EventJob.objects.get(kind="muster")
         assert (job.state, job.done, job.total) == ("done", 2, 2)  # one approved list: checked, then laid out
+        # The fixture stored the lists without a check job: the worker found them at its start and checked them.
+        assert EventJob.objects.get(kind="recheck").state == "done"
         page = page_of(client_alice, event)
         assert f'id="muster-download" href="{url}"' in page
         response = client_alice.get(url)
