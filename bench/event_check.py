@@ -69,7 +69,7 @@ def main() -> None:
     from armylists.lists.catalogue import disk_library
     from armylists.events.checking import check_event, evaluate, ruleset_for
     from armylists.exports import checksum
-    from armylists.models import Event, Submission
+    from armylists.models import Event, Submission, Team
     from armylists.rules import parse_roster, roster_to_dict
 
     organiser = get_user_model().objects.create_user("organiser", password="bench-password-1")
@@ -78,9 +78,10 @@ def main() -> None:
                                  deadline=timezone.now() + timedelta(days=20))
     now = timezone.now()
     rows = []
+    teams = Team.objects.bulk_create([Team(event=event, name=f"Team {t:03d}") for t in range((args.lists + 1) // 2)])
     for i, doc in enumerate(variants(args.lists)):
         roster = parse_roster(doc)
-        rows.append(Submission(event=event, player_name=doc["player"], team=f"Team {i // 2:03d}",
+        rows.append(Submission(event=event, player_name=doc["player"], team=teams[i // 2],
                                document=roster_to_dict(roster), checksum=checksum(roster), list_name=roster.name,
                                book=roster.book, book_version=roster.book_version, submitted_at=now))
     Submission.objects.bulk_create(rows, batch_size=500)

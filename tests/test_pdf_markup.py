@@ -48,11 +48,12 @@ def test_the_events_muster_prints_markup_in_names_as_written(alice, legal_docume
     from armylists.events.checking import check_event
     from armylists.events.reporting import muster_pdf
     from armylists.events.submitting import store
-    from armylists.models import Event, Submission
+    from armylists.models import Event, Submission, Team
 
     event = Event.objects.create(organiser=alice, name=HOSTILE, date=date.today() + timedelta(days=10),
                                  system="t9a-0.11", points_limit=2400, deadline=timezone.now() + timedelta(days=5))
-    store(event, parse_roster({**legal_document, "name": HOSTILE}), HOSTILE[:200], team=HOSTILE)
+    store(event, parse_roster({**legal_document, "name": HOSTILE}), HOSTILE[:200],
+          team=Team.objects.create(event=event, name=HOSTILE[:200]))
     check_event(event)
     Submission.objects.update(status=Submission.APPROVED)
     text = " ".join(pages(muster_pdf(event)))
