@@ -61,6 +61,7 @@ urlpatterns = [
     path("events/<int:pk>/players.csv", events.event_players_csv, name="event-players-csv"),  # issue 17
     path("events/<int:pk>/teams/new/", event_teams.team_new, name="event-team-new"),  # issue 25
     path("events/<int:pk>/teams/join/", event_teams.team_join, name="event-team-join"),
+    path("events/<int:pk>/teams/<int:tid>/remove/", event_teams.team_remove, name="event-team-remove"),
     path("events/<int:pk>/submissions/<int:sid>/", events.submission_detail, name="submission-detail"),
     path("events/<int:pk>/submissions/<int:sid>/review/", events.submission_review, name="submission-review"),
     path("events/<int:pk>/submissions/<int:sid>/download/<str:fmt>/", events.submission_download,

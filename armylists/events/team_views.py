@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from armylists.models import Event
+from armylists.models import Event, Team
 
 from armylists.events.checking import EventSetupError
 from armylists.events.forms import JoinTeamForm, TeamForm
-from armylists.events.teams import TeamError, join_team, register_team
+from armylists.events.teams import TeamError, join_team, register_team, remove_team
 
 
 def _errors(request: HttpRequest, form) -> None:
@@ -60,4 +60,22 @@ def team_join(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(exc))
         return redirect("event-detail", event.pk)
     messages.success(request, f"You joined {team.name}; your list counts with its lists.")
+    return redirect("event-detail", event.pk)
+
+
+@login_required
+@require_POST
+def team_remove(request: HttpRequest, pk: int, tid: int) -> HttpResponse:
+    """The organiser removes a team; its lists are checked again without it."""
+    event = get_object_or_404(Event, pk=pk)
+    if event.organiser_id != request.user.pk:
+        raise Http404("No such event.")
+    team = get_object_or_404(Team, pk=tid, event=event)
+    try:
+        lists = remove_team(event, team)
+    except EventSetupError as exc:
+        messages.error(request, str(exc))
+        return redirect("event-detail", event.pk)
+    messages.success(request, f"{team.name} is removed; its {lists} list{'' if lists == 1 else 's'} "
+                              f"{'is' if lists == 1 else 'are'} in no team now.")
     return redirect("event-detail", event.pk)

@@ -67,15 +67,29 @@ def join_team(event: Event, user, team: Team, code: str) -> Team:
 def _move(event: Event, user, team: Team) -> None:
     """Make `user` a member of `team` only, and move their submission (checked with both teams again).
 
-    An approved list keeps its approval only while the check with its new team finds it legal."""
+    An approved list is locked (as against a resubmission) until the organiser reopens it."""
+    sub = Submission.objects.filter(event=event, player=user).first()
+    if sub is not None and sub.team_id != team.pk and sub.status == Submission.APPROVED:
+        raise TeamError("Your list is approved, so it is locked in its team; ask the organiser to reopen it before "
+                        "you change team.")
     TeamMember.objects.filter(event=event, user=user).exclude(team=team).delete()
     TeamMember.objects.get_or_create(event=event, user=user, defaults={"team": team})
-    sub = Submission.objects.filter(event=event, player=user).first()
     if sub is None or sub.team_id == team.pk:
         return
     old = sub.team_id
     Submission.objects.filter(pk=sub.pk).update(team=team)
     check_event(event, scope=event.submissions.filter(team_id__in=[t for t in (old, team.pk) if t is not None]))
+
+
+def remove_team(event: Event, team: Team) -> int:
+    """The organiser removes a team (a name squatted, a team that withdrew): its members are in no team,
+    its lists in none, and they are checked again without it. Returns how many lists it had."""
+    with transaction.atomic():
+        lists = list(team.submissions.values_list("pk", flat=True))
+        team.delete()  # memberships go with it; its submissions keep no team (SET_NULL)
+        if lists:
+            check_event(event, scope=event.submissions.filter(pk__in=lists))
+    return len(lists)
 
 
 def upload_team(event: Event, name: str) -> Team | None:

@@ -71,7 +71,7 @@ def test_the_organiser_registers_a_team_and_sees_its_code_and_members(event, ali
     assert (red.captain, red.event, len(red.join_code)) == (None, event, 10)
     page = as_user(alice).get(reverse("event-detail", args=[event.pk]))
     assert page.context["team_rows"] == [(red, ["bob"])]
-    assert (f'<tr id="team-{red.pk}"><td>Red</td><td><code>{red.join_code}</code></td><td>bob</td></tr>'
+    assert (f'<tr id="team-{red.pk}"><td>Red</td><td><code>{red.join_code}</code></td><td>bob</td>'
             in page.content.decode())
     response = register(as_user(alice), event, "Blue")
     blue = Team.objects.get(name="Blue")
@@ -174,6 +174,32 @@ def test_moving_to_another_team_moves_the_list_and_checks_both_teams(event, alic
     subs = {s.player_name: s for s in Submission.objects.all()}
     assert (subs["charlie"].team, subs["charlie"].status) == (blue, "legal")
     assert (subs["bob"].status, subs["bob"].report["violations"]) == ("legal", [])  # approval was withdrawn before
+
+
+def test_an_approved_list_cannot_change_team_until_reopened(event, alice, red, bob):
+    register(as_user(alice), event, "Blue")
+    blue = Team.objects.get(name="Blue")
+    response = join(as_user(bob), event, blue, blue.join_code)
+    assert messages_of(response) == ["Your list is approved, so it is locked in its team; ask the organiser to "
+                                     "reopen it before you change team."]
+    assert list(TeamMember.objects.filter(user=bob).values_list("team__name", flat=True)) == ["Red"]
+    assert (Submission.objects.get(player=bob).team, Submission.objects.get(player=bob).status) == (red, "approved")
+
+
+def test_only_the_organiser_removes_a_team_and_its_lists_are_checked_without_it(event, alice, red, bob, charlie,
+                                                                                 legal_document):
+    client = as_user(charlie)
+    join(client, event, red, red.join_code)
+    submit(client, event, charlie, legal_document)
+    url = reverse("event-team-remove", args=[event.pk, red.pk])
+    for user in (bob, charlie):
+        assert as_user(user).post(url).status_code == 404
+    assert Team.objects.filter(pk=red.pk).exists()
+    response = as_user(alice).post(url, follow=True)
+    assert messages_of(response) == ["Red is removed; its 2 lists are in no team now."]
+    assert not Team.objects.exists() and not TeamMember.objects.exists()
+    subs = {s.player_name: s for s in Submission.objects.all()}
+    assert [(s.team, s.status, s.report["violations"]) for s in subs.values()] == [(None, "legal", [])] * 2
 
 
 def test_an_upload_into_a_team_registers_it_for_the_organiser(client, event, alice, red, legal_document):
