@@ -5,43 +5,14 @@
 # registered team of its event, and the player who submitted under it its member, so existing events
 # keep their teams and their team rules' verdicts. Event jobs get a heartbeat and an attempt count
 # (a job whose worker died is noticed and run again or failed) and the muster PDF the key of the
-# approved lists it printed.
-import secrets
-
+# approved lists it printed. The free-text names become teams in 0007 and the old column goes in 0008: on
+# PostgreSQL, rows written in a migration cannot be followed by an ALTER TABLE of the same table in the
+# same transaction ("pending trigger events"), so each step is its own migration.
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
 import armylists.models
-
-
-def _code() -> str:
-    return "".join(secrets.choice("abcdefghjkmnpqrstuvwxyz23456789") for _ in range(10))
-
-
-def register_free_text_teams(apps, schema_editor):
-    Submission = apps.get_model("armylists", "Submission")
-    Team = apps.get_model("armylists", "Team")
-    TeamMember = apps.get_model("armylists", "TeamMember")
-    teams = {}
-    for sub in Submission.objects.exclude(old_team="").order_by("id"):
-        name = sub.old_team.strip()[:200]
-        if not name:
-            continue
-        key = (sub.event_id, name)
-        if key not in teams:
-            teams[key] = Team.objects.create(event_id=sub.event_id, name=name, join_code=_code())
-        sub.team = teams[key]
-        sub.save(update_fields=["team"])
-        if sub.player_id is not None and not TeamMember.objects.filter(event_id=sub.event_id, user_id=sub.player_id).exists():
-            TeamMember.objects.create(event_id=sub.event_id, team=teams[key], user_id=sub.player_id)
-
-
-def back_to_free_text(apps, schema_editor):
-    Submission = apps.get_model("armylists", "Submission")
-    for sub in Submission.objects.exclude(team=None).select_related("team"):
-        sub.old_team = sub.team.name
-        sub.save(update_fields=["old_team"])
 
 
 class Migration(migrations.Migration):
@@ -93,8 +64,6 @@ class Migration(migrations.Migration):
             field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL,
                                     related_name="submissions", to="armylists.team"),
         ),
-        migrations.RunPython(register_free_text_teams, back_to_free_text),
-        migrations.RemoveField(model_name="submission", name="old_team"),
         migrations.AddField(model_name="eventjob", name="heartbeat_at",
                             field=models.DateTimeField(blank=True, null=True)),
         migrations.AddField(model_name="eventjob", name="attempt", field=models.PositiveIntegerField(default=1)),

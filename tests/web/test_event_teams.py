@@ -217,11 +217,11 @@ def test_an_upload_into_a_team_registers_it_for_the_organiser(client, event, ali
 
 @pytest.mark.django_db(transaction=True)
 def test_existing_free_text_teams_become_registered_teams(django_user_model):
-    """Migration 0006: each event's free-text team names become its teams, their players its members."""
+    """Migrations 0006-0008: each event's free-text team names become its teams, their players its members."""
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    before, after = [("armylists", "0005_merge")], [("armylists", "0006_teams_and_job_recovery")]
+    before, after = [("armylists", "0005_merge")], [("armylists", "0008_drop_free_text_team")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     old = executor.loader.project_state(before).apps
