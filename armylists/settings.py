@@ -190,6 +190,9 @@ if HTTPS:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 X_FRAME_OPTIONS = "DENY"
+# An organiser uploads up to events/submitting.MAX_UPLOAD_FILES (200) list files at once; one more reaches
+# the view, which says so by name. Django's default (100) refused the 101st with a bare 400 before it.
+DATA_UPLOAD_MAX_NUMBER_FILES = 201
 
 # Content-Security-Policy (django-csp): scripts, styles, fonts and requests from this site only; no
 # inline script or style anywhere (templates load armylists/static/ files), no framing, no plugins.
