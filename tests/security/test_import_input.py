@@ -157,3 +157,12 @@ def test_a_pasted_owb_list_with_a_surrogate_escape_is_refused(client, alice):
     assert page.status_code == 400
     assert page.context["form"].non_field_errors() == [f"The pasted list: army: {SURROGATE}"]
     assert not ArmyList.objects.exists()
+
+
+def test_an_owb_text_export_with_a_nul_is_refused_as_our_text_is():
+    from ..web.test_list_import import OWB_TEXT
+
+    data = OWB_TEXT.replace("Halberds", "Hal\x00berds").encode()
+    with pytest.raises(ListFileError) as caught:
+        read_list_data(data, "x.txt")
+    assert str(caught.value) == f"x.txt: contains a NUL character (at position {OWB_TEXT.index('Halberds') + 3})"
