@@ -55,19 +55,24 @@ INSTALLED_APPS = [
     "knox",
 ]
 
-MIDDLEWARE = [
+# The security headers first (SECURITY_MIDDLEWARE), so that every answer carries them: a static file,
+# a refusal of the middleware below, a 404; the stateless handler (api/stateless.py) runs the same three.
+SECURITY_MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+]
+MIDDLEWARE = [
+    *SECURITY_MIDDLEWARE,
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "armylists.accounts.request_checks.UnstorableTextMiddleware",  # NUL in an address or a form field: 400
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "armylists.accounts.request_checks.TrailingSlashMiddleware",  # Django's CommonMiddleware; a POST to /x: 404
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "armylists.accounts.rate_limits.RateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout answer
 ]
 
@@ -185,6 +190,9 @@ if HTTPS:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 X_FRAME_OPTIONS = "DENY"
+# An organiser uploads up to events/submitting.MAX_UPLOAD_FILES (200) list files at once; one more reaches
+# the view, which says so by name. Django's default (100) refused the 101st with a bare 400 before it.
+DATA_UPLOAD_MAX_NUMBER_FILES = 201
 
 # Content-Security-Policy (django-csp): scripts, styles, fonts and requests from this site only; no
 # inline script or style anywhere (templates load armylists/static/ files), no framing, no plugins.

@@ -96,7 +96,7 @@ def test_files_members_and_downloads_are_capped(tmp_path, monkeypatch):
         def __exit__(self, *exc):
             return False
 
-    monkeypatch.setattr(sources.urllib.request, "urlopen", lambda url, timeout: Response(b"x" * 11))
+    monkeypatch.setattr(sources, "open_https", lambda url: Response(b"x" * 11))  # nothing leaves the machine
     with pytest.raises(BattleScribeInputError) as caught:
         read_sources(["https://example.org/big.cat"])
     assert str(caught.value) == "https://example.org/big.cat: the download is larger than 10 bytes"
@@ -139,3 +139,85 @@ def test_a_mutated_catalogue_imports_or_fails_with_one_clear_line_and_changes_no
         assert sorted(RulesFile.objects.values_list("slug", "version", "content_hash")) == before
     else:
         assert RulesFile.objects.filter(kind="book").exists()
+
+
+@pytest.fixture
+def loopback_https(tmp_path, monkeypatch):
+    """An https server on 127.0.0.1 (a certificate made for the test, trusted by the importer through
+    sources.TLS_CONTEXT) and a plain http server beside it that records every request it is sent.
+    `paths` maps a path to (status, headers, body). Nothing is sent beyond 127.0.0.1."""
+    import http.server
+    import shutil
+    import ssl
+    import subprocess
+    import threading
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(tmp_path / "key.pem"),
+                    "-out", str(tmp_path / "cert.pem")], check=True, capture_output=True)
+    for proxy in ("https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(proxy, raising=False)
+    paths: dict[str, tuple[int, dict, bytes]] = {}
+    plain_requests: list[str] = []
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            status, headers, body = paths.get(self.path, (404, {}, b""))
+            self.send_response(status)
+            for name, value in {**headers, "Content-Length": str(len(body))}.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    class Recorder(Answer):
+        def do_GET(self):
+            plain_requests.append(self.path)
+            super().do_GET()
+
+    secure = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server_context.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+    secure.socket = server_context.wrap_socket(secure.socket, server_side=True)
+    plain = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    for server in (secure, plain):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setattr(sources, "TLS_CONTEXT", ssl.create_default_context(cafile=str(tmp_path / "cert.pem")))
+    try:
+        yield (f"https://127.0.0.1:{secure.server_address[1]}", f"http://127.0.0.1:{plain.server_address[1]}", paths,
+               plain_requests)
+    finally:
+        for server in (secure, plain):
+            server.shutdown()
+            server.server_close()
+
+
+@pytest.mark.django_db
+def test_a_redirect_to_http_is_refused_with_exit_2_and_never_followed(loopback_https):
+    from armylists.models import RulesFile
+
+    https, http, paths, plain_requests = loopback_https
+    paths["/repo.zip"] = (302, {"Location": f"{http}/repo.zip"}, b"")
+    paths["/other.zip"] = (301, {"Location": "ftp://127.0.0.1/repo.zip"}, b"")
+    with pytest.raises(CommandError) as caught:
+        call_command("import_battlescribe", f"{https}/repo.zip", verbosity=0)
+    assert caught.value.returncode == 2
+    assert str(caught.value) == (f"Nothing imported. {https}/repo.zip: redirects to {http}/repo.zip, which is not an "
+                                 f"https:// URL; refused (only https:// URLs are downloaded)")
+    with pytest.raises(BattleScribeInputError) as refused:
+        read_sources([f"{https}/other.zip"])
+    assert str(refused.value) == (f"{https}/other.zip: redirects to ftp://127.0.0.1/repo.zip, which is not an "
+                                  f"https:// URL; refused (only https:// URLs are downloaded)")
+    assert plain_requests == [] and not RulesFile.objects.exists()
+
+
+def test_a_redirect_to_another_https_url_is_followed(loopback_https):
+    https, _, paths, _ = loopback_https
+    paths["/repo.zip"] = (302, {"Location": f"{https}/moved/repo.zip"}, b"")
+    paths["/moved/repo.zip"] = (200, {}, zipped({"r/test.gst": GST.encode(), "r/knights.cat": catalogue().encode()}))
+    documents = read_sources([f"{https}/repo.zip"])
+    assert sorted(d.source for d in documents) == [f"{https}/repo.zip!r/knights.cat", f"{https}/repo.zip!r/test.gst"]

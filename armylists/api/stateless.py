@@ -10,7 +10,7 @@ describes the DRF view. The throttle is the API's own (rate_limits.ScopedThrottl
 address), counted once per request.
 
 `StatelessHandler` goes further for this one address: Django's WSGI handler with only the middleware
-such a request needs (security headers and host checks) and a URL configuration of one route; wsgi.py
+such a request needs (the site's security headers, settings.SECURITY_MIDDLEWARE, and host checks) and a URL configuration of one route; wsgi.py
 sends the path to it. The rest of the site keeps its sessions, CSRF and messages.
 """
 from __future__ import annotations
@@ -29,7 +29,8 @@ from armylists.rules.list_reader import decode_document
 from armylists.rules.roster import MAX_DOCUMENT_BYTES, roster_from_document
 
 PATH = "/api/v1/validate/"
-MIDDLEWARE = ["django.middleware.security.SecurityMiddleware", "django.middleware.common.CommonMiddleware"]
+COMMON_MIDDLEWARE = "django.middleware.common.CommonMiddleware"  # after settings.SECURITY_MIDDLEWARE: every
+# header the site's pages carry
 URLCONF = "armylists.api.stateless_urls"
 JSON_ACCEPTED = ("", "*/*", "application/json", "application/*")
 _encode = msgspec.json.Encoder().encode
@@ -83,13 +84,19 @@ def with_plain_answers(view: Callable) -> Callable:
     return answer
 
 
+def middleware() -> list[str]:
+    """The stateless handler's middleware: the site's security headers, then host checks."""
+    from django.conf import settings
+    return [*settings.SECURITY_MIDDLEWARE, COMMON_MIDDLEWARE]
+
+
 class StatelessHandler(WSGIHandler):
-    """Django's WSGI handler with the middleware in MIDDLEWARE only, resolving URLs in URLCONF."""
+    """Django's WSGI handler with the middleware of `middleware()` only, resolving URLs in URLCONF."""
 
     def load_middleware(self, is_async: bool = False) -> None:
         from django.conf import settings
         full = settings.MIDDLEWARE
-        settings.MIDDLEWARE = MIDDLEWARE  # read once here, at start-up, by the base class
+        settings.MIDDLEWARE = middleware()  # read once here, at start-up, by the base class
         try:
             super().load_middleware(is_async)
         finally:

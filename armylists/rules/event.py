@@ -26,9 +26,10 @@ from armylists.rules.book import Book, Rule, System
 from armylists.rules.checks import CHECKS, DEFS
 from armylists.rules.engine import validate
 from armylists.rules.errors import RulesDataError
-from armylists.rules.data_files import FAST_LOADER, check_params, yaml_problem
+from armylists.rules.data_files import check_params, yaml_problem
 from armylists.rules.loader import build_rule, check_schema, check_selectors
 from armylists.rules.plain_data import MAX_DEPTH, UnstorableData, check_plain
+from armylists.rules.plain_yaml import PLAIN_LOADER, PLAIN_PYTHON_LOADER, PlainYAMLError
 from armylists.rules.report import ERROR, WARNING, Report, Violation
 from armylists.rules.roster import Roster
 
@@ -101,25 +102,30 @@ def parse_event_rules(text: str, source: str, system: System, books: Iterable[Bo
 
 
 def _read_yaml(text: str, source: str) -> Any:
-    """The organiser's YAML, read by LibYAML (C) as the rules files are (data_files.read_yaml): PyYAML's
+    """The organiser's YAML as plain data (plain_yaml: no dates, sets, bytes, non-text keys or numbers out of
+    range), read by LibYAML (C) as the rules files are (data_files.read_yaml): PyYAML's
     Python reader takes seconds on brackets nested thousands deep (its scanner is quadratic in open
     brackets). The events are checked first (`_check_events`). A text LibYAML refuses is read again by
     the Python reader, for its wording of the error; what only the Python reader reads (a "\\ud800"
     escape) is then refused by `check_plain`."""
     try:
-        _check_events(yaml.parse(text, Loader=FAST_LOADER), source)
-        return yaml.load(text, Loader=FAST_LOADER)
+        _check_events(yaml.parse(text, Loader=PLAIN_LOADER), source)
+        return yaml.load(text, Loader=PLAIN_LOADER)
     except RecursionError:
         raise RulesDataError(source, (), f"is nested more than {MAX_DEPTH} levels deep") from None
+    except PlainYAMLError as exc:
+        raise RulesDataError(source, (), f"has at {exc.where()} {exc.problem}") from None
     except yaml.YAMLError as exc:
         fast_error = exc
     try:
         if _bracket_depth(text) > MAX_DEPTH:  # the Python reader would take seconds: LibYAML's words
             raise fast_error
-        _check_events(yaml.parse(text, Loader=yaml.SafeLoader), source)
-        return yaml.safe_load(text)
+        _check_events(yaml.parse(text, Loader=PLAIN_PYTHON_LOADER), source)
+        return yaml.load(text, Loader=PLAIN_PYTHON_LOADER)
     except RecursionError:
         raise RulesDataError(source, (), f"is nested more than {MAX_DEPTH} levels deep") from None
+    except PlainYAMLError as exc:
+        raise RulesDataError(source, (), f"has at {exc.where()} {exc.problem}") from None
     except yaml.YAMLError as exc:
         raise RulesDataError(source, (), yaml_problem(exc)) from None
 

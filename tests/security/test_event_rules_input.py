@@ -6,9 +6,12 @@ into every player's report, which SQLite cannot give back and PostgreSQL refuses
 """
 from __future__ import annotations
 
+import shutil
 from datetime import date, timedelta
+from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
@@ -16,6 +19,7 @@ from armylists.models import ArmyList, Event, Submission
 from armylists.rules.plain_data import MAX_DEPTH
 
 pytestmark = pytest.mark.django_db
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 GOOD_RULES = "- {id: no-named, type: count, params: {label: Named characters, select: {tag: named}, max: 0}}"
 TOO_DEEP = f"(top level): is nested more than {MAX_DEPTH} levels deep"
@@ -36,6 +40,26 @@ HOSTILE = [
     ('- {id: a, type: count, params: {label: "A\\0", select: {tag: named}, max: 0}}', f"rules[0].params.label: {NUL}"),
     ('name: "A\\0"\nrules: []', f"name: {NUL}"),
 ]
+
+# YAML that is well formed but not plain data (issue 25): each was a 500 on the form and a traceback from
+# check_lists. Read by plain_yaml's loader, which names the line and column.
+ONLY_PLAIN = "only text, numbers, true/false, null, lists and maps with text keys are read"
+COUNT = "rules:\n  - {id: a, type: count, params: {label: A, select: {tag: named}, max: %s}}"
+NOT_PLAIN = [
+    ("name: !!timestamp 2024-05-01\nrules: []", f"(top level): has at line 1, column 7 a date or timestamp: {ONLY_PLAIN}"),
+    ("name: Spring\nrules: []\nwhen: !!timestamp 2024-05-01 10:00:00", f"(top level): has at line 3, column 7 a date "
+                                                                       f"or timestamp: {ONLY_PLAIN}"),
+    ("name: !!binary aGVsbG8=\nrules: []", f"(top level): has at line 1, column 7 binary data (!!binary): {ONLY_PLAIN}"),
+    ("name: !!set {a, b}\nrules: []", f"(top level): has at line 1, column 7 a set (!!set): {ONLY_PLAIN}"),
+    ("rules: []\n1: a", f"(top level): has at line 2, column 1 a key that is a number, not text (quote it): {ONLY_PLAIN}"),
+    (COUNT % ("1" * 5000), f"(top level): has at line 2, column 72 a number of 5000 characters: {ONLY_PLAIN}"),
+    (COUNT % ".inf", "(top level): has at line 2, column 72 the number .inf, not finite or out of range (at most "
+                     f"9007199254740992 either side of zero): {ONLY_PLAIN}"),
+    (COUNT % "!!int x", f"(top level): has at line 2, column 72 'x' tagged !!int but not a whole number: {ONLY_PLAIN}"),
+    ("name: !!python/name:os.system\nrules: []", "(top level): has at line 1, column 7 the tag "
+                                                  f"tag:yaml.org,2002:python/name:os.system: {ONLY_PLAIN}"),
+]
+HOSTILE += NOT_PLAIN
 
 
 def event_form(rules_text: str) -> dict:
@@ -113,3 +137,25 @@ def test_a_submission_whose_check_fails_is_not_stored(client, alice, event, lega
     assert "The event rules cannot be used: event rules: (top level): is not valid YAML at line 1" in \
         response.content.decode()
     assert not Submission.objects.exists()
+
+
+def test_an_unquoted_date_is_read_as_the_text_it_is(client, alice):
+    """The boundary of NOT_PLAIN: a date or timestamp written plainly is text (PyYAML made it a date)."""
+    client.force_login(alice)
+    rules = "name: 2024-05-01 10:00:00\nrules:\n  " + GOOD_RULES.replace("Named characters", "2024-05-01")
+    response = client.post(reverse("event-new"), event_form(rules))
+    assert response.status_code == 302
+    assert Event.objects.get().rules_text == rules
+
+
+@pytest.mark.parametrize("rules_text, message", NOT_PLAIN)
+def test_check_lists_refuses_rules_that_are_not_plain_data_with_exit_2(capsys, tmp_path, rules_text, message):
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    shutil.copy(EXAMPLES / "empire-2400-legal.json", lists)
+    rules = tmp_path / "event.yaml"
+    rules.write_text(rules_text)
+    with pytest.raises(SystemExit) as stop:
+        call_command("check_lists", str(lists), "--system", "t9a-0.11", "--points", "2400", "--event-rules", str(rules))
+    out = capsys.readouterr()
+    assert (stop.value.code, out.out, out.err) == (2, "", f"{rules}: {message}\n")

@@ -395,6 +395,30 @@ def test_an_upload_of_only_bad_files_stores_nothing(client, alice, event):
     assert not Submission.objects.exists()
 
 
+def test_an_upload_takes_up_to_max_upload_files_and_one_more_is_refused_by_name(client, alice, event,
+                                                                              legal_document):
+    """The boundary of MAX_UPLOAD_FILES (200, as docs/events.md says): Django's own limit on files in one
+    request (DATA_UPLOAD_MAX_NUMBER_FILES, 100 by default) refused 101 with a bare 400 before the view."""
+    from armylists.events.submitting import MAX_UPLOAD_FILES
+
+    assert MAX_UPLOAD_FILES == 200
+    client.force_login(alice)
+    good = SimpleUploadedFile("erin.json", json.dumps({**legal_document, "player": "Erin"}).encode())
+    bad = [SimpleUploadedFile(f"x{i}.txt", b"\xff") for i in range(MAX_UPLOAD_FILES - 1)]
+    response = client.post(reverse("event-upload", args=[event.pk]), {"files": [good, *bad], "team": ""})
+    assert response.status_code == 200  # every file read: one stored, each of the others named
+    page = response.content.decode()
+    assert "199 files could not be used" in page and "<strong>x198.txt</strong>: x198.txt: is not UTF-8 text" in page
+    assert list(Submission.objects.values_list("player_name", flat=True)) == ["Erin"]
+    Submission.objects.all().delete()
+    files = [SimpleUploadedFile(f"y{i}.json", json.dumps({**legal_document, "player": f"P{i}"}).encode())
+             for i in range(MAX_UPLOAD_FILES + 1)]
+    response = client.post(reverse("event-upload", args=[event.pk]), {"files": files, "team": ""})
+    assert response.status_code == 400
+    assert "<strong>(upload)</strong>: 201 files; at most 200 at once" in response.content.decode()
+    assert not Submission.objects.exists()
+
+
 # --- who sees what --------------------------------------------------------------------------------
 
 @pytest.fixture

@@ -2,9 +2,15 @@
 schema 2.x, legacy.py for 1.x, rosters.py for rosters)."""
 from __future__ import annotations
 
+import math
 from xml.etree.ElementTree import Element
 
 from armylists.importers.battlescribe.sources import BattleScribeInputError
+from armylists.rules.plain_data import MAX_INTEGER
+
+MAX_REVISION = 2**31 - 1  # a game system's or catalogue's revision; real ones are in the hundreds
+MAX_SELECTION_NUMBER = 10_000  # a roster's selection taken this many times: a unit's size is at most 10,000
+MAX_QUOTED = 20  # characters of a bad value quoted in a message; a 5,000-digit revision is shown by its length
 
 SINGULAR = {"categoryEntries": "categoryEntry", "forceEntries": "forceEntry", "sharedRules": "rule",
             "sharedProfiles": "profile", "categories": "category", "entries": "entry"}
@@ -23,13 +29,37 @@ def kids(element: Element, container: str, child: str | None = None) -> list[Ele
     return []
 
 
-def number(source: str, element: str, value: str | None, default: float = 0.0) -> float:
+def number(source: str, element: str, value: str | None, default: float = 0.0, low: float = -MAX_INTEGER,
+           high: float = MAX_INTEGER) -> float:
+    """The attribute `value` as a finite number from `low` to `high` (`default` when absent), else a
+    BattleScribeInputError naming the element: "nan", "inf", "1e999" and 5,000 digits (a float of
+    infinity) would end in int() raising, or in a number no column or JSON reader holds."""
     if value in (None, ""):
         return default
     try:
-        return float(value)
+        result = float(value)
     except ValueError:
-        raise BattleScribeInputError(source, element, f"{value!r} is not a number") from None
+        raise BattleScribeInputError(source, element, f"{_quoted(value)} is not a number") from None
+    if not (math.isfinite(result) and low <= result <= high):
+        within = (f"from {int(low)} to {int(high)}" if (low, high) != (-MAX_INTEGER, MAX_INTEGER) else
+                  f"of at most {MAX_INTEGER} either side of zero")
+        raise BattleScribeInputError(source, element, f"{_quoted(value)} is not a finite number {within}")
+    return result
+
+
+def revision(source: str, element: str, value: str | None) -> int:
+    """A game system's, catalogue's or roster's revision: a whole number from 0 to MAX_REVISION (1 when absent)."""
+    result = number(source, element, value, 1, 0, MAX_REVISION)
+    if not result.is_integer():
+        raise BattleScribeInputError(source, element, f"{_quoted(value or '')} is not a whole number from 0 to "
+                                                      f"{MAX_REVISION}")
+    return int(result)
+
+
+def _quoted(value: str) -> str:
+    if len(value) <= MAX_QUOTED:
+        return repr(value)
+    return f"{value[:MAX_QUOTED]!r}… ({len(value)} characters)"
 
 
 def truth(value: str | None) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
-from armylists.importers.battlescribe.elements import kids, local, number, truth
+from armylists.importers.battlescribe.elements import kids, local, number, revision, truth
 from armylists.importers.battlescribe.sources import BattleScribeInputError, Document
 
 LIMITS = {  # attribute -> (constraint type, field, scope)
@@ -51,7 +51,7 @@ class LegacyReader:
         forces = [self.force(f, where, categories) for f in kids(root, "forceTypes")]
         data = {
             "kind": "system" if tag == "gameSystem" else "catalogue", "id": root.get("id"), "name": root.get("name"),
-            "revision": int(number(self.source, f"<{tag}> revision", root.get("revision"), 1)),
+            "revision": revision(self.source, f"<{tag}> revision", root.get("revision")),
             "schema": root.get("battleScribeVersion", ""), "game_system": root.get("gameSystemId"),
             "library": False, "source": self.source, "cost_types": {"pts": "pts"},
             "categories": categories, "forces": forces,

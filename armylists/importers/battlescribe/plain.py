@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
-from armylists.importers.battlescribe.elements import kids, local, number, truth
+from armylists.importers.battlescribe.elements import kids, local, number, revision, truth
 from armylists.importers.battlescribe.legacy import LegacyReader
 from armylists.importers.battlescribe.sources import BattleScribeInputError, Document
 
@@ -41,7 +41,7 @@ class Reader:
         where = root.get("name")
         data = {
             "kind": kind, "id": root.get("id"), "name": root.get("name"),
-            "revision": int(number(self.source, f"<{local(root.tag)}> revision", root.get("revision"), 1)),
+            "revision": revision(self.source, f"<{local(root.tag)}> revision", root.get("revision")),
             "schema": root.get("battleScribeVersion", ""), "game_system": root.get("gameSystemId"),
             "library": truth(root.get("library")), "source": self.source,
             "cost_types": {c.get("id"): c.get("name", "") for c in kids(root, "costTypes")},

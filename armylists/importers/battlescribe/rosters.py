@@ -23,7 +23,7 @@ from xml.etree.ElementTree import Element, SubElement, tostring
 from armylists.importers.battlescribe import version as book_version
 from armylists.importers.battlescribe.limits import tag
 from armylists.importers.battlescribe.names import slug
-from armylists.importers.battlescribe.elements import kids, local, number
+from armylists.importers.battlescribe.elements import MAX_SELECTION_NUMBER, kids, local, number, revision
 from armylists.importers.battlescribe.sources import MAX_FILE_BYTES, BattleScribeInputError, parse_xml, read_zipped
 
 ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
@@ -73,8 +73,8 @@ def book_key(root: Element, source: str) -> tuple[str, str, str]:
     system, catalogue = root.get("gameSystemName") or "", force.get("catalogueName") or ""
     if not system or not catalogue:
         raise BattleScribeInputError(source, "<roster>/<force>", "names no gameSystemName or catalogueName")
-    revision = int(number(source, "<force> catalogueRevision", force.get("catalogueRevision"), 1))
-    return "bs-" + slug(system), "bs-" + slug(catalogue), book_version(revision)
+    revision_ = revision(source, "<force> catalogueRevision", force.get("catalogueRevision"))
+    return "bs-" + slug(system), "bs-" + slug(catalogue), book_version(revision_)
 
 
 def roster_document(root: Element, book: dict, source: str) -> dict:
@@ -129,6 +129,7 @@ def _unknown(selection: Element, book: dict, source: str, inside: str = "") -> B
 
 def _unit(selection: Element, by_tag: dict, book: dict, source: str, n: int, used: set[str]) -> dict:
     entry = next((by_tag[t] for t in _path_tags(selection) if t in by_tag), None)
+    selection_number(selection, source)  # a unit is taken once; its number is only checked
     if entry is None:
         raise _unknown(selection, book, source)
     uid = selection.get("id") or ""
@@ -144,7 +145,7 @@ def _unit(selection: Element, by_tag: dict, book: dict, source: str, n: int, use
     def walk(children: list[Element], parent: str | None, under_model: bool) -> None:
         for child in children:
             tags = _path_tags(child)
-            count = int(number(source, "<selection> number", child.get("number"), 1))
+            count = selection_number(child, source)
             if model and tags and tags[0] == model:
                 size[0] += count
                 walk(kids(child, "selections", "selection"), None, True)
@@ -169,6 +170,15 @@ def _unit(selection: Element, by_tag: dict, book: dict, source: str, n: int, use
     if label:
         unit["label"] = label[:80]
     return unit
+
+
+def selection_number(selection: Element, source: str) -> int:
+    """How many times a selection is taken: a whole number from 0 to MAX_SELECTION_NUMBER (1 when absent)."""
+    where = f"<selection name={selection.get('name')!r} entryId={selection.get('entryId')!r}> number"
+    count = number(source, where, selection.get("number"), 1, 0, MAX_SELECTION_NUMBER)
+    if not count.is_integer():
+        raise BattleScribeInputError(source, where, f"{selection.get('number')!r} is not a whole number")
+    return int(count)
 
 
 def _option(entry: dict, tags: list[str], parent: str | None, under_model: bool) -> dict | None:

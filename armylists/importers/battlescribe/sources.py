@@ -11,6 +11,7 @@ an archive member whose name leaves the archive (`../x`, `/etc/x`) or that unpac
 from __future__ import annotations
 
 import io
+import ssl
 import urllib.parse
 import urllib.request
 import zipfile
@@ -27,6 +28,7 @@ MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
 MAX_MEMBERS = 5000
 MAX_RATIO = 100  # XML packs 10 to 20 times; a bomb packs thousands of times
 DOWNLOAD_TIMEOUT = 60
+TLS_CONTEXT: ssl.SSLContext | None = None  # None: the system's trusted certificates (tests trust their own)
 EXTENSIONS = (".gst", ".cat")
 ZIPPED = (".gstz", ".catz")
 
@@ -72,12 +74,33 @@ def read_sources(sources: list[str], fetch=None) -> list[Document]:
     return documents
 
 
+class _HttpsRedirectsOnly(urllib.request.HTTPRedirectHandler):
+    """Follow a redirect only to another https:// URL: urllib follows one to http:// (and ftp://), where
+    anybody on the way may change what is downloaded."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        if urllib.parse.urlsplit(newurl).scheme.lower() != "https":
+            raise BattleScribeInputError(self.url, "", f"redirects to {newurl[:200]}, which is not an https:// URL; "
+                                                       f"refused (only https:// URLs are downloaded)")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def open_https(url: str):
+    """urllib's response for `url`, following redirects to https:// URLs only."""
+    opener = urllib.request.build_opener(_HttpsRedirectsOnly(url), urllib.request.HTTPSHandler(context=TLS_CONTEXT))
+    return opener.open(url, timeout=DOWNLOAD_TIMEOUT)  # noqa: S310 (https only)
+
+
 def download(url: str) -> bytes:
-    """The body of an https URL, at most MAX_DOWNLOAD_BYTES (read in pieces: a server's length may lie)."""
-    if not url.startswith("https://"):
+    """The body of an https URL, at most MAX_DOWNLOAD_BYTES (read in pieces: a server's length may lie);
+    redirects are followed to https:// URLs only."""
+    if not url.lower().startswith("https://"):
         raise BattleScribeInputError(url, "", "only https:// URLs are downloaded")
     try:
-        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT) as response:  # noqa: S310 (https only)
+        with open_https(url) as response:
             chunks, size = [], 0
             while chunk := response.read(1 << 16):
                 size += len(chunk)

@@ -14,6 +14,7 @@ from armylists.importers.owb.text import is_owb_text, read_owb_text
 from armylists.listfiles.formats import ListFileError, ListFormat, register
 from armylists.lists.catalogue import get_book
 from armylists.rules import Book, ListDocumentError, Roster, RulesDataError, parse_roster
+from armylists.rules.plain_data import text_problem
 
 
 def _is_json_object(data: bytes) -> bool:
@@ -55,8 +56,12 @@ def _latest_imported(slug: str) -> Book | None:
 
 
 def _read_owb_text(data: bytes, source: str) -> tuple[Roster, Book]:
+    text = data.decode("utf-8-sig")
+    problem = text_problem(text)  # as our tournament text is checked (listfiles/reading.py)
+    if problem:
+        raise ListFileError(f"{source}: {problem}")
     try:
-        return read_owb_text(data.decode("utf-8-sig"), source)
+        return read_owb_text(text, source)
     except ListDocumentError as exc:
         raise ListFileError(str(exc)) from None
 

@@ -27,6 +27,7 @@ import re
 from typing import Any
 
 from armylists.rules import Book, ListDocumentError, parse_roster
+from armylists.rules.plain_data import UnstorableData, load_json
 
 from armylists.importers.owb.data import CATEGORIES, SYSTEM_ID, OwbInputError, check_unit, display, item_category, name_of, slug
 from armylists.importers.owb.units import plan_unit
@@ -38,9 +39,13 @@ MODES = {
 
 
 def read_owb_list(text: bytes | str, source: str) -> dict:
-    """Decode a saved list and check the fields every import needs."""
+    """Decode a saved list and check the fields every import needs. Decoded as the API decodes a body
+    (plain_data.load_json): nesting past MAX_DEPTH, NUL, lone surrogates, NaN and numbers out of range
+    are refused here, before any of it reaches a message or a page."""
     try:
-        data = json.loads(text)
+        data = load_json(text)
+    except UnstorableData as exc:
+        raise OwbInputError(source, exc.path, exc.reason) from None
     except UnicodeDecodeError as exc:
         raise OwbInputError(source, (), f"is not UTF-8 text: {exc.reason}") from None
     except json.JSONDecodeError as exc:

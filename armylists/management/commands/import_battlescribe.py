@@ -36,7 +36,8 @@ class Command(BaseCommand):
             check_conversion(conversion)
         except BattleScribeInputError as exc:
             raise CommandError(f"Nothing imported. {exc}", returncode=2) from None
-        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:  # a shape we do not know
+        # A shape we do not know; ArithmeticError: an OverflowError the number checks should have stopped first.
+        except (KeyError, TypeError, ValueError, ArithmeticError, AttributeError, RecursionError) as exc:
             raise CommandError(f"Nothing imported. {', '.join(sources)}: the data has a shape the importer does "
                                f"not know ({type(exc).__name__}: {exc})", returncode=2) from None
         if not conversion.books:
