@@ -53,12 +53,12 @@ def _owb_json() -> bytes:
 
 
 def _ros() -> bytes:
-    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<roster xmlns="http://www.battlescribe.net/schema/rosterSchema"'
-            f' id="r1" name="Knights" battleScribeVersion="2.03" gameSystemId="g" gameSystemName="Test Battles"'
-            f' gameSystemRevision="7"><costs><cost name="pts" typeId="pts" value="150"/></costs>'
-            f'<forces><force id="f1" name="Army" entryId="fe" catalogueId="c" catalogueRevision="7"'
-            f' catalogueName="Knights"><selections><selection id="s1" name="Captain" entryId="captain" number="1"'
-            f' type="model"/></selections></force></forces></roster>').encode()
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<roster xmlns="http://www.battlescribe.net/schema/rosterSchema"'
+            ' id="r1" name="Knights" battleScribeVersion="2.03" gameSystemId="g" gameSystemName="Test Battles"'
+            ' gameSystemRevision="7"><costs><cost name="pts" typeId="pts" value="150"/></costs>'
+            '<forces><force id="f1" name="Army" entryId="fe" catalogueId="c" catalogueRevision="7"'
+            ' catalogueName="Knights"><selections><selection id="s1" name="Captain" entryId="captain" number="1"'
+            ' type="model"/></selections></force></forces></roster>').encode()
 
 
 def _rosz() -> bytes:
