@@ -76,13 +76,15 @@ class Budget:
     def take_members(self, count: int, source: str) -> None:
         self.members += count
         if self.members > self.limits.members:
-            raise ArchiveError(source, f"archives holding more than {self.limits.members} files in all for "
-                                       f"{self.limits.scope}, nested ones included; refused")
+            raise ArchiveError(source, f"unpacking it would pass {self.limits.members} files, the most "
+                                       f"{self.limits.scope} may unpack (every file and nested archive counted); "
+                                       f"refused")
 
     def check_bytes(self, count: int, source: str) -> None:
         if self.bytes + count > self.limits.total_bytes:
-            raise ArchiveError(source, f"archives unpacking to more than {_size(self.limits.total_bytes)} in all "
-                                       f"for {self.limits.scope}, nested ones included; refused")
+            raise ArchiveError(source, f"unpacking it would pass {_size(self.limits.total_bytes)}, the most "
+                                       f"{self.limits.scope} may unpack (every file and nested archive counted); "
+                                       f"refused")
 
     def take_bytes(self, count: int, source: str) -> None:
         self.check_bytes(count, source)
@@ -153,7 +155,7 @@ def _members(data: bytes, source: str, budget: Budget, member_bytes: int, pick: 
             files.append(info)
     if one_file and len(files) != 1:
         raise ArchiveError(source, f"holds {len(files)} files; a roster archive (.rosz) holds one roster and "
-                                   f"nothing else")
+                                   f"nothing else; refused")
     for info in files:
         where = f"{source}!{info.filename}"
         if info.file_size > member_bytes:
