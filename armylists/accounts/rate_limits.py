@@ -2,8 +2,9 @@
 
 One count per scope and per user when signed in, per client address otherwise
 (armylists/accounts/client_address.py), which every worker process shares and takes atomically
-(armylists/accounts/rate_counts.py: a locked row of the database, or a script on Redis with REDIS_URL). The API's views name their scope
-(`throttle_scope`, a scope or a {method: scope} map) and DRF asks `ScopedThrottle`; the site's views
+(armylists/accounts/rate_counts.py: a locked row of the database, or a script on Redis with REDIS_URL).
+The API's views name their scope (`throttle_scope`, a scope or a {method: scope} map) and DRF asks
+`ScopedThrottle`; the site's views
 are named here, in `SITE_SCOPES`, and `RateLimitMiddleware` asks the same throttle before they run,
 so a user's writes count once whether they come through the editor or the API.
 """

@@ -304,3 +304,16 @@ def test_import_battlescribe_has_one_budget_for_the_whole_run(tmp_path, scaled):
     assert str(caught.value) == (f"Nothing imported. {tmp_path / 'b.zip'}: unpacking it would pass 100000 bytes, the "
                                  f"most one import run may unpack (every file and nested archive counted); refused")
     assert RulesFile.objects.count() == 0
+
+
+def test_a_directory_of_100000_entries_is_refused_before_zipfile_reads_it():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        for i in range(100_000):
+            archive.writestr(str(i), b"")
+    started = time.perf_counter()
+    with pytest.raises(ArchiveError) as caught:
+        list(unpack(buffer.getvalue(), "many.rosz", member_bytes=MiB, one_file=True))
+    assert passed(started) < 0.1
+    assert str(caught.value) == ("many.rosz: its directory is 5088890 bytes, more than 300000 (300 for each file "
+                                 "one upload may still unpack); refused")
