@@ -295,3 +295,17 @@ class ApiToken(AbstractAuthToken):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.token_key}…)"
+
+
+class RateCount(models.Model):
+    """The requests one client made in one rate-limit scope within the last window (the key is DRF's
+    throttle key, `throttle_<scope>_<user or address>`): the times let through, newest last. Read and
+    written under the row's lock (armylists/accounts/rate_counts.py), so two workers never both take the
+    last place; on Redis a script does the same and this table stays empty."""
+
+    key = models.CharField(max_length=200, primary_key=True)
+    hits = models.JSONField(default=list)
+    expires = models.FloatField(db_index=True)  # seconds since the epoch: the newest hit's window ends
+
+    def __str__(self) -> str:
+        return f"{self.key}: {len(self.hits)}"

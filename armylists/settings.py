@@ -226,8 +226,10 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "login": "20/minute",
 } if RATE_LIMITS else {scope: None for scope in ("validate", "write", "import", "export", "login")}
 
-# The cache the rate-limit counts live in, shared by every worker (login failures are rows of
-# django-axes' tables): the database by default (`migrate` makes its table: armylists/apps.py); Redis when REDIS_URL is set.
+# The default cache, shared by every worker, and where the rate-limit counts live when REDIS_URL is set
+# (taken atomically by a script; without Redis they are rows of RateCount: armylists/accounts/rate_counts.py;
+# login failures are rows of django-axes' tables): the database by default (`migrate` makes its table:
+# armylists/apps.py); Redis when REDIS_URL is set.
 REDIS_URL = os.getenv("REDIS_URL", "")
 CACHES = {
     "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL} if REDIS_URL

@@ -1,5 +1,6 @@
-"""What one rate-limit check costs (armylists/accounts/rate_limits.py): the count read and written in the
-shared cache, as every write, import, export, validation and log-in now pays.
+"""What one rate-limit check costs (armylists/accounts/rate_limits.py): the count taken atomically
+(armylists/accounts/rate_counts.py: a locked database row, or a script on Redis), as every write, import,
+export, validation and log-in pays.
 
     python bench/rate_limit.py [--checks N]
 

@@ -1,9 +1,10 @@
 """Rate limits on validate, writes, imports, exports and login, on the site and the API alike.
 
 One count per scope and per user when signed in, per client address otherwise
-(armylists/accounts/client_address.py), kept in Django's default cache, which every worker process shares
-(the database cache, or Redis with REDIS_URL; settings.py). The API's views name their scope
-(`throttle_scope`, a scope or a {method: scope} map) and DRF asks `ScopedThrottle`; the site's views
+(armylists/accounts/client_address.py), which every worker process shares and takes atomically
+(armylists/accounts/rate_counts.py: a locked row of the database, or a script on Redis with REDIS_URL).
+The API's views name their scope (`throttle_scope`, a scope or a {method: scope} map) and DRF asks
+`ScopedThrottle`; the site's views
 are named here, in `SITE_SCOPES`, and `RateLimitMiddleware` asks the same throttle before they run,
 so a user's writes count once whether they come through the editor or the API.
 """
@@ -17,6 +18,7 @@ from django.template.loader import render_to_string
 from rest_framework.throttling import ScopedRateThrottle
 
 from armylists.accounts.client_address import client_address
+from armylists.accounts.rate_counts import hit
 
 WRITES = ("signup", "list-new", "list-rename", "list-clone", "list-delete", "list-share", "list-settings", "unit-add",
           "unit-update", "unit-remove", "unit-duplicate", "unit-move", "item-add", "item-remove", "event-new",
@@ -44,10 +46,25 @@ class ScopedThrottle(ScopedRateThrottle):
     """DRF's scoped throttle, with the scope chosen per method and the address from `client_address`."""
 
     def allow_request(self, request, view) -> bool:
+        """DRF's decision, with the count taken atomically (rate_counts.hit) instead of read, then written."""
         scope = getattr(view, self.scope_attr, None)
         if isinstance(scope, dict):
             scope = scope.get(request.method)
-        return super().allow_request(request, SimpleNamespace(throttle_scope=scope))
+        self.scope, self._wait = scope, None
+        if not scope:
+            return True
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, SimpleNamespace(throttle_scope=scope))
+        if self.key is None:
+            return True
+        self._wait = hit(self.key, self.num_requests, self.duration)
+        return self._wait is None
+
+    def wait(self) -> float | None:
+        return self._wait
 
     def get_ident(self, request) -> str:
         return client_address(request)

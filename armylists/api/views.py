@@ -19,6 +19,7 @@ from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import ListDocumentError, roster_to_dict
+from armylists.rules.archives import unpack_budget
 from armylists.rules.roster import parse_roster
 from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data
 
@@ -241,7 +242,8 @@ class ListImportView(APIView):
     def post(self, request: Request) -> Response:
         try:
             if isinstance(request.data, RosterFile):
-                roster, book = read_roster_data(bytes(request.data), "roster")
+                with unpack_budget("request"):  # a .rosz unpacks within the request's one budget
+                    roster, book = read_roster_data(bytes(request.data), "roster")
             elif isinstance(request.data, str):
                 library = site_library()
                 roster = parse_list_text(request.data, library.books.values(), "text", lookup=get_book)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from armylists.exports import checksum
 from armylists.listfiles.reading import ListFileError, read_list_data
 from armylists.models import ArmyList, Event, Submission, SubmissionRevision, Team, TeamMember
+from armylists.rules.archives import unpack_budget
 from armylists.rules import ListDocumentError, Roster, parse_roster, roster_to_dict
 
 from armylists.events.checking import check_event
@@ -122,30 +123,33 @@ def player_name_of(filename: str, roster: Roster) -> str:
 
 
 def upload_files(event: Event, files: list[tuple[str, bytes]], team: Team | None = None) -> UploadResult:
-    """Each file (JSON list document or tournament text) becomes a submission; a file that cannot be
-    read is reported by name and nothing else is lost. Not checked here: the caller has the whole event
-    checked once, in the background (events.jobs)."""
+    """Each file (JSON list document, tournament text or a registered format such as a .rosz) becomes a
+    submission; a file that cannot be read is reported by name and nothing else is lost. The archives of
+    all the files share one unpacking budget (armylists/rules/archives.py). Not checked here: the caller
+    has the whole event checked once, in the background (events.jobs)."""
     result = UploadResult()
     if len(files) > MAX_UPLOAD_FILES:
         result.failed.append(("(upload)", f"{len(files)} files; at most {MAX_UPLOAD_FILES} at once"))
         return result
     names: set[str] = set()
-    for filename, data in files:
-        try:
-            roster, _ = read_list_data(data, filename)
-        except ListFileError as exc:
-            result.failed.append((filename, str(exc)))
-            continue
-        if roster.system != event.system:
-            result.failed.append((filename, f"{filename}: is a {roster.system} list; the event plays {event.system}"))
-            continue
-        name = player_name_of(filename, roster)
-        if name in names:
-            result.failed.append((filename, f"{filename}: a second list for {name} in this upload"))
-            continue
-        names.add(name)
-        try:
-            result.stored.append(store(event, roster, name, team=team))
-        except SubmissionError as exc:
-            result.failed.append((filename, f"{filename}: {exc}"))
+    with unpack_budget("request"):  # every file's archive unpacks within one budget for the upload
+        for filename, data in files:
+            try:
+                roster, _ = read_list_data(data, filename)
+            except ListFileError as exc:
+                result.failed.append((filename, str(exc)))
+                continue
+            if roster.system != event.system:
+                result.failed.append((filename, f"{filename}: is a {roster.system} list; the event plays "
+                                                f"{event.system}"))
+                continue
+            name = player_name_of(filename, roster)
+            if name in names:
+                result.failed.append((filename, f"{filename}: a second list for {name} in this upload"))
+                continue
+            names.add(name)
+            try:
+                result.stored.append(store(event, roster, name, team=team))
+            except SubmissionError as exc:
+                result.failed.append((filename, f"{filename}: {exc}"))
     return result

@@ -12,6 +12,7 @@ from armylists.listfiles.formats import FORMATS
 from armylists.listfiles.reading import OUR_JSON, OUR_TEXT, ListFileError, read_any
 from armylists.lists import edits
 from armylists.rules import Book, Roster
+from armylists.rules.archives import unpack_budget
 from armylists.rules.roster import MAX_DOCUMENT_BYTES
 
 MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an Old World Builder list copies every unit's whole definition
@@ -28,7 +29,8 @@ def import_list(data: bytes, source: str) -> tuple[Roster, Book, str]:
     if len(data) > max(MAX_IMPORT_BYTES, MAX_DOCUMENT_BYTES):
         raise ImportProblem(f"{source}: is {len(data)} bytes; a list may be at most {MAX_IMPORT_BYTES}")
     try:
-        roster, book, how = read_any(data, source)
+        with unpack_budget("request"):  # an archive (a .rosz) unpacks within the request's one budget
+            roster, book, how = read_any(data, source)
     except ListFileError as exc:
         raise ImportProblem(str(exc)) from None
     return edits.default_general(book, roster), book, how

@@ -3,18 +3,16 @@
     documents = read_sources(["Mordheim.gst", "catalogues/", "repo.zip", "https://.../x.catz"])
 
 Every input is untrusted. XML is parsed with defusedxml (no DTDs, so no entity expansion and no
-external entities); a file, an archive member, a whole archive and a download each have a size cap;
-an archive member whose name leaves the archive (`../x`, `/etc/x`) or that unpacks to more than
-`MAX_RATIO` times its packed size (a zip bomb) is refused before it is unpacked. Any problem is a
+external entities); a file and a download each have a size cap; archives are unpacked by the one
+archive reader (armylists/rules/archives.py: names that leave the archive, zip bombs, nesting, and one
+budget of bytes and files for the whole run, nested archives included). Any problem is a
 `BattleScribeInputError` naming the file and, where known, the element.
 """
 from __future__ import annotations
 
-import io
 import ssl
 import urllib.parse
 import urllib.request
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from xml.etree.ElementTree import Element, ParseError
@@ -22,11 +20,10 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
+from armylists.rules.archives import ArchiveError, is_zip, unpack, unpack_budget
+
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the largest catalogue we know is under 2 MB
-MAX_ARCHIVE_BYTES = 256 * 1024 * 1024  # everything an archive unpacks to, together
 MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
-MAX_MEMBERS = 5000
-MAX_RATIO = 100  # XML packs 10 to 20 times; a bomb packs thousands of times
 DOWNLOAD_TIMEOUT = 60
 TLS_CONTEXT: ssl.SSLContext | None = None  # None: the system's trusted certificates (tests trust their own)
 EXTENSIONS = (".gst", ".cat")
@@ -53,6 +50,11 @@ class Document:
 
 def read_sources(sources: list[str], fetch=None) -> list[Document]:
     """Every .gst/.cat document the sources hold, parsed; `fetch(url) -> bytes` downloads (tests pass their own)."""
+    with unpack_budget("run"):  # one budget for every archive of the run
+        return _read_sources(sources, fetch)
+
+
+def _read_sources(sources: list[str], fetch) -> list[Document]:
     documents: list[Document] = []
     for source in sources:
         if source.startswith(("https://", "http://")):
@@ -125,7 +127,7 @@ def _read_file(path: Path) -> bytes:
 
 def _from_bytes(source: str, name: str, data: bytes) -> list[Document]:
     lower = name.lower()
-    if data[:4] == b"PK\x03\x04" or lower.endswith((".zip",) + ZIPPED):
+    if is_zip(data) or lower.endswith((".zip",) + ZIPPED):
         return _from_archive(source, data, single=lower.endswith(ZIPPED))
     if not lower.endswith(EXTENSIONS) and not data.lstrip()[:1] == b"<":
         raise BattleScribeInputError(source, "", "is not a .gst, .cat, .gstz, .catz or .zip file")
@@ -135,47 +137,20 @@ def _from_bytes(source: str, name: str, data: bytes) -> list[Document]:
 
 
 def read_zipped(source: str, data: bytes) -> list[Document]:
-    """The documents of one zipped file (.gstz, .catz, a roster's .rosz), with every archive check."""
+    """The documents of one zipped catalogue (.gstz, .catz), with every archive check."""
     return _from_archive(source, data, single=True)
 
 
 def _from_archive(source: str, data: bytes, single: bool) -> list[Document]:
-    """The catalogues of a zip: a whole data repository, or one zipped catalogue (.gstz/.catz)."""
+    """The catalogues of a zip: a whole data repository, or one zipped catalogue (.gstz/.catz); the archive
+    reader (armylists/rules/archives.py) checks it within the run's budget, nested archives included."""
+    pick = None if single else (lambda name: name.lower().endswith(EXTENSIONS + ZIPPED))
+    documents = []
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        members = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise BattleScribeInputError(source, "", f"is not a readable zip archive ({exc})") from None
-    if len(members) > MAX_MEMBERS:
-        raise BattleScribeInputError(source, "", f"holds {len(members)} files; at most {MAX_MEMBERS}")
-    total, documents = 0, []
-    for member in members:
-        name = member.filename
-        where = f"{source}!{name}"
-        parts = PurePosixPath(name.replace("\\", "/")).parts
-        if name.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
-            raise BattleScribeInputError(where, "", "the archive names a path outside itself; refused")
-        if member.is_dir() or not (single or name.lower().endswith(EXTENSIONS + ZIPPED)):
-            continue
-        if member.file_size > MAX_FILE_BYTES:
-            raise BattleScribeInputError(where, "", f"unpacks to {member.file_size} bytes; at most {MAX_FILE_BYTES}")
-        if member.file_size > MAX_RATIO * max(member.compress_size, 1) and member.file_size > 1 << 20:
-            raise BattleScribeInputError(where, "", f"unpacks {member.file_size // max(member.compress_size, 1)} "
-                                                    f"times its packed size: a zip bomb; refused")
-        total += member.file_size
-        if total > MAX_ARCHIVE_BYTES:
-            raise BattleScribeInputError(source, "", f"unpacks to more than {MAX_ARCHIVE_BYTES} bytes; refused")
-        try:
-            with archive.open(member) as f:
-                body = f.read(MAX_FILE_BYTES + 1)  # the sizes in the archive may lie: never read more
-        except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError) as exc:
-            raise BattleScribeInputError(where, "", f"cannot be unpacked ({exc})") from None
-        if len(body) > MAX_FILE_BYTES:
-            raise BattleScribeInputError(where, "", f"unpacks to more than {MAX_FILE_BYTES} bytes; refused")
-        if name.lower().endswith(ZIPPED):
-            documents.extend(_from_archive(where, body, single=True))
-        else:
+        for where, body in unpack(data, source, member_bytes=MAX_FILE_BYTES, pick=pick, kind="run"):
             documents.append(Document(where, parse_xml(where, body)))
+    except ArchiveError as exc:
+        raise BattleScribeInputError(exc.source, "", exc.message) from None
     if not documents:
         raise BattleScribeInputError(source, "", "the archive holds no .gst or .cat file")
     return documents
