@@ -190,9 +190,11 @@ def _profile(book: Book, ru: RosterUnit, entry: Entry) -> tuple[dict[str, Any] |
     rules = list(entry.rules) + [r for r in (choice.mount.rules if choice else ()) if r not in entry.rules]
     if not profiles:
         return None, ", ".join(rules)
+    # A flag of the data (`mount: true`: its Leadership is not the character's) is no characteristic:
+    # a column of True and "-" says nothing to a player, as the printed roster's grid knows.
     columns: list[str] = []
     for p in profiles:
-        columns.extend(k for k in p if k != "name" and k not in columns)
+        columns.extend(k for k, v in p.items() if k != "name" and not isinstance(v, bool) and k not in columns)
     rows = [[p.get("name", entry.name), *(p.get(c, "-") for c in columns)] for p in profiles]
     return {"columns": columns, "rows": rows}, ", ".join(rules)
 
