@@ -269,7 +269,11 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
         return {"name": name, "value": value, "label": label, "cost": cost, "checked": checked, "note": note,
                 "id": f"{prefix}-{name}-{value or 'none'}"}
 
+    one_model = entry.size_max == 1  # a single hero: "per model" would only puzzle
+
     def option_cost(option: Option) -> str:
+        if one_model:
+            return cost_text(option.cost + option.model_cost, unit)
         if option.model_cost and not option.cost:  # an imported option priced per model of the unit
             return cost_text(option.model_cost, unit, per_model=True)
         extra = f", {cost_text(option.model_cost, unit, per_model=True)}" if option.model_cost else ""

@@ -43,3 +43,14 @@ class TestProfile:
         assert "True" not in html
         assert "<tr><th scope=\"row\">Horse</th><td>8</td><td>3</td><td>-</td><td>3</td><td>3</td><td>1</td>" \
                "<td>3</td><td>1</td><td>3</td></tr>" in html
+
+
+class TestCosts:
+    def test_a_single_heros_equipment_is_not_priced_per_model(self, client_alice, warband):
+        captain = costs(card(client_alice, warband, "captain"))
+        assert captain["Pistol"] == "+15 gc"
+        assert captain["Sword"] == "+10 gc"
+        assert "per model" not in card(client_alice, warband, "captain")
+
+    def test_a_group_of_henchmen_pays_for_every_model(self, client_alice, warband):
+        assert costs(card(client_alice, warband, "zealots"))["Sword"] == "+10 gc per model"
