@@ -207,7 +207,7 @@ def _shown_size(ru: RosterUnit, entry: Entry | None) -> int | None:
 
 
 def _roles(book: Book, ru: RosterUnit, entry: Entry | None, wizard_level: int) -> list[str]:
-    roles = ["General"] if ru.general else []
+    roles = [book.system.general_word] if ru.general else []
     if entry is not None:
         for oid, _ in ru.options:
             option = entry.options.get(oid)
@@ -326,8 +326,9 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
     view["options"] = singles
 
     if entry.may_be_character:
-        roles.insert(0, {"name": "general", "id": f"{prefix}-general", "label": "General", "cost": "",
-                         "note": "The army's General; choosing it here takes it from any other unit.",
+        word = book.system.general_word  # General, Leader: the system's own word
+        roles.insert(0, {"name": "general", "id": f"{prefix}-general", "label": word, "cost": "",
+                         "note": f"The army's {word}; choosing it here takes it from any other unit.",
                          "kind": "check", "checked": ru.general, "errors": err("general")})
     view["roles"] = roles
 

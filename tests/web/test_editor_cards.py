@@ -54,3 +54,17 @@ class TestCosts:
 
     def test_a_group_of_henchmen_pays_for_every_model(self, client_alice, warband):
         assert costs(card(client_alice, warband, "zealots"))["Sword"] == "+10 gc per model"
+
+
+class TestRoles:
+    def test_mordheims_leader_is_called_by_its_own_word(self, client_alice, warband):
+        html = card(client_alice, warband, "captain")
+        assert '<span class="unit-roles"><span class="tag">Leader</span></span>' in html
+        assert 'title="The army&#x27;s Leader; choosing it here takes it from any other unit."' in html
+        assert '<span class="choice-name">Leader</span>' in html
+        assert "General" not in html
+
+    def test_an_old_world_or_t9a_general_stays_the_general(self, client_alice, alice_list):
+        html = card(client_alice, alice_list, "marshal")
+        assert '<span class="unit-roles"><span class="tag">General</span>' in html
+        assert '<span class="choice-name">General</span>' in html
