@@ -99,7 +99,7 @@ def _check_replaceable(sub: Submission, player) -> None:
 @dataclass
 class UploadResult:
     stored: list[Submission] = field(default_factory=list)
-    failed: list[tuple[str, str]] = field(default_factory=list)  # (file name, why)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (file name, why: without the name again)
 
 
 def player_name_of(filename: str, roster: Roster) -> str:
@@ -126,18 +126,18 @@ def upload_files(event: Event, files: list[tuple[str, bytes]], team: str = "") -
         try:
             roster, _ = read_list_data(data, filename)
         except ListFileError as exc:
-            result.failed.append((filename, str(exc)))
+            result.failed.append((filename, exc.without_source(filename)))  # the page names the file
             continue
         if roster.system != event.system:
-            result.failed.append((filename, f"{filename}: is a {roster.system} list; the event plays {event.system}"))
+            result.failed.append((filename, f"is a {roster.system} list; the event plays {event.system}"))
             continue
         name = player_name_of(filename, roster)
         if name in names:
-            result.failed.append((filename, f"{filename}: a second list for {name} in this upload"))
+            result.failed.append((filename, f"a second list for {name} in this upload"))
             continue
         names.add(name)
         try:
             result.stored.append(store(event, roster, name, team=team))
         except SubmissionError as exc:
-            result.failed.append((filename, f"{filename}: {exc}"))
+            result.failed.append((filename, str(exc)))
     return result

@@ -212,7 +212,7 @@ def event_upload(request: HttpRequest, pk: int) -> HttpResponse:
             files, too_big = [], []
             for upload in form.cleaned_data["files"][: MAX_UPLOAD_FILES + 1]:
                 if upload.size > MAX_UPLOAD_BYTES:
-                    too_big.append((upload.name, f"{upload.name}: is {upload.size} bytes; at most {MAX_UPLOAD_BYTES}"))
+                    too_big.append((upload.name, f"is {upload.size} bytes; at most {MAX_UPLOAD_BYTES}"))
                     continue
                 files.append((upload.name, upload.read()))
             result = upload_files(event, files, form.cleaned_data["team"].strip())

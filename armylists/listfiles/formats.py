@@ -18,6 +18,11 @@ class ListFileError(Exception):
     """A list file that cannot be used; its message is the one line to print (the file, and the path or
     line inside it)."""
 
+    def without_source(self, source: str) -> str:
+        """The message less the file's name it starts with, for a page that shows the name beside it."""
+        message, prefix = str(self), f"{source}: "
+        return message[len(prefix):] if message.startswith(prefix) else message
+
 
 @dataclass(frozen=True)
 class ListFormat:

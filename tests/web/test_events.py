@@ -374,7 +374,7 @@ def test_a_bulk_upload_checks_the_good_files_and_names_the_bad_one(client, alice
     assert response.status_code == 200
     page = response.content.decode()
     assert "3 lists stored; the event's lists are checked in the background" in page
-    assert "<strong>broken.json</strong>: broken.json: (top level): is not valid JSON" in page
+    assert "<strong>broken.json</strong>: (top level): is not valid JSON" in page
     subs = {s.player_name: s for s in Submission.objects.all()}
     assert sorted(subs) == ["Erin", "Gina", "frank"]
     assert (subs["Erin"].status, subs["frank"].status, subs["Gina"].status) == ("legal", "legal", "illegal")
@@ -382,12 +382,23 @@ def test_a_bulk_upload_checks_the_good_files_and_names_the_bad_one(client, alice
     assert subs["Erin"].player is None
 
 
+def test_an_upload_error_names_the_file_once(client, alice, event):
+    client.force_login(alice)
+    response = client.post(reverse("event-upload", args=[event.pk]),
+                           {"files": [SimpleUploadedFile("garbage.txt", b"garbage\n")]})
+    page = response.content.decode()
+    assert page.count("garbage.txt") == 1
+    assert ("<li><strong>garbage.txt</strong>: line 1: expected a header line &quot;&lt;field&gt;: &lt;value&gt;&quot; "
+            "with a field among List, Player, Team, System, Book, Composition, Matched play, Allies, Points limit, "
+            "not &quot;garbage&quot;</li>") in page
+
+
 def test_an_upload_of_only_bad_files_stores_nothing(client, alice, event):
     client.force_login(alice)
     response = client.post(reverse("event-upload", args=[event.pk]),
                            {"files": [SimpleUploadedFile("x.txt", b"\xff\xfe nonsense")]})
     assert response.status_code == 400
-    assert "x.txt: is not UTF-8 text" in response.content.decode()
+    assert "<li><strong>x.txt</strong>: is not UTF-8 text: invalid start byte</li>" in response.content.decode()
     assert not Submission.objects.exists()
 
 

@@ -105,3 +105,12 @@ class TestImportPage:
         response = client_alice.post(reverse("list-import"), {"file": SimpleUploadedFile("a.bin", b"\xff\xfe\x00abc")})
         assert response.status_code == 400
         assert response.context["form"].non_field_errors() == ["a.bin: is not UTF-8 text: invalid start byte"]
+
+    def test_a_files_error_names_the_file_once(self, client_alice, alice):
+        response = client_alice.post(reverse("list-import"), {"file": SimpleUploadedFile("garbage.txt", b"garbage\n")})
+        assert response.status_code == 400
+        assert response.context["form"].non_field_errors() == [
+            'garbage.txt: line 1: expected a header line "<field>: <value>" with a field among List, Player, Team, '
+            'System, Book, Composition, Matched play, Allies, Points limit, not "garbage"']
+        assert response.content.decode().count("garbage.txt") == 1
+        assert not ArmyList.objects.filter(owner=alice).exists()
