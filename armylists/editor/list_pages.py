@@ -13,7 +13,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists.lists import edits
 from armylists.lists.access import get_list_for_user, get_rw_list_for_user, get_shared_list
-from armylists.lists.catalogue import allies_book_for, disk_library, get_book, listed_books, validate_roster
+from armylists.lists.catalogue import (
+    allies_book_for, book_name, disk_library, get_book, listed_books, validate_roster,
+)
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.editor.forms import NewListForm, RenameForm, ShareForm
@@ -58,7 +60,7 @@ def my_lists(request: HttpRequest) -> HttpResponse:
         rows.append({
             "list": army_list,
             "system": system.name if system else army_list.system,
-            "book": f"{book.name if book else army_list.book} {army_list.book_version}",
+            "book": f"{book.name if book else book_name(army_list.system, army_list.book)} {army_list.book_version}",
             "unit": system.budget_unit if system else "pts",
             "shared": bool(army_list.share_token),
         })

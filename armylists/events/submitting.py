@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from armylists.exports import checksum
 from armylists.listfiles.reading import ListFileError, read_list_data
+from armylists.lists.catalogue import system_name
 from armylists.models import ArmyList, Event, Submission, SubmissionRevision
 from armylists.rules import ListDocumentError, Roster, parse_roster, roster_to_dict
 
@@ -129,7 +130,8 @@ def upload_files(event: Event, files: list[tuple[str, bytes]], team: str = "") -
             result.failed.append((filename, exc.without_source(filename)))  # the page names the file
             continue
         if roster.system != event.system:
-            result.failed.append((filename, f"is a {roster.system} list; the event plays {event.system}"))
+            result.failed.append((filename, f"is a {system_name(roster.system)} list; the event plays "
+                                            f"{system_name(event.system)}"))
             continue
         name = player_name_of(filename, roster)
         if name in names:
