@@ -86,7 +86,7 @@ def test_an_organiser_sets_up_an_event(client, alice):
      "rules[0].params.select.entry: unknown entry &#x27;nobody&#x27;"),
     ({"rules_text": "rules: ["}, "rules_text", "is not valid YAML at line 1"),
     ({"rules_text": "- {id: x, type: sorcery}"}, "rules_text", "unknown rule type &#x27;sorcery&#x27;"),
-    ({"allowed_books": ["t9a-0.11/ogre-khans"]}, "allowed_books", "ogre-khans is not a book of"),
+    ({"allowed_books": ["t9a-0.11/ogre-khans"]}, "allowed_books", "Ogre Khans is not a book of Warhammer: The Old World."),
     ({"play_modes": ["the-old-world/nonsense"]}, "play_modes", "Select a valid choice"),
     ({"composition": "atlantis"}, "composition", "No book of this system has a composition"),
     ({"points_limit": "0"}, "points_limit", "Ensure this value is greater than or equal to 1."),
@@ -112,6 +112,28 @@ def test_the_form_offers_the_system_first_and_compositions_by_name(client, alice
     assert event.composition == "city-state-of-nuln"
     edit = client.get(reverse("event-edit", args=[event.pk])).context["form"]
     assert edit.initial["composition"] == "the-old-world/city-state-of-nuln"
+
+
+def test_after_an_error_the_form_offers_only_the_chosen_systems_choices(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("event-new"), event_form(points_limit="0"))
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert form["play_modes"].field.widget.choices == [("Warhammer: The Old World", [
+        ("the-old-world/grand-melee", "Grand Melee"), ("the-old-world/combined-arms", "Combined Arms"),
+        ("the-old-world/battle-march", "Battle March")])]
+    assert [c[0] for c in form["allowed_books"].field.widget.choices] == ["Warhammer: The Old World"]
+    assert [c[0] for c in form["composition"].field.widget.choices] == ["", "Warhammer: The Old World"]
+    page = response.content.decode()
+    assert "Campaign (after the founding)" not in page and 'value="mordheim/' not in page
+    assert '<input type="checkbox" name="play_modes" value="the-old-world/combined-arms" id="id_play_modes_0_1" checked>' \
+        in page
+
+
+def test_a_new_event_form_offers_every_systems_choices_until_one_is_chosen(client, alice):
+    client.force_login(alice)
+    form = client.get(reverse("event-new")).context["form"]
+    assert [c[0] for c in form["play_modes"].field.widget.choices] == ["Mordheim", "Warhammer: The Old World"]
 
 
 def test_a_composition_of_another_system_is_refused(client, alice):
