@@ -89,20 +89,22 @@ def new_list(request: HttpRequest) -> HttpResponse:
                 army_list.save()
                 return redirect("list-edit", army_list.pk)
         status = 400
+        chosen = form.books.get(request.POST.get("book", ""))
     else:
         wanted = request.GET.get("book", "")
-        first = next((b for b in books if f"{b.system.id}/{b.id}/{b.version}" == wanted), None)
-        initial: dict[str, Any] = {"name": "", "book": wanted if first else ""}
-        default = (first.default_limit if first else None) or 2400
-        initial["points_limit"] = default
+        chosen = next((b for b in books if f"{b.system.id}/{b.id}/{b.version}" == wanted), None)
+        # No book, no game size: the limit's unit and usual size are the chosen book's (its system's data).
+        initial: dict[str, Any] = {"name": "", "book": wanted if chosen else ""}
+        if chosen is not None and chosen.default_limit:
+            initial["points_limit"] = chosen.default_limit
         form = NewListForm(books, initial=initial)
         status = 200
     systems = {}
     for b in books:
         systems.setdefault(b.system.id, {"name": b.system.name, "unit": b.system.budget_unit,
-                                         "default": b.default_limit or ""})
+                                         "default": b.system.default_limit or b.default_limit or ""})
     return render(request, "lists/new_list.html", {
-        "form": form, "systems": systems.values(),
+        "form": form, "systems": systems.values(), "limit_unit": chosen.system.budget_unit if chosen else "",
         "book_meta": {f"{b.system.id}/{b.id}/{b.version}": {"unit": b.system.budget_unit,
                                                              "default": b.default_limit or ""} for b in books},
     }, status=status)
