@@ -40,6 +40,23 @@ Created with "Old World Builder"
 """
 
 
+DWARF_TEXT = """===
+Hold fast [2480 pts]
+Warhammer: The Old World, Dwarfen Mountain Holds
+===
+
+++ Core Units [100 pts] ++
+
+10 Quarrellers [100 pts]
+- Hand weapons
+- Crossbows
+- Heavy armour
+
+---
+Created with "Old World Builder"
+"""
+
+
 class TestImportPage:
     def test_it_needs_a_login(self, client):
         response = client.get(reverse("list-import"))
@@ -114,3 +131,11 @@ class TestImportPage:
             'System, Book, Composition, Matched play, Allies, Points limit, not "garbage"']
         assert response.content.decode().count("garbage.txt") == 1
         assert not ArmyList.objects.filter(owner=alice).exists()
+
+
+class TestOldWorldBuilderText:
+    def test_equipment_the_unit_has_is_taken_in_the_plural_too(self, client_alice, alice):
+        response = client_alice.post(reverse("list-import"), {"text": DWARF_TEXT})
+        assert response.status_code == 302
+        army_list = ArmyList.objects.get(owner=alice)
+        assert army_list.document["units"] == [{"id": "u1", "entry": "quarrellers", "size": 10}]

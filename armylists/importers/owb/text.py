@@ -22,7 +22,8 @@ OWB's "Export as text" (its `get-list-as-text.js`) writes:
 
 Each unit becomes one line of our text (`<points> - <size> <name>, <choice>, ...`), read with the same
 names-to-ids matching as a list written here; the equipment a unit has anyway (OWB lists a hand weapon
-as a choice) is left out, and `Champion [item]` is our `Champion (item)`. The text names no points
+as a choice, in the singular or the plural: "Hand weapons") is left out, and `Champion [item]` is our
+`Champion (item)`. The text names no points
 limit, so the list starts at the book's usual one. An error names the line of the pasted text.
 """
 from __future__ import annotations
@@ -133,4 +134,10 @@ def _without_equipment(book: Book, head: str, choices: list[str]) -> list[str]:
     if entry is None:
         return choices
     options = {o.name.casefold() for o in entry.options.values()}
-    return [c for c in choices if c.casefold() in options or slug(c) not in entry.equipment]
+    return [c for c in choices if c.casefold() in options or not _carried(slug(c), entry.equipment)]
+
+
+def _carried(choice: str, equipment: tuple[str, ...]) -> bool:
+    """OWB names what a unit carries in the plural for a unit ("Hand weapons", "Crossbows") and in the
+    singular for a character; either is the equipment."""
+    return choice in equipment or (choice.endswith("s") and choice[:-1] in equipment)
