@@ -29,6 +29,9 @@ class ListFormat:
     name: str  # the format, as a player knows it
     recognise: Callable[[bytes, str], bool]  # (data, source) -> is it this format? Cheap, never raises
     read: Callable[[bytes, str], "tuple[Roster, Book]"]  # the Roster and its Book, or a ListFileError
+    # (data, source, the Roster and Book read) -> what the player should know about the list as read,
+    # such as figures the other tool wrote that differ from ours; shown after an import
+    notices: "Callable[[bytes, str, Roster, Book], list[str]] | None" = None
 
 
 FORMATS: list[ListFormat] = []
