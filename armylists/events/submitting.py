@@ -39,7 +39,8 @@ def submit_list(event: Event, user, army_list: ArmyList, team: str = "") -> Subm
     if army_list.owner_id != user.pk:
         raise SubmissionError("You can only submit your own lists.")
     if army_list.system != event.system:
-        raise SubmissionError(f"{army_list.name} is a {army_list.system} list; the event plays {event.system}.")
+        raise SubmissionError(f"{army_list.name} is a {system_name(army_list.system)} list; the event plays "
+                              f"{system_name(event.system)}.")
     try:
         roster = parse_roster(army_list.document, army_list.name)
     except ListDocumentError as exc:

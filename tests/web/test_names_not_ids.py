@@ -51,6 +51,14 @@ class TestEventPages:
         assert ("<li><strong>tow.json</strong>: is a Warhammer: The Old World list; the event plays "
                 f"{T9A}</li>") in response.content.decode()
 
+    def test_a_list_of_another_system_is_refused_in_both_systems_names(self, alice, event):
+        from armylists.events.submitting import SubmissionError, submit_list
+
+        tow = make_list(alice, json.loads((EXAMPLES / "empire-of-man-legal.json").read_text()))
+        with pytest.raises(SubmissionError) as refused:
+            submit_list(event, alice, tow)
+        assert str(refused.value) == (f"{tow.name} is a Warhammer: The Old World list; the event plays {T9A}.")
+
     def test_a_book_the_event_does_not_allow_is_said_with_the_allowed_books_names(self, client_alice, alice,
                                                                                    alice_list):
         event = Event.objects.create(organiser=alice, name="Ogres only", date=date.today() + timedelta(days=10),
