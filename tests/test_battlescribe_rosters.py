@@ -123,7 +123,7 @@ def test_a_new_recruit_link_path_finds_the_entry_and_folded_selections_pass(impo
      "army.ros: <selection name='Captain' entryId='nobody'>: is not an entry of Test Knights (r7); "
      "import the catalogue revision the roster was made with"),
     ((b'catalogueRevision="7"', b'catalogueRevision="8"'),
-     "army.ros: the roster is for bs-test-knights r8 of bs-test-battles, which this site has not imported "
+     "army.ros: the roster is for Test Knights r8 of Test Battles, which this site has not imported "
      "(it has r7); import that catalogue revision with manage.py import_battlescribe"),
     ((b'<costLimit name="pts" typeId="pts-1" value="2000.0"', b'<costLimit name="pts" typeId="pts-1" value="-1"'),
      "army.ros: <costLimits>: the roster sets no points limit; set one in BattleScribe or New Recruit and export "

@@ -113,19 +113,22 @@ def test_a_list_is_checked_at_the_events_limit_and_told_so(empire, legal):
 
 
 def test_a_book_or_version_the_event_does_not_allow(empire, legal):
-    report = check_list(ruleset(books={"ogre-khans": frozenset()}), empire, parse_roster(legal))
+    report = check_list(ruleset(books={"ogre-khans": frozenset()}, book_names={"ogre-khans": "Ogre Khans"}), empire,
+                        parse_roster(legal))
     assert [v.code for v in report.violations] == ["event.book"]
     assert report.violations[0].message == ("Empire of Sonnstahl 0.11.1 is not allowed at this event; "
-                                            "allowed: ogre-khans.")
+                                            "allowed: Ogre Khans.")
     other = check_list(ruleset(books={"empire-of-sonnstahl": frozenset({"0.11.2"})}), empire, parse_roster(legal))
     assert [v.code for v in other.violations] == ["event.book"]
     assert check_list(ruleset(books={}), empire, parse_roster(legal)).valid  # no books named: any
 
 
 def test_a_list_of_another_system(empire, legal):
-    report = check_list(ruleset(system="the-old-world", books={}), empire, parse_roster(legal))
+    report = check_list(ruleset(system="the-old-world", system_name="Warhammer: The Old World", books={}), empire,
+                        parse_roster(legal))
     assert [v.code for v in report.violations] == ["event.system"]
-    assert report.violations[0].message == "The list is for t9a-0.11; the event plays the-old-world."
+    assert report.violations[0].message == ("The list is for The 9th Age: Fantasy Battles v0.11.9.3; the event plays "
+                                            "Warhammer: The Old World.")
 
 
 def test_the_event_rules_are_checked_on_top(library, empire, legal):

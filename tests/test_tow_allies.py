@@ -371,7 +371,7 @@ def test_book_for_names_an_unknown_allies_book_or_version():
     with pytest.raises(ListDocumentError) as caught:
         report_for(parse_roster(doc), "army.json")
     assert caught.value.path == ("allies", "book_version")
-    assert str(caught.value) == ("army.json: allies.book_version: allies book dwarfen-mountain-holds version '1999' "
+    assert str(caught.value) == ("army.json: allies.book_version: allies book Dwarfen Mountain Holds version '1999' "
                                  "is not loaded; available: 2024.4")
     roster = parse_roster(document())
     assert book_for(roster).id == EMPIRE and allies_book_for(roster).id == DWARFS

@@ -77,7 +77,7 @@ def test_a_list_for_a_book_version_we_do_not_have_exits_2(capsys, tmp_path):
     bad = altered(tmp_path, lambda doc: doc.update(book_version="0.9.0"))
     code, _, err = run(capsys, bad)
     assert code == 2
-    assert err.strip() == f"{bad}: book_version: empire-of-sonnstahl version '0.9.0' is not loaded; available: 0.11.1"
+    assert err.strip() == f"{bad}: book_version: Empire of Sonnstahl version '0.9.0' is not loaded; available: 0.11.1"
 
 
 def test_an_unknown_book_exits_2(capsys, tmp_path):

@@ -265,7 +265,7 @@ class UnitForm(RevisionForm):
         if standard is not None and standard.veteran:
             self.fields["veteran_standard"] = forms.BooleanField(required=False, label="Veteran Standard Bearer")
         if entry.may_be_character:
-            self.fields["general"] = forms.BooleanField(required=False, label="General")
+            self.fields["general"] = forms.BooleanField(required=False, label=book.system.general_word)
         if may_be_wizard(entry) or unit.path:
             paths = entry.paths or tuple(book.paths)
             names = {**book.system.paths, **book.paths}

@@ -13,7 +13,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists.lists import edits
 from armylists.lists.access import get_list_for_user, get_rw_list_for_user, get_shared_list
-from armylists.lists.catalogue import allies_book_for, disk_library, get_book, listed_books, validate_roster
+from armylists.lists.catalogue import (
+    allies_book_for, book_name, disk_library, get_book, listed_books, validate_roster,
+)
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.editor.forms import NewListForm, RenameForm, ShareForm
@@ -58,7 +60,7 @@ def my_lists(request: HttpRequest) -> HttpResponse:
         rows.append({
             "list": army_list,
             "system": system.name if system else army_list.system,
-            "book": f"{book.name if book else army_list.book} {army_list.book_version}",
+            "book": f"{book.name if book else book_name(army_list.system, army_list.book)} {army_list.book_version}",
             "unit": system.budget_unit if system else "pts",
             "shared": bool(army_list.share_token),
         })
@@ -87,20 +89,22 @@ def new_list(request: HttpRequest) -> HttpResponse:
                 army_list.save()
                 return redirect("list-edit", army_list.pk)
         status = 400
+        chosen = form.books.get(request.POST.get("book", ""))
     else:
         wanted = request.GET.get("book", "")
-        first = next((b for b in books if f"{b.system.id}/{b.id}/{b.version}" == wanted), None)
-        initial: dict[str, Any] = {"name": "", "book": wanted if first else ""}
-        default = (first.default_limit if first else None) or 2400
-        initial["points_limit"] = default
+        chosen = next((b for b in books if f"{b.system.id}/{b.id}/{b.version}" == wanted), None)
+        # No book, no game size: the limit's unit and usual size are the chosen book's (its system's data).
+        initial: dict[str, Any] = {"name": "", "book": wanted if chosen else ""}
+        if chosen is not None and chosen.default_limit:
+            initial["points_limit"] = chosen.default_limit
         form = NewListForm(books, initial=initial)
         status = 200
     systems = {}
     for b in books:
         systems.setdefault(b.system.id, {"name": b.system.name, "unit": b.system.budget_unit,
-                                         "default": b.default_limit or ""})
+                                         "default": b.system.default_limit or b.default_limit or ""})
     return render(request, "lists/new_list.html", {
-        "form": form, "systems": systems.values(),
+        "form": form, "systems": systems.values(), "limit_unit": chosen.system.budget_unit if chosen else "",
         "book_meta": {f"{b.system.id}/{b.id}/{b.version}": {"unit": b.system.budget_unit,
                                                              "default": b.default_limit or ""} for b in books},
     }, status=status)

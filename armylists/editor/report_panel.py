@@ -69,6 +69,10 @@ def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_
             text = f"{value} · {levels} level{'' if levels == 1 else 's'}"
         figures.append({"label": label, "value": text, "quiet": False})
     for c in report.counts:  # Mordheim: warband size, leader, heroes and each type against their limits
+        if c.max == 0 and c.value == 0:
+            # "Units only for a City-State of Nuln army: 0 of 0": a limit of none on what this list did not
+            # take cannot apply to it (taken, it is a violation, and shown as one and here).
+            continue
         text = f"{c.value} of {c.max}" if c.max is not None else str(c.value)
         if c.min is not None and c.min != c.max:
             text += f" (at least {c.min})"

@@ -190,9 +190,11 @@ def _profile(book: Book, ru: RosterUnit, entry: Entry) -> tuple[dict[str, Any] |
     rules = list(entry.rules) + [r for r in (choice.mount.rules if choice else ()) if r not in entry.rules]
     if not profiles:
         return None, ", ".join(rules)
+    # A flag of the data (`mount: true`: its Leadership is not the character's) is no characteristic:
+    # a column of True and "-" says nothing to a player, as the printed roster's grid knows.
     columns: list[str] = []
     for p in profiles:
-        columns.extend(k for k in p if k != "name" and k not in columns)
+        columns.extend(k for k, v in p.items() if k != "name" and not isinstance(v, bool) and k not in columns)
     rows = [[p.get("name", entry.name), *(p.get(c, "-") for c in columns)] for p in profiles]
     return {"columns": columns, "rows": rows}, ", ".join(rules)
 
@@ -205,7 +207,7 @@ def _shown_size(ru: RosterUnit, entry: Entry | None) -> int | None:
 
 
 def _roles(book: Book, ru: RosterUnit, entry: Entry | None, wizard_level: int) -> list[str]:
-    roles = ["General"] if ru.general else []
+    roles = [book.system.general_word] if ru.general else []
     if entry is not None:
         for oid, _ in ru.options:
             option = entry.options.get(oid)
@@ -267,7 +269,11 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
         return {"name": name, "value": value, "label": label, "cost": cost, "checked": checked, "note": note,
                 "id": f"{prefix}-{name}-{value or 'none'}"}
 
+    one_model = entry.size_max == 1  # a single hero: "per model" would only puzzle
+
     def option_cost(option: Option) -> str:
+        if one_model:
+            return cost_text(option.cost + option.model_cost, unit)
         if option.model_cost and not option.cost:  # an imported option priced per model of the unit
             return cost_text(option.model_cost, unit, per_model=True)
         extra = f", {cost_text(option.model_cost, unit, per_model=True)}" if option.model_cost else ""
@@ -320,8 +326,9 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
     view["options"] = singles
 
     if entry.may_be_character:
-        roles.insert(0, {"name": "general", "id": f"{prefix}-general", "label": "General", "cost": "",
-                         "note": "The army's General; choosing it here takes it from any other unit.",
+        word = book.system.general_word  # General, Leader: the system's own word
+        roles.insert(0, {"name": "general", "id": f"{prefix}-general", "label": word, "cost": "",
+                         "note": f"The army's {word}; choosing it here takes it from any other unit.",
                          "kind": "check", "checked": ru.general, "errors": err("general")})
     view["roles"] = roles
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from armylists.lists.catalogue import allies_book_for, book_for, site_library
+from armylists.lists.catalogue import allies_book_for, book_for, book_name, site_library, system_name
 from armylists.models import Event, Submission
 from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, parse_roster
 from armylists.rules.event import EventRules, Ruleset, check_list, check_team, parse_event_rules
@@ -57,8 +57,11 @@ def ruleset_for(event: Event) -> Ruleset:
         rules = read_rules(event.system, event.rules_text, allowed)
     except RulesDataError as exc:
         raise EventSetupError(f"The event rules cannot be used: {exc}") from None
+    library = site_library()
     return Ruleset(system=event.system, points_limit=event.points_limit, books=allowed,
-                   composition=event.composition or None, modes=tuple(event.modes), event=rules)
+                   composition=event.composition or None, modes=tuple(event.modes), event=rules,
+                   system_name=system_name(event.system, library),
+                   book_names={b: book_name(event.system, b, library) for b in allowed})
 
 
 def _unreadable(submission: Submission, ruleset: Ruleset, reason: str) -> dict:

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from armylists.lists.catalogue import site_library
+from armylists.lists.catalogue import book_name, site_library
 from armylists.lists.edits import MAX_LIMIT, MAX_NAME
 from armylists.models import ArmyList, Event, Team
 from armylists.rules import RulesDataError
@@ -101,12 +101,24 @@ class EventForm(forms.ModelForm):
         # (static/armylists/event_form.js hides the other systems').
         self.order_fields(["system", "name", "date", "points_limit", "allowed_books", "composition", "play_modes",
                            "deadline", "add_rule_kind", "add_rule_name", "add_rule_number", "rules_text"])
+        self._offer_only(self.data.get("system") if self.is_bound else None)
         if self.instance.pk:
             system = self.instance.system
             self.initial["allowed_books"] = [f"{system}/{b}" for b in self.instance.books]
             self.initial["play_modes"] = [f"{system}/{m}" for m in self.instance.modes]
             if self.instance.composition:
                 self.initial["composition"] = f"{system}/{self.instance.composition}"
+
+    def _offer_only(self, system: str | None) -> None:
+        """Shown again after an error, the form offers the chosen system's books, compositions and
+        matched-play rules only (not Mordheim's Campaign for an Old World event): the widgets show them,
+        the fields still know every system's, so a choice of another system is refused by name in clean()."""
+        found = site_library().systems.get(system or "")
+        if found is None:
+            return
+        for name in ("allowed_books", "composition", "play_modes"):
+            widget = self.fields[name].widget
+            widget.choices = [c for c in widget.choices if not isinstance(c[1], list) or c[0] == found.name]
 
     def clean_system(self) -> str:
         system = self.cleaned_data["system"]
@@ -123,7 +135,8 @@ class EventForm(forms.ModelForm):
         for choice in data.get("allowed_books", []):
             chosen_system, _, book = choice.partition("/")
             if chosen_system != system:
-                self.add_error("allowed_books", f"{book} is not a book of {site_library().systems[system].name}.")
+                self.add_error("allowed_books", f"{book_name(chosen_system, book)} is not a book of "
+                                                f"{site_library().systems[system].name}.")
             books.append(book)
         for choice in data.get("play_modes", []):
             chosen_system, _, mode = choice.partition("/")

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from armylists.exports import checksum
 from armylists.listfiles.reading import ListFileError, read_list_data
+from armylists.lists.catalogue import system_name
 from armylists.models import ArmyList, Event, Submission, SubmissionRevision, Team, TeamMember
 from armylists.rules.archives import unpack_budget
 from armylists.rules import ListDocumentError, Roster, parse_roster, roster_to_dict
@@ -41,7 +42,8 @@ def submit_list(event: Event, user, army_list: ArmyList) -> Submission:
     if army_list.owner_id != user.pk:
         raise SubmissionError("You can only submit your own lists.")
     if army_list.system != event.system:
-        raise SubmissionError(f"{army_list.name} is a {army_list.system} list; the event plays {event.system}.")
+        raise SubmissionError(f"{army_list.name} is a {system_name(army_list.system)} list; the event plays "
+                              f"{system_name(event.system)}.")
     try:
         roster = parse_roster(army_list.document, army_list.name)
     except ListDocumentError as exc:
@@ -108,7 +110,7 @@ def _check_replaceable(sub: Submission, player) -> None:
 @dataclass
 class UploadResult:
     stored: list[Submission] = field(default_factory=list)
-    failed: list[tuple[str, str]] = field(default_factory=list)  # (file name, why)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (file name, why: without the name again)
 
 
 def player_name_of(filename: str, roster: Roster) -> str:
@@ -137,19 +139,19 @@ def upload_files(event: Event, files: list[tuple[str, bytes]], team: Team | None
             try:
                 roster, _ = read_list_data(data, filename)
             except ListFileError as exc:
-                result.failed.append((filename, str(exc)))
+                result.failed.append((filename, exc.without_source(filename)))  # the page names the file
                 continue
             if roster.system != event.system:
-                result.failed.append((filename, f"{filename}: is a {roster.system} list; the event plays "
-                                                f"{event.system}"))
+                result.failed.append((filename, f"is a {system_name(roster.system)} list; the event plays "
+                                                f"{system_name(event.system)}"))
                 continue
             name = player_name_of(filename, roster)
             if name in names:
-                result.failed.append((filename, f"{filename}: a second list for {name} in this upload"))
+                result.failed.append((filename, f"a second list for {name} in this upload"))
                 continue
             names.add(name)
             try:
                 result.stored.append(store(event, roster, name, team=team))
             except SubmissionError as exc:
-                result.failed.append((filename, f"{filename}: {exc}"))
+                result.failed.append((filename, str(exc)))
     return result

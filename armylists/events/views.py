@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armylists.lists.catalogue import site_library
+from armylists.lists.catalogue import book_name, site_library, system_name
 from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
@@ -61,8 +61,16 @@ def _submission_for(request: HttpRequest, event: Event, sid: int) -> Submission:
 
 
 def _system_name(event: Event) -> str:
-    system = site_library().systems.get(event.system)
-    return system.name if system else event.system
+    return system_name(event.system)
+
+
+def _named(events) -> list[Event]:
+    """The events, each with its system's name as `system_name` for the table (the library read once)."""
+    library = site_library()
+    events = list(events)
+    for event in events:
+        event.system_name = system_name(event.system, library)
+    return events
 
 
 # --- events ---------------------------------------------------------------------------------------
@@ -73,7 +81,8 @@ def event_list(request: HttpRequest) -> HttpResponse:
     mine = Event.objects.filter(organiser=request.user)
     entered = Event.objects.filter(submissions__player=request.user).exclude(organiser=request.user).distinct()
     others = Event.objects.exclude(Q(organiser=request.user) | Q(submissions__player=request.user)).distinct()[:100]
-    return render(request, "events/event_list.html", {"mine": mine, "entered": entered, "others": others})
+    return render(request, "events/event_list.html", {"mine": _named(mine), "entered": _named(entered),
+                                                      "others": _named(others)})
 
 
 @login_required
@@ -113,6 +122,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     own = event.submissions.filter(player=request.user).first()
     context = {
         "event": event, "organiser": organiser, "own": own, "system_name": _system_name(event),
+        "book_names": [book_name(event.system, b) for b in event.books],
         "deadline_passed": deadline_passed(event), "columns": category_columns(event),
         "submit_form": SubmitForm(request.user, event),
         "own_violations": shown_violations(event, own.report) if own is not None else [],
@@ -129,7 +139,8 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
                        for key in SORTS},
             filter_query=urlencode({**kept, "sort": sort, "dir": "desc" if descending else "asc"}),
             sort=sort, descending=descending, filters=filters, statuses=STATUSES,
-            armies=sorted(set(event.submissions.values_list("book", flat=True))),
+            armies=sorted({book: name or book for book, name in event.submissions.values_list("book", "army_name")}
+                          .items(), key=lambda a: a[1]),  # (book id for the filter, the army's name)
             counts=status_counts(event),
             **jobs_context(event),
         )
@@ -215,7 +226,7 @@ def event_upload(request: HttpRequest, pk: int) -> HttpResponse:
             files, too_big = [], []
             for upload in form.cleaned_data["files"][: MAX_UPLOAD_FILES + 1]:
                 if upload.size > MAX_UPLOAD_BYTES:
-                    too_big.append((upload.name, f"{upload.name}: is {upload.size} bytes; at most {MAX_UPLOAD_BYTES}"))
+                    too_big.append((upload.name, f"is {upload.size} bytes; at most {MAX_UPLOAD_BYTES}"))
                     continue
                 files.append((upload.name, upload.read()))
             # The lists and the job that checks them are stored together or not at all: a worker killed

@@ -18,12 +18,20 @@ class ListFileError(Exception):
     """A list file that cannot be used; its message is the one line to print (the file, and the path or
     line inside it)."""
 
+    def without_source(self, source: str) -> str:
+        """The message less the file's name it starts with, for a page that shows the name beside it."""
+        message, prefix = str(self), f"{source}: "
+        return message[len(prefix):] if message.startswith(prefix) else message
+
 
 @dataclass(frozen=True)
 class ListFormat:
     name: str  # the format, as a player knows it
     recognise: Callable[[bytes, str], bool]  # (data, source) -> is it this format? Cheap, never raises
     read: Callable[[bytes, str], "tuple[Roster, Book]"]  # the Roster and its Book, or a ListFileError
+    # (data, source, the Roster and Book read) -> what the player should know about the list as read,
+    # such as figures the other tool wrote that differ from ours; shown after an import
+    notices: "Callable[[bytes, str, Roster, Book], list[str]] | None" = None
 
 
 FORMATS: list[ListFormat] = []

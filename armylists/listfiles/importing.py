@@ -2,7 +2,8 @@
 
 `import_list(data, source)` reads the data as the list file reader does (reading.py: every format an
 importer registered in formats.py, then our JSON and tournament text), with the import page's larger
-size cap, and makes a Character the General when the list names none. A problem is an `ImportProblem`
+size cap, and makes a Character the General when the list names none; a format may add notices for the
+player (where another tool's figures differ from ours). A problem is an `ImportProblem`
 whose message names the line (or the path inside a JSON file) and, for a name the book lacks, the
 closest name it has.
 """
@@ -22,8 +23,9 @@ class ImportProblem(Exception):
     """Data that cannot be brought in; str() is the message to show, naming the line where there is one."""
 
 
-def import_list(data: bytes, source: str) -> tuple[Roster, Book, str]:
-    """The list in `data` with its Book and the name of the format it was read as, or `ImportProblem`."""
+def import_list(data: bytes, source: str) -> tuple[Roster, Book, str, list[str]]:
+    """The list in `data` with its Book, the name of the format it was read as and what its format says
+    the player should know about it (`ListFormat.notices`), or `ImportProblem`."""
     if not data.strip():
         raise ImportProblem(f"{source}: is empty; paste a list or choose a file")
     if len(data) > max(MAX_IMPORT_BYTES, MAX_DOCUMENT_BYTES):
@@ -33,7 +35,10 @@ def import_list(data: bytes, source: str) -> tuple[Roster, Book, str]:
             roster, book, how = read_any(data, source)
     except ListFileError as exc:
         raise ImportProblem(str(exc)) from None
-    return edits.default_general(book, roster), book, how
+    roster = edits.default_general(book, roster)
+    registered = next((f for f in FORMATS if f.name == how), None)
+    notices = registered.notices(data, source, roster, book) if registered and registered.notices else []
+    return roster, book, how, notices
 
 
 def format_names() -> list[str]:

@@ -28,7 +28,7 @@ def import_list_view(request: HttpRequest) -> HttpResponse:
             else:
                 data, source = form.cleaned_data["text"].encode("utf-8"), "The pasted list"
             try:
-                roster, book, how = import_list(data, source)
+                roster, book, how, notices = import_list(data, source)
             except ImportProblem as exc:
                 form.add_error(None, str(exc))
             else:
@@ -38,6 +38,8 @@ def import_list_view(request: HttpRequest) -> HttpResponse:
                 messages.info(request, f"Imported “{army_list.name}” ({how}): {len(roster.units)} "
                                        f"unit{'' if len(roster.units) == 1 else 's'}, {book.name}, limit "
                                        f"{roster.points_limit} {book.system.budget_unit}.")
+                for notice in notices:  # figures the other tool wrote that are not ours: worth a look
+                    messages.warning(request, notice)
                 return redirect("list-edit", army_list.pk)
         return render(request, "lists/import.html", {"form": form, "formats": formats}, status=400)
     return render(request, "lists/import.html", {"form": ImportListForm(), "formats": formats})

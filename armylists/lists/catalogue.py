@@ -155,6 +155,22 @@ def site_library() -> Library:
     return library
 
 
+def system_name(system: str, library: Library | None = None) -> str:
+    """The game system's name as players know it (Warhammer: The Old World); its id if none is loaded.
+    A page naming many passes `library` (site_library(), read once)."""
+    found = (library or site_library()).systems.get(system)
+    return found.name if found is not None else system
+
+
+def book_name(system: str, book: str, library: Library | None = None) -> str:
+    """The army book's name as players know it (Empire of Man), from any version of it loaded; else its id.
+    An event names a book by id, with a version after "@" when it pins one: that version is named too."""
+    book_id, _, version = book.partition("@")
+    found = (library or site_library()).latest(system, book_id)
+    name = found.name if found is not None else book_id
+    return f"{name} {version}" if version else name
+
+
 def listed_books() -> list[Book]:
     """Every book a new list may be built on: the rules data on disk, then the imported books."""
     return [*disk_library().books.values(), *imported_books()]
@@ -189,7 +205,7 @@ def _find(system: str, book_id: str, version: str, source: str, where: tuple) ->
     what = "allies book" if where else "army book"
     versions = sorted(v for (s, b, v) in library.books if s == system and b == book_id)
     if versions:
-        reason = f"{book_id} version {version!r} is not loaded; available: {', '.join(versions)}"
+        reason = f"{book_name(system, book_id, library)} version {version!r} is not loaded; available: {', '.join(versions)}"
         raise ListDocumentError(source, (*where, "book_version"), f"{what} {reason}" if where else reason)
     books = sorted({b for (s, b, _) in library.books if s == system})
     raise ListDocumentError(source, (*where, "book"), f"unknown {what} {book_id!r} for {system}; "

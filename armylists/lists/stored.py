@@ -35,7 +35,9 @@ def load(army_list: ArmyList) -> Loaded:
         book = book_for(roster, f"list {army_list.pk}")
         return Loaded(army_list, roster, book, allies_book_for(roster, f"list {army_list.pk}"))
     except ListDocumentError as exc:
-        raise Unavailable(str(exc)) from None
+        # A book no longer loaded is said in a player's words; another problem names where it is.
+        raise Unavailable(exc.reason if exc.path[-1:] in (("book",), ("book_version",), ("system",)) else str(exc)) \
+            from None
 
 
 def save_edit(loaded: Loaded, roster: Roster, expected: int) -> tuple[Loaded, Report] | None:

@@ -296,6 +296,7 @@ class System:
     # The system's own words for pages and rosters: what a Wizard's Path is called, and the documents
     # rule sources cite by number ("001" -> (its name, ((first line, section name), ...))).
     path_word: str = "Path of Magic"
+    general_word: str = "General"  # the one who leads the list: Mordheim's Leader
     documents: Mapping[str, tuple[str, tuple[tuple[int, str], ...]]] = field(default_factory=dict)
 
     def band_for(self, points_limit: int) -> SizeBand | None:

@@ -116,6 +116,7 @@ def build_system(data: Mapping[str, Any], source: str) -> System:
                         except_books=frozenset(e.get("except_books", [])))
             for e in data.get("shared_entries", [])),
         path_word=data.get("words", {}).get("path", "Path of Magic"),
+        general_word=data.get("words", {}).get("general", "General"),
         documents={number: (doc["name"], tuple(sorted((s["line"], s["name"]) for s in doc.get("sections", []))))
                    for number, doc in data.get("words", {}).get("documents", {}).items()},
     )

@@ -183,6 +183,8 @@ class Ruleset:
     system: str
     points_limit: int
     books: Mapping[str, frozenset[str]] = field(default_factory=dict)  # book -> versions; empty: any
+    system_name: str = ""  # the system as players know it, for messages (its id if not given)
+    book_names: Mapping[str, str] = field(default_factory=dict)  # book id -> its name, for messages
     composition: str | None = None  # required of every list, when set
     modes: tuple[str, ...] = ()  # the matched-play rules the event plays
     event: EventRules = EventRules()
@@ -199,7 +201,8 @@ def check_list(ruleset: Ruleset, book: Book, roster: Roster, allies: Book | None
     `allies` is the book of the list's allied units, if it has any (catalogue.allies_book_for)."""
     event: list[Violation] = []
     if roster.system != ruleset.system:
-        event.append(Violation("event.system", f"The list is for {roster.system}; the event plays {ruleset.system}.",
+        event.append(Violation("event.system", f"The list is for {book.system.name}; the event plays "
+                                               f"{ruleset.system_name or ruleset.system}.",
                                rule="event", source="event"))
     if not ruleset.allows(roster.book, roster.book_version):
         event.append(Violation("event.book", f"{book.name} {book.version} is not allowed at this event; allowed: "
@@ -230,7 +233,8 @@ def check_list(ruleset: Ruleset, book: Book, roster: Roster, allies: Book | None
 
 
 def _allowed_phrase(ruleset: Ruleset) -> str:
-    return "; ".join(f"{b} {', '.join(sorted(v))}".strip() for b, v in sorted(ruleset.books.items()))
+    return "; ".join(f"{ruleset.book_names.get(b, b)} {', '.join(sorted(v))}".strip()
+                     for b, v in sorted(ruleset.books.items()))
 
 
 def _modes_phrase(book: Book, modes: Iterable[str]) -> str:

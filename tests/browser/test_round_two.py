@@ -190,6 +190,10 @@ def test_at_390_px_the_import_and_report_fit(site, browser, shoot, player):
     shoot(page, "r2-import-390")
     page.goto(f"{site}/lists/{army_list.pk}/edit/#report")
     assert overflow(page) == 0
+    # What is wrong is in reach: right after the list, before the whole catalogue.
+    tops = page.evaluate("['editor-main', 'report', 'catalogue'].map(id => "
+                         "document.getElementById(id).getBoundingClientRect().top + window.scrollY)")
+    assert tops[0] < tops[1] < tops[2]
     shoot(page, "r2-report-390")
     context.close()
 

@@ -53,6 +53,20 @@ class TestEditorPage:
         assert content.count(f'name="revision" value="{alice_list.revision}"') == posts - 1  # all but logging out
 
 
+class TestNarrowScreens:
+    def test_on_one_column_the_report_comes_before_the_catalogue(self):
+        """At 390 px the report of what is wrong sat below the whole catalogue; it follows the list now."""
+        import re
+
+        from django.contrib.staticfiles import finders
+
+        css = open(finders.find("armylists/site.css"), encoding="utf-8").read()
+        narrow = css[css.index("@media (max-width: 800px)"):]
+        narrow = narrow[:narrow.index("\n}")]
+        areas = re.search(r"\.editor, \.detail-grid \{[^}]*grid-template-areas: ([^;]+);", narrow).group(1)
+        assert areas == '"main" "report" "catalogue"'
+
+
 class TestAddUnit:
     def test_it_adds_a_unit_saves_the_new_total_and_opens_it(self, edit, empty_list):
         response = edit(empty_list, "unit-add", {"entry": "marshal"})

@@ -51,3 +51,18 @@ def test_an_item_taken_redraws_the_whole_list(edit, alice_list):
     assert "dispel-scroll" in unit_of(alice_list, "prelate").get("items", [])
     assert "HX-Reswap" not in response and 'id="editor-main"' in response.content.decode()
     assert {"unit-halberds", "unit-marshal"} <= {m for m in re.findall(r'id="(unit-[^"]+)"', response.content.decode())}
+
+
+def test_every_part_the_answer_swaps_is_on_the_editor_page(client_alice, edit, alice_list):
+    """htmx logs oobErrorNoTarget for an out-of-band part the page lacks (#editor-messages, when no message
+    was shown): each one must be there to be swapped."""
+    from django.urls import reverse
+
+    page = client_alice.get(reverse("list-edit", args=[alice_list.pk])).content.decode()
+    assert '<div id="editor-messages">\n  </div>' in page  # empty: nothing said yet
+    response = edit(alice_list, "unit-update", {"only": "size", "size": 31}, "halberds", htmx=True)
+    parts = swapped(response)
+    assert parts["editor-messages"] == "div"
+    assert '<div id="editor-messages" hx-swap-oob="innerHTML"></div>' in response.content.decode()
+    missing = [part for part in parts if f'id="{part}"' not in page]
+    assert missing == []

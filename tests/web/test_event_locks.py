@@ -85,7 +85,7 @@ def test_an_upload_cannot_replace_an_approved_list_either(client, alice, event, 
     review(client, sub, "approve")
     response = upload(client, event, "erin-again.json", {**legal_document, "player": "Erin", "name": "Changed"})
     assert response.status_code == 400
-    assert ("erin-again.json: Erin's list is approved, so it is locked; the organiser must reopen it before it "
+    assert ("<strong>erin-again.json</strong>: Erin's list is approved, so it is locked; the organiser must reopen it before it "
             "can be replaced.") in response.content.decode().replace("&#x27;", "'")
     sub.refresh_from_db()
     assert (sub.status, sub.history.count()) == ("approved", 0)
@@ -98,7 +98,7 @@ def test_an_upload_never_joins_a_players_account_because_the_name_matches(client
     client.force_login(alice)
     response = upload(client, event, "impostor.json", {**legal_document, "player": "bob", "name": "Not Bob's"})
     assert response.status_code == 400
-    assert ("impostor.json: bob submitted a list from their own account; an upload cannot replace it "
+    assert ("<strong>impostor.json</strong>: bob submitted a list from their own account; an upload cannot replace it "
             "(give the file another player name).") in response.content.decode()
     sub = Submission.objects.get()
     assert (sub.player, sub.list_name, sub.history.count()) == (bob, "Bob's Empire", 0)

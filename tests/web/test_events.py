@@ -89,7 +89,7 @@ def test_an_organiser_sets_up_an_event(client, alice):
      "rules[0].params.select.entry: unknown entry &#x27;nobody&#x27;"),
     ({"rules_text": "rules: ["}, "rules_text", "is not valid YAML at line 1"),
     ({"rules_text": "- {id: x, type: sorcery}"}, "rules_text", "unknown rule type &#x27;sorcery&#x27;"),
-    ({"allowed_books": ["t9a-0.11/ogre-khans"]}, "allowed_books", "ogre-khans is not a book of"),
+    ({"allowed_books": ["t9a-0.11/ogre-khans"]}, "allowed_books", "Ogre Khans is not a book of Warhammer: The Old World."),
     ({"play_modes": ["the-old-world/nonsense"]}, "play_modes", "Select a valid choice"),
     ({"composition": "atlantis"}, "composition", "No book of this system has a composition"),
     ({"points_limit": "0"}, "points_limit", "Ensure this value is greater than or equal to 1."),
@@ -115,6 +115,28 @@ def test_the_form_offers_the_system_first_and_compositions_by_name(client, alice
     assert event.composition == "city-state-of-nuln"
     edit = client.get(reverse("event-edit", args=[event.pk])).context["form"]
     assert edit.initial["composition"] == "the-old-world/city-state-of-nuln"
+
+
+def test_after_an_error_the_form_offers_only_the_chosen_systems_choices(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("event-new"), event_form(points_limit="0"))
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert form["play_modes"].field.widget.choices == [("Warhammer: The Old World", [
+        ("the-old-world/grand-melee", "Grand Melee"), ("the-old-world/combined-arms", "Combined Arms"),
+        ("the-old-world/battle-march", "Battle March")])]
+    assert [c[0] for c in form["allowed_books"].field.widget.choices] == ["Warhammer: The Old World"]
+    assert [c[0] for c in form["composition"].field.widget.choices] == ["", "Warhammer: The Old World"]
+    page = response.content.decode()
+    assert "Campaign (after the founding)" not in page and 'value="mordheim/' not in page
+    assert '<input type="checkbox" name="play_modes" value="the-old-world/combined-arms" id="id_play_modes_0_1" checked>' \
+        in page
+
+
+def test_a_new_event_form_offers_every_systems_choices_until_one_is_chosen(client, alice):
+    client.force_login(alice)
+    form = client.get(reverse("event-new")).context["form"]
+    assert [c[0] for c in form["play_modes"].field.widget.choices] == ["Mordheim", "Warhammer: The Old World"]
 
 
 def test_a_composition_of_another_system_is_refused(client, alice):
@@ -378,7 +400,7 @@ def test_a_bulk_upload_checks_the_good_files_and_names_the_bad_one(client, alice
     assert response.status_code == 200
     page = response.content.decode()
     assert "3 lists stored; the event's lists are checked in the background" in page
-    assert "<strong>broken.json</strong>: broken.json: (top level): is not valid JSON" in page
+    assert "<strong>broken.json</strong>: (top level): is not valid JSON" in page
     subs = {s.player_name: s for s in Submission.objects.all()}
     assert sorted(subs) == ["Erin", "Gina", "frank"]
     assert (subs["Erin"].status, subs["frank"].status, subs["Gina"].status) == ("legal", "legal", "illegal")
@@ -386,12 +408,23 @@ def test_a_bulk_upload_checks_the_good_files_and_names_the_bad_one(client, alice
     assert subs["Erin"].player is None
 
 
+def test_an_upload_error_names_the_file_once(client, alice, event):
+    client.force_login(alice)
+    response = client.post(reverse("event-upload", args=[event.pk]),
+                           {"files": [SimpleUploadedFile("garbage.txt", b"garbage\n")]})
+    page = response.content.decode()
+    assert page.count("garbage.txt") == 1
+    assert ("<li><strong>garbage.txt</strong>: line 1: expected a header line &quot;&lt;field&gt;: &lt;value&gt;&quot; "
+            "with a field among List, Player, Team, System, Book, Composition, Matched play, Allies, Points limit, "
+            "not &quot;garbage&quot;</li>") in page
+
+
 def test_an_upload_of_only_bad_files_stores_nothing(client, alice, event):
     client.force_login(alice)
     response = client.post(reverse("event-upload", args=[event.pk]),
                            {"files": [SimpleUploadedFile("x.txt", b"\xff\xfe nonsense")]})
     assert response.status_code == 400
-    assert "x.txt: is not UTF-8 text" in response.content.decode()
+    assert "<li><strong>x.txt</strong>: is not UTF-8 text: invalid start byte</li>" in response.content.decode()
     assert not Submission.objects.exists()
 
 
@@ -408,7 +441,7 @@ def test_an_upload_takes_up_to_max_upload_files_and_one_more_is_refused_by_name(
     response = client.post(reverse("event-upload", args=[event.pk]), {"files": [good, *bad], "team": ""})
     assert response.status_code == 200  # every file read: one stored, each of the others named
     page = response.content.decode()
-    assert "199 files could not be used" in page and "<strong>x198.txt</strong>: x198.txt: is not UTF-8 text" in page
+    assert "199 files could not be used" in page and "<strong>x198.txt</strong>: is not UTF-8 text" in page
     assert list(Submission.objects.values_list("player_name", flat=True)) == ["Erin"]
     Submission.objects.all().delete()
     files = [SimpleUploadedFile(f"y{i}.json", json.dumps({**legal_document, "player": f"P{i}"}).encode())

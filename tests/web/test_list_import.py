@@ -40,6 +40,23 @@ Created with "Old World Builder"
 """
 
 
+DWARF_TEXT = """===
+Hold fast [2480 pts]
+Warhammer: The Old World, Dwarfen Mountain Holds
+===
+
+++ Core Units [100 pts] ++
+
+10 Quarrellers [100 pts]
+- Hand weapons
+- Crossbows
+- Heavy armour
+
+---
+Created with "Old World Builder"
+"""
+
+
 class TestImportPage:
     def test_it_needs_a_login(self, client):
         response = client.get(reverse("list-import"))
@@ -105,3 +122,41 @@ class TestImportPage:
         response = client_alice.post(reverse("list-import"), {"file": SimpleUploadedFile("a.bin", b"\xff\xfe\x00abc")})
         assert response.status_code == 400
         assert response.context["form"].non_field_errors() == ["a.bin: is not UTF-8 text: invalid start byte"]
+
+    def test_a_files_error_names_the_file_once(self, client_alice, alice):
+        response = client_alice.post(reverse("list-import"), {"file": SimpleUploadedFile("garbage.txt", b"garbage\n")})
+        assert response.status_code == 400
+        assert response.context["form"].non_field_errors() == [
+            'garbage.txt: line 1: expected a header line "<field>: <value>" with a field among List, Player, Team, '
+            'System, Book, Composition, Matched play, Allies, Points limit, not "garbage"']
+        assert response.content.decode().count("garbage.txt") == 1
+        assert not ArmyList.objects.filter(owner=alice).exists()
+
+
+class TestOldWorldBuilderText:
+    def test_equipment_the_unit_has_is_taken_in_the_plural_too(self, client_alice, alice):
+        response = client_alice.post(reverse("list-import"), {"text": DWARF_TEXT})
+        assert response.status_code == 302
+        army_list = ArmyList.objects.get(owner=alice)
+        assert army_list.document["units"] == [{"id": "u1", "entry": "quarrellers", "size": 10}]
+
+    def test_a_total_above_the_usual_game_is_the_limit(self, client_alice, alice):
+        """OWB's header gives the list's total (2480), not the game size: a list bigger than the usual 2000
+        starts at its total; a smaller one at the usual 2000 (test_old_world_builders_text_export_...)."""
+        client_alice.post(reverse("list-import"), {"text": DWARF_TEXT})
+        assert ArmyList.objects.get(owner=alice).points_limit == 2480
+
+    def test_where_old_world_builders_points_differ_from_ours_the_player_is_told(self, client_alice, alice):
+        response = client_alice.post(reverse("list-import"), {"text": DWARF_TEXT}, follow=True)
+        assert [str(m) for m in response.context["messages"]] == [
+            "Imported “Hold fast” (Old World Builder text export): 1 unit, Dwarfen Mountain Holds, limit 2480 pts.",
+            "Old World Builder's total is 2480 pts; ours is 90 pts.",
+            "Quarrellers: Old World Builder says 100 pts, we count 90 pts.",
+        ]
+        assert [m.level_tag for m in response.context["messages"]] == ["info", "warning", "warning"]
+
+    def test_figures_that_agree_say_nothing_more(self, client_alice, alice):
+        agreeing = DWARF_TEXT.replace("[2480 pts]", "[90 pts]").replace("[100 pts]", "[90 pts]")
+        response = client_alice.post(reverse("list-import"), {"text": agreeing}, follow=True)
+        assert [str(m) for m in response.context["messages"]] == [
+            "Imported “Hold fast” (Old World Builder text export): 1 unit, Dwarfen Mountain Holds, limit 2000 pts."]

@@ -31,6 +31,22 @@ class TestNewList:
         response = client_alice.get(reverse("list-new"), {"book": EMPIRE})
         assert response.context["form"].initial == {"name": "", "book": EMPIRE, "points_limit": 2400}
 
+    def test_before_a_book_is_chosen_the_limit_names_no_unit_and_no_size(self, client_alice):
+        response = client_alice.get(reverse("list-new"))
+        assert response.context["form"].initial == {"name": "", "book": ""}
+        content = response.content.decode()
+        assert '<label for="id_points_limit">Points limit <span class="muted" id="limit-unit"></span></label>' in content
+        assert '<input type="number" name="points_limit" min="1" max="100000" required id="id_points_limit">' in content
+        assert "(gc)" not in content and 'value="2400"' not in content
+
+    def test_a_chosen_books_system_gives_the_unit_and_the_usual_size(self, client_alice):
+        response = client_alice.get(reverse("list-new"), {"book": "mordheim/witch-hunters/1999.2"})
+        assert response.context["form"].initial["points_limit"] == 500
+        assert '<span class="muted" id="limit-unit">(gc)</span>' in response.content.decode()
+        again = client_alice.post(reverse("list-new"), {"name": "", "book": TOW_EMPIRE, "points_limit": "2000"})
+        assert again.status_code == 400
+        assert '<span class="muted" id="limit-unit">(pts)</span>' in again.content.decode()
+
     def test_it_creates_an_empty_list_pinned_to_the_book(self, client_alice, alice):
         response = client_alice.post(reverse("list-new"), {"name": "Knights", "book": EMPIRE, "points_limit": "4500"})
         army_list = ArmyList.objects.get()

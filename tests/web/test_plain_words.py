@@ -52,3 +52,8 @@ class TestMessages:
         assert system("the-old-world").path_word == "Lore of Magic"
         assert system("t9a-0.11").path_word == "Path of Magic"
         assert system("mordheim").path_word == "Spells"
+
+    def test_the_system_calls_the_lists_leader_by_its_own_word(self):
+        assert system("mordheim").general_word == "Leader"
+        assert system("the-old-world").general_word == "General"
+        assert system("t9a-0.11").general_word == "General"

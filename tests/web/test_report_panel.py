@@ -68,3 +68,33 @@ def test_counted_limits_show_against_their_bounds(library):
     assert shown["Leader"] == ("1 of 1", False)
     assert shown["Heroes (the leader included)"] == ("4 of 6", False)
     assert shown["Warband rating"] == ("88", False)
+
+
+def test_limits_of_none_on_what_the_list_did_not_take_are_left_out(library):
+    """An Old World Empire of Man list (no composition) has "at most 0" rules for the City-State of Nuln's and
+    the Knightly Orders' units and items: they cannot apply to it, so no "0 of 0" is shown, even folded."""
+    import json
+
+    from armylists.rules import parse_roster, validate
+
+    from ..conftest import EXAMPLES
+    roster = parse_roster(json.loads((EXAMPLES / "empire-of-man-legal.json").read_text()))
+    panel = report_panel(validate(library.book(roster.system, roster.book, roster.book_version), roster))
+    labels = [f["label"] for f in panel["figures"] + panel["quiet_figures"]]
+    assert "Units only for a City-State of Nuln army" not in labels
+    assert "Magic items only for a Knightly Order army" not in labels
+    assert not [f for f in panel["figures"] + panel["quiet_figures"] if f["value"] == "0 of 0"]
+
+
+def test_a_limit_of_none_broken_is_shown_over_it(library):
+    import json
+
+    from armylists.rules import parse_roster, validate
+
+    from ..conftest import EXAMPLES
+    document = json.loads((EXAMPLES / "empire-of-man-legal.json").read_text())
+    document["units"].append({"id": "nuln", "entry": "nuln-state-troops", "size": 10})
+    roster = parse_roster(document)
+    panel = report_panel(validate(library.book(roster.system, roster.book, roster.book_version), roster))
+    shown = {f["label"]: (f["value"], f.get("over", False)) for f in panel["figures"]}
+    assert shown["Units only for a City-State of Nuln army"] == ("1 of 0", True)

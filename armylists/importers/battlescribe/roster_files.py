@@ -11,8 +11,9 @@ from __future__ import annotations
 from django.db import DatabaseError
 
 from armylists.lists.catalogue import book_for
-from armylists.importers.battlescribe.rosters import (book_key, catalogue_ids, parse_roster_file, roster_document,
-                                                      write_roster)
+from armylists.importers.battlescribe.rosters import (
+    book_key, book_names, catalogue_ids, parse_roster_file, roster_document, write_roster,
+)
 from armylists.importers.battlescribe.sources import BattleScribeInputError, read_sources
 from armylists.rules import Book, ListDocumentError, Roster, parse_roster, roster_to_dict
 
@@ -44,7 +45,8 @@ def read_roster_data(data: bytes, source: str) -> tuple[Roster, Book]:
 
             have = sorted(RulesFile.objects.filter(kind="book", system=system, slug=book_id)
                           .values_list("version", flat=True))
-            raise RosterFileError(f"{source}: the roster is for {book_id} {version} of {system}, which this site "
+            system_name, book_name = book_names(root, source)  # as the player knows them, not our ids
+            raise RosterFileError(f"{source}: the roster is for {book_name} {version} of {system_name}, which this site "
                                   f"has not imported" + (f" (it has {', '.join(have)})" if have else "")
                                   + "; import that catalogue revision with manage.py import_battlescribe")
         document = roster_document(root, row.data, source)

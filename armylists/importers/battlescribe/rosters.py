@@ -71,6 +71,11 @@ def _forces(root: Element, source: str) -> list[Element]:
     return forces
 
 
+def book_names(root: Element, source: str) -> tuple[str, str]:
+    """The roster's game system and catalogue as BattleScribe names them (what a player knows them by)."""
+    return root.get("gameSystemName") or "", _forces(root, source)[0].get("catalogueName") or ""
+
+
 def book_key(root: Element, source: str) -> tuple[str, str, str]:
     """The (system, book, version) the importer gave the roster's game system and catalogue."""
     force = _forces(root, source)[0]

@@ -10,7 +10,7 @@ from django.db import DatabaseError
 
 from armylists.importers.owb.data import SYSTEM_ID, OwbInputError
 from armylists.importers.owb.lists import book_id, convert_list, read_owb_list
-from armylists.importers.owb.text import is_owb_text, read_owb_text
+from armylists.importers.owb.text import is_owb_text, read_owb_text, text_notices
 from armylists.listfiles.formats import ListFileError, ListFormat, register
 from armylists.lists.catalogue import get_book
 from armylists.rules import Book, ListDocumentError, Roster, RulesDataError, parse_roster
@@ -66,6 +66,10 @@ def _read_owb_text(data: bytes, source: str) -> tuple[Roster, Book]:
         raise ListFileError(str(exc)) from None
 
 
+def _owb_text_notices(data: bytes, source: str, roster: Roster, book: Book) -> list[str]:
+    return text_notices(data.decode("utf-8-sig"), source, roster, book)
+
+
 def _is_owb_text(data: bytes, source: str) -> bool:
     try:
         return is_owb_text(data.decode("utf-8-sig"))
@@ -74,4 +78,4 @@ def _is_owb_text(data: bytes, source: str) -> bool:
 
 
 register(ListFormat("Old World Builder list (.owb.json)", _is_owb_json, _read_owb_json))
-register(ListFormat("Old World Builder text export", _is_owb_text, _read_owb_text))
+register(ListFormat("Old World Builder text export", _is_owb_text, _read_owb_text, _owb_text_notices))

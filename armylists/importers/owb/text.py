@@ -22,8 +22,13 @@ OWB's "Export as text" (its `get-list-as-text.js`) writes:
 
 Each unit becomes one line of our text (`<points> - <size> <name>, <choice>, ...`), read with the same
 names-to-ids matching as a list written here; the equipment a unit has anyway (OWB lists a hand weapon
-as a choice) is left out, and `Champion [item]` is our `Champion (item)`. The text names no points
-limit, so the list starts at the book's usual one. An error names the line of the pasted text.
+as a choice, in the singular or the plural: "Hand weapons") is left out, and `Champion [item]` is our
+`Champion (item)`. An error names the line of the pasted text.
+
+The header's figure is the list's total as OWB counts it (`getAllPoints`), not the game's size, which
+the text does not give: the list starts at the book's usual limit, or at that total when it is more
+(a list never built for a game smaller than itself). `text_notices` says where OWB's figures (the
+total, each unit's) differ from ours, naming the unit and both figures, for the player to look at.
 """
 from __future__ import annotations
 
@@ -47,28 +52,37 @@ def is_owb_text(text: str) -> bool:
         any(CATEGORY.match(line) for line in lines)
 
 
-def read_owb_text(text: str, source: str) -> tuple[Roster, Book]:
-    """The list in OWB's text export and its Book, or a `ListTextError` naming the line of `text`."""
-    lines = text.splitlines()
+def _header(lines: list[str], source: str) -> tuple[str, int | None, int, list[str]]:
+    """The list's name, OWB's total (its title's `[1320 pts]`, if any), the army line's number and its parts."""
     header = [(i + 1, line.strip()) for i, line in enumerate(lines[:6]) if line.strip() and line.strip() != BANNER]
     if len(header) < 2:
         raise ListTextError(source, 1, "expected Old World Builder's header: the list's name, then the game and army")
     (_, title), (army_line, game) = header[0], header[1]
     name = re.sub(r"\s*\[[^\]]*\]\s*$", "", title)
+    total = re.search(r"\[(\d+)\s+[^\]]*\]\s*$", title)
     parts = [p.strip() for p in game.split(",")]
     if len(parts) < 2:
         raise ListTextError(source, army_line, f"expected \"Warhammer: The Old World, <army>\", not \"{game}\"")
+    return name, int(total.group(1)) if total else None, army_line, parts
+
+
+def read_owb_text(text: str, source: str) -> tuple[Roster, Book]:
+    """The list in OWB's text export and its Book, or a `ListTextError` naming the line of `text`."""
+    lines = text.splitlines()
+    name, total, army_line, parts = _header(lines, source)
     book = _book(parts[1], source, army_line)
+    usual = book.default_limit or book.system.default_limit
+    limit = max(usual or 0, total or 0) or usual  # the usual game, unless the list is bigger than it
     ours: list[str | list[str]] = [f"List: {name}", f"System: {book.system.name}", f"Book: {book.name} {book.version}",
-            f"Points limit: {book.default_limit or book.system.default_limit or 2000}"]
-    origin = [1, army_line, army_line, army_line]  # our line -> the pasted text's line
+                                   *([f"Points limit: {limit}"] if limit else [])]
+    origin = [1, army_line, army_line, army_line][:len(ours)]  # our line -> the pasted text's line
     if len(parts) > 2:
         ours.append(f"Composition: {', '.join(parts[2:])}")
         origin.append(army_line)
     ours.append("")
     origin.append(army_line)
     unit: list[str] | None = None
-    for number, raw in enumerate(lines[header[1][0]:], start=header[1][0] + 1):
+    for number, raw in enumerate(lines[army_line:], start=army_line + 1):
         line = raw.strip()
         if line == "---":
             break
@@ -133,4 +147,46 @@ def _without_equipment(book: Book, head: str, choices: list[str]) -> list[str]:
     if entry is None:
         return choices
     options = {o.name.casefold() for o in entry.options.values()}
-    return [c for c in choices if c.casefold() in options or slug(c) not in entry.equipment]
+    return [c for c in choices if c.casefold() in options or not _carried(slug(c), entry.equipment)]
+
+
+def _carried(choice: str, equipment: tuple[str, ...]) -> bool:
+    """OWB names what a unit carries in the plural for a unit ("Hand weapons", "Crossbows") and in the
+    singular for a character; either is the equipment."""
+    return choice in equipment or (choice.endswith("s") and choice[:-1] in equipment)
+
+
+def text_notices(text: str, source: str, roster: Roster, book: Book) -> list[str]:
+    """Where OWB's figures differ from ours: the list's total, then each unit's (named, both figures)."""
+    from armylists.lists.catalogue import validate_roster
+
+    lines = text.splitlines()
+    _, total, army_line, _ = _header(lines, source)
+    written = [_unit_points(line.strip()) for line in lines[army_line:]
+               if line.strip() and not _not_a_unit(line.strip())]
+    report = validate_roster(book, roster)
+    unit = book.system.budget_unit
+    notices = []
+    if total is not None and total != report.total_points:
+        notices.append(f"Old World Builder's total is {total} {unit}; ours is {report.total_points} {unit}.")
+    for line, points in zip(report.units, _until_the_end(written)):
+        if points is not None and points != line.points:
+            notices.append(f"{line.name}: Old World Builder says {points} {unit}, we count {line.points} {unit}.")
+    return notices
+
+
+def _not_a_unit(line: str) -> bool:
+    """A line of the body that is not a unit's own: a heading, a choice, an optional line, the banner."""
+    return bool(line == BANNER or CATEGORY.match(line) or line.startswith(("- ", "(")) or
+                line.casefold().startswith(NOT_READ))
+
+
+def _unit_points(line: str) -> int | None | str:
+    if line == "---":
+        return "end"
+    found = UNIT.match(line)
+    return int(found.group(3)) if found and found.group(3) else None
+
+
+def _until_the_end(written: list) -> list[int | None]:
+    return written[:written.index("end")] if "end" in written else written

@@ -26,6 +26,10 @@
       label.hidden = !mine;
       if (!mine) input.checked = false;
     });
+    // Each system's rules sit under its name: a group with none of this system's is hidden whole.
+    document.querySelectorAll("#id_play_modes > div").forEach(function (group) {
+      group.hidden = !group.querySelector('input[value^="' + id + '/"]');
+    });
   }
   system.addEventListener("change", show);
   show();

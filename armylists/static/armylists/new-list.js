@@ -26,8 +26,7 @@
   book.addEventListener("change", function () {
     narrow();
     var m = meta[book.value];
-    if (!m) return;
-    unit.textContent = "(" + m.unit + ")";
-    if (!typed && m["default"]) limit.value = m["default"];
+    unit.textContent = m ? "(" + m.unit + ")" : "";  // no book: no unit (pts, gc) to name yet
+    if (m && !typed && m["default"]) limit.value = m["default"];
   });
 })();
