@@ -1,0 +1,78 @@
+"""One evaluation of a roster: every selection's costs, name, hidden flag and categories, the roster's
+costs per cost type, and its errors; what was not understood is listed in `unsupported`.
+
+`refresh` is BattleScribe's cost pass (docs/cost-field-repeat-algorithm.md of the suite): force by force,
+each selection's children before the selection, each reading the others' live values, so a selection
+added since the last pass counts nothing yet. The actions refresh after every change, as BattleScribe
+does; `evaluate` refreshes once more and validates.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from armylists.rules.battlescribe.effective import effective
+from armylists.rules.battlescribe.queries import Context, Unsupported
+from armylists.rules.battlescribe.tree import Roster, Selection, State
+from armylists.rules.battlescribe.validation import Error, Validator
+
+
+@dataclass
+class Result:
+    costs: dict[str, float]
+    errors: list[Error]
+    unsupported: list[str] = field(default_factory=list)
+    messages: list[tuple[str, str, str]] = field(default_factory=list)   # (severity, owner uid, text)
+
+    @property
+    def legal(self) -> bool | None:
+        """True or False only where every construct was understood; None otherwise (never a guess)."""
+        if self.unsupported:
+            return None
+        return not self.errors and not any(m[0] == "error" for m in self.messages)
+
+
+def refresh(roster: Roster, unsupported: list[str] | None = None,
+            messages: list[tuple[str, str, str]] | None = None) -> None:
+    unsupported = [] if unsupported is None else unsupported
+    cost_types = {c["id"] for c in roster.game.cost_types}
+    for force in roster.all_forces():
+        eff = effective(Context(roster, force, force.parent), (force.entry,), cost_types, unsupported)
+        force.state = State(name=eff.name, hidden=eff.hidden)
+        for selection in force.selections:
+            _refresh_selection(roster, selection, cost_types, unsupported, messages)
+
+
+def _refresh_selection(roster, selection: Selection, cost_types, unsupported, messages) -> None:
+    for child in selection.children:
+        _refresh_selection(roster, child, cost_types, unsupported, messages)
+    ctx = Context(roster, selection, selection.parent, selection.option)
+    eff = effective(ctx, selection.option.sources, cost_types, unsupported)
+    number = selection.number
+    selection.state = State(name=eff.name, hidden=eff.hidden,
+                            costs={t: v * number for t, v in eff.costs.items()},
+                            categories=tuple(eff.categories), primary=eff.primary)
+    if messages is not None:
+        messages.extend((severity, selection.uid, text) for severity, text in eff.messages)
+
+
+def totals(roster: Roster) -> dict[str, float]:
+    """The roster's costs: every cost type of the data, the sum of every selection's own costs."""
+    out = {c["id"]: 0.0 for c in roster.game.cost_types}
+    for selection in roster.all_selections():
+        for type_id, value in selection.state.costs.items():
+            out[type_id] = out.get(type_id, 0.0) + value
+    return out
+
+
+def evaluate(roster: Roster) -> Result:
+    """Costs, errors and what was not understood, for the roster as it stands."""
+    unsupported: list[str] = []
+    messages: list[tuple[str, str, str]] = []
+    try:
+        refresh(roster, unsupported, messages)
+        costs = totals(roster)
+        errors = Validator(roster, unsupported).run(costs)
+    except Unsupported as exc:
+        unsupported.append(str(exc))
+        costs, errors = totals(roster), []
+    return Result(costs, errors, sorted(set(unsupported)), messages)

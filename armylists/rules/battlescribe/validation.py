@@ -1,0 +1,274 @@
+"""Constraints, hidden entries and cost limits -> errors, each naming its owner and its source.
+
+BattleScribe checks a constraint once per container: a root entry's in its force (BattleScribe's
+container is the entry's primary category), a child entry's or a group's in each selection of its
+parent, a force entry's in the roster (or the parent force), a category's in each force. An error is
+owned as BattleScribe owns it (battlescribe-spec docs/error-assertions.md): a root entry's maximum by
+a selection of it, its minimum by its primary category (scope parent), force or roster (the scope);
+a child's or a group's by the parent selection; a force entry's by the roster; a cost limit's by the
+roster; a hidden entry still selected by that selection. A hidden entry's constraints are not checked.
+A root entry with no primary category has no container of its own: its parent-scope minimum is not
+checked (as in BattleScribe).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from armylists.rules.battlescribe.data import GroupStep, Option
+from armylists.rules.battlescribe.effective import effective, number_text
+from armylists.rules.battlescribe.queries import (Context, Unsupported, count, force_of, ids_of,
+                                                  selections_in)
+from armylists.rules.battlescribe.tree import Force, Roster, Selection
+
+CHECKED_SCOPES = {"parent", "self", "force", "roster", "ancestor", "primary-catalogue"}
+
+
+@dataclass(frozen=True)
+class Error:
+    owner_type: str           # roster | force | category | selection
+    owner_ids: frozenset      # the ids the owner may be named by (entry, link, category, force entry)
+    source_id: str            # the entry holding the constraint, "costLimits", or the hidden entry
+    constraint_id: str        # the constraint's id, the cost type's, or "hidden"
+    message: str
+    severity: str = "error"
+
+
+def _owner(element, category: str | None = None) -> tuple[str, frozenset]:
+    if category is not None:
+        return "category", frozenset({category})
+    if isinstance(element, Selection):
+        return "selection", frozenset(ids_of(element))
+    if isinstance(element, Force):
+        return "force", frozenset({element.entry_id})
+    return "roster", frozenset()
+
+
+class Validator:
+    def __init__(self, roster: Roster, unsupported: list[str]):
+        self.roster = roster
+        self.game = roster.game
+        self.cost_types = {c["id"] for c in self.game.cost_types}
+        self.unsupported = unsupported
+        self.errors: list[Error] = []
+
+    def run(self, totals: dict[str, float]) -> list[Error]:
+        for type_id, limit in self.roster.cost_limits.items():
+            if limit >= 0 and totals.get(type_id, 0) > limit:
+                over = number_text(totals.get(type_id, 0) - limit)
+                self.errors.append(Error("roster", frozenset(), "costLimits", type_id,
+                                         f"Roster has {over} too many {self.game.cost_type_name(type_id)} "
+                                         f"(limit {number_text(limit)})"))
+        self._force_entries(self.roster, self._top_force_entries())
+        for force in self.roster.all_forces():
+            self._force_entries(force, force.entry.get("forces", []))
+            self._categories(force)
+            self._container(force, self.roster.options(force), self.game.root_groups(force.catalogue_id))
+            for selection in force.walk_selections():
+                if selection.state.hidden:
+                    self._hidden(selection)
+                if not self._inside_hidden(selection):
+                    self._container(selection, self.roster.options(selection),
+                                    self.game.child_groups(selection.option))
+        return self.errors
+
+    def _top_force_entries(self) -> list[dict]:
+        return [f for doc in self.game.docs.values() for f in doc.get("forces", [])]
+
+    @staticmethod
+    def _inside_hidden(selection: Selection) -> bool:
+        element = selection
+        while isinstance(element, Selection):
+            if element.state.hidden:
+                return True
+            element = element.parent
+        return False
+
+    def _hidden(self, selection: Selection) -> None:
+        parent = selection.parent
+        if isinstance(parent, Selection) and self._inside_hidden(parent):
+            return
+        owner_type, ids = _owner(selection)
+        where = parent.state.name if isinstance(parent, Selection) else selection.force.state.name
+        self.errors.append(Error(owner_type, ids, selection.option.entry["id"], "hidden",
+                                 f"{where} cannot have any selections of {selection.state.name} (hidden)"))
+
+    # force entries and categories
+
+    def _force_entries(self, parent: Roster | Force, entries: list[dict]) -> None:
+        for entry in entries:
+            ctx = Context(self.roster, None, parent)
+            eff = effective(ctx, (entry,), self.cost_types, self.unsupported)
+            instances = [f for f in parent.forces if f.entry_id == entry["id"]]
+            if eff.hidden and not any(f.forces for f in instances):
+                continue
+            for constraint, value in eff.constraints:
+                field = constraint.get("field") or "selections"
+                if field == "forces":
+                    if constraint.get("scope") not in ("roster", "force", "parent"):
+                        self.unsupported.append(f"scope {constraint.get('scope')!r} of a forces constraint")
+                        continue
+                    got = len(instances)
+                    if constraint.get("include_child_forces"):
+                        got = sum(1 for f in parent.forces for g in f.walk_forces() if g.entry_id == entry["id"])
+                    self._judge(constraint, value, got, parent, entry, "forces", None)
+                else:
+                    for force in instances:
+                        got = self._count_scope(constraint, force, lambda s: True, field)
+                        if got is not None:
+                            self._judge(constraint, value, got, force, entry, field, None)
+
+    def _categories(self, force: Force) -> None:
+        for link in force.entry.get("category_links", []):
+            category = self.game.categories.get(link["target"], {})
+            for source in (category, link):
+                if not source:
+                    continue
+                ctx = Context(self.roster, force, force.parent)
+                eff = effective(ctx, (source,), self.cost_types, self.unsupported)
+                if eff.hidden:
+                    continue
+                target = link["target"]
+                for constraint, value in eff.constraints:
+                    field = constraint.get("field") or "selections"
+                    got = self._count_scope(constraint, force, lambda s, t=target: s.state.primary == t, field)
+                    if got is not None:
+                        self._judge(constraint, value, got, force, source, field, target)
+
+    # entries and groups in a container
+
+    def _container(self, container: Force | Selection, options: list[Option], groups: list[GroupStep]) -> None:
+        seen = set()
+        for option in options:
+            if option.entry_id in seen:
+                continue
+            seen.add(option.entry_id)
+            ctx = Context(self.roster, None, container, option)
+            eff = effective(ctx, option.sources, self.cost_types, self.unsupported)
+            if eff.hidden:
+                continue
+            for (constraint, value), source in zip(eff.constraints, self._holders(option)):
+                shared = constraint.get("shared", True)
+                base = option.entry["id"]
+
+                def match(s, shared=shared, base=base, option=option):
+                    return s.option.entry["id"] == base if shared else s.option.entry_id == option.entry_id
+                self._check(constraint, value, container, source, match, eff.primary, option)
+        for step in groups:
+            if step.group_id in seen:
+                continue
+            seen.add(step.group_id)
+            sources = (step.node,) if step.link is None else (step.node, step.link)
+            eff = effective(Context(self.roster, None, container), sources, self.cost_types, self.unsupported)
+            if eff.hidden:
+                continue
+            holders = [s for s in sources for _c in s.get("constraints", [])]
+            for (constraint, value), source in zip(eff.constraints, holders):
+                shared = constraint.get("shared", True)
+
+                def in_group(s, shared=shared, step=step):
+                    return any((g.node["id"] == step.node["id"]) if shared else (g.group_id == step.group_id)
+                               for g in s.option.groups)
+                self._check(constraint, value, container, source, in_group, None, None)
+
+    @staticmethod
+    def _holders(option: Option) -> list[dict]:
+        return [s for s in option.sources for _c in s.get("constraints", [])]
+
+    def _check(self, constraint: dict, value: float, container, source: dict, match, primary, option) -> None:
+        field = constraint.get("field") or "selections"
+        scope = constraint.get("scope", "parent")
+        if field == "forces":
+            self._judge(constraint, value, 0, container, source, "forces", None)
+            return
+        if scope == "self":
+            for selection in selections_in(container, False, False):
+                if match(selection):
+                    got = self._count_self(constraint, selection, field)
+                    if got is not None:
+                        self._judge(constraint, value, got, selection, source, field, None, selection)
+            return
+        if isinstance(container, Force) and scope == "parent" and primary is None and constraint["type"] == "min":
+            return   # an uncategorised root entry: BattleScribe has no container to check it in
+        got = self._count_scope(constraint, container, match, field)
+        if got is None:
+            return
+        if (scope == "parent" and isinstance(container, Selection) and container.number > 0
+                and option is not None and option.entry.get("collective")):
+            got = got / container.number     # a collective child: so many per model of its parent
+        counted = [s for s in selections_in(container, True, False) if match(s)]
+        if constraint["type"] == "max" or isinstance(container, Selection):
+            owner = container if isinstance(container, Selection) else (counted[-1] if counted else force_of(container))
+            self._judge(constraint, value, got, owner, source, field, None)
+        else:
+            category = primary if scope == "parent" else None
+            owner = {"force": force_of(container), "roster": self.roster}.get(scope, force_of(container))
+            self._judge(constraint, value, got, owner, source, field, category)
+
+    def _count_self(self, constraint: dict, selection: Selection, field: str) -> float | None:
+        if field == "selections":
+            return selection.number
+        if field in self.cost_types:
+            return sum(s.state.costs.get(field, 0) for s in selection.walk())
+        self.unsupported.append(f"constraint field {field!r} ({constraint.get('id')})")
+        return None
+
+    def _count_scope(self, constraint: dict, container, match, field: str) -> float | None:
+        """The constraint's count in its scope, from `container`; None (and named) if not understood."""
+        scope = constraint.get("scope", "parent")
+        children = constraint.get("include_child_selections", False)
+        child_forces = constraint.get("include_child_forces", False)
+        if scope == "parent":
+            targets = [container]
+        elif scope == "force":
+            targets = [force_of(container)]
+        elif scope == "roster":
+            targets = [self.roster]
+            children = children or False
+        elif scope == "ancestor":
+            targets = [a for a in _ancestors_inclusive(container) if not isinstance(a, Roster)]
+        elif scope == "primary-catalogue":
+            force = force_of(container)
+            targets = [f for f in self.roster.forces if force is not None and f.catalogue_id == force.catalogue_id]
+        else:
+            targets = [a for a in _ancestors_inclusive(container) if scope in ids_of(a)]
+            if not targets and scope not in self.game.by_id and scope not in self.game.forces:
+                self.unsupported.append(f"constraint scope {scope!r} ({constraint.get('id')})")
+                return None
+            targets = targets[:1]
+        if field != "selections" and field not in self.cost_types:
+            self.unsupported.append(f"constraint field {field!r} ({constraint.get('id')})")
+            return None
+        got = 0.0
+        for target in targets:
+            for selection in selections_in(target, children, child_forces):
+                if match(selection):
+                    got += selection.number if field == "selections" else sum(
+                        s.state.costs.get(field, 0) for s in selection.walk())
+        if constraint.get("percent"):
+            total = sum(count(t, field, None, True, children, child_forces, self.cost_types) for t in targets)
+            return 100 * got / total if total else 0.0
+        return got
+
+    def _judge(self, constraint, value, got, owner, source, field, category, selection=None) -> None:
+        kind = constraint.get("type")
+        if value < 0 or (kind == "max" and got <= value) or (kind == "min" and got >= value):
+            return
+        if kind not in ("max", "min"):
+            raise Unsupported(f"constraint type {kind!r}")
+        owner_type, ids = _owner(owner, category)
+        name = getattr(getattr(owner, "state", None), "name", "Roster") if category is None else \
+            self.game.name_of(category)
+        what = field if field in ("selections", "forces") else self.game.cost_type_name(field)
+        of = self.game.name_of(source.get("target") or source.get("id", "")) if source else ""
+        unit = "%" if constraint.get("percent") else ""
+        if kind == "max":
+            text = f"{name} has {number_text(got - value)}{unit} too many {what} of {of} (maximum {number_text(value)}{unit})"
+        else:
+            text = f"{name} must have {number_text(value - got)}{unit} more {what} of {of} (minimum {number_text(value)}{unit})"
+        self.errors.append(Error(owner_type, ids, source.get("id", ""), constraint.get("id", ""), text))
+
+
+def _ancestors_inclusive(element):
+    while element is not None:
+        yield element
+        element = None if isinstance(element, Roster) else element.parent
