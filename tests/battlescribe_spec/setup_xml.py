@@ -4,7 +4,7 @@ The YAML keys are the XML's: a list is a container element of singular children,
 a characteristic's value and a rule's description are element text. The XML is then read by the same
 `importers/battlescribe/plain.py` that reads real catalogues, so the scenario checks the whole path.
 What the suite's generator fills in when a scenario leaves it out: a selection entry is an `upgrade`, a
-constraint or condition counts `selections` of `parent`, a `childId` is `any`, and `shared` is false
+constraint or condition counts `selections` of `parent`, and `shared` is false (a condition with no `childId` has none)
 (the suite's default, docs/shared-flag-semantics.md; BattleScribe's own files say it explicitly).
 """
 from __future__ import annotations
@@ -31,8 +31,8 @@ TEXT = {"characteristic": "value", "rule": "description"}
 DEFAULTS = {
     "selectionEntry": {"type": "upgrade"},
     "constraint": {"field": "selections", "scope": "parent", "shared": False},
-    "condition": {"field": "selections", "scope": "parent", "childId": "any", "shared": False},
-    "repeat": {"field": "selections", "scope": "parent", "childId": "any", "shared": False, "repeats": 1},
+    "condition": {"field": "selections", "scope": "parent", "shared": False},
+    "repeat": {"field": "selections", "scope": "parent", "shared": False, "repeats": 1},
 }
 
 

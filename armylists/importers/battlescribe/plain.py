@@ -171,7 +171,8 @@ class Reader:
                 "value": number(self.source, element_name, element.get("value")),
                 "percent": truth(element.get("percentValue")),
                 "repeats": int(number(self.source, element_name, element.get("repeats"), 1)),
-                "round_up": truth(element.get("roundUp")), **self.reach(element)}
+                "round_up": truth(element.get("roundUp")), "child_given": element.get("childId") is not None,
+                **self.reach(element)}
 
 
 def plain_document(document: Document) -> dict:

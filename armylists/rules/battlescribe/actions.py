@@ -100,11 +100,9 @@ def auto_select(roster: Roster, container: Force | Selection) -> None:
         if option.entry_id in done:
             continue
         done.add(option.entry_id)
-        try:
+        try:   # a hidden entry is added too (BattleScribe does, then reports it as hidden)
             eff = effective(Context(roster, None, container, option), option.sources, cost_types, [])
         except Unsupported:
-            continue
-        if eff.hidden:
             continue
         for constraint, value in _minimum(eff.constraints, root):
             base = option.entry["id"]

@@ -40,6 +40,11 @@ class Option:
         return (self.entry,) if self.link is None else (self.entry, self.link)
 
     @property
+    def group_nodes(self) -> tuple[dict, ...]:
+        """The groups (and group links) the option sits in, outermost first."""
+        return tuple(n for step in self.groups for n in (step.node, step.link) if n is not None)
+
+    @property
     def group_id(self) -> str | None:
         return self.groups[-1].group_id if self.groups else None
 
@@ -47,6 +52,8 @@ class Option:
     def ids(self) -> set[str]:
         """Every id a condition's `childId` may name this option by (shared counting)."""
         found = {self.entry["id"], self.entry_id}
+        if self.entry.get("type"):
+            found.add(self.entry["type"])      # instanceOf "unit", "model", "upgrade": the entry's type
         if self.link is not None:
             found.add(self.link["id"])
         for step in self.groups:

@@ -67,8 +67,10 @@ def _times(gates: list[dict], repeat_lists: list[list[dict]], ctx: Context) -> i
     return times
 
 
-def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], unsupported: list[str]) -> Effective:
-    """The first source is the entry (or category, or force entry); a second is the link reaching it."""
+def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], unsupported: list[str],
+              groups: tuple[dict, ...] = ()) -> Effective:
+    """The first source is the entry (or category, or force entry); a second is the link reaching it.
+    `groups` are the groups the entry sits in: their category links are its categories too."""
     entry = sources[0]
     name = entry.get("name") or (sources[-1].get("name", ""))
     costs: dict[str, float] = {}
@@ -77,7 +79,7 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
     constraints = [(c, float(c["value"])) for s in sources for c in s.get("constraints", [])]
     categories: list[str] = []
     primary = None
-    for source in sources:
+    for source in groups + sources:
         for link in source.get("category_links", []):
             if link["target"] not in categories:
                 categories.append(link["target"])

@@ -34,6 +34,7 @@ class Result:
 def refresh(roster: Roster, unsupported: list[str] | None = None,
             messages: list[tuple[str, str, str]] | None = None) -> None:
     unsupported = [] if unsupported is None else unsupported
+    roster.fresh = True
     cost_types = {c["id"] for c in roster.game.cost_types}
     for force in roster.all_forces():
         eff = effective(Context(roster, force, force.parent), (force.entry,), cost_types, unsupported)
@@ -46,12 +47,23 @@ def _refresh_selection(roster, selection: Selection, cost_types, unsupported, me
     for child in selection.children:
         _refresh_selection(roster, child, cost_types, unsupported, messages)
     ctx = Context(roster, selection, selection.parent, selection.option)
-    eff = effective(ctx, selection.option.sources, cost_types, unsupported)
+    eff = effective(ctx, selection.option.sources, cost_types, unsupported, selection.option.group_nodes)
     number = selection.number
     selection.state = State(name=eff.name, hidden=eff.hidden,
                             costs={t: v * number for t, v in eff.costs.items()},
                             categories=tuple(eff.categories), primary=eff.primary)
     if messages is not None:
+        messages.extend((severity, selection.uid, text) for severity, text in eff.messages)
+
+
+def _collect(roster: Roster, unsupported: list[str], messages: list) -> None:
+    """What the last refresh found that is not kept on the states: messages and unsupported constructs."""
+    cost_types = {c["id"] for c in roster.game.cost_types}
+    for force in roster.all_forces():
+        effective(Context(roster, force, force.parent), (force.entry,), cost_types, unsupported)
+    for selection in roster.all_selections():
+        ctx = Context(roster, selection, selection.parent, selection.option)
+        eff = effective(ctx, selection.option.sources, cost_types, unsupported)
         messages.extend((severity, selection.uid, text) for severity, text in eff.messages)
 
 
@@ -69,7 +81,10 @@ def evaluate(roster: Roster) -> Result:
     unsupported: list[str] = []
     messages: list[tuple[str, str, str]] = []
     try:
-        refresh(roster, unsupported, messages)
+        if roster.fresh:   # the last action refreshed: a second pass would read its own new values
+            _collect(roster, unsupported, messages)
+        else:
+            refresh(roster, unsupported, messages)
         costs = totals(roster)
         errors = Validator(roster, unsupported).run(costs)
     except Unsupported as exc:

@@ -167,6 +167,8 @@ def condition_holds(condition: dict, ctx: Context) -> bool:
         return not instance_of(condition, ctx)
     if kind not in COMPARE:
         raise Unsupported(f"condition type {kind!r}")
+    if not condition.get("child_given", True):
+        return False   # no childId: BattleScribe's count is not a number, and no comparison holds
     return COMPARE[kind](query_value(condition, ctx), condition.get("value", 0))
 
 

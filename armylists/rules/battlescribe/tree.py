@@ -94,6 +94,7 @@ class Roster:
                                               if c.get("default_limit", -1) >= 0}
         self._ids = itertools.count(1)
         self.by_uid: dict[str, Selection | Force] = {}
+        self.fresh = False       # True while the states are those of the last refresh
 
     def new_uid(self, kind: str) -> str:
         return f"{kind}-{next(self._ids)}"

@@ -110,7 +110,8 @@ class Validator:
                     got = len(instances)
                     if constraint.get("include_child_forces"):
                         got = sum(1 for f in parent.forces for g in f.walk_forces() if g.entry_id == entry["id"])
-                    self._judge(constraint, value, got, parent, entry, "forces", None)
+                    for _force in instances:   # BattleScribe checks it in each force of the entry
+                        self._judge(constraint, value, got, parent, entry, "forces", None)
                 else:
                     for force in instances:
                         got = self._count_scope(constraint, force, lambda s: True, field)
@@ -137,7 +138,7 @@ class Validator:
     # entries and groups in a container
 
     def _container(self, container: Force | Selection, options: list[Option], groups: list[GroupStep]) -> None:
-        seen = set()
+        seen: set = set()
         for option in options:
             if option.entry_id in seen:
                 continue
@@ -149,6 +150,11 @@ class Validator:
             for (constraint, value), source in zip(eff.constraints, self._holders(option)):
                 shared = constraint.get("shared", True)
                 base = option.entry["id"]
+                if shared:   # counted by the entry's own id: once per container, however many links reach it
+                    key = ("shared", source.get("id"), constraint.get("id"))
+                    if key in seen:
+                        continue
+                    seen.add(key)
 
                 def match(s, shared=shared, base=base, option=option):
                     return s.option.entry["id"] == base if shared else s.option.entry_id == option.entry_id
