@@ -89,6 +89,10 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
     applied = []
     for source in sources:
         for modifier, gates, repeat_lists in _gated(source):
+            if modifier.get("field") in cost_types and _reads_own_cost(modifier, gates, repeat_lists, ctx):
+                result.messages.append(("cycle", f"{name}: its {modifier['field']} modifier counts its own "
+                                                 f"{modifier['field']}; not applied"))
+                continue
             try:
                 times = _times(gates, repeat_lists, ctx)
             except Unsupported as exc:
@@ -103,6 +107,31 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
         except Unsupported as exc:
             unsupported.append(f"{exc} in a modifier of {entry.get('where', entry.get('id'))}")
     return result
+
+
+def _queries(gates: list[dict], repeat_lists: list[list[dict]]):
+    def walk(group):
+        yield from group.get("conditions", [])
+        for inner in group.get("groups", []):
+            yield from walk(inner)
+    for gate in gates:
+        yield from walk(gate)
+    for repeats in repeat_lists:
+        yield from repeats
+
+
+def _reads_own_cost(modifier: dict, gates, repeat_lists, ctx: Context) -> bool:
+    """A cost modifier whose condition or repeat counts that same cost of the selection it modifies:
+    a loop, which is reported and not applied (battlescribe-spec modifier-repeat-cost-self-reference)."""
+    own = set(ctx.option.ids) if ctx.option is not None else set()
+    for query in _queries(gates, repeat_lists):
+        if query.get("field") != modifier.get("field") or query.get("type") in ("instanceOf", "notInstanceOf"):
+            continue
+        child = query.get("child")
+        if child in own or (child in ("any", "", None) and query.get("child_given", True)
+                            and query.get("scope") != "self"):
+            return True
+    return False
 
 
 def _arith(kind: str, current: float, value: float, times: int) -> float:

@@ -30,6 +30,10 @@ class Result:
             return None
         return not self.errors and not any(m[0] == "error" for m in self.messages)
 
+    @property
+    def warnings(self) -> list[str]:
+        return [text for severity, _uid, text in self.messages if severity in ("warning", "info")]
+
 
 def refresh(roster: Roster, unsupported: list[str] | None = None,
             messages: list[tuple[str, str, str]] | None = None) -> None:
@@ -67,6 +71,18 @@ def _collect(roster: Roster, unsupported: list[str], messages: list) -> None:
         messages.extend((severity, selection.uid, text) for severity, text in eff.messages)
 
 
+def _loop_errors(roster: Roster, messages: list[tuple[str, str, str]]) -> list[Error]:
+    """A cost modifier counting its own cost: one error per entry and message, on its first selection."""
+    out: dict[tuple[str, str], Error] = {}
+    for severity, uid, text in messages:
+        selection = roster.by_uid.get(uid)
+        if severity != "cycle" or not isinstance(selection, Selection):
+            continue
+        key = (selection.option.entry["id"], text)
+        out.setdefault(key, Error("selection", frozenset(selection.option.ids), key[0], "cycle", text))
+    return list(out.values())
+
+
 def totals(roster: Roster) -> dict[str, float]:
     """The roster's costs: every cost type of the data, the sum of every selection's own costs."""
     out = {c["id"]: 0.0 for c in roster.game.cost_types}
@@ -87,6 +103,7 @@ def evaluate(roster: Roster) -> Result:
             refresh(roster, unsupported, messages)
         costs = totals(roster)
         errors = Validator(roster, unsupported).run(costs)
+        errors += _loop_errors(roster, messages)
     except Unsupported as exc:
         unsupported.append(str(exc))
         costs, errors = totals(roster), []

@@ -31,6 +31,7 @@ class Error:
     constraint_id: str        # the constraint's id, the cost type's, or "hidden"
     message: str
     severity: str = "error"
+    instance: str = ""        # the force a force entry's limit was checked in (one error per force)
 
 
 def _owner(element, category: str | None = None) -> tuple[str, frozenset]:
@@ -50,6 +51,7 @@ class Validator:
         self.cost_types = {c["id"] for c in self.game.cost_types}
         self.unsupported = unsupported
         self.errors: list[Error] = []
+        self._matched: list[Selection] = []   # the selections the last count found
 
     def run(self, totals: dict[str, float]) -> list[Error]:
         for type_id, limit in self.roster.cost_limits.items():
@@ -110,8 +112,8 @@ class Validator:
                     got = len(instances)
                     if constraint.get("include_child_forces"):
                         got = sum(1 for f in parent.forces for g in f.walk_forces() if g.entry_id == entry["id"])
-                    for _force in instances:   # BattleScribe checks it in each force of the entry
-                        self._judge(constraint, value, got, parent, entry, "forces", None)
+                    for force in instances:   # BattleScribe checks it in each force of the entry
+                        self._judge(constraint, value, got, parent, entry, "forces", None, instance=force.uid)
                 else:
                     for force in instances:
                         got = self._count_scope(constraint, force, lambda s: True, field)
@@ -201,14 +203,18 @@ class Validator:
         if (scope == "parent" and isinstance(container, Selection) and container.number > 0
                 and option is not None and option.entry.get("collective")):
             got = got / container.number     # a collective child: so many per model of its parent
-        counted = [s for s in selections_in(container, True, False) if match(s)]
-        if constraint["type"] == "max" or isinstance(container, Selection):
-            owner = container if isinstance(container, Selection) else (counted[-1] if counted else force_of(container))
+        counted = self._matched
+        if constraint["type"] == "max":
+            # a child's limit in its parent is the parent's error; any wider one a selection's of the entry
+            local = scope == "parent" and isinstance(container, Selection)
+            owner = container if local or not counted else counted[-1]
             self._judge(constraint, value, got, owner, source, field, None)
+        elif scope == "parent":
+            category = None if isinstance(container, Selection) else primary
+            self._judge(constraint, value, got, container, source, field, category)
         else:
-            category = primary if scope == "parent" else None
-            owner = {"force": force_of(container), "roster": self.roster}.get(scope, force_of(container))
-            self._judge(constraint, value, got, owner, source, field, category)
+            owner = {"force": force_of(container), "roster": self.roster}.get(scope, container)
+            self._judge(constraint, value, got, owner, source, field, None)
 
     def _count_self(self, constraint: dict, selection: Selection, field: str) -> float | None:
         if field == "selections":
@@ -245,9 +251,11 @@ class Validator:
             self.unsupported.append(f"constraint field {field!r} ({constraint.get('id')})")
             return None
         got = 0.0
+        self._matched = []
         for target in targets:
             for selection in selections_in(target, children, child_forces):
                 if match(selection):
+                    self._matched.append(selection)
                     got += selection.number if field == "selections" else sum(
                         s.state.costs.get(field, 0) for s in selection.walk())
         if constraint.get("percent"):
@@ -255,7 +263,7 @@ class Validator:
             return 100 * got / total if total else 0.0
         return got
 
-    def _judge(self, constraint, value, got, owner, source, field, category, selection=None) -> None:
+    def _judge(self, constraint, value, got, owner, source, field, category, selection=None, instance="") -> None:
         kind = constraint.get("type")
         if value < 0 or (kind == "max" and got <= value) or (kind == "min" and got >= value):
             return
@@ -271,7 +279,9 @@ class Validator:
             text = f"{name} has {number_text(got - value)}{unit} too many {what} of {of} (maximum {number_text(value)}{unit})"
         else:
             text = f"{name} must have {number_text(value - got)}{unit} more {what} of {of} (minimum {number_text(value)}{unit})"
-        self.errors.append(Error(owner_type, ids, source.get("id", ""), constraint.get("id", ""), text))
+        error = Error(owner_type, ids, source.get("id", ""), constraint.get("id", ""), text, instance=instance)
+        if error not in self.errors:   # one limit seen from several containers is one error
+            self.errors.append(error)
 
 
 def _ancestors_inclusive(element):
