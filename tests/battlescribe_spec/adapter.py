@@ -21,8 +21,8 @@ from pathlib import Path
 import yaml
 
 from armylists.rules.battlescribe import (GameData, GameDataError, Roster, RosterError, add_force, deselect,
-                                          duplicate, evaluate, remove_force, select, set_cost_limit,
-                                          set_count)
+                                          duplicate, duplicate_force, evaluate, remove_force, select,
+                                          set_cost_limit, set_count)
 from armylists.rules.battlescribe.queries import Unsupported
 from tests.battlescribe_spec.compare import Comparison
 from tests.battlescribe_spec.setup_xml import plain_setup
@@ -154,6 +154,8 @@ class Replay:
             set_count(self.roster, self.item(step["selectionId"]), int(get("count")))
         elif action == "duplicateSelection":
             out["selectionId"] = duplicate(self.roster, self.item(step["selectionId"])).uid
+        elif action == "duplicateForce":
+            out["forceId"] = duplicate_force(self.roster, self.item(step["forceId"])).uid
         elif action == "setCostLimit":
             set_cost_limit(self.roster, get("costTypeId"), float(get("value")))
         else:

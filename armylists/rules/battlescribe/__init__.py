@@ -15,11 +15,12 @@ result with anything unsupported is never called legal.
 """
 from __future__ import annotations
 
-from armylists.rules.battlescribe.actions import (add_force, deselect, duplicate, remove_force, select,
-                                                  set_cost_limit, set_count)
+from armylists.rules.battlescribe.actions import (add_force, deselect, duplicate, duplicate_force,
+                                                  remove_force, select, set_cost_limit, set_count)
 from armylists.rules.battlescribe.data import GameData, GameDataError
 from armylists.rules.battlescribe.evaluate import Result, evaluate
 from armylists.rules.battlescribe.tree import Force, Roster, RosterError, Selection
 
-__all__ = ["add_force", "remove_force", "select", "deselect", "set_count", "duplicate", "set_cost_limit",
+__all__ = ["add_force", "remove_force", "select", "deselect", "set_count", "duplicate", "duplicate_force",
+           "set_cost_limit",
            "GameData", "GameDataError", "Roster", "RosterError", "Force", "Selection", "Result", "evaluate"]

@@ -170,18 +170,35 @@ def set_count(roster: Roster, selection: Selection, count: int) -> None:
 
 def duplicate(roster: Roster, selection: Selection) -> Selection:
     siblings = roster.siblings(selection)
-    twin = _copy(roster, selection, selection.parent)
+    twin = _copy(roster, selection, selection.parent, selection.force)
     siblings.insert(siblings.index(selection) + 1, twin)
     refresh(roster)
     return twin
 
 
-def _copy(roster: Roster, selection: Selection, parent) -> Selection:
-    twin = Selection(roster.new_uid("selection"), selection.option, selection.amount, parent, selection.force,
+def _copy(roster: Roster, selection: Selection, parent, force: Force) -> Selection:
+    twin = Selection(roster.new_uid("selection"), selection.option, selection.amount, parent, force,
                      len(roster.by_uid))
     twin.state = copy.copy(selection.state)
     roster.register(twin)
-    twin.children = [_copy(roster, c, twin) for c in selection.children]
+    twin.children = [_copy(roster, c, twin, force) for c in selection.children]
+    return twin
+
+
+def duplicate_force(roster: Roster, force: Force) -> Force:
+    """A deep copy of a force, its selections and child forces, placed after it."""
+    twin = _copy_force(roster, force, force.parent)
+    siblings = force.parent.forces
+    siblings.insert(siblings.index(force) + 1, twin)
+    refresh(roster)
+    return twin
+
+
+def _copy_force(roster: Roster, force: Force, parent) -> Force:
+    twin = Force(roster.new_uid("force"), force.entry, force.catalogue_id, parent, roster)
+    roster.register(twin)
+    twin.selections = [_copy(roster, s, twin, twin) for s in force.selections]
+    twin.forces = [_copy_force(roster, f, twin) for f in force.forces]
     return twin
 
 
