@@ -35,6 +35,11 @@ def number_text(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
+def shown(value: float) -> str:
+    """A number in a message: at most two decimals, no trailing zeros (27.272727 -> 27.27)."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
 def as_number(text) -> float:
     try:
         return float(text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from armylists.rules.battlescribe.data import GroupStep, Option
-from armylists.rules.battlescribe.effective import effective, number_text
+from armylists.rules.battlescribe.effective import effective, shown
 from armylists.rules.battlescribe.queries import (Context, Unsupported, count, force_of, ids_of,
                                                   selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
@@ -56,10 +56,10 @@ class Validator:
     def run(self, totals: dict[str, float]) -> list[Error]:
         for type_id, limit in self.roster.cost_limits.items():
             if limit >= 0 and totals.get(type_id, 0) > limit:
-                over = number_text(totals.get(type_id, 0) - limit)
+                over = shown(totals.get(type_id, 0) - limit)
                 self.errors.append(Error("roster", frozenset(), "costLimits", type_id,
                                          f"Roster has {over} too many {self.game.cost_type_name(type_id)} "
-                                         f"(limit {number_text(limit)})"))
+                                         f"(limit {shown(limit)})"))
         self._force_entries(self.roster, self._top_force_entries())
         for force in self.roster.all_forces():
             self._force_entries(force, force.entry.get("forces", []))
@@ -276,9 +276,9 @@ class Validator:
         of = self.game.name_of(source.get("target") or source.get("id", "")) if source else ""
         unit = "%" if constraint.get("percent") else ""
         if kind == "max":
-            text = f"{name} has {number_text(got - value)}{unit} too many {what} of {of} (maximum {number_text(value)}{unit})"
+            text = f"{name} has {shown(got - value)}{unit} too many {what} of {of} (maximum {shown(value)}{unit})"
         else:
-            text = f"{name} must have {number_text(value - got)}{unit} more {what} of {of} (minimum {number_text(value)}{unit})"
+            text = f"{name} must have {shown(value - got)}{unit} more {what} of {of} (minimum {shown(value)}{unit})"
         error = Error(owner_type, ids, source.get("id", ""), constraint.get("id", ""), text, instance=instance)
         if error not in self.errors:   # one limit seen from several containers is one error
             self.errors.append(error)
