@@ -100,6 +100,8 @@ def auto_select(roster: Roster, container: Force | Selection) -> None:
         if option.entry_id in done:
             continue
         done.add(option.entry_id)
+        if not any(c.get("type") == "min" for s in option.sources for c in s.get("constraints", [])):
+            continue
         try:   # a hidden entry is added too (BattleScribe does, then reports it as hidden)
             eff = effective(Context(roster, None, container, option), option.sources, cost_types, [])
         except Unsupported:
@@ -122,6 +124,8 @@ def auto_select(roster: Roster, container: Force | Selection) -> None:
             continue
         done.add(step.group_id)
         sources = (step.node,) if step.link is None else (step.node, step.link)
+        if not any(c.get("type") == "min" for s in sources for c in s.get("constraints", [])):
+            continue
         try:
             eff = effective(Context(roster, None, container), sources, cost_types, [])
         except Unsupported:

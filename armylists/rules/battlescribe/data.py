@@ -10,6 +10,7 @@ battlescribe-spec suite): every link on the way prepends its id with `::`, group
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 
 class GameDataError(Exception):
@@ -48,8 +49,8 @@ class Option:
     def group_id(self) -> str | None:
         return self.groups[-1].group_id if self.groups else None
 
-    @property
-    def ids(self) -> set[str]:
+    @cached_property
+    def ids(self) -> frozenset[str]:
         """Every id a condition's `childId` may name this option by (shared counting)."""
         found = {self.entry["id"], self.entry_id}
         if self.entry.get("type"):
@@ -60,7 +61,7 @@ class Option:
             found.add(step.node["id"])
             if step.link is not None:
                 found.add(step.link["id"])
-        return found
+        return frozenset(found)
 
 
 class GameData:
@@ -78,6 +79,7 @@ class GameData:
         for doc_id, doc in self.docs.items():
             for node in list(doc.get("entries", [])) + list(doc.get("shared", {}).values()):
                 self._index(node, doc_id)
+        self._options: dict[tuple, list] = {}     # what may be selected where, expanded once
         self.cost_types: list[dict] = []
         self.categories: dict[str, dict] = {}
         self.forces: dict[str, tuple[dict, str]] = {}
@@ -153,13 +155,20 @@ class GameData:
         return [(node, doc) for doc in docs for node in self.docs[doc].get("entries", [])]
 
     def root_options(self, catalogue_id: str) -> list[Option]:
-        out: list[Option] = []
-        for node, doc in self.root_nodes(catalogue_id):
-            out.extend(self._expand([node], (), (), doc))
-        return out
+        key = ("root", catalogue_id)
+        if key not in self._options:
+            self._options[key] = [o for node, doc in self.root_nodes(catalogue_id)
+                                  for o in self._expand([node], (), (), doc)]
+        return self._options[key]
 
     def child_options(self, option: Option) -> list[Option]:
         """What may be selected under a selection of `option`: its entry's children and its link's."""
+        key = ("children", id(option.entry), id(option.link), option.prefix)
+        if key not in self._options:
+            self._options[key] = self._child_options(option)
+        return self._options[key]
+
+    def _child_options(self, option: Option) -> list[Option]:
         nodes = list(option.entry.get("children", []))
         doc = self.doc_of.get(id(option.entry), option.doc)
         out = self._expand(nodes, option.prefix, (), doc)
@@ -207,6 +216,12 @@ class GameData:
         return out
 
     def child_groups(self, option: Option) -> list[GroupStep]:
+        key = ("groups", id(option.entry), id(option.link), option.prefix)
+        if key not in self._options:
+            self._options[key] = self._child_groups(option)
+        return self._options[key]
+
+    def _child_groups(self, option: Option) -> list[GroupStep]:
         doc = self.doc_of.get(id(option.entry), option.doc)
         found = self.groups_of([(c, doc) for c in option.entry.get("children", [])], option.prefix)
         if option.link is not None:
@@ -214,4 +229,7 @@ class GameData:
         return found
 
     def root_groups(self, catalogue_id: str) -> list[GroupStep]:
-        return self.groups_of(self.root_nodes(catalogue_id), ())
+        key = ("root groups", catalogue_id)
+        if key not in self._options:
+            self._options[key] = self.groups_of(self.root_nodes(catalogue_id), ())
+        return self._options[key]

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 
 from armylists.rules.battlescribe.queries import Context, Unsupported, group_holds, repeat_times
 
-DISPLAY_FIELDS = {"page", "publicationId", "description", "annotation", "publication"}
+DISPLAY_FIELDS = {"page", "publicationId", "description", "annotation", "publication",
+                  # how many an editor adds at first: a roster states its own numbers
+                  "defaultAmount"}
 MESSAGE_FIELDS = {"error", "warning", "info"}
 
 
@@ -154,6 +156,8 @@ def _apply(result: Effective, modifier: dict, times: int, cost_types: set[str]) 
     if target == "name":
         if kind == "set":
             result.name = str(value)
+        elif kind == "prepend":
+            result.name = " ".join([str(value)] * times + ([result.name] if result.name else []))
         elif kind == "append":
             result.name = " ".join([result.name] + [str(value)] * times) if result.name else " ".join([str(value)] * times)
         elif kind in ("increment", "decrement"):

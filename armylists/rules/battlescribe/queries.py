@@ -21,7 +21,6 @@ COMPARE = {
     "equalTo": lambda a, b: a == b, "notEqualTo": lambda a, b: a != b,
     "atLeast": lambda a, b: a >= b, "atMost": lambda a, b: a <= b,
 }
-SCOPES = {"self", "parent", "ancestor", "force", "roster", "primary-category", "primary-catalogue"}
 
 
 class Unsupported(Exception):
@@ -36,6 +35,31 @@ class Context:
     self: Selection | Force | None
     container: Selection | Force | Roster
     option: Option | None = None
+
+
+@dataclass(frozen=True)
+class CategoryScope:
+    """A force's selections of one primary category (scope primary-category)."""
+    force: Force
+    category: str | None
+
+
+def root_selection(element) -> Selection | None:
+    """The selection at the root of the force that `element` sits in (scope root-entry)."""
+    found = None
+    while isinstance(element, Selection):
+        found, element = element, element.parent
+    return found
+
+
+def primary_category(ctx: Context) -> str | None:
+    root = root_selection(ctx.self) or root_selection(ctx.container)
+    if root is not None:
+        return root.state.primary
+    if ctx.option is not None:   # an entry not selected yet: the primary its category links say
+        return next((link["target"] for s in ctx.option.sources for link in s.get("category_links", [])
+                     if link.get("primary")), None)
+    return None
 
 
 def force_of(element) -> Force | None:
@@ -81,6 +105,10 @@ def selections_in(element, child_selections: bool, child_forces: bool):
     elif isinstance(element, Selection):
         for child in element.children:
             yield from (child.walk() if child_selections else [child])
+    elif isinstance(element, CategoryScope):
+        for selection in element.force.selections:
+            if element.category is not None and selection.state.primary == element.category:
+                yield from (selection.walk() if child_selections else [selection])
 
 
 def forces_in(element, child_forces: bool):
@@ -125,12 +153,16 @@ def scope_targets(scope: str, ctx: Context) -> list:
     if scope == "roster":
         return [ctx.roster]
     if scope == "ancestor":
-        return list(ancestors(me)) if me is not None else [ctx.container, *ancestors(ctx.container)]
+        raise Unsupported("scope 'ancestor' in a count (only instanceOf is understood there)")
     if scope == "primary-catalogue":
         force = force_of(here)
         return [f for f in ctx.roster.all_forces() if force is not None and f.catalogue_id == force.catalogue_id]
     if scope == "primary-category":
-        raise Unsupported("scope 'primary-category' in a condition or repeat")
+        force = force_of(here) or force_of(ctx.container)
+        return [CategoryScope(force, primary_category(ctx))] if force is not None else []
+    if scope == "root-entry":
+        root = root_selection(me) or root_selection(ctx.container)
+        return [root] if root is not None else ([me] if me is not None else [])
     for element in ([me] if me is not None else []) + [ctx.container, *ancestors(ctx.container)]:
         if scope in ids_of(element):
             return [element]
@@ -142,8 +174,10 @@ def query_value(query: dict, ctx: Context) -> float:
     cost_types = {c["id"] for c in ctx.roster.game.cost_types}
     reach = (query.get("shared", True), query.get("include_child_selections", False),
              query.get("include_child_forces", False))
-    targets = scope_targets(query.get("scope", ""), ctx)
     field = query.get("field", "selections")
+    if field.startswith("limit::"):   # the roster's cost limit of that type (-1: none set)
+        return ctx.roster.cost_limits.get(field.split("::", 1)[1], -1)
+    targets = scope_targets(query.get("scope", ""), ctx)
     value = sum(count(t, field, query.get("child"), *reach, cost_types) for t in targets)
     if query.get("percent"):
         total = sum(count(t, field, None, *reach, cost_types) for t in targets)
@@ -153,6 +187,9 @@ def query_value(query: dict, ctx: Context) -> float:
 
 def instance_of(query: dict, ctx: Context) -> bool:
     child = query.get("child")
+    if query.get("scope") == "ancestor":   # any element above it: its container and up
+        return any(child in ids_of(a) for a in [ctx.container, *ancestors(ctx.container)]
+                   if not isinstance(a, Roster))
     targets = scope_targets(query.get("scope", ""), ctx)
     if query.get("scope") == "self" and ctx.self is None and ctx.option is not None:
         return child in ctx.option.ids

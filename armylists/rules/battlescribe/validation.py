@@ -16,11 +16,10 @@ from dataclasses import dataclass
 
 from armylists.rules.battlescribe.data import GroupStep, Option
 from armylists.rules.battlescribe.effective import effective, shown
-from armylists.rules.battlescribe.queries import (Context, Unsupported, count, force_of, ids_of,
-                                                  selections_in)
+from armylists.rules.battlescribe.queries import (CategoryScope, Context, Unsupported, count, force_of,
+                                                  ids_of, root_selection, selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
 
-CHECKED_SCOPES = {"parent", "self", "force", "roster", "ancestor", "primary-catalogue"}
 
 
 @dataclass(frozen=True)
@@ -145,6 +144,8 @@ class Validator:
             if option.entry_id in seen:
                 continue
             seen.add(option.entry_id)
+            if not any(s.get("constraints") for s in option.sources):
+                continue
             ctx = Context(self.roster, None, container, option)
             eff = effective(ctx, option.sources, self.cost_types, self.unsupported)
             if eff.hidden:
@@ -166,6 +167,8 @@ class Validator:
                 continue
             seen.add(step.group_id)
             sources = (step.node,) if step.link is None else (step.node, step.link)
+            if not any(s.get("constraints") for s in sources):
+                continue
             eff = effective(Context(self.roster, None, container), sources, self.cost_types, self.unsupported)
             if eff.hidden:
                 continue
@@ -188,7 +191,7 @@ class Validator:
         if field == "forces":
             self._judge(constraint, value, 0, container, source, "forces", None)
             return
-        if scope == "self":
+        if scope == "self" or (scope == "root-entry" and isinstance(container, Force)):
             for selection in selections_in(container, False, False):
                 if match(selection):
                     got = self._count_self(constraint, selection, field)
@@ -197,7 +200,7 @@ class Validator:
             return
         if isinstance(container, Force) and scope == "parent" and primary is None and constraint["type"] == "min":
             return   # an uncategorised root entry: BattleScribe has no container to check it in
-        got = self._count_scope(constraint, container, match, field)
+        got = self._count_scope(constraint, container, match, field, primary)
         if got is None:
             return
         if (scope == "parent" and isinstance(container, Selection) and container.number > 0
@@ -216,15 +219,35 @@ class Validator:
             owner = {"force": force_of(container), "roster": self.roster}.get(scope, container)
             self._judge(constraint, value, got, owner, source, field, None)
 
-    def _count_self(self, constraint: dict, selection: Selection, field: str) -> float | None:
-        if field == "selections":
-            return selection.number
-        if field in self.cost_types:
-            return sum(s.state.costs.get(field, 0) for s in selection.walk())
+    def _measure(self, constraint: dict, field: str) -> str | None:
+        """What a constraint counts: selections or a cost type (`limit::<cost type>`: that cost, and a
+        percentage is of the roster's limit of it); None, and named as unsupported, for anything else."""
+        measure = field.split("::", 1)[1] if field.startswith("limit::") else field
+        if measure == "selections" or measure in self.cost_types:
+            return measure
         self.unsupported.append(f"constraint field {field!r} ({constraint.get('id')})")
         return None
 
-    def _count_scope(self, constraint: dict, container, match, field: str) -> float | None:
+    def _percent(self, constraint: dict, field: str, got: float, total: float) -> float | None:
+        if field.startswith("limit::"):
+            total = self.roster.cost_limits.get(field.split("::", 1)[1], -1)
+            if total < 0:
+                self.unsupported.append(f"a percentage of the {field.split('::', 1)[1]} limit, which the "
+                                        f"roster does not set ({constraint.get('id')})")
+                return None
+        return 100 * got / total if total else 0.0
+
+    def _count_self(self, constraint: dict, selection: Selection, field: str) -> float | None:
+        measure = self._measure(constraint, field)
+        if measure is None:
+            return None
+        if measure == "selections":
+            got, total = selection.number, selection.number
+        else:
+            got = total = sum(s.state.costs.get(measure, 0) for s in selection.walk())
+        return self._percent(constraint, field, got, total) if constraint.get("percent") else got
+
+    def _count_scope(self, constraint: dict, container, match, field: str, primary=None) -> float | None:
         """The constraint's count in its scope, from `container`; None (and named) if not understood."""
         scope = constraint.get("scope", "parent")
         children = constraint.get("include_child_selections", False)
@@ -236,8 +259,11 @@ class Validator:
         elif scope == "roster":
             targets = [self.roster]
             children = children or False
-        elif scope == "ancestor":
-            targets = [a for a in _ancestors_inclusive(container) if not isinstance(a, Roster)]
+        elif scope == "root-entry":
+            targets = [root_selection(container)]
+        elif scope == "primary-category":
+            root = root_selection(container)
+            targets = [CategoryScope(force_of(container), root.state.primary if root is not None else primary)]
         elif scope == "primary-catalogue":
             force = force_of(container)
             targets = [f for f in self.roster.forces if force is not None and f.catalogue_id == force.catalogue_id]
@@ -247,8 +273,8 @@ class Validator:
                 self.unsupported.append(f"constraint scope {scope!r} ({constraint.get('id')})")
                 return None
             targets = targets[:1]
-        if field != "selections" and field not in self.cost_types:
-            self.unsupported.append(f"constraint field {field!r} ({constraint.get('id')})")
+        measure = self._measure(constraint, field)
+        if measure is None:
             return None
         got = 0.0
         self._matched = []
@@ -256,11 +282,11 @@ class Validator:
             for selection in selections_in(target, children, child_forces):
                 if match(selection):
                     self._matched.append(selection)
-                    got += selection.number if field == "selections" else sum(
-                        s.state.costs.get(field, 0) for s in selection.walk())
+                    got += selection.number if measure == "selections" else sum(
+                        s.state.costs.get(measure, 0) for s in selection.walk())
         if constraint.get("percent"):
-            total = sum(count(t, field, None, True, children, child_forces, self.cost_types) for t in targets)
-            return 100 * got / total if total else 0.0
+            total = sum(count(t, measure, None, True, children, child_forces, self.cost_types) for t in targets)
+            return self._percent(constraint, field, got, total)
         return got
 
     def _judge(self, constraint, value, got, owner, source, field, category, selection=None, instance="") -> None:
