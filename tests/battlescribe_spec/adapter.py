@@ -63,6 +63,37 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
 
 
+# Every assertion the comparison makes (compare.py); a scenario asserting anything else is refused,
+# never passed on what was not compared.
+COMPARED = {
+    "state": {"forceCount", "selectionCount", "forces", "costCount", "costs", "costLimits", "costLimitCount",
+              "errors", "errorsContain", "errorCount", "engines"},
+    "forces": {"name", "selectionCount", "childForceCount", "childForces", "selections", "entryId",
+               "catalogueId", "catalogueName", "hidden", "categories", "categoryCount"},
+    "selections": {"name", "type", "number", "hidden", "costs", "children", "categories", "entryGroupId",
+                   "entryId", "childCount"},
+    "categories": {"name", "entryId", "primary"}, "costs": {"typeId", "value", "name", "hidden"},
+    "costLimits": {"typeId", "value"},
+}
+LIST_KINDS = {"forces": "forces", "childForces": "forces", "selections": "selections", "children": "selections",
+              "categories": "categories", "costs": "costs", "costLimits": "costLimits"}
+
+
+def not_compared(state: dict, kind: str = "state") -> str | None:
+    """The first assertion of an expected state the comparison does not make, or None."""
+    for key, value in state.items():
+        if key == "engines":
+            continue
+        if key not in COMPARED[kind]:
+            return f"{kind}.{key}"
+        if key in LIST_KINDS and isinstance(value, list) and kind != "categories":
+            for item in value:
+                found = not_compared(item, LIST_KINDS[key]) if isinstance(item, dict) else None
+                if found:
+                    return found
+    return None
+
+
 def not_applicable(spec: dict) -> str | None:
     """Why a scenario cannot apply to a list checker (by its category or kind), or None."""
     if spec.get("category") in NOT_APPLICABLE_CATEGORIES:
@@ -164,6 +195,9 @@ class Replay:
             self.outputs[step["id"]] = out
 
     def expect(self, state: dict, number: int) -> None:
+        unknown = not_compared(state)
+        if unknown:
+            raise Unsupported(f"an assertion on {unknown}, which the adapter does not compare")
         result = evaluate(self.roster)
         if result.unsupported:
             self.unsupported.extend(result.unsupported)

@@ -33,7 +33,12 @@ class Comparison:
     def costs_differ(self, expected: list[dict], actual: dict[str, float], where: str, shown: set | None = None) -> bool:
         shown = set(actual) if shown is None else shown
         listed = {c["typeId"]: c for c in expected}
-        wrong = [f"{t}: expected {c.get('value')}, got {actual.get(t)}" for t, c in listed.items()
+        types = {c["id"]: c for c in self.game.cost_types}
+        wrong = [f"{t}: named {c['name']!r}, is {types.get(t, {}).get('name')!r}" for t, c in listed.items()
+                 if "name" in c and c["name"] != types.get(t, {}).get("name")]
+        wrong += [f"{t}: hidden {types.get(t, {}).get('hidden')!r}, expected {c['hidden']!r}" for t, c in listed.items()
+                  if "hidden" in c and c["hidden"] != types.get(t, {}).get("hidden", False)]
+        wrong += [f"{t}: expected {c.get('value')}, got {actual.get(t)}" for t, c in listed.items()
                  if "value" in c and not _num_equal(actual.get(t, 0 if t in shown else None), c["value"])]
         extra = [t for t in shown if t not in listed and not _num_equal(actual.get(t, 0), 0)]
         if wrong or extra:
