@@ -139,12 +139,12 @@ class TestTree:
         assert evaluate(roster).costs == {"pts": 3.0}
 
     def test_it_names_what_it_does_not_understand_and_calls_nothing_legal(self):
-        data = game([{"id": "se-a", "name": "A", "type": "unit", "constraints": [
-            {"id": "con-x", "type": "max", "value": 1, "scope": "primary-category"}]}])
+        data = game([{"id": "se-a", "name": "A", "type": "unit", "costs": pts(10), "modifiers": [
+            {"type": "multiply", "field": "pts", "value": 2}]}])
         roster = Roster(data)
         select(roster, add_force(roster, "fe"), "se-a")
         result = evaluate(roster)
-        assert result.unsupported == ["constraint scope 'primary-category' (con-x)"]
+        assert result.unsupported == ["modifier type 'multiply' on a number in a modifier of Book > A"]
         assert result.legal is None
 
     @pytest.mark.parametrize("kind, value, expected", [("set", "Hero", "Hero"), ("append", "(General)", "Lord (General)")])
@@ -159,3 +159,46 @@ class TestTree:
         assert lord.state.name == "Lord"
         select(roster, force, "se-banner")
         assert lord.state.name == expected
+
+
+class TestRealDataConstructs:
+    def test_it_measures_limit_fields_against_the_rosters_cost_limit(self):
+        data = game([{"id": "se-lord", "name": "Lord", "type": "unit", "costs": pts(600), "constraints": [
+            {"id": "con-lords", "type": "max", "value": 25, "field": "limit::pts", "scope": "roster",
+             "percentValue": True, "shared": True}]}])
+        roster = Roster(data)
+        select(roster, add_force(roster, "fe"), "se-lord")
+        assert evaluate(roster).unsupported == [
+            "a percentage of the pts limit, which the roster does not set (con-lords)"]
+        set_cost_limit(roster, "pts", 2000)
+        assert errors(evaluate(roster)) == [
+            ("selection", "se-lord", "con-lords", "Lord has 5% too many pts of Lord (maximum 25%)")]
+        set_cost_limit(roster, "pts", 2400)
+        assert evaluate(roster).errors == []
+
+    def test_it_hides_the_entries_of_a_hidden_group(self):
+        data = game([{"id": "se-unit", "name": "Unit", "type": "unit", "selectionEntryGroups": [
+            {"id": "seg-magic", "name": "Magic", "modifiers": [
+                {"type": "set", "field": "hidden", "value": True,
+                 "conditions": [{"type": "lessThan", "value": 1, "scope": "parent", "childId": "se-wizard"}]}],
+             "selectionEntries": [{"id": "se-spell", "name": "Spell"}]},
+        ], "selectionEntries": [{"id": "se-wizard", "name": "Wizard"}]}])
+        roster = Roster(data)
+        unit = select(roster, add_force(roster, "fe"), "se-unit")
+        select(roster, unit, "se-spell")
+        assert errors(evaluate(roster)) == [
+            ("selection", "se-spell", "hidden", "Unit cannot have any selections of Spell (hidden)")]
+        select(roster, unit, "se-wizard")
+        assert evaluate(roster).errors == []
+
+    def test_it_reports_a_cost_that_counts_itself_and_leaves_it_unmodified(self):
+        data = game([{"id": "se-unit", "name": "Unit", "type": "unit", "costs": pts(100), "modifiers": [
+            {"type": "increment", "field": "pts", "value": 10, "repeats": [
+                {"value": 50, "repeats": 1, "field": "pts", "scope": "force", "childId": "se-unit"}]}]}])
+        roster = Roster(data)
+        force = add_force(roster, "fe")
+        select(roster, force, "se-unit")
+        select(roster, force, "se-unit")
+        result = evaluate(roster)
+        assert result.costs == {"pts": 200.0}
+        assert errors(result) == [("selection", "se-unit", "cycle", "Unit: its pts modifier counts its own pts; not applied")]

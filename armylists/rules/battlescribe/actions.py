@@ -103,7 +103,8 @@ def auto_select(roster: Roster, container: Force | Selection) -> None:
         if not any(c.get("type") == "min" for s in option.sources for c in s.get("constraints", [])):
             continue
         try:   # a hidden entry is added too (BattleScribe does, then reports it as hidden)
-            eff = effective(Context(roster, None, container, option), option.sources, cost_types, [])
+            eff = effective(Context(roster, None, container, option), option.sources, cost_types, [],
+                            option.group_nodes)
         except Unsupported:
             continue
         for constraint, value in _minimum(eff.constraints, root):

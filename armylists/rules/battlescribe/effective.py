@@ -77,7 +77,8 @@ def _times(gates: list[dict], repeat_lists: list[list[dict]], ctx: Context) -> i
 def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], unsupported: list[str],
               groups: tuple[dict, ...] = ()) -> Effective:
     """The first source is the entry (or category, or force entry); a second is the link reaching it.
-    `groups` are the groups the entry sits in: their category links are its categories too."""
+    `groups` are the groups the entry sits in: their category links are its categories too, and an
+    entry of a hidden group is hidden."""
     entry = sources[0]
     name = entry.get("name") or (sources[-1].get("name", ""))
     costs: dict[str, float] = {}
@@ -113,6 +114,11 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
             _apply(result, modifier, times, cost_types)
         except Unsupported as exc:
             unsupported.append(f"{exc} in a modifier of {entry.get('where', entry.get('id'))}")
+    for group in groups:   # an entry of a hidden group (by its flag or a modifier) is hidden
+        if result.hidden:
+            break
+        if group.get("hidden") or any(m.get("field") == "hidden" for m, _g, _r in _gated(group)):
+            result.hidden = effective(ctx, (group,), cost_types, unsupported).hidden
     return result
 
 

@@ -67,7 +67,7 @@ def _collect(roster: Roster, unsupported: list[str], messages: list) -> None:
         effective(Context(roster, force, force.parent), (force.entry,), cost_types, unsupported)
     for selection in roster.all_selections():
         ctx = Context(roster, selection, selection.parent, selection.option)
-        eff = effective(ctx, selection.option.sources, cost_types, unsupported)
+        eff = effective(ctx, selection.option.sources, cost_types, unsupported, selection.option.group_nodes)
         messages.extend((severity, selection.uid, text) for severity, text in eff.messages)
 
 

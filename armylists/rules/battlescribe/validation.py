@@ -147,7 +147,7 @@ class Validator:
             if not any(s.get("constraints") for s in option.sources):
                 continue
             ctx = Context(self.roster, None, container, option)
-            eff = effective(ctx, option.sources, self.cost_types, self.unsupported)
+            eff = effective(ctx, option.sources, self.cost_types, self.unsupported, option.group_nodes)
             if eff.hidden:
                 continue
             for (constraint, value), source in zip(eff.constraints, self._holders(option)):
@@ -266,7 +266,7 @@ class Validator:
             targets = [CategoryScope(force_of(container), root.state.primary if root is not None else primary)]
         elif scope == "primary-catalogue":
             force = force_of(container)
-            targets = [f for f in self.roster.forces if force is not None and f.catalogue_id == force.catalogue_id]
+            targets = [f for f in self.roster.all_forces() if force is not None and f.catalogue_id == force.catalogue_id]
         else:
             targets = [a for a in _ancestors_inclusive(container) if scope in ids_of(a)]
             if not targets and scope not in self.game.by_id and scope not in self.game.forces:
@@ -298,7 +298,8 @@ class Validator:
         owner_type, ids = _owner(owner, category)
         name = getattr(getattr(owner, "state", None), "name", "Roster") if category is None else \
             self.game.name_of(category)
-        what = field if field in ("selections", "forces") else self.game.cost_type_name(field)
+        measure = field.split("::", 1)[1] if field.startswith("limit::") else field
+        what = field if field in ("selections", "forces") else self.game.cost_type_name(measure)
         of = self.game.name_of(source.get("target") or source.get("id", "")) if source else ""
         unit = "%" if constraint.get("percent") else ""
         if kind == "max":
