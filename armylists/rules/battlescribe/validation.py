@@ -161,7 +161,8 @@ class Validator:
 
                 def match(s, shared=shared, base=base, option=option):
                     return s.option.entry["id"] == base if shared else s.option.entry_id == option.entry_id
-                self._check(constraint, value, container, source, match, eff.primary, option)
+                collective = bool(option.entry.get("collective") or (option.link or {}).get("collective"))
+                self._check(constraint, value, container, source, match, eff.primary, collective)
         for step in groups:
             if step.group_id in seen:
                 continue
@@ -173,19 +174,24 @@ class Validator:
             if eff.hidden:
                 continue
             holders = [s for s in sources for _c in s.get("constraints", [])]
+            members = [o for o in options if any(g.group_id == step.group_id for g in o.groups)]
+            all_collective = bool(members) and all(o.entry.get("collective") or (o.link or {}).get("collective")
+                                                   for o in members)
             for (constraint, value), source in zip(eff.constraints, holders):
                 shared = constraint.get("shared", True)
 
                 def in_group(s, shared=shared, step=step):
                     return any((g.node["id"] == step.node["id"]) if shared else (g.group_id == step.group_id)
                                for g in s.option.groups)
-                self._check(constraint, value, container, source, in_group, None, None)
+                self._check(constraint, value, container, source, in_group, None, all_collective)
 
     @staticmethod
     def _holders(option: Option) -> list[dict]:
         return [s for s in option.sources for _c in s.get("constraints", [])]
 
-    def _check(self, constraint: dict, value: float, container, source: dict, match, primary, option) -> None:
+    def _check(self, constraint: dict, value: float, container, source: dict, match, primary,
+               per_model: bool) -> None:
+        """One constraint of an entry or group (`per_model`: collective, so counted per model of its parent)."""
         field = constraint.get("field") or "selections"
         scope = constraint.get("scope", "parent")
         if field == "forces":
@@ -203,8 +209,7 @@ class Validator:
         got = self._count_scope(constraint, container, match, field, primary)
         if got is None:
             return
-        if (scope == "parent" and isinstance(container, Selection) and container.number > 0
-                and option is not None and option.entry.get("collective")):
+        if scope == "parent" and isinstance(container, Selection) and container.number > 0 and per_model:
             got = got / container.number     # a collective child: so many per model of its parent
         counted = self._matched
         if constraint["type"] == "max":
