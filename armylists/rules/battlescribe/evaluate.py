@@ -72,14 +72,15 @@ def _collect(roster: Roster, unsupported: list[str], messages: list) -> None:
 
 
 def _loop_errors(roster: Roster, messages: list[tuple[str, str, str]]) -> list[Error]:
-    """A cost modifier counting its own cost: one error per entry and message, on its first selection."""
+    """A cost modifier counting its own cost, or a modifier adding an error: one error per entry and
+    message, on its first selection (constraint id "cycle" or "error")."""
     out: dict[tuple[str, str], Error] = {}
     for severity, uid, text in messages:
         selection = roster.by_uid.get(uid)
-        if severity != "cycle" or not isinstance(selection, Selection):
+        if severity not in ("cycle", "error") or not isinstance(selection, Selection):
             continue
         key = (selection.option.entry["id"], text)
-        out.setdefault(key, Error("selection", frozenset(selection.option.ids), key[0], "cycle", text))
+        out.setdefault(key, Error("selection", frozenset(selection.option.ids), key[0], severity, text))
     return list(out.values())
 
 

@@ -163,8 +163,11 @@ def scope_targets(scope: str, ctx: Context) -> list:
     if scope == "root-entry":
         root = root_selection(me) or root_selection(ctx.container)
         return [root] if root is not None else ([me] if me is not None else [])
+    if scope in ctx.roster.game.categories:   # a category by id: the force's selections in it
+        force = force_of(here) or force_of(ctx.container)
+        return [CategoryScope(force, scope)] if force is not None else []
     for element in ([me] if me is not None else []) + [ctx.container, *ancestors(ctx.container)]:
-        if scope in ids_of(element):
+        if scope in ids_of(element):   # an entry or force entry by id: the nearest such element
             return [element]
     return []
 

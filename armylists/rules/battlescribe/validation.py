@@ -274,6 +274,8 @@ class Validator:
             targets = [f for f in self.roster.all_forces() if force is not None and f.catalogue_id == force.catalogue_id]
         else:
             targets = [a for a in _ancestors_inclusive(container) if scope in ids_of(a)]
+            if scope in self.game.categories:
+                targets = [CategoryScope(force_of(container), scope)]
             if not targets and scope not in self.game.by_id and scope not in self.game.forces:
                 self.unsupported.append(f"constraint scope {scope!r} ({constraint.get('id')})")
                 return None
