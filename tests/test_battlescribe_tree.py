@@ -202,3 +202,18 @@ class TestRealDataConstructs:
         result = evaluate(roster)
         assert result.costs == {"pts": 200.0}
         assert errors(result) == [("selection", "se-unit", "cycle", "Unit: its pts modifier counts its own pts; not applied")]
+
+    def test_it_refuses_entries_that_require_each_other_without_end(self):
+        from armylists.rules.battlescribe import RosterError
+        data = GameData(plain_setup({
+            "gameSystem": {"id": "gs", "costTypes": [PTS], "forceEntries": [{"id": "fe", "name": "Army"}]},
+            "catalogues": [{"id": "cat", "selectionEntries": [
+                {"id": "se-root", "name": "Root", "type": "unit", "entryLinks": [
+                    {"id": "el-loop", "targetId": "sse-loop", "type": "selectionEntry"}]}],
+                "sharedSelectionEntries": [{"id": "sse-loop", "name": "Loop", "constraints": [
+                    {"id": "con-one", "type": "min", "value": 1}], "entryLinks": [
+                    {"id": "el-again", "targetId": "sse-loop", "type": "selectionEntry"}]}]}],
+        }))
+        roster = Roster(data)
+        with pytest.raises(RosterError, match="selections nested deeper than 40: entries that require each other"):
+            select(roster, add_force(roster, "fe"), "se-root")

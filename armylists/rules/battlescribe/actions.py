@@ -18,6 +18,14 @@ from armylists.rules.battlescribe.queries import Context, Unsupported, force_of,
 from armylists.rules.battlescribe.tree import Force, Roster, RosterError, Selection
 
 AUTO_SCOPES = {"parent", "force", "roster"}
+MAX_DEPTH = 40
+
+
+def _depth(element) -> int:
+    depth = 0
+    while isinstance(element, Selection):
+        depth, element = depth + 1, element.parent
+    return depth
 
 
 def add_force(roster: Roster, force_entry_id: str, catalogue_id: str | None = None,
@@ -95,6 +103,8 @@ def auto_select(roster: Roster, container: Force | Selection) -> None:
     """Select what the minimums in `container` ask for, as BattleScribe does when it is created."""
     cost_types = {c["id"] for c in roster.game.cost_types}
     root = isinstance(container, Force)
+    if _depth(container) > MAX_DEPTH:
+        raise RosterError(f"selections nested deeper than {MAX_DEPTH}: entries that require each other")
     done = set()
     for option in roster.options(container):
         if option.entry_id in done:
@@ -127,11 +137,9 @@ def auto_select(roster: Roster, container: Force | Selection) -> None:
         sources = (step.node,) if step.link is None else (step.node, step.link)
         if not any(c.get("type") == "min" for s in sources for c in s.get("constraints", [])):
             continue
-        try:
+        try:   # hidden or not, as for entries
             eff = effective(Context(roster, None, container), sources, cost_types, [])
         except Unsupported:
-            continue
-        if eff.hidden:
             continue
         members = [o for o in options if any(g.group_id == step.group_id for g in o.groups)]
         default = step.node.get("default")
