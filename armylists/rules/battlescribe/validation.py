@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from armylists.rules.battlescribe.data import GroupStep, Option
 from armylists.rules.battlescribe.effective import effective, shown
 from armylists.rules.battlescribe.queries import (CategoryScope, Context, Unsupported, count, force_of,
-                                                  ids_of, root_selection, selections_in)
+                                                  forces_in, ids_of, root_selection, selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
 
 
@@ -96,6 +96,9 @@ class Validator:
     # force entries and categories
 
     def _force_entries(self, parent: Roster | Force, entries: list[dict]) -> None:
+        """A force entry's limits: in the roster, checked in each force of the entry (one error each);
+        below a force, once for the child force entry, forces of it or none (docs/constraint-field-forces.md
+        and hidden-validation-analysis.md of the suite)."""
         for entry in entries:
             ctx = Context(self.roster, None, parent)
             eff = effective(ctx, (entry,), self.cost_types, self.unsupported)
@@ -108,11 +111,14 @@ class Validator:
                     if constraint.get("scope") not in ("roster", "force", "parent"):
                         self.unsupported.append(f"scope {constraint.get('scope')!r} of a forces constraint")
                         continue
-                    got = len(instances)
-                    if constraint.get("include_child_forces"):
-                        got = sum(1 for f in parent.forces for g in f.walk_forces() if g.entry_id == entry["id"])
-                    for force in instances:   # BattleScribe checks it in each force of the entry
-                        self._judge(constraint, value, got, parent, entry, "forces", None, instance=force.uid)
+                    base = self.roster if constraint.get("scope") == "roster" else parent
+                    got = sum(1 for f in forces_in(base, constraint.get("include_child_forces", False))
+                              if f.entry_id == entry["id"])
+                    if isinstance(parent, Roster):
+                        for force in instances:   # BattleScribe checks it in each force of the entry
+                            self._judge(constraint, value, got, parent, entry, "forces", None, instance=force.uid)
+                    else:
+                        self._judge(constraint, value, got, parent, entry, "forces", None)
                 else:
                     for force in instances:
                         got = self._count_scope(constraint, force, lambda s: True, field)
@@ -120,16 +126,21 @@ class Validator:
                             self._judge(constraint, value, got, force, entry, field, None)
 
     def _categories(self, force: Force) -> None:
+        """A category's limits in a force (counting the selections whose primary category it is), and a
+        hidden category that still has selections: an error on the force."""
         for link in force.entry.get("category_links", []):
             category = self.game.categories.get(link["target"], {})
-            for source in (category, link):
-                if not source:
-                    continue
-                ctx = Context(self.roster, force, force.parent)
+            target = link["target"]
+            ctx = Context(self.roster, force, force.parent)
+            sources = tuple(s for s in (category, link) if s)
+            if effective(ctx, sources, self.cost_types, self.unsupported).hidden:
+                if any(s.state.primary == target for s in force.selections):
+                    name = self.game.name_of(target)
+                    self.errors.append(Error("force", frozenset({force.entry_id}), target, "hidden",
+                                             f"{force.state.name} cannot have any selections of {name} (hidden)"))
+                continue
+            for source in sources:
                 eff = effective(ctx, (source,), self.cost_types, self.unsupported)
-                if eff.hidden:
-                    continue
-                target = link["target"]
                 for constraint, value in eff.constraints:
                     field = constraint.get("field") or "selections"
                     got = self._count_scope(constraint, force, lambda s, t=target: s.state.primary == t, field)
