@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from armylists.rules.battlescribe import (GameData, Roster, add_force, deselect, evaluate, select,
+from armylists.rules.battlescribe import (GameData, Roster, add_force, deselect, evaluate, place, select,
                                           set_cost_limit, set_count)
 from tests.battlescribe_spec.setup_xml import plain_setup
 
@@ -217,3 +217,17 @@ class TestRealDataConstructs:
         roster = Roster(data)
         with pytest.raises(RosterError, match="selections nested deeper than 40: entries that require each other"):
             select(roster, add_force(roster, "fe"), "se-root")
+
+    def test_it_checks_a_roster_as_saved_without_adding_anything(self):
+        data = game([{"id": "se-squad", "name": "Squad", "type": "unit", "costs": pts(20), "selectionEntries": [
+            {"id": "se-sarge", "name": "Sergeant", "constraints": [{"id": "con-sarge", "type": "min", "value": 1}]},
+            {"id": "se-gun", "name": "Gun", "collective": True, "costs": pts(2)}]}])
+        roster = Roster(data)
+        force = add_force(roster, "fe")
+        squad = place(roster, force, "se-squad")
+        assert squad.children == []                       # placed: no Sergeant added
+        place(roster, squad, "se-gun", 2)
+        result = evaluate(roster)
+        assert result.costs == {"pts": 24.0}
+        assert errors(result) == [
+            ("selection", "se-sarge", "con-sarge", "Squad must have 1 more selections of Sergeant (minimum 1)")]

@@ -59,6 +59,22 @@ def select(roster: Roster, container: Force | Selection, entry_id: str) -> Selec
     return _add(roster, container, roster.find_option(container, entry_id), 1)
 
 
+def place(roster: Roster, container: Force | Selection, entry_id: str, number: int = 1) -> Selection:
+    """A selection as a saved roster states it (its entry id, `link::entry` paths included, and its
+    number as a .ros file writes it), with nothing added by itself; `evaluate` refreshes afterwards."""
+    option = roster.find_option(container, entry_id)
+    parent_number = container.number if isinstance(container, Selection) else 1
+    if parent_number <= 0 or number % parent_number:
+        raise RosterError(f"{entry_id!r}: {number} is not a whole number per one of its parent ({parent_number})")
+    siblings = container.selections if isinstance(container, Force) else container.children
+    selection = Selection(roster.new_uid("selection"), option, number // parent_number, container,
+                          force_of(container), len(roster.by_uid))
+    siblings.append(selection)
+    roster.register(selection)
+    roster.fresh = False
+    return selection
+
+
 def _merged(roster: Roster, option: Option, depth: int = 0) -> bool:
     """Everything below the option is collective: selecting it again counts one node up."""
     if depth > 20:
