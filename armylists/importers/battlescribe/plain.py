@@ -53,6 +53,11 @@ class Reader:
             "characteristic_types": {t.get("id"): t.get("name", "") for p in kids(root, "profileTypes")
                                      for t in kids(p, "characteristicTypes")},
             "catalogue_links": [(c.get("targetId"), truth(c.get("importRootEntries"))) for c in kids(root, "catalogueLinks")],
+            # What the tree evaluator (armylists/rules/battlescribe/) needs besides what books.py reads.
+            "cost_type_list": [{"id": c.get("id"), "name": c.get("name", ""), "hidden": truth(c.get("hidden")),
+                                "default_limit": number(self.source, "<costType>", c.get("defaultCostLimit"), -1)}
+                               for c in kids(root, "costTypes")],
+            "category_entries": [self.category(c, where) for c in kids(root, "categoryEntries")],
         }
         for e in kids(root, "sharedSelectionEntries", "selectionEntry"):
             data["shared"][e.get("id")] = self.node(e, "entry", where)
@@ -75,7 +80,17 @@ class Reader:
                             "modifiers": self.modifiers(c, f"{where} > {name} > {c.get('name')}")}
                            for c in kids(element, "categoryLinks")],
             "forces": [self.force(f, f"{where} > {name}") for f in kids(element, "forceEntries")],
+            "modifier_groups": self.modifier_groups(element, f"{where} > {name}"),
+            "category_links": [self.category(c, f"{where} > {name}") for c in kids(element, "categoryLinks")],
         }
+
+    def category(self, element: Element, where: str) -> dict:
+        """A category entry or a category link: its id, target, primary and hidden flags and its logic."""
+        here = f"{where} > {element.get('name', '')}"
+        return {"id": element.get("id"), "target": element.get("targetId"), "name": element.get("name", ""),
+                "primary": truth(element.get("primary")), "hidden": truth(element.get("hidden")),
+                "constraints": self.constraints(element, here), "modifiers": self.modifiers(element, here),
+                "modifier_groups": self.modifier_groups(element, here)}
 
     def node(self, element: Element, kind: str, where: str) -> dict:
         name = element.get("name", "")
@@ -101,7 +116,9 @@ class Reader:
             "profiles": [self.profile(p) for p in kids(element, "profiles")],
             "rules": [r.get("name", "") for r in kids(element, "rules")],
             "info_links": [(i.get("targetId"), i.get("type"), i.get("name", "")) for i in kids(element, "infoLinks")],
-            "where": here,
+            "where": here, "import": element.get("import") != "false",
+            "modifier_groups": self.modifier_groups(element, here),
+            "category_links": [self.category(c, here) for c in categories],
         }
 
     def profile(self, element: Element) -> dict:
@@ -119,7 +136,7 @@ class Reader:
                         "scope": c.get("scope", "parent"),
                         "value": number(self.source, f"<constraint id={c.get('id')!r}> of {where}", c.get("value")),
                         "percent": truth(c.get("percentValue")), "shared": c.get("shared") != "false",
-                        "where": where})
+                        "where": where, **self.reach(c)})
         return out
 
     def modifiers(self, element: Element, where: str) -> list[dict]:
@@ -129,6 +146,19 @@ class Reader:
                         "when": self.group(m, "and"), "where": where,
                         "repeats": [self.condition(r, where) for r in kids(m, "repeats")]})
         return out
+
+    def modifier_groups(self, element: Element, where: str) -> list[dict]:
+        """`modifierGroups`: their modifiers under the group's own conditions and repeats, nested."""
+        return [{"when": self.group(g, "and"), "repeats": [self.condition(r, where) for r in kids(g, "repeats")],
+                 "modifiers": self.modifiers(g, where), "groups": self.modifier_groups(g, where)}
+                for g in kids(element, "modifierGroups")]
+
+    @staticmethod
+    def reach(element: Element) -> dict:
+        """How far a constraint, condition or repeat counts: shared, child selections, child forces."""
+        return {"shared": element.get("shared") != "false",
+                "include_child_selections": truth(element.get("includeChildSelections")),
+                "include_child_forces": truth(element.get("includeChildForces"))}
 
     def group(self, element: Element, kind: str) -> dict:
         return {"type": kind, "conditions": [self.condition(c, "") for c in kids(element, "conditions")],
@@ -141,7 +171,8 @@ class Reader:
                 "value": number(self.source, element_name, element.get("value")),
                 "percent": truth(element.get("percentValue")),
                 "repeats": int(number(self.source, element_name, element.get("repeats"), 1)),
-                "round_up": truth(element.get("roundUp"))}
+                "round_up": truth(element.get("roundUp")), "child_given": element.get("childId") is not None,
+                **self.reach(element)}
 
 
 def plain_document(document: Document) -> dict:

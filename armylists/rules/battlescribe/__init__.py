@@ -1,0 +1,26 @@
+"""BattleScribe data evaluated by BattleScribe's own semantics, over a roster tree.
+
+    game = GameData([system, *catalogues])           # plain dicts of importers/battlescribe/plain.py
+    roster = Roster(game)                             # roster -> forces -> selections -> children
+    force = add_force(roster, "fe-patrol")            # auto-selects what a minimum asks for
+    select(roster, force, "se-unit")                  # or place(roster, force, "el-x::se-y", 3): as saved
+    result = evaluate(roster)                         # costs, names, hidden, errors, unsupported
+
+Pure Python, no Django: `data` indexes the game system and catalogues and expands what may be
+selected where (entry links, groups, shared entries, catalogue links); `tree` is the roster and its
+actions; `queries` counts selections, forces and costs in a scope and decides conditions and repeats;
+`effective` applies modifiers; `validation` turns constraints, hidden entries and cost limits into
+errors; `evaluate` puts them together. What is not understood is named in `Result.unsupported`, and a
+result with anything unsupported is never called legal.
+"""
+from __future__ import annotations
+
+from armylists.rules.battlescribe.actions import (add_force, deselect, duplicate, duplicate_force,
+                                                  place, remove_force, select, set_cost_limit, set_count)
+from armylists.rules.battlescribe.data import GameData, GameDataError
+from armylists.rules.battlescribe.evaluate import Result, evaluate
+from armylists.rules.battlescribe.tree import Force, Roster, RosterError, Selection
+
+__all__ = ["add_force", "remove_force", "select", "deselect", "set_count", "duplicate", "duplicate_force",
+           "set_cost_limit", "place",
+           "GameData", "GameDataError", "Roster", "RosterError", "Force", "Selection", "Result", "evaluate"]

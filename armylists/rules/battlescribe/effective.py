@@ -1,0 +1,201 @@
+"""An entry as modified where it stands: its name, hidden flag, costs, constraint values, categories.
+
+Modifiers of the entry, then of the link that reached it, then their modifier groups (a group's
+conditions and repeats gate and multiply every modifier inside it). A modifier applies when its
+conditions (an 'and' group) and its groups' hold, as many times as its repeats say (several repeats add
+up; none: once). BattleScribe applies `set` before the other types, whatever their order in the file
+(battlescribe-spec modifier-application-order); the rest go in order. `increment`/`decrement` on a name
+do arithmetic on a numeric name, `append` adds with a space. Fields: `name`, `hidden`, a cost type, a
+constraint id (its value), `category` (add, remove, set-primary, unset-primary), `error`/`warning`/`info`
+(type add: a message). Display-only fields (page, publication, description, annotation) change nothing
+a roster is checked for and are passed over; anything else is named as unsupported.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from armylists.rules.battlescribe.queries import Context, Unsupported, group_holds, repeat_times
+
+DISPLAY_FIELDS = {"page", "publicationId", "description", "annotation", "publication",
+                  # how many an editor adds at first: a roster states its own numbers
+                  "defaultAmount"}
+MESSAGE_FIELDS = {"error", "warning", "info"}
+
+
+@dataclass
+class Effective:
+    name: str
+    hidden: bool
+    costs: dict[str, float]
+    constraints: list[tuple[dict, float]]           # each constraint with its modified value
+    categories: list[str]
+    primary: str | None
+    messages: list[tuple[str, str]] = field(default_factory=list)   # (error|warning|info, text)
+
+
+def number_text(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def shown(value: float) -> str:
+    """A number in a message: at most two decimals, no trailing zeros (27.272727 -> 27.27)."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def as_number(text) -> float:
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        raise Unsupported(f"modifier value {text!r} is not a number") from None
+
+
+def _gated(source: dict):
+    """(modifier, gates, repeat lists) of a node: its own modifiers, then its modifier groups' (nested)."""
+    for modifier in source.get("modifiers", []):
+        yield modifier, [modifier.get("when", {})], [modifier.get("repeats", [])]
+
+    def walk(groups, gates, repeats):
+        for group in groups:
+            g_gates = gates + [group.get("when", {})]
+            g_repeats = repeats + [group.get("repeats", [])]
+            for modifier in group.get("modifiers", []):
+                yield modifier, g_gates + [modifier.get("when", {})], g_repeats + [modifier.get("repeats", [])]
+            yield from walk(group.get("groups", []), g_gates, g_repeats)
+    yield from walk(source.get("modifier_groups", []), [], [])
+
+
+def _times(gates: list[dict], repeat_lists: list[list[dict]], ctx: Context) -> int:
+    if not all(group_holds(g, ctx) for g in gates):
+        return 0
+    times = 1
+    for repeats in repeat_lists:
+        if repeats:
+            times *= sum(repeat_times(r, ctx) for r in repeats)
+    return times
+
+
+def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], unsupported: list[str],
+              groups: tuple[dict, ...] = ()) -> Effective:
+    """The first source is the entry (or category, or force entry); a second is the link reaching it.
+    `groups` are the groups the entry sits in: their category links are its categories too, and an
+    entry of a hidden group is hidden."""
+    entry = sources[0]
+    name = entry.get("name") or (sources[-1].get("name", ""))
+    costs: dict[str, float] = {}
+    for source in sources:
+        costs.update({k: float(v) for k, v in source.get("costs", {}).items()})
+    constraints = [(c, float(c["value"])) for s in sources for c in s.get("constraints", [])]
+    categories: list[str] = []
+    primary = None
+    for source in groups + sources:
+        for link in source.get("category_links", []):
+            if link["target"] not in categories:
+                categories.append(link["target"])
+            if link.get("primary"):
+                primary = link["target"]
+    result = Effective(name, any(s.get("hidden") for s in sources), costs, constraints, categories, primary)
+    applied = []
+    for source in sources:
+        for modifier, gates, repeat_lists in _gated(source):
+            if modifier.get("field") in cost_types and _reads_own_cost(modifier, gates, repeat_lists, ctx):
+                result.messages.append(("cycle", f"{name}: its {modifier['field']} modifier counts its own "
+                                                 f"{modifier['field']}; not applied"))
+                continue
+            try:
+                times = _times(gates, repeat_lists, ctx)
+            except Unsupported as exc:
+                unsupported.append(f"{exc} in a modifier of {source.get('where', source.get('id'))}")
+                continue
+            if times > 0:
+                applied.append((modifier, times))
+    applied.sort(key=lambda pair: 0 if pair[0].get("type") == "set" else 1)
+    for modifier, times in applied:
+        try:
+            _apply(result, modifier, times, cost_types)
+        except Unsupported as exc:
+            unsupported.append(f"{exc} in a modifier of {entry.get('where', entry.get('id'))}")
+    for group in groups:   # an entry of a hidden group (by its flag or a modifier) is hidden
+        if result.hidden:
+            break
+        if group.get("hidden") or any(m.get("field") == "hidden" for m, _g, _r in _gated(group)):
+            result.hidden = effective(ctx, (group,), cost_types, unsupported).hidden
+    return result
+
+
+def _queries(gates: list[dict], repeat_lists: list[list[dict]]):
+    def walk(group):
+        yield from group.get("conditions", [])
+        for inner in group.get("groups", []):
+            yield from walk(inner)
+    for gate in gates:
+        yield from walk(gate)
+    for repeats in repeat_lists:
+        yield from repeats
+
+
+def _reads_own_cost(modifier: dict, gates, repeat_lists, ctx: Context) -> bool:
+    """A cost modifier whose condition or repeat counts that same cost of the selection it modifies:
+    a loop, which is reported and not applied (battlescribe-spec modifier-repeat-cost-self-reference)."""
+    own = set(ctx.option.ids) if ctx.option is not None else set()
+    for query in _queries(gates, repeat_lists):
+        if query.get("field") != modifier.get("field") or query.get("type") in ("instanceOf", "notInstanceOf"):
+            continue
+        child = query.get("child")
+        if child in own or (child in ("any", "", None) and query.get("child_given", True)
+                            and query.get("scope") != "self"):
+            return True
+    return False
+
+
+def _arith(kind: str, current: float, value: float, times: int) -> float:
+    if kind == "set":
+        return value
+    if kind == "increment":
+        return current + value * times
+    if kind == "decrement":
+        return current - value * times
+    raise Unsupported(f"modifier type {kind!r} on a number")
+
+
+def _apply(result: Effective, modifier: dict, times: int, cost_types: set[str]) -> None:
+    kind, target, value = modifier.get("type"), modifier.get("field"), modifier.get("value", "")
+    if target == "name":
+        if kind == "set":
+            result.name = str(value)
+        elif kind == "prepend":
+            result.name = " ".join([str(value)] * times + ([result.name] if result.name else []))
+        elif kind == "append":
+            result.name = " ".join([result.name] + [str(value)] * times) if result.name else " ".join([str(value)] * times)
+        elif kind in ("increment", "decrement"):
+            result.name = number_text(_arith(kind, as_number(result.name), as_number(value), times))
+        else:
+            raise Unsupported(f"modifier type {kind!r} on a name")
+    elif target == "hidden":
+        if kind != "set":
+            raise Unsupported(f"modifier type {kind!r} on hidden")
+        result.hidden = str(value).lower() == "true"
+    elif target in cost_types:
+        result.costs[target] = _arith(kind, result.costs.get(target, 0.0), as_number(value), times)
+    elif any(c.get("id") == target for c, _v in result.constraints):
+        result.constraints = [(c, _arith(kind, v, as_number(value), times) if c.get("id") == target else v)
+                              for c, v in result.constraints]
+    elif target == "category":
+        if kind == "add" and value not in result.categories:
+            result.categories.append(value)
+        elif kind == "remove":
+            result.categories = [c for c in result.categories if c != value]
+            result.primary = None if result.primary == value else result.primary
+        elif kind == "set-primary":
+            result.primary = value
+            if value not in result.categories:
+                result.categories.append(value)
+        elif kind == "unset-primary":
+            result.primary = None if result.primary == value else result.primary
+        elif kind != "add":
+            raise Unsupported(f"modifier type {kind!r} on categories")
+    elif target in MESSAGE_FIELDS and kind == "add":
+        result.messages.extend([(target, str(value))])
+    elif target in DISPLAY_FIELDS:
+        return
+    else:
+        raise Unsupported(f"modifier field {target!r} ({kind})")

@@ -1,0 +1,111 @@
+"""One evaluation of a roster: every selection's costs, name, hidden flag and categories, the roster's
+costs per cost type, and its errors; what was not understood is listed in `unsupported`.
+
+`refresh` is BattleScribe's cost pass (docs/cost-field-repeat-algorithm.md of the suite): force by force,
+each selection's children before the selection, each reading the others' live values, so a selection
+added since the last pass counts nothing yet. The actions refresh after every change, as BattleScribe
+does; `evaluate` refreshes once more and validates.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from armylists.rules.battlescribe.effective import effective
+from armylists.rules.battlescribe.queries import Context, Unsupported
+from armylists.rules.battlescribe.tree import Roster, Selection, State
+from armylists.rules.battlescribe.validation import Error, Validator
+
+
+@dataclass
+class Result:
+    costs: dict[str, float]
+    errors: list[Error]
+    unsupported: list[str] = field(default_factory=list)
+    messages: list[tuple[str, str, str]] = field(default_factory=list)   # (severity, owner uid, text)
+
+    @property
+    def legal(self) -> bool | None:
+        """True or False only where every construct was understood; None otherwise (never a guess)."""
+        if self.unsupported:
+            return None
+        return not self.errors and not any(m[0] == "error" for m in self.messages)
+
+    @property
+    def warnings(self) -> list[str]:
+        return [text for severity, _uid, text in self.messages if severity in ("warning", "info")]
+
+
+def refresh(roster: Roster, unsupported: list[str] | None = None,
+            messages: list[tuple[str, str, str]] | None = None) -> None:
+    unsupported = [] if unsupported is None else unsupported
+    roster.fresh = True
+    cost_types = {c["id"] for c in roster.game.cost_types}
+    for force in roster.all_forces():
+        eff = effective(Context(roster, force, force.parent), (force.entry,), cost_types, unsupported)
+        force.state = State(name=eff.name, hidden=eff.hidden)
+        for selection in force.selections:
+            _refresh_selection(roster, selection, cost_types, unsupported, messages)
+
+
+def _refresh_selection(roster, selection: Selection, cost_types, unsupported, messages) -> None:
+    for child in selection.children:
+        _refresh_selection(roster, child, cost_types, unsupported, messages)
+    ctx = Context(roster, selection, selection.parent, selection.option)
+    eff = effective(ctx, selection.option.sources, cost_types, unsupported, selection.option.group_nodes)
+    number = selection.number
+    selection.state = State(name=eff.name, hidden=eff.hidden,
+                            costs={t: v * number for t, v in eff.costs.items()},
+                            categories=tuple(eff.categories), primary=eff.primary)
+    if messages is not None:
+        messages.extend((severity, selection.uid, text) for severity, text in eff.messages)
+
+
+def _collect(roster: Roster, unsupported: list[str], messages: list) -> None:
+    """What the last refresh found that is not kept on the states: messages and unsupported constructs."""
+    cost_types = {c["id"] for c in roster.game.cost_types}
+    for force in roster.all_forces():
+        effective(Context(roster, force, force.parent), (force.entry,), cost_types, unsupported)
+    for selection in roster.all_selections():
+        ctx = Context(roster, selection, selection.parent, selection.option)
+        eff = effective(ctx, selection.option.sources, cost_types, unsupported, selection.option.group_nodes)
+        messages.extend((severity, selection.uid, text) for severity, text in eff.messages)
+
+
+def _loop_errors(roster: Roster, messages: list[tuple[str, str, str]]) -> list[Error]:
+    """A cost modifier counting its own cost, or a modifier adding an error: one error per entry and
+    message, on its first selection (constraint id "cycle" or "error")."""
+    out: dict[tuple[str, str], Error] = {}
+    for severity, uid, text in messages:
+        selection = roster.by_uid.get(uid)
+        if severity not in ("cycle", "error") or not isinstance(selection, Selection):
+            continue
+        key = (selection.option.entry["id"], text)
+        out.setdefault(key, Error("selection", frozenset(selection.option.ids), key[0], severity, text))
+    return list(out.values())
+
+
+def totals(roster: Roster) -> dict[str, float]:
+    """The roster's costs: every cost type of the data, the sum of every selection's own costs."""
+    out = {c["id"]: 0.0 for c in roster.game.cost_types}
+    for selection in roster.all_selections():
+        for type_id, value in selection.state.costs.items():
+            out[type_id] = out.get(type_id, 0.0) + value
+    return out
+
+
+def evaluate(roster: Roster) -> Result:
+    """Costs, errors and what was not understood, for the roster as it stands."""
+    unsupported: list[str] = []
+    messages: list[tuple[str, str, str]] = []
+    try:
+        if roster.fresh:   # the last action refreshed: a second pass would read its own new values
+            _collect(roster, unsupported, messages)
+        else:
+            refresh(roster, unsupported, messages)
+        costs = totals(roster)
+        errors = Validator(roster, unsupported).run(costs)
+        errors += _loop_errors(roster, messages)
+    except Unsupported as exc:
+        unsupported.append(str(exc))
+        costs, errors = totals(roster), []
+    return Result(costs, errors, sorted(set(unsupported)), messages)

@@ -1,0 +1,232 @@
+"""Counting in a scope, and the conditions and repeats built on it.
+
+A condition, a repeat and a constraint all ask one question: in this scope (self, parent, ancestor,
+force, roster, primary-category, primary-catalogue, or an entry, category or force entry by id), how
+many selections (or forces, or how much of a cost type) of `childId` are there? `shared` decides whether
+a selection reached through a link counts by its entry's own id (true) or only by the link path's id
+(false, docs/shared-flag-semantics.md); `includeChildSelections` counts below the direct children,
+`includeChildForces` counts child forces too. Costs read each selection's last evaluated state.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from armylists.rules.battlescribe.data import Option
+from armylists.rules.battlescribe.tree import Force, Roster, Selection
+
+ANY = ("", "any", None)
+COMPARE = {
+    "lessThan": lambda a, b: a < b, "greaterThan": lambda a, b: a > b,
+    "equalTo": lambda a, b: a == b, "notEqualTo": lambda a, b: a != b,
+    "atLeast": lambda a, b: a >= b, "atMost": lambda a, b: a <= b,
+}
+
+
+class Unsupported(Exception):
+    """A construct the evaluator does not understand; the result names it instead of guessing."""
+
+
+@dataclass
+class Context:
+    """Where a modifier, condition or constraint is evaluated: the selection (None for an option not
+    yet selected) or force it belongs to, the container it sits in, and the option it was made from."""
+    roster: Roster
+    self: Selection | Force | None
+    container: Selection | Force | Roster
+    option: Option | None = None
+
+
+@dataclass(frozen=True)
+class CategoryScope:
+    """A force's selections of one primary category (scope primary-category)."""
+    force: Force
+    category: str | None
+
+
+def root_selection(element) -> Selection | None:
+    """The selection at the root of the force that `element` sits in (scope root-entry)."""
+    found = None
+    while isinstance(element, Selection):
+        found, element = element, element.parent
+    return found
+
+
+def primary_category(ctx: Context) -> str | None:
+    root = root_selection(ctx.self) or root_selection(ctx.container)
+    if root is not None:
+        return root.state.primary
+    if ctx.option is not None:   # an entry not selected yet: the primary its category links say
+        return next((link["target"] for s in ctx.option.sources for link in s.get("category_links", [])
+                     if link.get("primary")), None)
+    return None
+
+
+def force_of(element) -> Force | None:
+    if isinstance(element, Selection):
+        return element.force
+    return element if isinstance(element, Force) else None
+
+
+def ancestors(element):
+    """The elements above `element`, nearest first, up to the roster."""
+    while element is not None and not isinstance(element, Roster):
+        element = element.parent
+        if element is not None:
+            yield element
+
+
+def ids_of(element, shared: bool = True) -> set[str]:
+    """Every id `childId` or a scope may name `element` by."""
+    if isinstance(element, Selection):
+        found = set(element.option.ids) if shared else {element.entry_id} | {
+            g.group_id for g in element.option.groups}
+        return found | set(element.state.categories)
+    if isinstance(element, Force):
+        return {element.entry_id, element.catalogue_id}
+    return set()
+
+
+def matches(selection: Selection, child_id: str | None, shared: bool) -> bool:
+    return child_id in ANY or child_id in ids_of(selection, shared)
+
+
+def selections_in(element, child_selections: bool, child_forces: bool):
+    """The selections counted in `element`: its direct ones, or all below it, with child forces or not."""
+    if isinstance(element, Roster):
+        for force in element.forces:
+            yield from selections_in(force, child_selections, child_forces)
+    elif isinstance(element, Force):
+        for selection in element.selections:
+            yield from (selection.walk() if child_selections else [selection])
+        if child_forces:
+            for force in element.forces:
+                yield from selections_in(force, child_selections, True)
+    elif isinstance(element, Selection):
+        for child in element.children:
+            yield from (child.walk() if child_selections else [child])
+    elif isinstance(element, CategoryScope):
+        for selection in element.force.selections:
+            if element.category is not None and selection.state.primary == element.category:
+                yield from (selection.walk() if child_selections else [selection])
+
+
+def forces_in(element, child_forces: bool):
+    direct = element.forces if isinstance(element, (Roster, Force)) else []
+    for force in direct:
+        yield force
+        if child_forces:
+            yield from forces_in(force, True)
+
+
+def count(element, field: str, child_id: str | None, shared: bool, child_selections: bool,
+          child_forces: bool, cost_types: set[str]) -> float:
+    """How many selections (or forces, or how much of a cost type) of `child_id` `element` holds."""
+    if element is None:
+        return 0
+    if field in ("selections", ""):
+        return sum(s.number for s in selections_in(element, child_selections, child_forces)
+                   if matches(s, child_id, shared))
+    if field == "forces":
+        return sum(1 for f in forces_in(element, child_forces) if child_id in ANY or child_id == f.entry_id)
+    if field in cost_types:
+        if child_id in ANY:
+            chosen = list(selections_in(element, True, child_forces or isinstance(element, Roster)))
+            if isinstance(element, Selection):
+                chosen.append(element)
+            return sum(s.state.costs.get(field, 0) for s in chosen)
+        return sum(sum(d.state.costs.get(field, 0) for d in s.walk())
+                   for s in selections_in(element, child_selections, child_forces) if matches(s, child_id, shared))
+    raise Unsupported(f"field {field!r} (neither selections, forces nor a cost type)")
+
+
+def scope_targets(scope: str, ctx: Context) -> list:
+    """The elements a scope names from where `ctx` stands."""
+    me = ctx.self
+    here = me if me is not None else ctx.container
+    if scope == "self":
+        return [me] if me is not None else []
+    if scope == "parent":
+        return [me.parent] if me is not None else [ctx.container]
+    if scope == "force":
+        return [force_of(here) or force_of(ctx.container)]
+    if scope == "roster":
+        return [ctx.roster]
+    if scope == "ancestor":
+        raise Unsupported("scope 'ancestor' in a count (only instanceOf is understood there)")
+    if scope == "primary-catalogue":
+        force = force_of(here)
+        return [f for f in ctx.roster.all_forces() if force is not None and f.catalogue_id == force.catalogue_id]
+    if scope == "primary-category":
+        force = force_of(here) or force_of(ctx.container)
+        return [CategoryScope(force, primary_category(ctx))] if force is not None else []
+    if scope == "root-entry":
+        root = root_selection(me) or root_selection(ctx.container)
+        return [root] if root is not None else ([me] if me is not None else [])
+    if scope in ctx.roster.game.categories:   # a category by id: the force's selections in it
+        force = force_of(here) or force_of(ctx.container)
+        return [CategoryScope(force, scope)] if force is not None else []
+    for element in ([me] if me is not None else []) + [ctx.container, *ancestors(ctx.container)]:
+        if scope in ids_of(element):   # an entry or force entry by id: the nearest such element
+            return [element]
+    return []
+
+
+def query_value(query: dict, ctx: Context) -> float:
+    """A condition's or repeat's count in its scope (a percentage of the scope's total if percentValue)."""
+    cost_types = {c["id"] for c in ctx.roster.game.cost_types}
+    reach = (query.get("shared", True), query.get("include_child_selections", False),
+             query.get("include_child_forces", False))
+    field = query.get("field", "selections")
+    if field.startswith("limit::"):   # the roster's cost limit of that type (-1: none set)
+        return ctx.roster.cost_limits.get(field.split("::", 1)[1], -1)
+    targets = scope_targets(query.get("scope", ""), ctx)
+    value = sum(count(t, field, query.get("child"), *reach, cost_types) for t in targets)
+    if query.get("percent"):
+        total = sum(count(t, field, None, *reach, cost_types) for t in targets)
+        return 100 * value / total if total else 0
+    return value
+
+
+def instance_of(query: dict, ctx: Context) -> bool:
+    child = query.get("child")
+    if query.get("scope") == "ancestor":   # any element above it: its container and up
+        return any(child in ids_of(a) for a in [ctx.container, *ancestors(ctx.container)]
+                   if not isinstance(a, Roster))
+    targets = scope_targets(query.get("scope", ""), ctx)
+    if query.get("scope") == "self" and ctx.self is None and ctx.option is not None:
+        return child in ctx.option.ids
+    return any(child in ids_of(t) and not isinstance(t, Roster) for t in targets)
+
+
+def condition_holds(condition: dict, ctx: Context) -> bool:
+    kind = condition.get("type")
+    if kind == "instanceOf":
+        return instance_of(condition, ctx)
+    if kind == "notInstanceOf":
+        return not instance_of(condition, ctx)
+    if kind not in COMPARE:
+        raise Unsupported(f"condition type {kind!r}")
+    if not condition.get("child_given", True):
+        return False   # no childId: BattleScribe's count is not a number, and no comparison holds
+    return COMPARE[kind](query_value(condition, ctx), condition.get("value", 0))
+
+
+def group_holds(group: dict, ctx: Context) -> bool:
+    """A condition group (the modifier's own conditions are an 'and' group): and / or."""
+    results = [condition_holds(c, ctx) for c in group.get("conditions", [])]
+    results += [group_holds(g, ctx) for g in group.get("groups", [])]
+    if group.get("type", "and") == "or":
+        return any(results) if results else True
+    if group.get("type", "and") != "and":
+        raise Unsupported(f"condition group type {group.get('type')!r}")
+    return all(results)
+
+
+def repeat_times(repeat: dict, ctx: Context) -> int:
+    """How often a repeat applies: the count per `value`, rounded down (up with roundUp), times `repeats`."""
+    step = repeat.get("value", 0)
+    if step <= 0:
+        return 0
+    ratio = query_value(repeat, ctx) / step
+    return int(math.ceil(ratio) if repeat.get("round_up") else math.floor(ratio)) * int(repeat.get("repeats", 1))

@@ -1,0 +1,131 @@
+"""The roster as BattleScribe holds it: roster -> forces (and child forces) -> selections -> children.
+
+A selection holds the `Option` it was made from (entry, link and group ids), its `amount` per one of its
+parent (a collective child "once per model") and its children. Its `number` is what a .ros file says:
+the amount times its parent's number, down from the force. `state` is what the last evaluation found
+(costs, name, hidden, categories); BattleScribe's queries read those live values, so a new selection
+counts nothing until it has been evaluated once (docs/cost-field-repeat-algorithm.md of the suite).
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from armylists.rules.battlescribe.data import GameData, Option
+
+
+class RosterError(Exception):
+    """An action the roster cannot do: an unknown force entry, an entry not selectable there."""
+
+
+@dataclass
+class State:
+    """What an evaluation found for one selection, category or force."""
+    name: str = ""
+    hidden: bool = False
+    costs: dict[str, float] = field(default_factory=dict)   # own costs, times the number
+    categories: tuple[str, ...] = ()
+    primary: str | None = None
+
+
+class Selection:
+    def __init__(self, uid: str, option: Option, amount: int, parent, force: Force, order: int):
+        self.uid = uid
+        self.option = option
+        self.amount = amount
+        self.parent = parent
+        self.force = force
+        self.order = order
+        self.children: list[Selection] = []
+        self.state = State(name=option.entry.get("name") or (option.link or {}).get("name", ""))
+
+    @property
+    def number(self) -> int:
+        return self.amount * (self.parent.number if isinstance(self.parent, Selection) else 1)
+
+    @property
+    def entry_id(self) -> str:
+        return self.option.entry_id
+
+    def walk(self):
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def __repr__(self) -> str:
+        return f"<Selection {self.entry_id} x{self.number}>"
+
+
+class Force:
+    def __init__(self, uid: str, entry: dict, catalogue_id: str, parent, roster: Roster):
+        self.uid = uid
+        self.entry = entry
+        self.catalogue_id = catalogue_id
+        self.parent = parent
+        self.roster = roster
+        self.selections: list[Selection] = []
+        self.forces: list[Force] = []
+        self.state = State(name=entry.get("name", ""))
+
+    @property
+    def entry_id(self) -> str:
+        return self.entry["id"]
+
+    def walk_selections(self, child_forces: bool = False):
+        for selection in self.selections:
+            yield from selection.walk()
+        if child_forces:
+            for force in self.forces:
+                yield from force.walk_selections(True)
+
+    def walk_forces(self):
+        yield self
+        for force in self.forces:
+            yield from force.walk_forces()
+
+
+class Roster:
+    """The roster: its forces, its cost limits (a cost type's default limit unless set)."""
+
+    def __init__(self, game: GameData):
+        self.game = game
+        self.forces: list[Force] = []
+        self.cost_limits: dict[str, float] = {c["id"]: c["default_limit"] for c in game.cost_types
+                                              if c.get("default_limit", -1) >= 0}
+        self._ids = itertools.count(1)
+        self.by_uid: dict[str, Selection | Force] = {}
+        self.fresh = False       # True while the states are those of the last refresh
+
+    def new_uid(self, kind: str) -> str:
+        return f"{kind}-{next(self._ids)}"
+
+    def all_forces(self):
+        for force in self.forces:
+            yield from force.walk_forces()
+
+    def all_selections(self):
+        for force in self.all_forces():
+            yield from force.walk_selections()
+
+    def options(self, container: Force | Selection) -> list[Option]:
+        if isinstance(container, Force):
+            return self.game.root_options(container.catalogue_id)
+        return self.game.child_options(container.option)
+
+    def find_option(self, container: Force | Selection, entry_id: str) -> Option:
+        """The option an action names: by its composite id, then its link's id, then its entry's id."""
+        options = self.options(container)
+        for test in (lambda o: o.entry_id == entry_id,
+                     lambda o: o.link is not None and o.link["id"] == entry_id,
+                     lambda o: o.entry["id"] == entry_id):
+            found = [o for o in options if test(o)]
+            if found:
+                return found[0]
+        raise RosterError(f"{entry_id!r} is not selectable in {getattr(container, 'entry_id', container)}")
+
+    def siblings(self, selection: Selection) -> list[Selection]:
+        parent = selection.parent
+        return parent.selections if isinstance(parent, Force) else parent.children
+
+    def register(self, item: Selection | Force) -> None:
+        self.by_uid[item.uid] = item

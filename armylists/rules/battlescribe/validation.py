@@ -1,0 +1,335 @@
+"""Constraints, hidden entries and cost limits -> errors, each naming its owner and its source.
+
+BattleScribe checks a constraint once per container: a root entry's in its force (BattleScribe's
+container is the entry's primary category), a child entry's or a group's in each selection of its
+parent, a force entry's in the roster (or the parent force), a category's in each force. An error is
+owned as BattleScribe owns it (battlescribe-spec docs/error-assertions.md): a root entry's maximum by
+a selection of it, its minimum by its primary category (scope parent), force or roster (the scope);
+a child's or a group's by the parent selection; a force entry's by the roster; a cost limit's by the
+roster; a hidden entry still selected by that selection. A hidden entry's constraints are not checked.
+A root entry with no primary category has no container of its own: its parent-scope minimum is not
+checked (as in BattleScribe).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from armylists.rules.battlescribe.data import GroupStep, Option
+from armylists.rules.battlescribe.effective import effective, shown
+from armylists.rules.battlescribe.queries import (CategoryScope, Context, Unsupported, count, force_of,
+                                                  forces_in, ids_of, root_selection, selections_in)
+from armylists.rules.battlescribe.tree import Force, Roster, Selection
+
+
+
+@dataclass(frozen=True)
+class Error:
+    owner_type: str           # roster | force | category | selection
+    owner_ids: frozenset      # the ids the owner may be named by (entry, link, category, force entry)
+    source_id: str            # the entry holding the constraint, "costLimits", or the hidden entry
+    constraint_id: str        # the constraint's id, the cost type's, or "hidden"
+    message: str
+    severity: str = "error"
+    instance: str = ""        # the force a force entry's limit was checked in (one error per force)
+
+
+def _owner(element, category: str | None = None) -> tuple[str, frozenset]:
+    if category is not None:
+        return "category", frozenset({category})
+    if isinstance(element, Selection):
+        return "selection", frozenset(ids_of(element))
+    if isinstance(element, Force):
+        return "force", frozenset({element.entry_id})
+    return "roster", frozenset()
+
+
+class Validator:
+    def __init__(self, roster: Roster, unsupported: list[str]):
+        self.roster = roster
+        self.game = roster.game
+        self.cost_types = {c["id"] for c in self.game.cost_types}
+        self.unsupported = unsupported
+        self.errors: list[Error] = []
+        self._matched: list[Selection] = []   # the selections the last count found
+
+    def run(self, totals: dict[str, float]) -> list[Error]:
+        for type_id, limit in self.roster.cost_limits.items():
+            if limit >= 0 and totals.get(type_id, 0) > limit:
+                over = shown(totals.get(type_id, 0) - limit)
+                self.errors.append(Error("roster", frozenset(), "costLimits", type_id,
+                                         f"Roster has {over} too many {self.game.cost_type_name(type_id)} "
+                                         f"(limit {shown(limit)})"))
+        self._force_entries(self.roster, self._top_force_entries())
+        for force in self.roster.all_forces():
+            self._force_entries(force, force.entry.get("forces", []))
+            self._categories(force)
+            self._container(force, self.roster.options(force), self.game.root_groups(force.catalogue_id))
+            for selection in force.walk_selections():
+                if selection.state.hidden:
+                    self._hidden(selection)
+                if not self._inside_hidden(selection):
+                    self._container(selection, self.roster.options(selection),
+                                    self.game.child_groups(selection.option))
+        return self.errors
+
+    def _top_force_entries(self) -> list[dict]:
+        return [f for doc in self.game.docs.values() for f in doc.get("forces", [])]
+
+    @staticmethod
+    def _inside_hidden(selection: Selection) -> bool:
+        element = selection
+        while isinstance(element, Selection):
+            if element.state.hidden:
+                return True
+            element = element.parent
+        return False
+
+    def _hidden(self, selection: Selection) -> None:
+        parent = selection.parent
+        if isinstance(parent, Selection) and self._inside_hidden(parent):
+            return
+        owner_type, ids = _owner(selection)
+        where = parent.state.name if isinstance(parent, Selection) else selection.force.state.name
+        self.errors.append(Error(owner_type, ids, selection.option.entry["id"], "hidden",
+                                 f"{where} cannot have any selections of {selection.state.name} (hidden)"))
+
+    # force entries and categories
+
+    def _force_entries(self, parent: Roster | Force, entries: list[dict]) -> None:
+        """A force entry's limits: in the roster, checked in each force of the entry (one error each);
+        below a force, once for the child force entry, forces of it or none (docs/constraint-field-forces.md
+        and hidden-validation-analysis.md of the suite)."""
+        for entry in entries:
+            ctx = Context(self.roster, None, parent)
+            eff = effective(ctx, (entry,), self.cost_types, self.unsupported)
+            instances = [f for f in parent.forces if f.entry_id == entry["id"]]
+            if eff.hidden and not any(f.forces for f in instances):
+                continue
+            for constraint, value in eff.constraints:
+                field = constraint.get("field") or "selections"
+                if field == "forces":
+                    if constraint.get("scope") not in ("roster", "force", "parent"):
+                        self.unsupported.append(f"scope {constraint.get('scope')!r} of a forces constraint")
+                        continue
+                    base = self.roster if constraint.get("scope") == "roster" else parent
+                    got = sum(1 for f in forces_in(base, constraint.get("include_child_forces", False))
+                              if f.entry_id == entry["id"])
+                    if isinstance(parent, Roster):
+                        for force in instances:   # BattleScribe checks it in each force of the entry
+                            self._judge(constraint, value, got, parent, entry, "forces", None, instance=force.uid)
+                    else:
+                        self._judge(constraint, value, got, parent, entry, "forces", None)
+                else:
+                    for force in instances:
+                        got = self._count_scope(constraint, force, lambda s: True, field)
+                        if got is not None:
+                            self._judge(constraint, value, got, force, entry, field, None)
+
+    def _categories(self, force: Force) -> None:
+        """A category's limits in a force (counting the selections whose primary category it is), and a
+        hidden category that still has selections: an error on the force."""
+        for link in force.entry.get("category_links", []):
+            category = self.game.categories.get(link["target"], {})
+            target = link["target"]
+            ctx = Context(self.roster, force, force.parent)
+            sources = tuple(s for s in (category, link) if s)
+            if effective(ctx, sources, self.cost_types, self.unsupported).hidden:
+                if any(s.state.primary == target for s in force.selections):
+                    name = self.game.name_of(target)
+                    self.errors.append(Error("force", frozenset({force.entry_id}), target, "hidden",
+                                             f"{force.state.name} cannot have any selections of {name} (hidden)"))
+                continue
+            for source in sources:
+                eff = effective(ctx, (source,), self.cost_types, self.unsupported)
+                for constraint, value in eff.constraints:
+                    field = constraint.get("field") or "selections"
+                    got = self._count_scope(constraint, force, lambda s, t=target: s.state.primary == t, field)
+                    if got is not None:
+                        self._judge(constraint, value, got, force, source, field, target)
+
+    # entries and groups in a container
+
+    def _container(self, container: Force | Selection, options: list[Option], groups: list[GroupStep]) -> None:
+        seen: set = set()
+        for option in options:
+            if option.entry_id in seen:
+                continue
+            seen.add(option.entry_id)
+            if not any(s.get("constraints") for s in option.sources):
+                continue
+            ctx = Context(self.roster, None, container, option)
+            eff = effective(ctx, option.sources, self.cost_types, self.unsupported, option.group_nodes)
+            if eff.hidden:
+                continue
+            for (constraint, value), source in zip(eff.constraints, self._holders(option)):
+                shared = constraint.get("shared", True)
+                base = option.entry["id"]
+                if shared:   # counted by the entry's own id: once per container, however many links reach it
+                    key = ("shared", source.get("id"), constraint.get("id"))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+
+                def match(s, shared=shared, base=base, option=option):
+                    return s.option.entry["id"] == base if shared else s.option.entry_id == option.entry_id
+                collective = bool(option.entry.get("collective") or (option.link or {}).get("collective"))
+                self._check(constraint, value, container, source, match, eff.primary, collective)
+        for step in groups:
+            if step.group_id in seen:
+                continue
+            seen.add(step.group_id)
+            sources = (step.node,) if step.link is None else (step.node, step.link)
+            if not any(s.get("constraints") for s in sources):
+                continue
+            eff = effective(Context(self.roster, None, container), sources, self.cost_types, self.unsupported)
+            if eff.hidden:
+                continue
+            holders = [s for s in sources for _c in s.get("constraints", [])]
+            members = [o for o in options if any(g.group_id == step.group_id for g in o.groups)]
+            all_collective = bool(members) and all(o.entry.get("collective") or (o.link or {}).get("collective")
+                                                   for o in members)
+            for (constraint, value), source in zip(eff.constraints, holders):
+                shared = constraint.get("shared", True)
+
+                def in_group(s, shared=shared, step=step):
+                    return any((g.node["id"] == step.node["id"]) if shared else (g.group_id == step.group_id)
+                               for g in s.option.groups)
+                self._check(constraint, value, container, source, in_group, None, all_collective)
+
+    @staticmethod
+    def _holders(option: Option) -> list[dict]:
+        return [s for s in option.sources for _c in s.get("constraints", [])]
+
+    def _check(self, constraint: dict, value: float, container, source: dict, match, primary,
+               per_model: bool) -> None:
+        """One constraint of an entry or group (`per_model`: collective, so counted per model of its parent)."""
+        field = constraint.get("field") or "selections"
+        scope = constraint.get("scope", "parent")
+        if field == "forces":
+            self._judge(constraint, value, 0, container, source, "forces", None)
+            return
+        if scope == "self" or (scope == "root-entry" and isinstance(container, Force)):
+            for selection in selections_in(container, False, False):
+                if match(selection):
+                    got = self._count_self(constraint, selection, field)
+                    if got is not None:
+                        self._judge(constraint, value, got, selection, source, field, None, selection)
+            return
+        if isinstance(container, Force) and scope == "parent" and primary is None and constraint["type"] == "min":
+            return   # an uncategorised root entry: BattleScribe has no container to check it in
+        got = self._count_scope(constraint, container, match, field, primary)
+        if got is None:
+            return
+        if scope == "parent" and isinstance(container, Selection) and container.number > 0 and per_model:
+            got = got / container.number     # a collective child: so many per model of its parent
+        counted = self._matched
+        if constraint["type"] == "max":
+            # a child's limit in its parent is the parent's error; any wider one a selection's of the entry
+            local = scope == "parent" and isinstance(container, Selection)
+            owner = container if local or not counted else counted[-1]
+            self._judge(constraint, value, got, owner, source, field, None)
+        elif scope == "parent":
+            category = None if isinstance(container, Selection) else primary
+            self._judge(constraint, value, got, container, source, field, category)
+        else:
+            owner = {"force": force_of(container), "roster": self.roster}.get(scope, container)
+            self._judge(constraint, value, got, owner, source, field, None)
+
+    def _measure(self, constraint: dict, field: str) -> str | None:
+        """What a constraint counts: selections or a cost type (`limit::<cost type>`: that cost, and a
+        percentage is of the roster's limit of it); None, and named as unsupported, for anything else."""
+        measure = field.split("::", 1)[1] if field.startswith("limit::") else field
+        if measure == "selections" or measure in self.cost_types:
+            return measure
+        self.unsupported.append(f"constraint field {field!r} ({constraint.get('id')})")
+        return None
+
+    def _percent(self, constraint: dict, field: str, got: float, total: float) -> float | None:
+        if field.startswith("limit::"):
+            total = self.roster.cost_limits.get(field.split("::", 1)[1], -1)
+            if total < 0:
+                self.unsupported.append(f"a percentage of the {field.split('::', 1)[1]} limit, which the "
+                                        f"roster does not set ({constraint.get('id')})")
+                return None
+        return 100 * got / total if total else 0.0
+
+    def _count_self(self, constraint: dict, selection: Selection, field: str) -> float | None:
+        measure = self._measure(constraint, field)
+        if measure is None:
+            return None
+        if measure == "selections":
+            got, total = selection.number, selection.number
+        else:
+            got = total = sum(s.state.costs.get(measure, 0) for s in selection.walk())
+        return self._percent(constraint, field, got, total) if constraint.get("percent") else got
+
+    def _count_scope(self, constraint: dict, container, match, field: str, primary=None) -> float | None:
+        """The constraint's count in its scope, from `container`; None (and named) if not understood."""
+        scope = constraint.get("scope", "parent")
+        children = constraint.get("include_child_selections", False)
+        child_forces = constraint.get("include_child_forces", False)
+        if scope == "parent":
+            targets = [container]
+        elif scope == "force":
+            targets = [force_of(container)]
+        elif scope == "roster":
+            targets = [self.roster]
+            children = children or False
+        elif scope == "root-entry":
+            targets = [root_selection(container)]
+        elif scope == "primary-category":
+            root = root_selection(container)
+            targets = [CategoryScope(force_of(container), root.state.primary if root is not None else primary)]
+        elif scope == "primary-catalogue":
+            force = force_of(container)
+            targets = [f for f in self.roster.all_forces() if force is not None and f.catalogue_id == force.catalogue_id]
+        else:
+            targets = [a for a in _ancestors_inclusive(container) if scope in ids_of(a)]
+            if scope in self.game.categories:
+                targets = [CategoryScope(force_of(container), scope)]
+            if not targets and scope not in self.game.by_id and scope not in self.game.forces:
+                self.unsupported.append(f"constraint scope {scope!r} ({constraint.get('id')})")
+                return None
+            targets = targets[:1]
+        measure = self._measure(constraint, field)
+        if measure is None:
+            return None
+        got = 0.0
+        self._matched = []
+        for target in targets:
+            for selection in selections_in(target, children, child_forces):
+                if match(selection):
+                    self._matched.append(selection)
+                    got += selection.number if measure == "selections" else sum(
+                        s.state.costs.get(measure, 0) for s in selection.walk())
+        if constraint.get("percent"):
+            total = sum(count(t, measure, None, True, children, child_forces, self.cost_types) for t in targets)
+            return self._percent(constraint, field, got, total)
+        return got
+
+    def _judge(self, constraint, value, got, owner, source, field, category, selection=None, instance="") -> None:
+        kind = constraint.get("type")
+        if value < 0 or (kind == "max" and got <= value) or (kind == "min" and got >= value):
+            return
+        if kind not in ("max", "min"):
+            raise Unsupported(f"constraint type {kind!r}")
+        owner_type, ids = _owner(owner, category)
+        name = getattr(getattr(owner, "state", None), "name", "Roster") if category is None else \
+            self.game.name_of(category)
+        measure = field.split("::", 1)[1] if field.startswith("limit::") else field
+        what = field if field in ("selections", "forces") else self.game.cost_type_name(measure)
+        of = self.game.name_of(source.get("target") or source.get("id", "")) if source else ""
+        unit = "%" if constraint.get("percent") else ""
+        if kind == "max":
+            text = f"{name} has {shown(got - value)}{unit} too many {what} of {of} (maximum {shown(value)}{unit})"
+        else:
+            text = f"{name} must have {shown(value - got)}{unit} more {what} of {of} (minimum {shown(value)}{unit})"
+        error = Error(owner_type, ids, source.get("id", ""), constraint.get("id", ""), text, instance=instance)
+        if error not in self.errors:   # one limit seen from several containers is one error
+            self.errors.append(error)
+
+
+def _ancestors_inclusive(element):
+    while element is not None:
+        yield element
+        element = None if isinstance(element, Roster) else element.parent

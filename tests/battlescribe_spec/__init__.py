@@ -1,0 +1,1 @@
+"""Replaying WarHub's battlescribe-spec roster scenarios on armylists.rules.battlescribe (issue 21)."""
