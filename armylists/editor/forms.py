@@ -32,7 +32,8 @@ class NewListForm(forms.Form):
     book = forms.ChoiceField(label="Army book")
     composition = forms.ChoiceField(required=False, label="Composition")
     allies = forms.ChoiceField(required=False, label="Allies")
-    points_limit = forms.IntegerField(min_value=1, max_value=MAX_LIMIT, label="Points limit")
+    # Left empty (no script fills it in when a book is chosen): the book's usual game size.
+    points_limit = forms.IntegerField(min_value=1, max_value=MAX_LIMIT, label="Points limit", required=False)
 
     def __init__(self, books: list[Book], *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -61,6 +62,12 @@ class NewListForm(forms.Form):
         data = super().clean()
         book = self.books.get(data.get("book", ""))
         data["book_obj"] = book
+        if data.get("points_limit") is None and "points_limit" not in self.errors and book is not None:
+            usual = book.default_limit or book.system.default_limit
+            if usual:
+                data["points_limit"] = usual
+            else:
+                self.add_error("points_limit", f"Give a limit: {book.name} has no usual game size.")
         composition = data.get("composition") or ""
         data["composition_id"] = None
         if composition and book is not None:
