@@ -29,6 +29,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("path")
     parser.add_argument("--limit", type=int, default=0, help="at most N catalogues")
+    parser.add_argument("--all-forces", action="store_true",
+                        help="every force entry shown, with its child forces added, the entry selected in "
+                             "the force and again in its first child force")
     args = parser.parse_args()
     game = GameData([plain_document(d) for d in read_sources([args.path])])
     counts: collections.Counter = collections.Counter()
@@ -40,18 +43,23 @@ def main() -> None:
                   if not f.get("hidden")]
         if not forces:
             continue
-        for option in game.root_options(catalogue_id):
-            roster = Roster(game)
-            try:
-                force = add_force(roster, forces[0]["id"], catalogue_id)
-                select(roster, force, option.entry_id)
-                result = evaluate(roster)
-            except Exception as exc:  # noqa: BLE001 - counted, the run goes on
-                failures[f"{type(exc).__name__}: {kind(str(exc))}"] += 1
-                continue
-            rosters += 1
-            for item in result.unsupported:
-                counts[kind(item)] += 1
+        for force_entry in (forces if args.all_forces else forces[:1]):
+            for option in game.root_options(catalogue_id):
+                for in_child in ((False, True) if args.all_forces and force_entry.get("forces") else (False,)):
+                    roster = Roster(game)
+                    try:
+                        force = add_force(roster, force_entry["id"], catalogue_id)
+                        if args.all_forces:
+                            for child in force_entry.get("forces", []):
+                                add_force(roster, child["id"], catalogue_id, parent=force)
+                        select(roster, force.forces[0] if in_child else force, option.entry_id)
+                        result = evaluate(roster)
+                    except Exception as exc:  # noqa: BLE001 - counted, the run goes on
+                        failures[f"{type(exc).__name__}: {kind(str(exc))}"] += 1
+                        continue
+                    rosters += 1
+                    for item in result.unsupported:
+                        counts[kind(item)] += 1
     print(f"{len(books)} catalogues, {rosters} rosters evaluated, {sum(failures.values())} refused")
     for name, n in failures.most_common():
         print(f"  refused {n:5d}  {name}")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from armylists.importers.battlescribe.roster_tree import judged, read_tree
+from armylists.importers.battlescribe.rosters import parse_roster_file
+from armylists.importers.battlescribe.sources import BattleScribeInputError
 from armylists.rules.battlescribe import Roster, add_force, evaluate, select, set_count
-from tests.test_battlescribe_tree import errors, game
+from tests.test_battlescribe_tree import errors, game, pts
 
 
 class TestRounding:
@@ -42,3 +45,44 @@ class TestAncestorCounts:
         assert errors(result) == [("selection", "se-item", "hidden", "Gear cannot have any selections of Item (hidden)")]
         select(roster, unit, "se-flag")
         assert errors(evaluate(roster)) == []
+
+
+ROS = """<?xml version="1.0" encoding="UTF-8"?>
+<roster id="r1" name="Test" gameSystemId="gs" gameSystemName="Test" gameSystemRevision="1"
+        xmlns="http://www.battlescribe.net/schema/rosterSchema">
+  <costLimits><costLimit name="pts" typeId="pts" value="{limit}"/></costLimits>
+  <forces><force id="f1" name="Army" entryId="fe" catalogueId="cat" catalogueRevision="1" catalogueName="Book">
+    <selections>
+      <selection id="s1" name="Lord" entryId="se-lord" number="{lords}" type="unit">
+        <selections><selection id="s2" name="Sword" entryId="se-sword" number="{lords}" type="upgrade"/></selections>
+      </selection>
+    </selections>
+  </force></forces>
+</roster>"""
+
+
+class TestSavedRosters:
+    def data(self):
+        return game([{"id": "se-lord", "name": "Lord", "type": "unit", "costs": pts(100), "constraints": [
+            {"id": "con-lord", "type": "max", "value": 1, "field": "selections", "scope": "roster", "shared": True}],
+            "selectionEntries": [{"id": "se-sword", "name": "Sword", "type": "upgrade", "costs": pts(5)}]}])
+
+    @pytest.mark.parametrize("limit, lords, codes, messages", [
+        (200, 1, [], []),
+        (300, 2, ["bs.constraint.max"], ["Lord has 1 too many selections of Lord (maximum 1)"]),
+        (100, 1, ["bs.cost_limit"], ["Roster has 5 too many pts (limit 100)"]),
+    ])
+    def test_it_reads_a_ros_one_to_one_and_names_each_fault(self, limit, lords, codes, messages):
+        root = parse_roster_file(ROS.format(limit=limit, lords=lords).encode(), "t.ros")
+        roster = read_tree(root, self.data(), "t.ros")
+        result, issues = judged(roster)
+        assert result.costs == {"pts": 105 * lords}
+        assert [i.code for i in issues] == codes
+        assert [i.message for i in issues] == messages
+        assert result.legal is (not codes)
+
+    def test_it_refuses_an_entry_the_data_does_not_know(self):
+        root = parse_roster_file(ROS.format(limit=200, lords=1).replace("se-sword", "se-axe").encode(), "t.ros")
+        with pytest.raises(BattleScribeInputError) as exc:
+            read_tree(root, self.data(), "t.ros")
+        assert str(exc.value) == "t.ros: <selection name='Sword' entryId='se-axe'>: 'se-axe' is not selectable in se-lord"

@@ -1,0 +1,89 @@
+"""A saved roster (.ros/.rosz) read one to one into the tree evaluator (armylists/rules/battlescribe/),
+and the evaluator's result as issues with stable codes. No Django: roster_files.py finds the data.
+
+Forces (and the forces inside them) are placed by their force entry id and catalogue id, selections by
+their entry id path (`link::entry`) and number with `place()`, so nothing is added by itself: the
+roster is judged as it stands. The cost limits are the roster's own `costLimits` (a negative one is
+none). An entry id the data does not know is an error naming the selection.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from xml.etree.ElementTree import Element
+
+from armylists.importers.battlescribe.elements import kids
+from armylists.importers.battlescribe.rosters import selection_number
+from armylists.importers.battlescribe.sources import BattleScribeInputError
+from armylists.rules.battlescribe import GameData, Roster, evaluate, place, set_cost_limit
+from armylists.rules.battlescribe.evaluate import Result
+from armylists.rules.battlescribe.tree import Force, RosterError
+
+
+def read_tree(root: Element, game: GameData, source: str) -> Roster:
+    """The evaluator's roster for a <roster> element, every force and selection as saved."""
+    roster = Roster(game)
+    for limit in kids(root, "costLimits", "costLimit"):
+        try:
+            value = float(limit.get("value", "-1"))
+        except ValueError:
+            raise BattleScribeInputError(source, f"<costLimit typeId={limit.get('typeId')!r}>",
+                                         f"{limit.get('value')!r} is not a number") from None
+        if value >= 0:
+            set_cost_limit(roster, limit.get("typeId", ""), value)
+    for element in kids(root, "forces", "force"):
+        _force(roster, element, None, source)
+    return roster
+
+
+def _force(roster: Roster, element: Element, parent: Force | None, source: str) -> None:
+    entry_id = element.get("entryId", "")
+    if entry_id not in roster.game.forces:
+        raise BattleScribeInputError(source, f"<force name={element.get('name')!r} entryId={entry_id!r}>",
+                                     "is not a force entry of the imported data")
+    catalogue_id = element.get("catalogueId") or roster.game.forces[entry_id][1]
+    owner = parent if parent is not None else roster
+    force = Force(roster.new_uid("force"), roster.game.forces[entry_id][0], catalogue_id, owner, roster)
+    owner.forces.append(force)
+    roster.register(force)
+    for selection in kids(element, "selections", "selection"):
+        _selection(roster, force, selection, source)
+    for child in kids(element, "forces", "force"):
+        _force(roster, child, force, source)
+
+
+def _selection(roster: Roster, container, element: Element, source: str) -> None:
+    try:
+        placed = place(roster, container, element.get("entryId", ""), selection_number(element, source))
+    except RosterError as exc:
+        raise BattleScribeInputError(source, f"<selection name={element.get('name')!r} "
+                                             f"entryId={element.get('entryId')!r}>", str(exc)) from None
+    for child in kids(element, "selections", "selection"):
+        _selection(roster, placed, child, source)
+
+
+@dataclass(frozen=True)
+class TreeIssue:
+    code: str       # bs.constraint.max | bs.constraint.min | bs.hidden | bs.cost_limit | bs.error | bs.unsupported
+    message: str
+    severity: str = "error"
+
+
+def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
+    """The evaluator's verdict and its issues: one per error or warning, one per unsupported construct."""
+    result = evaluate(roster)
+    issues = []
+    for error in result.errors:
+        if error.constraint_id == "hidden":
+            code = "bs.hidden"
+        elif error.source_id == "costLimits":
+            code = "bs.cost_limit"
+        elif "too many" in error.message:
+            code = "bs.constraint.max"
+        elif "too few" in error.message or "must have" in error.message:
+            code = "bs.constraint.min"
+        else:
+            code = "bs.error"
+        issues.append(TreeIssue(code, error.message, error.severity))
+    issues += [TreeIssue("bs.unsupported", f"not understood, so the roster is not called legal: {item}")
+               for item in result.unsupported]
+    return result, issues
