@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from armylists.importers.battlescribe.roster_tree import judged, read_tree
+from armylists.importers.battlescribe.roster_tree import judged, read_tree, write_tree
 from armylists.importers.battlescribe.rosters import parse_roster_file
 from armylists.importers.battlescribe.sources import BattleScribeInputError
-from armylists.rules.battlescribe import Roster, add_force, evaluate, select, set_count
+from armylists.rules.battlescribe import Roster, add_force, evaluate, select, set_cost_limit, set_count
 from tests.test_battlescribe_tree import errors, game, pts
 
 
@@ -86,3 +86,16 @@ class TestSavedRosters:
         with pytest.raises(BattleScribeInputError) as exc:
             read_tree(root, self.data(), "t.ros")
         assert str(exc.value) == "t.ros: <selection name='Sword' entryId='se-axe'>: 'se-axe' is not selectable in se-lord"
+
+    def test_it_writes_a_tree_that_reads_back_the_same(self):
+        data = self.data()
+        roster = Roster(data)
+        lord = select(roster, add_force(roster, "fe"), "se-lord")
+        select(roster, lord, "se-sword")
+        set_count(roster, lord, 2)
+        set_cost_limit(roster, "pts", 300)
+        again = read_tree(parse_roster_file(write_tree(roster, "Test"), "t.ros"), data, "t.ros")
+        assert [(s.entry_id, s.number, [(c.entry_id, c.number) for c in s.children])
+                for s in again.forces[0].selections] == [("se-lord", 2, [("se-sword", 2)])]
+        assert again.cost_limits == {"pts": 300}
+        assert [i.code for i in judged(again)[1]] == ["bs.constraint.max"]

@@ -8,11 +8,12 @@ none). An entry id the data does not know is an error naming the selection.
 """
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
 from armylists.importers.battlescribe.elements import kids
-from armylists.importers.battlescribe.rosters import selection_number
+from armylists.importers.battlescribe.rosters import ROSTER_NS, selection_number
 from armylists.importers.battlescribe.sources import BattleScribeInputError
 from armylists.rules.battlescribe import GameData, Roster, evaluate, place, set_cost_limit
 from armylists.rules.battlescribe.evaluate import Result
@@ -87,3 +88,52 @@ def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
     issues += [TreeIssue("bs.unsupported", f"not understood, so the roster is not called legal: {item}")
                for item in result.unsupported]
     return result, issues
+
+
+def write_tree(roster: Roster, name: str = "") -> bytes:
+    """A .ros of the evaluator's roster, one to one (what `read_tree` reads back): forces, child forces,
+    selections with their entry id paths and numbers as BattleScribe saves them, the cost limits."""
+    game = roster.game
+    system = game.system
+    root = ET.Element("roster", {"id": "roster", "name": name, "battleScribeVersion": "2.03",
+                                 "gameSystemId": system["id"], "gameSystemName": system.get("name", ""),
+                                 "gameSystemRevision": str(system.get("revision", 1)), "xmlns": ROSTER_NS})
+    costs = ET.SubElement(root, "costLimits")
+    for type_id, value in roster.cost_limits.items():
+        ET.SubElement(costs, "costLimit", {"name": game.cost_type_name(type_id), "typeId": type_id,
+                                           "value": _number(value)})
+    forces = ET.SubElement(root, "forces")
+    for force in roster.forces:
+        _write_force(forces, force, game)
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _write_force(parent: Element, force: Force, game: GameData) -> None:
+    catalogue = game.docs.get(force.catalogue_id, {})
+    element = ET.SubElement(parent, "force", {
+        "id": force.uid, "name": force.entry.get("name", ""), "entryId": force.entry_id,
+        "catalogueId": force.catalogue_id, "catalogueRevision": str(catalogue.get("revision", 1)),
+        "catalogueName": catalogue.get("name", "")})
+    if force.selections:
+        selections = ET.SubElement(element, "selections")
+        for selection in force.selections:
+            _write_selection(selections, selection)
+    if force.forces:
+        children = ET.SubElement(element, "forces")
+        for child in force.forces:
+            _write_force(children, child, game)
+
+
+def _write_selection(parent: Element, selection) -> None:
+    element = ET.SubElement(parent, "selection", {
+        "id": selection.uid, "name": selection.state.name, "entryId": selection.entry_id,
+        "number": str(selection.number), "type": selection.option.entry.get("type") or "upgrade"})
+    if selection.children:
+        children = ET.SubElement(element, "selections")
+        for child in selection.children:
+            _write_selection(children, child)
