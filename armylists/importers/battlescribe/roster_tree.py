@@ -16,7 +16,7 @@ from armylists.importers.battlescribe.elements import kids
 from armylists.importers.battlescribe.rosters import ROSTER_NS, selection_number
 from armylists.importers.battlescribe.sources import BattleScribeInputError
 from armylists.rules.battlescribe import GameData, Roster, evaluate, place, set_cost_limit
-from armylists.rules.battlescribe.evaluate import Result
+from armylists.rules.battlescribe.evaluate import Result, refresh
 from armylists.rules.battlescribe.tree import Force, RosterError
 
 
@@ -33,6 +33,13 @@ def read_tree(root: Element, game: GameData, source: str) -> Roster:
             set_cost_limit(roster, limit.get("typeId", ""), value)
     for element in kids(root, "forces", "force"):
         _force(roster, element, None, source)
+    # Placed selections have no state yet, and the evaluator's single pass reads other selections' live
+    # states (categories, costs): a first pass gives every selection the state an editor would have kept
+    # from the action before, as in a roster built action by action ("a Lance is shown where an ancestor
+    # holds a mount" reads the mount's categories, which come after it); the second is the editor's
+    # pass after its last action, which `evaluate` then reads as it stands.
+    refresh(roster)
+    refresh(roster)
     return roster
 
 
