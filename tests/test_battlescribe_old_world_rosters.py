@@ -24,6 +24,12 @@ CASES = [
     ("empire-of-man-illegal-no-general.ros", 1,
      [("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")]),
     ("empire-of-man-illegal-rare.ros", 1, [("bs.constraint.max", "Rare has 0.5% too many pts of Rare (maximum 25%)")]),
+    ("dwarfen-mountain-holds-legal.ros", 0, []),
+    ("dwarfen-mountain-holds-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 85 too many pts (limit 2000)")]),
+    ("dwarfen-mountain-holds-illegal-no-general.ros", 1,
+     [("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")]),
+    ("dwarfen-mountain-holds-illegal-rare.ros", 1,
+     [("bs.constraint.max", "Rare has 3% too many pts of Rare (maximum 25%)")]),
 ]
 
 
