@@ -32,6 +32,10 @@ DWARFS = [("King", 0, ["General"]), ("Dwarf Warriors", 20, []), ("Dwarf Warriors
           ("Ironbreakers", 15, []), ("Hammerers", 15, []), ("Cannon", 0, []), ("Organ Gun", 0, []), ("Thane", 0, []),
           ("Longbeards", 15, []), ("Dwarf Warriors", 20, []), ("Ironbreakers", 15, []), ("Quarrellers", 10, [])]
 
+CHAOS = [("Chaos Lord", 0, ["General"]), ("Chaos Warriors", 20, []), ("Chaos Warriors", 15, []),
+         ("Chaos Marauders", 20, []), ("Chaos Knights", 5, []), ("Chaos Chariots", 0, []), ("Hellcannon", 0, []),
+         ("Exalted Champion", 0, []), ("Chaos Knights", 5, []), ("Chaos Warriors", 20, []), ("Chaos Marauders", 20, [])]
+
 
 def without(units, names):
     return [u for u in units if u[0] not in names]
@@ -50,6 +54,11 @@ ARMIES = {
         "illegal-no-general": [("King", 0, [])] + DWARFS[1:],
         "illegal-rare": without(DWARFS, {"Ironbreakers", "Longbeards", "Hammerers"})
         + [("Organ Gun", 0, []), ("Flame Cannon", 0, []), ("Gyrobomber", 0, []), ("Organ Gun", 0, [])]},
+    ("Warriors of Chaos", "warriors-of-chaos"): {
+        "legal": CHAOS,
+        "illegal-points": CHAOS + [("Chaos Warriors", 20, [])],
+        "illegal-no-general": [("Chaos Lord", 0, [])] + CHAOS[1:],
+        "illegal-rare": CHAOS[:-2] + [("Hellcannon", 0, []), ("Gigantic Spawn of Chaos", 0, [])]},
 }
 
 

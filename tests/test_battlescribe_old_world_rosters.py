@@ -30,6 +30,12 @@ CASES = [
      [("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")]),
     ("dwarfen-mountain-holds-illegal-rare.ros", 1,
      [("bs.constraint.max", "Rare has 3% too many pts of Rare (maximum 25%)")]),
+    ("warriors-of-chaos-legal.ros", 0, []),
+    ("warriors-of-chaos-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 130 too many pts (limit 2000)")]),
+    ("warriors-of-chaos-illegal-no-general.ros", 1,
+     [("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")]),
+    ("warriors-of-chaos-illegal-rare.ros", 1,
+     [("bs.constraint.max", "Rare has 3.75% too many pts of Rare (maximum 25%)")]),
 ]
 
 
