@@ -27,6 +27,7 @@ IMPORTERS_DJANGO_SIDE = {
     "armylists.importers.storing",
     "armylists.importers.battlescribe.list_formats",
     "armylists.importers.battlescribe.roster_files",
+    "armylists.importers.battlescribe.roster_judging",
     "armylists.importers.owb.list_formats",
     "armylists.importers.owb.text",
 }

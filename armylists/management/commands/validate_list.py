@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 from django.core.management.base import BaseCommand
 
+from armylists.importers.battlescribe.roster_files import RosterFileError
+from armylists.importers.battlescribe.roster_judging import judge_roster
+from armylists.importers.battlescribe.rosters import looks_like_roster
 from armylists.lists.catalogue import book_for, validate_roster
 from armylists.rules import ListDocumentError, parse_roster_json
 from armylists.rules.render_text import report_text
@@ -29,13 +33,24 @@ class Command(BaseCommand):
         reports, unreadable, illegal = [], 0, 0
         for path in files:
             try:
-                roster = parse_roster_json(path.read_bytes(), str(path))
+                data = path.read_bytes()
+                if looks_like_roster(data, str(path)):
+                    # A BattleScribe / New Recruit roster is judged by the tree evaluator, over the data its
+                    # catalogue was imported from (docs/import-battlescribe.md), never by our flattened book.
+                    report = judge_roster(data, str(path))
+                    illegal += not report.valid
+                    if json:
+                        reports.append({"file": str(path), **report.to_dict()})
+                    else:
+                        self.stdout.write(report_text(report, _Named(report.book, report.book_version), str(path)))
+                    continue
+                roster = parse_roster_json(data, str(path))
                 book = book_for(roster, str(path))
             except OSError as exc:
                 self.stderr.write(f"{path}: cannot be read: {exc.strerror}")
                 unreadable += 1
                 continue
-            except ListDocumentError as exc:
+            except (ListDocumentError, RosterFileError) as exc:
                 self.stderr.write(str(exc))
                 unreadable += 1
                 continue
@@ -48,6 +63,12 @@ class Command(BaseCommand):
         if json and reports:
             self.stdout.write(_dumps(reports[0] if len(files) == 1 else reports))
         raise SystemExit(2 if unreadable else 1 if illegal else 0)
+
+
+class _Named(NamedTuple):
+    """What report_text prints of a book, for a roster judged over BattleScribe data."""
+    name: str
+    version: str
 
 
 def _dumps(data) -> str:

@@ -12,6 +12,8 @@ a roster is checked for and are passed over; anything else is named as unsupport
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 
 from armylists.rules.battlescribe.queries import Context, Unsupported, group_holds, repeat_times
@@ -154,6 +156,11 @@ def _arith(kind: str, current: float, value: float, times: int) -> float:
         return current + value * times
     if kind == "decrement":
         return current - value * times
+    if kind in ("floor", "ceil"):
+        # New Recruit's rounding: down (up) to a multiple of the value; a value of 0 or less rounds to a
+        # whole number. A repeat changes nothing (rounding twice is rounding once).
+        step = value if value > 0 else 1
+        return (math.floor if kind == "floor" else math.ceil)(current / step) * step
     raise Unsupported(f"modifier type {kind!r} on a number")
 
 

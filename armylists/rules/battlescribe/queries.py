@@ -153,7 +153,7 @@ def scope_targets(scope: str, ctx: Context) -> list:
     if scope == "roster":
         return [ctx.roster]
     if scope == "ancestor":
-        raise Unsupported("scope 'ancestor' in a count (only instanceOf is understood there)")
+        raise Unsupported("scope 'ancestor' in a repeat (instanceOf and conditions are understood there)")
     if scope == "primary-catalogue":
         force = force_of(here)
         return [f for f in ctx.roster.all_forces() if force is not None and f.catalogue_id == force.catalogue_id]
@@ -209,6 +209,15 @@ def condition_holds(condition: dict, ctx: Context) -> bool:
         raise Unsupported(f"condition type {kind!r}")
     if not condition.get("child_given", True):
         return False   # no childId: BattleScribe's count is not a number, and no comparison holds
+    if condition.get("scope") == "ancestor":
+        # A count in scope ancestor holds where it holds in any element above (its container and up to
+        # the outermost force): "at least 1 of X in an ancestor" is "some ancestor holds an X".
+        cost_types = {c["id"] for c in ctx.roster.game.cost_types}
+        reach = (condition.get("shared", True), condition.get("include_child_selections", False),
+                 condition.get("include_child_forces", False))
+        return any(COMPARE[kind](count(a, condition.get("field", "selections"), condition.get("child"), *reach,
+                                       cost_types), condition.get("value", 0))
+                   for a in [ctx.container, *ancestors(ctx.container)] if not isinstance(a, Roster))
     return COMPARE[kind](query_value(condition, ctx), condition.get("value", 0))
 
 

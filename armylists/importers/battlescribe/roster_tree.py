@@ -1,0 +1,146 @@
+"""A saved roster (.ros/.rosz) read one to one into the tree evaluator (armylists/rules/battlescribe/),
+and the evaluator's result as issues with stable codes. No Django: roster_files.py finds the data.
+
+Forces (and the forces inside them) are placed by their force entry id and catalogue id, selections by
+their entry id path (`link::entry`) and number with `place()`, so nothing is added by itself: the
+roster is judged as it stands. The cost limits are the roster's own `costLimits` (a negative one is
+none). An entry id the data does not know is an error naming the selection.
+"""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from xml.etree.ElementTree import Element
+
+from armylists.importers.battlescribe.elements import kids
+from armylists.importers.battlescribe.rosters import ROSTER_NS, selection_number
+from armylists.importers.battlescribe.sources import BattleScribeInputError
+from armylists.rules.battlescribe import GameData, Roster, evaluate, place, set_cost_limit
+from armylists.rules.battlescribe.evaluate import Result, refresh
+from armylists.rules.battlescribe.tree import Force, RosterError
+
+
+def read_tree(root: Element, game: GameData, source: str) -> Roster:
+    """The evaluator's roster for a <roster> element, every force and selection as saved."""
+    roster = Roster(game)
+    for limit in kids(root, "costLimits", "costLimit"):
+        try:
+            value = float(limit.get("value", "-1"))
+        except ValueError:
+            raise BattleScribeInputError(source, f"<costLimit typeId={limit.get('typeId')!r}>",
+                                         f"{limit.get('value')!r} is not a number") from None
+        if value >= 0:
+            set_cost_limit(roster, limit.get("typeId", ""), value)
+    for element in kids(root, "forces", "force"):
+        _force(roster, element, None, source)
+    # Placed selections have no state yet, and the evaluator's single pass reads other selections' live
+    # states (categories, costs): a first pass gives every selection the state an editor would have kept
+    # from the action before, as in a roster built action by action ("a Lance is shown where an ancestor
+    # holds a mount" reads the mount's categories, which come after it); the second is the editor's
+    # pass after its last action, which `evaluate` then reads as it stands.
+    refresh(roster)
+    refresh(roster)
+    return roster
+
+
+def _force(roster: Roster, element: Element, parent: Force | None, source: str) -> None:
+    entry_id = element.get("entryId", "")
+    if entry_id not in roster.game.forces:
+        raise BattleScribeInputError(source, f"<force name={element.get('name')!r} entryId={entry_id!r}>",
+                                     "is not a force entry of the imported data")
+    catalogue_id = element.get("catalogueId") or roster.game.forces[entry_id][1]
+    owner = parent if parent is not None else roster
+    force = Force(roster.new_uid("force"), roster.game.forces[entry_id][0], catalogue_id, owner, roster)
+    owner.forces.append(force)
+    roster.register(force)
+    for selection in kids(element, "selections", "selection"):
+        _selection(roster, force, selection, source)
+    for child in kids(element, "forces", "force"):
+        _force(roster, child, force, source)
+
+
+def _selection(roster: Roster, container, element: Element, source: str) -> None:
+    try:
+        placed = place(roster, container, element.get("entryId", ""), selection_number(element, source))
+    except RosterError as exc:
+        raise BattleScribeInputError(source, f"<selection name={element.get('name')!r} "
+                                             f"entryId={element.get('entryId')!r}>", str(exc)) from None
+    for child in kids(element, "selections", "selection"):
+        _selection(roster, placed, child, source)
+
+
+@dataclass(frozen=True)
+class TreeIssue:
+    code: str       # bs.constraint.max | bs.constraint.min | bs.hidden | bs.cost_limit | bs.error | bs.unsupported
+    message: str
+    severity: str = "error"
+
+
+def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
+    """The evaluator's verdict and its issues: one per error or warning, one per unsupported construct."""
+    result = evaluate(roster)
+    issues = []
+    for error in result.errors:
+        if error.constraint_id == "hidden":
+            code = "bs.hidden"
+        elif error.source_id == "costLimits":
+            code = "bs.cost_limit"
+        elif "too many" in error.message:
+            code = "bs.constraint.max"
+        elif "too few" in error.message or "must have" in error.message:
+            code = "bs.constraint.min"
+        else:
+            code = "bs.error"
+        issues.append(TreeIssue(code, error.message, error.severity))
+    issues += [TreeIssue("bs.unsupported", f"not understood, so the roster is not called legal: {item}")
+               for item in result.unsupported]
+    return result, issues
+
+
+def write_tree(roster: Roster, name: str = "") -> bytes:
+    """A .ros of the evaluator's roster, one to one (what `read_tree` reads back): forces, child forces,
+    selections with their entry id paths and numbers as BattleScribe saves them, the cost limits."""
+    game = roster.game
+    system = game.system
+    root = ET.Element("roster", {"id": "roster", "name": name, "battleScribeVersion": "2.03",
+                                 "gameSystemId": system["id"], "gameSystemName": system.get("name", ""),
+                                 "gameSystemRevision": str(system.get("revision", 1)), "xmlns": ROSTER_NS})
+    costs = ET.SubElement(root, "costLimits")
+    for type_id, value in roster.cost_limits.items():
+        ET.SubElement(costs, "costLimit", {"name": game.cost_type_name(type_id), "typeId": type_id,
+                                           "value": _number(value)})
+    forces = ET.SubElement(root, "forces")
+    for force in roster.forces:
+        _write_force(forces, force, game)
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _write_force(parent: Element, force: Force, game: GameData) -> None:
+    catalogue = game.docs.get(force.catalogue_id, {})
+    element = ET.SubElement(parent, "force", {
+        "id": force.uid, "name": force.entry.get("name", ""), "entryId": force.entry_id,
+        "catalogueId": force.catalogue_id, "catalogueRevision": str(catalogue.get("revision", 1)),
+        "catalogueName": catalogue.get("name", "")})
+    if force.selections:
+        selections = ET.SubElement(element, "selections")
+        for selection in force.selections:
+            _write_selection(selections, selection)
+    if force.forces:
+        children = ET.SubElement(element, "forces")
+        for child in force.forces:
+            _write_force(children, child, game)
+
+
+def _write_selection(parent: Element, selection) -> None:
+    element = ET.SubElement(parent, "selection", {
+        "id": selection.uid, "name": selection.state.name, "entryId": selection.entry_id,
+        "number": str(selection.number), "type": selection.option.entry.get("type") or "upgrade"})
+    if selection.children:
+        children = ET.SubElement(element, "selections")
+        for child in selection.children:
+            _write_selection(children, child)

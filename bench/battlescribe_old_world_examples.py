@@ -1,0 +1,101 @@
+"""Write the example rosters of docs/examples/battlescribe/the-old-world-nr/ from New Recruit's Old
+World data: each army's list built with the tree evaluator's actions (force "1. Open War", 2,000 pts),
+and copies with one fault apiece; prints each verdict.
+
+    nice -n 10 python bench/battlescribe_old_world_examples.py ../shared/external/battlescribe/the-old-world-nr [--write]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from armylists.importers.battlescribe.plain import plain_document  # noqa: E402
+from armylists.importers.battlescribe.roster_tree import write_tree  # noqa: E402
+from armylists.importers.battlescribe.sources import read_sources  # noqa: E402
+from armylists.rules.battlescribe import (GameData, Roster, add_force, evaluate, select,  # noqa: E402
+                                          set_cost_limit, set_count)
+
+OPEN_WAR = "8214-cf48-b1cd-5f5e"
+OUT = ROOT / "docs" / "examples" / "battlescribe" / "the-old-world-nr"
+
+# (entry name, models or 0 for as added, options by name on the model or the unit), as the data names them
+EMPIRE = [("General of the Empire", 0, ["General", "Barded Warhorse"]),
+          ("State Troops", 30, []), ("State Troops", 30, []), ("State Troops", 30, []), ("State Missile Troops", 10, []),
+          ("Empire Knights", 8, ["Lance", "Shield"]), ("Empire Knights", 8, ["Lance", "Shield"]),
+          ("Great Cannon", 0, []), ("Great Cannon", 0, []), ("Empire Steam Tank", 0, []), ("Empire Greatswords", 20, []),
+          ("Captain of the Empire", 0, []), ("Empire Knights", 6, ["Lance", "Shield"]), ("Helblaster Volley Gun", 0, [])]
+DWARFS = [("King", 0, ["General"]), ("Dwarf Warriors", 20, []), ("Dwarf Warriors", 20, []), ("Quarrellers", 10, []),
+          ("Ironbreakers", 15, []), ("Hammerers", 15, []), ("Cannon", 0, []), ("Organ Gun", 0, []), ("Thane", 0, []),
+          ("Longbeards", 15, []), ("Dwarf Warriors", 20, []), ("Ironbreakers", 15, []), ("Quarrellers", 10, [])]
+
+CHAOS = [("Chaos Lord", 0, ["General"]), ("Chaos Warriors", 20, []), ("Chaos Warriors", 15, []),
+         ("Chaos Marauders", 20, []), ("Chaos Knights", 5, []), ("Chaos Chariots", 0, []), ("Hellcannon", 0, []),
+         ("Exalted Champion", 0, []), ("Chaos Knights", 5, []), ("Chaos Warriors", 20, []), ("Chaos Marauders", 20, [])]
+
+
+def without(units, names):
+    return [u for u in units if u[0] not in names]
+
+
+ARMIES = {
+    ("The Empire of Man", "empire-of-man"): {
+        "legal": EMPIRE,
+        "illegal-points": EMPIRE + [("Empire Greatswords", 10, [])],
+        "illegal-no-general": [("General of the Empire", 0, ["Barded Warhorse"])] + EMPIRE[1:],
+        "illegal-rare": without(EMPIRE, {"Empire Greatswords", "Captain of the Empire"})
+        + [("Helstorm Rocket Battery", 0, []), ("Mortar", 0, [])]},
+    ("Dwarfen Mountain Holds", "dwarfen-mountain-holds"): {
+        "legal": DWARFS,
+        "illegal-points": DWARFS + [("Dwarf Warriors", 20, [])],
+        "illegal-no-general": [("King", 0, [])] + DWARFS[1:],
+        "illegal-rare": without(DWARFS, {"Ironbreakers", "Longbeards", "Hammerers"})
+        + [("Organ Gun", 0, []), ("Flame Cannon", 0, []), ("Gyrobomber", 0, []), ("Organ Gun", 0, [])]},
+    ("Warriors of Chaos", "warriors-of-chaos"): {
+        "legal": CHAOS,
+        "illegal-points": CHAOS + [("Chaos Warriors", 20, [])],
+        "illegal-no-general": [("Chaos Lord", 0, [])] + CHAOS[1:],
+        "illegal-rare": CHAOS[:-2] + [("Hellcannon", 0, []), ("Gigantic Spawn of Chaos", 0, [])]},
+}
+
+
+def option(roster, container, name):
+    return next(o.entry_id for o in roster.options(container) if o.entry.get("name") == name)
+
+
+def build(game, army, units):
+    catalogue = next(c for c, d in game.catalogues.items() if d["name"] == army)
+    roster = Roster(game)
+    set_cost_limit(roster, "points", 2000)
+    force = add_force(roster, OPEN_WAR, catalogue)
+    for name, size, extras in units:
+        unit = select(roster, force, option(roster, force, name))
+        model = unit.children[0] if unit.children else unit
+        if size and model is not unit:
+            set_count(roster, model, size)
+        for extra in extras:
+            target = model if any(o.entry.get("name") == extra for o in roster.options(model)) else unit
+            select(roster, target, option(roster, target, extra))
+    return roster
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("path")
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    game = GameData([plain_document(d) for d in read_sources([args.path])])
+    for (army, slug), variants in ARMIES.items():
+        for key, units in variants.items():
+            roster = build(game, army, units)
+            result = evaluate(roster)
+            print(f"{slug}-{key}: {result.costs} legal={result.legal} {[e.message for e in result.errors]}")
+            if args.write:
+                (OUT / f"{slug}-{key}.ros").write_bytes(write_tree(roster, f"{army} {key}"))
+
+
+if __name__ == "__main__":
+    main()

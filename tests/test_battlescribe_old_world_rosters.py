@@ -1,0 +1,55 @@
+"""validate_list on saved rosters of New Recruit's Old World data (docs/examples/battlescribe/the-old-world-nr/),
+judged by the tree evaluator over the data the catalogue was imported from: a legal list and copies with
+one fault apiece, each giving exactly its violation."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "external" / "battlescribe" / "the-old-world-nr"
+EXAMPLES = ROOT / "docs" / "examples" / "battlescribe" / "the-old-world-nr"
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not DATA.is_dir(), reason="../shared/external/battlescribe/the-old-world-nr is absent")]
+
+
+CASES = [
+    ("empire-of-man-legal.ros", 0, []),
+    ("empire-of-man-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 98 too many pts (limit 2000)")]),
+    ("empire-of-man-illegal-no-general.ros", 1,
+     [("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")]),
+    ("empire-of-man-illegal-rare.ros", 1, [("bs.constraint.max", "Rare has 0.5% too many pts of Rare (maximum 25%)")]),
+    ("dwarfen-mountain-holds-legal.ros", 0, []),
+    ("dwarfen-mountain-holds-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 85 too many pts (limit 2000)")]),
+    ("dwarfen-mountain-holds-illegal-no-general.ros", 1,
+     [("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")]),
+    ("dwarfen-mountain-holds-illegal-rare.ros", 1,
+     [("bs.constraint.max", "Rare has 3% too many pts of Rare (maximum 25%)")]),
+    ("warriors-of-chaos-legal.ros", 0, []),
+    ("warriors-of-chaos-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 130 too many pts (limit 2000)")]),
+    ("warriors-of-chaos-illegal-no-general.ros", 1,
+     [("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")]),
+    ("warriors-of-chaos-illegal-rare.ros", 1,
+     [("bs.constraint.max", "Rare has 3.75% too many pts of Rare (maximum 25%)")]),
+]
+
+
+def validated(name: str) -> tuple[int, list[tuple[str, str]], bool]:
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("validate_list", str(EXAMPLES / name), "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    return exit_.value.code, [(v["code"], v["message"]) for v in report["violations"]], report["valid"]
+
+
+def test_validate_list_judges_each_saved_roster_by_the_data(db):
+    """One import of the data (about 20 s), then every example roster: its exit status, its violations."""
+    call_command("import_battlescribe", str(DATA), verbosity=0)
+    assert sorted(p.name for p in EXAMPLES.glob("*.ros")) == sorted(name for name, _s, _v in CASES)
+    assert [(name, *validated(name)) for name, _s, _v in CASES] == [
+        (name, status, violations, status == 0) for name, status, violations in CASES]
