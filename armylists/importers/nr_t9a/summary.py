@@ -1,0 +1,200 @@
+"""New Recruit's summary of a T9A list (a tournament report's units) as a list document of our format.
+
+The summary names each unit, its cost and its options by display name, without parentheses, and leaves
+out the unit's size, its free default choices and how often a repeatable option was taken. So each unit
+is read back by search: its entry by name, each option among the entry's options of that name (a name
+may fit several: a weapon enchantment on a Hand Weapon or on a Great Weapon), the options these require
+(the weapon an enchantment sits on), a free choice in every group that must have one, and the unit's
+size (and repeat counts) solved from the recorded cost. The first reading whose price is the recorded
+cost wins; where none is, the closest is kept and `Reading.cause` says why.
+
+    reading = read_list(summary, book, limit)      # .document: the list document; .units: per unit
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from armylists.rules.book import Book, Entry, Option
+
+from armylists.importers.nr_t9a.army import MAPPING
+from armylists.importers.nr_t9a.limits import ref_tag
+
+GENERAL_TAGS = frozenset(ref_tag(r) for r in MAPPING["general_refs"])
+MAX_READINGS = 4096  # option readings tried per unit before giving up on an exact one
+
+
+def plain(name: str) -> str:
+    """A name as the summary shows it, compared loosely: no parenthesised parts, lower case, words only."""
+    name = re.sub(r"\([^)]*\)?", " ", name)
+    return " ".join(re.sub(r"[^a-z0-9+]+", " ", name.lower()).split())
+
+
+@dataclass
+class UnitReading:
+    name: str
+    cost: int  # New Recruit's
+    entry: str | None = None
+    size: int | None = None
+    options: dict[str, int] = field(default_factory=dict)
+    priced: int | None = None  # our price of this reading (before the engine prices it again)
+    cause: str = ""  # why no reading gave the recorded cost: unknown-entry, unknown-option, cost
+    general: bool = False
+    unmatched: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Reading:
+    document: dict
+    units: list[UnitReading]
+
+
+def _index(entry: Entry) -> dict[str, list[Option]]:
+    index: dict[str, list[Option]] = {}
+    for option in entry.options.values():
+        index.setdefault(plain(option.name), []).append(option)
+    return index
+
+
+def _entries(book: Book) -> dict[str, list[Entry]]:
+    found = book.__dict__.get("_nr_entries")
+    if found is None:
+        found = {}
+        for entry in book.entries.values():
+            found.setdefault(plain(entry.name), []).append(entry)
+        book.__dict__["_nr_entries"] = found
+    return found
+
+
+def _candidates(index: dict[str, list[Option]], name: str) -> list[Option]:
+    key = plain(name)
+    if key in index:
+        return index[key]
+    if len(key) >= 12:  # the summary cuts long names ("General, Imperial Authority, and +1 Cou")
+        return [o for k, opts in index.items() if k.startswith(key) for o in opts]
+    return []
+
+
+def _close(entry: Entry, chosen: dict[str, int]) -> dict[str, int] | None:
+    """The chosen options with what they require, and a free (else the cheapest) choice in each group that
+    must have one; None where two chosen options exclude each other."""
+    chosen = dict(chosen)
+    options = entry.options
+    todo = list(chosen)
+    while todo:
+        option = options[todo.pop()]
+        for need in option.requires:
+            if need in options and need not in chosen:
+                chosen[need] = 1
+                todo.append(need)
+        if option.requires_any and not any(r in chosen for r in option.requires_any):
+            need = min((r for r in option.requires_any if r in options), key=lambda r: options[r].cost, default=None)
+            if need is not None:
+                chosen[need] = 1
+                todo.append(need)
+    for group in entry.option_minimums:
+        members = [o for o in options.values() if o.group == group.id]
+        if sum(chosen.get(o.id, 0) for o in members) >= group.min:
+            continue
+        free = [o for o in members if o.id not in chosen and all(r in chosen for r in o.requires)
+                and not any(x in chosen for x in o.excludes)]
+        free.sort(key=lambda o: (o.cost, o.per_model))
+        for o in free[:group.min]:
+            chosen[o.id] = 1
+    for oid in chosen:
+        if any(x in chosen for x in options[oid].excludes):
+            return None
+    return chosen
+
+
+def _price(entry: Entry, chosen: dict[str, int], cost: int) -> tuple[int, int]:
+    """(size, price) of the reading: the size in the entry's bounds whose price is nearest `cost`."""
+    fixed, per = entry.base_points, entry.points
+    for oid, n in chosen.items():
+        o = entry.options[oid]
+        if o.per_model:
+            per += o.cost * n
+        else:
+            fixed += o.cost * n
+        per += o.model_cost * n
+    low, high = entry.size_min, entry.size_max or entry.size_min
+    if per <= 0:
+        return low, fixed
+    size = min(max(round((cost - fixed) / per), low), high)
+    return size, fixed + per * size
+
+
+def read_unit(entry: Entry, unit: dict) -> UnitReading:
+    reading = UnitReading(unit["name"], int(unit["cost"]), entry.id)
+    index = _index(entry)
+    choices = []
+    for option in unit.get("options", []):
+        found = _candidates(index, option["name"])
+        if found:
+            choices.append(found)
+        else:
+            reading.unmatched.append(option["name"])
+    best = None
+    for n, combo in enumerate(itertools.product(*choices)):
+        if n >= MAX_READINGS:
+            break
+        chosen = _close(entry, {o.id: 1 for o in combo})
+        if chosen is None:
+            continue
+        for counts in _repeats(entry, chosen):
+            size, price = _price(entry, counts, reading.cost)
+            if best is None or abs(price - reading.cost) < abs(best[2] - reading.cost):
+                best = (counts, size, price)
+            if price == reading.cost:
+                break
+        if best is not None and best[2] == reading.cost:
+            break
+    if best is None:
+        reading.cause = "excluded-options"
+        return reading
+    reading.options, reading.size, reading.priced = best
+    reading.general = any(GENERAL_TAGS & entry.options[o].tags for o in reading.options)
+    if reading.priced != reading.cost:
+        reading.cause = "unknown-option" if reading.unmatched else "cost"
+    return reading
+
+
+def _repeats(entry: Entry, chosen: dict[str, int]):
+    """The chosen options, then with each repeatable one taken more often (the summary hides counts)."""
+    yield chosen
+    many = [oid for oid in chosen if entry.options[oid].max > 1][:2]
+    if not many:
+        return
+    for counts in itertools.product(*[range(1, entry.options[o].max + 1) for o in many]):
+        if all(c == 1 for c in counts):
+            continue
+        yield {**chosen, **dict(zip(many, counts))}
+
+
+def read_list(summary: dict, book: Book, limit: int) -> Reading:
+    """The summary's list as a list document of `book` (the units it cannot place are left out and named)."""
+    entries = _entries(book)
+    units, readings = [], []
+    for i, unit in enumerate(summary.get("units", [])):
+        found = entries.get(plain(unit["name"]), [])
+        if not found:
+            readings.append(UnitReading(unit["name"], int(unit["cost"]), cause="unknown-entry"))
+            continue
+        options = [read_unit(e, unit) for e in found]
+        reading = min(options, key=lambda r: abs((r.priced if r.priced is not None else 10 ** 6) - r.cost))
+        readings.append(reading)
+        if reading.priced is None:
+            continue
+        doc = {"id": f"u{i + 1}", "entry": reading.entry}
+        if reading.size != book.entries[reading.entry].size_min:
+            doc["size"] = reading.size
+        if reading.options:
+            doc["options"] = reading.options
+        if reading.general:
+            doc["general"] = True
+        units.append(doc)
+    document = {"format": "armylist/1", "system": book.system.id, "book": book.id, "book_version": book.version,
+                "points_limit": limit, "units": units,
+                "name": str(summary.get("tournament_name", ""))[:200]}
+    return Reading(document, readings)
