@@ -60,7 +60,7 @@ class Books:
             return None
         key = (snapshot.keys[name], snapshot.keys.get("special.json"))
         if key not in self.built:
-            done = convert_army(snapshot, name)
+            done = convert_army(snapshot, name, frozenset(c.id for c in self.system.categories))
             self.built[key] = build_book(done[0], self.system, {}, name) if done else None
         return self.built[key]
 

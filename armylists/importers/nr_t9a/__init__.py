@@ -38,7 +38,8 @@ def _included_names(snapshot: Snapshot) -> list[str]:
     return [n for n in ("special.json",) if n in snapshot.keys]
 
 
-def convert_army(snapshot: Snapshot, name: str) -> tuple[dict, ArmyReport] | None:
+def convert_army(snapshot: Snapshot, name: str, categories: frozenset[str] | None = None
+                 ) -> tuple[dict, ArmyReport] | None:
     """One army file as a book; None for a file that is no playable army (no `army` tree)."""
     data = snapshot.json(name)
     if not isinstance(data, dict) or not data.get("army") or not data.get("name"):
@@ -56,16 +57,17 @@ def convert_army(snapshot: Snapshot, name: str) -> tuple[dict, ArmyReport] | Non
                 refs = pool.get("refs") or []
                 for ref in [refs] if isinstance(refs, str) else refs:
                     pools.setdefault(ref, []).extend(pool.get("options") or [])
-    return ArmyConverter(data, pools, snapshot.date).convert()
+    return ArmyConverter(data, pools, snapshot.date, categories).convert()
 
 
-def convert(snapshot: Snapshot, armies: list[str] | None = None) -> Conversion:
+def convert(snapshot: Snapshot, armies: list[str] | None = None, categories: frozenset[str] | None = None
+            ) -> Conversion:
     """Every army file of the snapshot (or those named: `de.json`) as a book of our format."""
     conversion = Conversion(snapshot.commit, snapshot.date)
     for name in snapshot.army_files():
         if armies is not None and name not in armies:
             continue
-        done = convert_army(snapshot, name)
+        done = convert_army(snapshot, name, categories)
         if done is not None:
             conversion.books.append(done[0])
             conversion.reports.append(done[1])

@@ -10,6 +10,7 @@ multiplies its costs. Refs become tags, so the army-wide conditions are tally li
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,8 +59,10 @@ class Ctx:
 
 
 class ArmyConverter:
-    def __init__(self, data: dict, pools: dict[str, list[dict]], date: str, system: str = MAPPING["system"]):
+    def __init__(self, data: dict, pools: dict[str, list[dict]], date: str, categories: frozenset[str] | None = None,
+                 system: str = MAPPING["system"]):
         self.data, self.pools, self.date, self.system = data, pools, date, system
+        self.categories = categories  # the system's category ids (None: any)
         self.limits = Limits()
         self.short = str(data.get("short") or slug(data.get("name", "army")))
         self.book_id = slug(data["name"])
@@ -77,6 +80,7 @@ class ArmyConverter:
                     if unit.get("unit_id"):
                         self.mounts[unit["unit_id"]] = unit
         self.extra_cats = {}  # a ref of an army's own category -> its tag
+        self.own_cats = {}  # a ref of an army's own category -> the system category its units are in
         rules = []
         for cat in containers:
             ref = (refs_of(cat) or [slug(cat.get("name", ""))])[0]
@@ -85,9 +89,14 @@ class ArmyConverter:
             ours = MAPPING["categories"].get(ref)
             low, high = cat.get("minPercent"), cat.get("maxPercent")
             if ours is None:
-                self.extra_cats[ref] = "cat-" + slug(cat.get("name", ref), 70)
+                self.extra_cats[_norm(ref)] = "cat-" + slug(cat.get("name", ref), 70)
+                own = slug(cat.get("name", ref))
+                if self.categories is None or own in self.categories:
+                    self.own_cats[_norm(ref)] = own
+                else:
+                    self.limits.not_understood(f"category {cat.get('name', ref)} (not a category of the system)")
                 if low is not None or high is not None:
-                    self.limits.category_points(self.extra_cats[ref], cat.get("name", ref), low, high)
+                    self.limits.category_points(self.extra_cats[_norm(ref)], cat.get("name", ref), low, high)
             elif low is not None or high is not None:
                 rule = {"id": f"{ours}-percent", "type": "category_percent",
                         "params": {"categories": [ours]}, "source": f"New Recruit's data: category {cat.get('name')}"}
@@ -110,7 +119,7 @@ class ArmyConverter:
             for unit in cat.get("options", []):
                 if unit.get("invisible") or not unit.get("name"):
                     continue
-                entries.append(self.entry(unit, ref, ids))
+                entries.extend(self.entry(unit, ref, ids))
         self.report.entries = len(entries)
         self.report.unchecked = self.limits.unchecked
         book = {
@@ -126,20 +135,27 @@ class ArmyConverter:
         return book, self.report
 
     # -- a unit ------------------------------------------------------------------------------
-    def entry(self, unit: dict, container: str, ids: set) -> dict:
+    def category(self, ref) -> str | None:
+        ref = ref[0] if isinstance(ref, list) and ref else ref
+        return MAPPING["categories"].get(ref) or self.own_cats.get(_norm(ref)) if isinstance(ref, str) else None
+
+    def entry(self, unit: dict, container: str, ids: set) -> list[dict]:
+        """The unit's entry; and where an `override` moves it to another category (`replaceCategory`) once
+        it has so many models or one of its options, an entry of its own there (chosen by the summary's
+        category): the size splits between them, or the option is required by one and refused by the other."""
         eid = slug(unit["name"])
         if eid in ids:
             eid = slug(f"{unit['name']}-{unit.get('unit_id', len(ids))}")
         ids.add(eid)
-        category = MAPPING["categories"].get(unit.get("category") or container)
+        # The container decides the category (New Recruit's summary agrees); a unit's `category` key names
+        # another category it also counts toward.
+        category = self.category(container)
         tags = [ref_tag(r) for r in refs_of(unit)]
-        for ref in [unit.get("category") or container] + list(unit.get("extraCategories") or []):
-            if ref in self.extra_cats:
-                tags.append(self.extra_cats[ref])
-            elif ref not in MAPPING["categories"]:
-                self.limits.not_understood("unit category not in the army")
+        for ref in [container, unit.get("category")] + list(unit.get("extraCategories") or []):
+            if isinstance(ref, str) and _norm(ref) in self.extra_cats:
+                tags.append(self.extra_cats[_norm(ref)])
         if category is None:
-            category = MAPPING["categories"].get(container, MAPPING["other_category"])
+            category = MAPPING["other_category"]
         self.eid, self.options, self.groups, self.by_ref = eid, [], {}, {}
         self.option_ids: set[str] = set()
         self.pending: list[tuple[dict, dict, str | None]] = []  # conditions read once all options exist
@@ -177,16 +193,71 @@ class ArmyConverter:
         if unit.get("armyHasOption"):
             tags.append(own_tag)
             self.limits.army_has(unit["armyHasOption"], own_tag, unit["name"])
-        for key in ("override", "rarity", "sharedRarity", "maxUnitCost", "extraCost", "hasStat"):
+        for key in ("rarity", "sharedRarity", "maxUnitCost", "extraCost", "hasStat"):
             if unit.get(key) and not (key == "rarity" and unit[key] == "Regular"):
                 tags.append(self.limits.not_understood(f"unit {key}"))
+        variants = []
+        for o in _listed(unit.get("override")):
+            variant = self.moved(o, entry, size_group, ids)
+            if variant is not None:
+                variants.append(variant)
+            elif set(o.get("options") or {}) <= {"extraCategories"} and set(o) == {"hasOption", "options"}:
+                self.extra_by_option(o, tags)
+            else:
+                tags.append(self.limits.not_understood("unit override (" + "/".join(sorted(o.get("options") or {})) + ")"))
         entry["tags"] = sorted(set(tags))
         if self.options:
             entry["options"] = self.options
         if self.groups:
             entry["groups"] = self.groups
         self.report.options += len(self.options)
-        return entry
+        for variant in variants:
+            variant.update({k: entry[k] for k in ("tags", "options", "groups") if k in entry and k not in variant})
+        return [entry] + variants
+
+    def moved(self, override: dict, entry: dict, size_group: dict | None, ids: set) -> dict | None:
+        """An entry for the unit in the category an override's `replaceCategory` moves it to, or None."""
+        target = (override.get("options") or {}).get("replaceCategory")
+        conds = condition_refs(override.get("hasOption"))
+        if target is None or set(override) != {"hasOption", "options"} or len(conds) != 1 or len(conds[0][0]) != 1:
+            return None
+        category = self.category(target)
+        if category is None:
+            return None
+        ref, amount = conds[0][0][0], conds[0][1].get("amount", 1)
+        variant = {**entry, "id": slug(f"{entry['id']}-as-{category}"), "category": category}
+        ids.add(variant["id"])
+        number_refs = set()
+        if size_group is not None:
+            for number in size_group.get("options", []):
+                number_refs.update(refs_of(number))
+        if ref in number_refs:  # so many models or more
+            low, high = entry["size"]["min"], entry["size"]["max"]
+            if not low < amount <= high:
+                return None
+            variant["size"] = {"min": amount, "max": high}
+            entry["size"] = {"min": low, "max": amount - 1}
+            return variant
+        if ref not in self.by_ref:
+            return None
+        tag = ref_tag(ref)
+        self.limits.add({"label": f"{variant['name']} in {category}: {ref}", "count": [tag], "scope": "unit",
+                         "entries": [variant["id"]], "min": 1})
+        self.limits.add({"label": f"{entry['name']} with {ref} (in {category})", "count": [tag], "scope": "unit",
+                         "entries": [entry["id"]], "max": 0})
+        return variant
+
+    def extra_by_option(self, override: dict, tags: list) -> None:
+        """`extraCategories` where the unit has an option: the option carries the category's tag."""
+        for refs, _ in condition_refs(override.get("hasOption")):
+            for ref in refs:
+                for oid in self.by_ref.get(ref, []):
+                    for option in self.options:
+                        if option["id"] == oid:
+                            option.setdefault("tags", [])
+                            extra = [self.extra_cats[_norm(c)] for c in override["options"]["extraCategories"]
+                                     if _norm(c) in self.extra_cats]
+                            option["tags"] = sorted(set(option["tags"]) | set(extra))
 
     # -- option nodes ------------------------------------------------------------------------
     def node(self, node: dict, ctx: Ctx) -> None:
@@ -274,7 +345,7 @@ class ArmyConverter:
         tagged, and their points in one unit are capped."""
         tag = f"alw-{slug(self.eid, 60)}-{len(self.allowances) + 1}"
         overrides = []
-        for o in node.get("override") or []:
+        for o in _listed(node.get("override")):
             if "leafMaxCost" in (o.get("options") or {}):
                 conds = condition_refs(o.get("hasOption"))
                 if len(conds) == 1 and set(o) <= {"hasOption", "options"}:
@@ -316,8 +387,8 @@ class ArmyConverter:
                 tags.add(own_tag)
                 self.limits.army_has(node["armyHasOption"], own_tag, option["name"])
             for ref in node.get("extraCategories") or []:
-                if ref in self.extra_cats:
-                    tags.add(self.extra_cats[ref])
+                if _norm(ref) in self.extra_cats:
+                    tags.add(self.extra_cats[_norm(ref)])
             for key in ("override", "sharedRarity", "hasStat", "childrenOptions", "uniqueChildrenCombo",
                         "guidingCost", "dominant", "extraLeafCost"):
                 if node.get(key):
@@ -339,6 +410,17 @@ class ArmyConverter:
 
     def entry_refs(self) -> list[str]:
         return self.unit_refs
+
+
+def _listed(value) -> list[dict]:
+    """An `override`: a list of objects, or (in older data) one object."""
+    items = value if isinstance(value, list) else [value] if value else []
+    return [o for o in items if isinstance(o, dict)]
+
+
+def _norm(ref: str) -> str:
+    """A category ref compared loosely: the data writes one `sunnas_fury` in one place, `sunnasFury` in another."""
+    return re.sub(r"[^a-z0-9]", "", str(ref).lower())
 
 
 def _percent(value: float) -> float | int:

@@ -65,7 +65,7 @@ class Limits:
         self.unchecked: Counter = Counter()  # construct -> how many nodes use it
         self.unchecked_tags: dict[str, str] = {}  # tag -> construct, for the "not checked" warnings
 
-    def _add(self, limit: dict) -> None:
+    def add(self, limit: dict) -> None:
         key = hashlib.sha1(repr(sorted(limit.items())).encode()).hexdigest()[:10]
         if key not in self.limits:
             self.limits[key] = {"id": f"nr-{key}", **limit}
@@ -98,22 +98,22 @@ class Limits:
             tags = sorted({ref_tag(r) for r in refs})
             label = f"{' or '.join(refs)}"
             if "armyPercent" in keys:
-                self._add({"label": f"{label} (points)", "count": tags, "what": "points", "percent": True,
+                self.add({"label": f"{label} (points)", "count": tags, "what": "points", "percent": True,
                            "max": round(float(keys["armyPercent"]) * 100, 4)})
             elif "cost" in keys:
-                self._add({"label": f"{label} (points)", "count": tags, "what": "points", "max": keys["cost"]})
+                self.add({"label": f"{label} (points)", "count": tags, "what": "points", "max": keys["cost"]})
             elif own_refs and set(refs) & set(own_refs) or own_tag is None:
                 if "perPoints" in keys:
                     repeat = {"limit": True, "per": keys["perPoints"]}
                     if keys.get("roundUp"):
                         repeat["round_up"] = True
-                    self._add({"label": f"{label} per {keys['perPoints']} points", "count": tags, "max": 0,
+                    self.add({"label": f"{label} per {keys['perPoints']} points", "count": tags, "max": 0,
                                "modifiers": [{"target": "max", "op": "increment", "value": amount, "repeat": repeat}]})
                 else:
-                    self._add({"label": label, "count": tags, "max": amount})
+                    self.add({"label": label, "count": tags, "max": amount})
             else:
                 when = {"tally": {"count": tags}, "is": "atLeast", "value": amount}
-                self._add({"label": f"{name} (not with {label})", "count": [own_tag], "max": -1,
+                self.add({"label": f"{name} (not with {label})", "count": [own_tag], "max": -1,
                            "modifiers": [{"target": "max", "op": "set", "value": 0, "when": when}]})
         return extra
 
@@ -124,7 +124,7 @@ class Limits:
                 continue
             amount = keys.get("amount", 1)
             when = {"tally": {"count": sorted({ref_tag(r) for r in refs})}, "is": "lessThan", "value": amount}
-            self._add({"label": f"{name} (needs {' or '.join(refs)})", "count": [own_tag], "max": -1,
+            self.add({"label": f"{name} (needs {' or '.join(refs)})", "count": [own_tag], "max": -1,
                        "modifiers": [{"target": "max", "op": "set", "value": 0, "when": when}]})
 
     def allowance(self, entry: str, tag: str, points: int, label: str, overrides: list[tuple[str, int]]) -> None:
@@ -135,7 +135,7 @@ class Limits:
             limit["modifiers"] = [{"target": "max", "op": "set", "value": value,
                                    "when": {"tally": {"count": [t], "scope": "unit"}, "is": "atLeast", "value": 1}}
                                   for t, value in overrides]
-        self._add(limit)
+        self.add(limit)
 
     def category_points(self, tag: str, name: str, low: float | None, high: float | None) -> None:
         """An army's own category (The Menagerie): the points of the units and options tagged with it,
@@ -145,7 +145,7 @@ class Limits:
             limit["max"] = round(high * 100, 4)
         if low is not None:
             limit["min"] = round(low * 100, 4)
-        self._add(limit)
+        self.add(limit)
 
     def rules(self) -> list[dict]:
         rules = []

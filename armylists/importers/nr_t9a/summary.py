@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from armylists.rules.book import Book, Entry, Option
 
 from armylists.importers.nr_t9a.army import MAPPING
-from armylists.importers.nr_t9a.limits import ref_tag
+from armylists.importers.nr_t9a.limits import ref_tag, slug
 
 GENERAL_TAGS = frozenset(ref_tag(r) for r in MAPPING["general_refs"])
 MAX_READINGS = 4096  # option readings tried per unit before giving up on an exact one
@@ -178,6 +178,8 @@ def read_list(summary: dict, book: Book, limit: int) -> Reading:
     units, readings = [], []
     for i, unit in enumerate(summary.get("units", [])):
         found = entries.get(plain(unit["name"]), [])
+        here = [e for e in found if e.category == slug(unit.get("category", ""))]
+        found = here or found  # an entry moved to another category (replaceCategory) is told by the summary's
         if not found:
             readings.append(UnitReading(unit["name"], int(unit["cost"]), cause="unknown-entry"))
             continue
