@@ -129,6 +129,12 @@ class ArmyConverter:
                         f"{self.data.get('version')} of {self.date}"],
             "entries": entries, "rules": rules + self.limits.rules(),
         }
+        general_tags = {ref_tag(r) for r in MAPPING["general_refs"]}
+        if not any(general_tags & set(o.get("tags", ())) for e in entries for o in e.get("options", ())):
+            # New Recruit names the General through its own leadership skills, absent from this data: who the
+            # General is cannot be read, so it is not checked rather than always missing.
+            book["replace_rules"] = ["general"]
+            self.limits.unchecked["the General (no option of the data makes a model the General)"] += 1
         if self.limits.unchecked:
             book["unchecked"] = [f"{c}: {n} in New Recruit's data, not checked" for c, n in
                                  sorted(self.limits.unchecked.items())]
@@ -319,8 +325,9 @@ class ArmyConverter:
         option: dict = {"id": oid, "name": name, "cost": max(0, int(cost))}
         if cost < 0:
             self.limits.not_understood("negative option cost")
-        if per_model:
-            option["per_model"] = True
+        if per_model:  # paid per model, counted once (an army's "at most N" counts the option, not its models)
+            option["model_cost"] = option.pop("cost")
+            option["cost"] = 0
         if ctx.group:
             option["group"] = ctx.group
         if node.get("type") == "numeric":

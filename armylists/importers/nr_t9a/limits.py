@@ -90,6 +90,8 @@ class Limits:
                 continue
             amount = keys.get("amount", 1)
             unknown = sorted(set(keys) - {"amount", "perPoints", "roundUp", "armyPercent", "cost", "parentMult"})
+            if keys.get("parentMult"):  # each model counted: the options are counted once per unit here
+                unknown.append("parentMult")
             if unknown:
                 extra.append(self.not_understood("armyHasNotOption." + "/".join(unknown)))
             if not isinstance(amount, (int, float)):
