@@ -49,6 +49,11 @@ class Reading:
     document: dict
     units: list[UnitReading]
 
+    @property
+    def general_named(self) -> bool:
+        """Whether the summary names the General (it sometimes does not: New Recruit's leadership skills)."""
+        return any(u.general for u in self.units)
+
 
 def _index(entry: Entry) -> dict[str, list[Option]]:
     index: dict[str, list[Option]] = {}
@@ -76,9 +81,9 @@ def _candidates(index: dict[str, list[Option]], name: str) -> list[Option]:
     return []
 
 
-def _close(entry: Entry, chosen: dict[str, int]) -> dict[str, int] | None:
+def _close(entry: Entry, chosen: dict[str, int]) -> dict[str, int]:
     """The chosen options with what they require, and a free (else the cheapest) choice in each group that
-    must have one; None where two chosen options exclude each other."""
+    must have one."""
     chosen = dict(chosen)
     options = entry.options
     todo = list(chosen)
@@ -102,10 +107,19 @@ def _close(entry: Entry, chosen: dict[str, int]) -> dict[str, int] | None:
         free.sort(key=lambda o: (o.cost, o.per_model))
         for o in free[:group.min]:
             chosen[o.id] = 1
-    for oid in chosen:
-        if any(x in chosen for x in options[oid].excludes):
-            return None
     return chosen
+
+
+def _conflicts(entry: Entry, chosen: dict[str, int]) -> int:
+    """How many of the book's option rules the reading breaks (excluded pairs, groups over their maximum):
+    a reading that breaks none is preferred, but one that breaks some is still priced (and judged)."""
+    options, taken, broken = entry.options, {}, 0
+    for oid in chosen:
+        option = options[oid]
+        broken += sum(1 for x in option.excludes if x in chosen)
+        if option.group is not None:
+            taken[option.group] = taken.get(option.group, 0) + 1
+    return broken + sum(1 for g, n in taken.items() if g in entry.groups and n > entry.groups[g].max)
 
 
 def _price(entry: Entry, chosen: dict[str, int], cost: int) -> tuple[int, int]:
@@ -135,24 +149,23 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
             choices.append(found)
         else:
             reading.unmatched.append(option["name"])
-    best = None
+    # The best reading: the recorded cost, then the fewest options the summary does not name (a weapon
+    # enchantment is read on the weapon the summary names rather than on one it would add).
+    best, best_key = None, None
     for n, combo in enumerate(itertools.product(*choices)):
         if n >= MAX_READINGS:
             break
         chosen = _close(entry, {o.id: 1 for o in combo})
-        if chosen is None:
-            continue
+        conflicts = _conflicts(entry, chosen)
         for counts in _repeats(entry, chosen):
             size, price = _price(entry, counts, reading.cost)
-            if best is None or abs(price - reading.cost) < abs(best[2] - reading.cost):
-                best = (counts, size, price)
-            if price == reading.cost:
-                break
-        if best is not None and best[2] == reading.cost:
+            key = (abs(price - reading.cost), conflicts, len(counts) - len(combo), sum(counts.values()))
+            if best_key is None or key < best_key:
+                best, best_key = (counts, size, price), key
+        if best_key is not None and best_key[:3] == (0, 0, 0):
             break
-    if best is None:
-        reading.cause = "excluded-options"
-        return reading
+    if best is None:  # no option of the summary's is the entry's: priced as it stands
+        best = ({}, *_price(entry, {}, reading.cost))
     reading.options, reading.size, reading.priced = best
     reading.general = any(GENERAL_TAGS & entry.options[o].tags for o in reading.options)
     if reading.priced != reading.cost:
