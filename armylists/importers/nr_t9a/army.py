@@ -22,6 +22,7 @@ from armylists.importers.nr_t9a.limits import Limits, condition_refs, ref_tag, r
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 OPTION_TYPES = ("check", "numeric")
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
+GROUP_ANY = 99  # a group with a minimum and no maximum
 # Keys of option nodes that change no points and no legality (display, spells, parser helpers).
 QUIET_KEYS = {
     "name", "type", "cost", "option_id", "refs", "options", "optionsLabel", "optionsDict", "optionsSuffix",
@@ -56,6 +57,7 @@ class Ctx:
     suffix: str
     group: str | None
     allowance: str | None = None  # the leafMaxCost tag the leaves below count toward
+    unchecked: str | None = None  # the "not checked" tag of a group whose bounds an override changes
 
 
 class ArmyConverter:
@@ -278,9 +280,15 @@ class ArmyConverter:
         if high is None and not low:
             return None
         gid = f"g{len(self.groups) + 1}"
-        group: dict = {"name": name or "choice"}
-        if high is not None:
-            group["max"] = max(1, int(high))
+        group: dict = {"name": name or "choice", "max": max(1, int(high)) if high is not None else GROUP_ANY}
+        sizes = [o["options"] for o in _listed(node.get("override"))
+                 if isinstance(o.get("options"), dict) and {"maxSize", "minSize"} & set(o["options"])]
+        if sizes:
+            # A bound an override changes where some option is taken: the loosest is kept, and a list
+            # taking one of the group's options is told it was not checked.
+            group["max"] = max([group["max"]] + [int(x.get("maxSize", 0) or 0) for x in sizes])
+            low = min([int(low or 0)] + [int(x.get("minSize", low or 0) or 0) for x in sizes])
+            ctx.unchecked = self.limits.not_understood("group size override")
         if low and ctx.parent is None:
             group["min"] = int(low)
         self.groups[gid] = group
@@ -290,14 +298,14 @@ class ArmyConverter:
         """A group node's (or an option's) children, and the pool items and mount options it pulls in."""
         per_model = ctx.per_model and node.get("costParentMult", True) is not False
         inner = Ctx(ctx.parent, per_model, ctx.factor, ctx.suffix, None, ctx.allowance)
-        inner.group = self._group(node, ctx, node.get("optionsLabel") or node.get("name", ""))
+        inner.group = self._group(node, inner, node.get("optionsLabel") or node.get("name", ""))
         if node.get("leafMaxCost") is not None:
             self.allowance(node, inner)
         for child in node.get("options", []) or []:
             self.node(child, inner)
         if node.get("optionsDict"):
             pooled = Ctx(inner.parent, inner.per_model, inner.factor * float(node.get("optionsCostFactor", 1)),
-                         node.get("optionsSuffix", "") or "", inner.group, inner.allowance)
+                         node.get("optionsSuffix", "") or "", inner.group, inner.allowance, inner.unchecked)
             seen = set()
             for pool in node["optionsDict"]:
                 for item in self.pools.get(pool, []):
@@ -341,6 +349,8 @@ class ArmyConverter:
             self.by_ref.setdefault(r, []).append(oid)
         if set(refs) & set(MAPPING["bsb_refs"]):
             option["role"] = "bsb"
+        if ctx.unchecked:
+            tags.add(ctx.unchecked)
         option["tags"] = tags
         self.options.append(option)
         self.pending.append((option, node, ctx.allowance))
@@ -385,6 +395,9 @@ class ArmyConverter:
                 else:
                     tags.add(self.limits.not_understood("hasOption (several choices twice)"))
             for refs, keys in condition_refs(node.get("hasNotOption")):
+                if keys.get("amount", 1) != 1:  # not once the unit holds `amount` of these refs
+                    self.unit_amount(option, node, refs, keys["amount"])
+                    continue
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 option.setdefault("excludes", []).extend(i for i in ids if i not in option.get("excludes", []))
             if node.get("armyHasNotOption"):
@@ -414,6 +427,18 @@ class ArmyConverter:
                     option[key] = [i for i in dict.fromkeys(option[key]) if i in by_id]
                     if not option[key]:
                         del option[key]
+
+    def unit_amount(self, option: dict, node: dict, refs: list[str], amount) -> None:
+        """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
+        not once the model has two): the options of the unit with this condition are at most `amount`. An
+        option without the ref that it counts is not checked."""
+        if not set(refs) & set(refs_of(node)) or not isinstance(amount, (int, float)):
+            option["tags"].add(self.limits.not_understood("hasNotOption amount (of refs the option lacks)"))
+            return
+        tag = "hn-" + slug(f"{self.eid}-{'-'.join(sorted(refs))}-{amount}", 77)
+        option["tags"].add(tag)
+        self.limits.add({"label": f"{self.eid}: {' or '.join(refs)}", "count": [tag], "scope": "unit",
+                         "entries": [self.eid], "max": amount})
 
     def entry_refs(self) -> list[str]:
         return self.unit_refs
