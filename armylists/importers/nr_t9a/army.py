@@ -23,6 +23,9 @@ MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(enc
 OPTION_TYPES = ("check", "numeric")
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
 GROUP_ANY = 99  # a group with a minimum and no maximum
+# What an override may change in an entry of its own for units with one of their options (with_option).
+VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
+                "number": {"cost", "minSize", "maxSize"}}  # the Number's own bounds are its children's: loosened
 # Keys of option nodes that change no points and no legality (display, spells, parser helpers).
 QUIET_KEYS = {
     "name", "type", "cost", "option_id", "refs", "options", "optionsLabel", "optionsDict", "optionsSuffix",
@@ -168,6 +171,7 @@ class ArmyConverter:
         self.option_ids: set[str] = set()
         self.pending: list[tuple[dict, dict, str | None]] = []  # conditions read once all options exist
         self.has_children: set[str] = set()
+        self.priced_otherwise: set[int] = set()  # option nodes whose overrides are all other prices
         self.unit_refs = refs_of(unit)
         self.allowances: list[tuple[str, int, list]] = []
         entry = {"id": eid, "name": unit["name"], "category": category, "troop_type": MAPPING["troop_type"],
@@ -180,8 +184,6 @@ class ArmyConverter:
             entry["base_points"] = int(unit.get("cost", 0))
             low = int(size_group.get("minSize", 1) or 1)
             entry["size"] = {"min": low, "max": max(low, int(size_group.get("maxSize", low) or low))}
-            if size_group.get("override"):
-                self.limits.not_understood("unit size override")
         else:
             entry["points"] = max(0, int(unit.get("cost", 0)))
         ctx = Ctx(None, False, 1, "", None)
@@ -204,15 +206,30 @@ class ArmyConverter:
         for key in ("rarity", "sharedRarity", "maxUnitCost", "extraCost", "hasStat"):
             if unit.get(key) and not (key == "rarity" and unit[key] == "Regular"):
                 tags.append(self.limits.not_understood(f"unit {key}"))
-        variants = []
-        for o in _listed(unit.get("override")):
-            variant = self.moved(o, entry, size_group, ids)
+        variants, by_option = [], {}
+        number = None
+        if size_group is not None:
+            number = next((c for c in size_group.get("options", []) if c.get("type") == "numeric"), None)
+        sources = [("unit", o) for o in _listed(unit.get("override"))]
+        sources += [("size", o) for o in _listed((size_group or {}).get("override"))]
+        sources += [("number", o) for o in _listed((number or {}).get("override"))]
+        for where, o in sources:
+            changes = o.get("options") if isinstance(o.get("options"), dict) else {}
+            conds = condition_refs(o.get("hasOption"))
+            single = (set(o) == {"hasOption", "options"} and len(conds) == 1 and len(conds[0][0]) == 1
+                      and conds[0][1].get("amount", 1) == 1 and conds[0][0][0] in self.by_ref)
+            variant = self.moved(o, entry, size_group, ids) if where == "unit" else None
             if variant is not None:
                 variants.append(variant)
-            elif set(o.get("options") or {}) <= {"extraCategories"} and set(o) == {"hasOption", "options"}:
+            elif where == "unit" and set(changes) <= {"extraCategories"} and set(o) == {"hasOption", "options"}:
                 self.extra_by_option(o, tags)
+            elif single and set(changes) <= VARIANT_KEYS[where]:
+                slot = by_option.setdefault(conds[0][0][0], {})
+                slot.update({f"{where}.{k}": v for k, v in changes.items()})
             else:
-                tags.append(self.limits.not_understood("unit override (" + "/".join(sorted(o.get("options") or {})) + ")"))
+                tags.append(self.limits.not_understood(f"{where} override (" + "/".join(sorted(changes)) + ")"))
+        for ref, changes in by_option.items():
+            variants.append(self.with_option(entry, ref, changes, size_group is not None, ids))
         entry["tags"] = sorted(set(tags))
         if self.options:
             entry["options"] = self.options
@@ -222,6 +239,32 @@ class ArmyConverter:
         for variant in variants:
             variant.update({k: entry[k] for k in ("tags", "options", "groups") if k in entry and k not in variant})
         return [entry] + variants
+
+    def with_option(self, entry: dict, ref: str, changes: dict, sized: bool, ids: set) -> dict:
+        """The unit as an override makes it where it has one of its options (Black Cloaks as Covert
+        Operatives: another unit cost, model cost and minimum size): an entry of its own that requires an
+        option carrying `ref`, while the unit's own entry refuses it."""
+        variant = {**entry, "id": slug(f"{entry['id']}-with-{ref}"), "size": dict(entry["size"])}
+        ids.add(variant["id"])
+        for key, value in changes.items():
+            if key == "unit.cost":
+                variant["base_points" if sized else "points"] = int(value)
+            elif key == "unit.replaceCategory":
+                variant["category"] = self.category(value) or variant["category"]
+            elif key == "number.cost":
+                variant["points"] = int(value)
+            elif key in ("size.minSize", "size.maxSize"):
+                variant["size"]["min" if key == "size.minSize" else "max"] = int(value)
+        if variant["points"] < 0:
+            variant["base_points"] = variant.get("base_points", 0) + variant["points"]
+            variant["points"] = 0
+        variant["size"]["max"] = max(variant["size"]["min"], variant["size"]["max"])
+        tag = ref_tag(ref)
+        self.limits.add({"label": f"{variant['name']} with {ref}", "count": [tag], "scope": "unit",
+                         "entries": [variant["id"]], "min": 1})
+        self.limits.add({"label": f"{entry['name']} with {ref} (priced otherwise)", "count": [tag], "scope": "unit",
+                         "entries": [entry["id"]], "max": 0})
+        return variant
 
     def moved(self, override: dict, entry: dict, size_group: dict | None, ids: set) -> dict | None:
         """An entry for the unit in the category an override's `replaceCategory` moves it to, or None."""
@@ -354,6 +397,23 @@ class ArmyConverter:
         option["tags"] = tags
         self.options.append(option)
         self.pending.append((option, node, ctx.allowance))
+        overrides = _listed(node.get("override"))
+        costs = [o for o in overrides if set(o) == {"hasOption", "options"} and set(o["options"]) == {"cost"}
+                 and len(condition_refs(o["hasOption"])) == 1 and len(condition_refs(o["hasOption"])[0][0]) == 1
+                 and condition_refs(o["hasOption"])[0][1].get("amount", 1) == 1]
+        if overrides and len(costs) == len(overrides):
+            self.priced_otherwise.add(id(node))
+            for o in costs:
+                # Another price where the unit has an option (a ref): the same option at that price, which
+                # requires that option while the option at its own price refuses it.
+                ref = condition_refs(o["hasOption"])[0][0][0]
+                variant = {**option, "id": slug(f"{oid}-with-{ref}"), "tags": set(option["tags"]), "_when": ref}
+                price = round(float(o["options"]["cost"] or 0) * ctx.factor)
+                variant["model_cost" if "model_cost" in option else "cost"] = max(0, int(price))
+                self.option_ids.add(variant["id"])
+                self.options.append(variant)
+                self.pending.append((variant, node, ctx.allowance))
+                option.setdefault("_unless", []).append(ref)
         self.children(node, Ctx(oid, per_model, ctx.factor, "" if node.get("optionsDict") else ctx.suffix, None,
                                 ctx.allowance))
 
@@ -409,8 +469,18 @@ class ArmyConverter:
             for ref in node.get("extraCategories") or []:
                 if _norm(ref) in self.extra_cats:
                     tags.add(self.extra_cats[_norm(ref)])
+            for ref in [option.pop("_when")] if "_when" in option else []:
+                ids = sorted(i for i in self.by_ref.get(ref, ()) if i != option["id"])
+                if len(ids) == 1:
+                    option.setdefault("requires", []).append(ids[0])
+                elif ids and "requires_any" not in option:
+                    option["requires_any"] = ids
+            for ref in option.pop("_unless", []):
+                option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
             for key in ("override", "sharedRarity", "hasStat", "childrenOptions", "uniqueChildrenCombo",
                         "guidingCost", "dominant", "extraLeafCost"):
+                if key == "override" and id(node) in self.priced_otherwise:
+                    continue
                 if node.get(key):
                     tags.add(self.limits.not_understood(f"option {key}"))
             if node.get("rarity") not in (None, "Regular"):

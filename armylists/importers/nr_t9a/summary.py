@@ -16,6 +16,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from armylists.rules import parse_roster, validate
 from armylists.rules.book import Book, Entry, Option
 
 from armylists.importers.nr_t9a.army import MAPPING
@@ -185,6 +186,18 @@ def _repeats(entry: Entry, chosen: dict[str, int]):
         yield {**chosen, **dict(zip(many, counts))}
 
 
+def _unit_errors(book: Book, reading: UnitReading) -> int:
+    """How many of the book's rules one unit alone breaks, to choose between entries of one name (a unit
+    priced otherwise with one of its options is an entry of its own that requires that option)."""
+    if reading.priced is None:
+        return 10 ** 6
+    doc = {"format": "armylist/1", "system": book.system.id, "book": book.id, "book_version": book.version,
+           "points_limit": 100000, "units": [{"id": "u1", "entry": reading.entry, "size": reading.size,
+                                              "options": reading.options}]}
+    report = validate(book, parse_roster(doc))
+    return sum(1 for v in report.violations if v.severity == "error" and v.unit == "u1")
+
+
 def read_list(summary: dict, book: Book, limit: int) -> Reading:
     """The summary's list as a list document of `book` (the units it cannot place are left out and named)."""
     entries = _entries(book)
@@ -197,7 +210,8 @@ def read_list(summary: dict, book: Book, limit: int) -> Reading:
             readings.append(UnitReading(unit["name"], int(unit["cost"]), cause="unknown-entry"))
             continue
         options = [read_unit(e, unit) for e in found]
-        reading = min(options, key=lambda r: abs((r.priced if r.priced is not None else 10 ** 6) - r.cost))
+        reading = min(options, key=lambda r: (abs((r.priced if r.priced is not None else 10 ** 6) - r.cost),
+                                              _unit_errors(book, r) if len(options) > 1 else 0))
         readings.append(reading)
         if reading.priced is None:
             continue
