@@ -10,14 +10,14 @@ multiplies its costs. Refs become tags, so the army-wide conditions are tally li
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.limits import Limits, condition_refs, ref_tag, refs_of, slug
+from armylists.importers.nr_t9a.limits import Limits, condition_refs, norm_ref, ref_tag, refs_of, slug
+from armylists.importers.nr_t9a.variants import extra_by_option, moved, with_option
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 OPTION_TYPES = ("check", "numeric")
@@ -94,14 +94,14 @@ class ArmyConverter:
             ours = MAPPING["categories"].get(ref)
             low, high = cat.get("minPercent"), cat.get("maxPercent")
             if ours is None:
-                self.extra_cats[_norm(ref)] = "cat-" + slug(cat.get("name", ref), 70)
+                self.extra_cats[norm_ref(ref)] = "cat-" + slug(cat.get("name", ref), 70)
                 own = slug(cat.get("name", ref))
                 if self.categories is None or own in self.categories:
-                    self.own_cats[_norm(ref)] = own
+                    self.own_cats[norm_ref(ref)] = own
                 else:
                     self.limits.not_understood(f"category {cat.get('name', ref)} (not a category of the system)")
                 if low is not None or high is not None:
-                    self.limits.category_points(self.extra_cats[_norm(ref)], cat.get("name", ref), low, high)
+                    self.limits.category_points(self.extra_cats[norm_ref(ref)], cat.get("name", ref), low, high)
             elif low is not None or high is not None:
                 rule = {"id": f"{ours}-percent", "type": "category_percent",
                         "params": {"categories": [ours]}, "source": f"New Recruit's data: category {cat.get('name')}"}
@@ -148,7 +148,7 @@ class ArmyConverter:
     # -- a unit ------------------------------------------------------------------------------
     def category(self, ref) -> str | None:
         ref = ref[0] if isinstance(ref, list) and ref else ref
-        return MAPPING["categories"].get(ref) or self.own_cats.get(_norm(ref)) if isinstance(ref, str) else None
+        return MAPPING["categories"].get(ref) or self.own_cats.get(norm_ref(ref)) if isinstance(ref, str) else None
 
     def entry(self, unit: dict, container: str, ids: set) -> list[dict]:
         """The unit's entry; and where an `override` moves it to another category (`replaceCategory`) once
@@ -163,8 +163,8 @@ class ArmyConverter:
         category = self.category(container)
         tags = [ref_tag(r) for r in refs_of(unit)]
         for ref in [container, unit.get("category")] + list(unit.get("extraCategories") or []):
-            if isinstance(ref, str) and _norm(ref) in self.extra_cats:
-                tags.append(self.extra_cats[_norm(ref)])
+            if isinstance(ref, str) and norm_ref(ref) in self.extra_cats:
+                tags.append(self.extra_cats[norm_ref(ref)])
         if category is None:
             category = MAPPING["other_category"]
         self.eid, self.options, self.groups, self.by_ref = eid, [], {}, {}
@@ -218,18 +218,18 @@ class ArmyConverter:
             conds = condition_refs(o.get("hasOption"))
             single = (set(o) == {"hasOption", "options"} and len(conds) == 1 and len(conds[0][0]) == 1
                       and conds[0][1].get("amount", 1) == 1 and conds[0][0][0] in self.by_ref)
-            variant = self.moved(o, entry, size_group, ids) if where == "unit" else None
+            variant = moved(self, o, entry, size_group, ids) if where == "unit" else None
             if variant is not None:
                 variants.append(variant)
             elif where == "unit" and set(changes) <= {"extraCategories"} and set(o) == {"hasOption", "options"}:
-                self.extra_by_option(o, tags)
+                extra_by_option(self, o, tags)
             elif single and set(changes) <= VARIANT_KEYS[where]:
                 slot = by_option.setdefault(conds[0][0][0], {})
                 slot.update({f"{where}.{k}": v for k, v in changes.items()})
             else:
                 tags.append(self.limits.not_understood(f"{where} override (" + "/".join(sorted(changes)) + ")"))
         for ref, changes in by_option.items():
-            variants.append(self.with_option(entry, ref, changes, size_group is not None, ids))
+            variants.append(with_option(self, entry, ref, changes, size_group is not None, ids))
         entry["tags"] = sorted(set(tags))
         if self.options:
             entry["options"] = self.options
@@ -239,76 +239,6 @@ class ArmyConverter:
         for variant in variants:
             variant.update({k: entry[k] for k in ("tags", "options", "groups") if k in entry and k not in variant})
         return [entry] + variants
-
-    def with_option(self, entry: dict, ref: str, changes: dict, sized: bool, ids: set) -> dict:
-        """The unit as an override makes it where it has one of its options (Black Cloaks as Covert
-        Operatives: another unit cost, model cost and minimum size): an entry of its own that requires an
-        option carrying `ref`, while the unit's own entry refuses it."""
-        variant = {**entry, "id": slug(f"{entry['id']}-with-{ref}"), "size": dict(entry["size"])}
-        ids.add(variant["id"])
-        for key, value in changes.items():
-            if key == "unit.cost":
-                variant["base_points" if sized else "points"] = int(value)
-            elif key == "unit.replaceCategory":
-                variant["category"] = self.category(value) or variant["category"]
-            elif key == "number.cost":
-                variant["points"] = int(value)
-            elif key in ("size.minSize", "size.maxSize"):
-                variant["size"]["min" if key == "size.minSize" else "max"] = int(value)
-        if variant["points"] < 0:
-            variant["base_points"] = variant.get("base_points", 0) + variant["points"]
-            variant["points"] = 0
-        variant["size"]["max"] = max(variant["size"]["min"], variant["size"]["max"])
-        tag = ref_tag(ref)
-        self.limits.add({"label": f"{variant['name']} with {ref}", "count": [tag], "scope": "unit",
-                         "entries": [variant["id"]], "min": 1})
-        self.limits.add({"label": f"{entry['name']} with {ref} (priced otherwise)", "count": [tag], "scope": "unit",
-                         "entries": [entry["id"]], "max": 0})
-        return variant
-
-    def moved(self, override: dict, entry: dict, size_group: dict | None, ids: set) -> dict | None:
-        """An entry for the unit in the category an override's `replaceCategory` moves it to, or None."""
-        target = (override.get("options") or {}).get("replaceCategory")
-        conds = condition_refs(override.get("hasOption"))
-        if target is None or set(override) != {"hasOption", "options"} or len(conds) != 1 or len(conds[0][0]) != 1:
-            return None
-        category = self.category(target)
-        if category is None:
-            return None
-        ref, amount = conds[0][0][0], conds[0][1].get("amount", 1)
-        variant = {**entry, "id": slug(f"{entry['id']}-as-{category}"), "category": category}
-        ids.add(variant["id"])
-        number_refs = set()
-        if size_group is not None:
-            for number in size_group.get("options", []):
-                number_refs.update(refs_of(number))
-        if ref in number_refs:  # so many models or more
-            low, high = entry["size"]["min"], entry["size"]["max"]
-            if not low < amount <= high:
-                return None
-            variant["size"] = {"min": amount, "max": high}
-            entry["size"] = {"min": low, "max": amount - 1}
-            return variant
-        if ref not in self.by_ref:
-            return None
-        tag = ref_tag(ref)
-        self.limits.add({"label": f"{variant['name']} in {category}: {ref}", "count": [tag], "scope": "unit",
-                         "entries": [variant["id"]], "min": 1})
-        self.limits.add({"label": f"{entry['name']} with {ref} (in {category})", "count": [tag], "scope": "unit",
-                         "entries": [entry["id"]], "max": 0})
-        return variant
-
-    def extra_by_option(self, override: dict, tags: list) -> None:
-        """`extraCategories` where the unit has an option: the option carries the category's tag."""
-        for refs, _ in condition_refs(override.get("hasOption")):
-            for ref in refs:
-                for oid in self.by_ref.get(ref, []):
-                    for option in self.options:
-                        if option["id"] == oid:
-                            option.setdefault("tags", [])
-                            extra = [self.extra_cats[_norm(c)] for c in override["options"]["extraCategories"]
-                                     if _norm(c) in self.extra_cats]
-                            option["tags"] = sorted(set(option["tags"]) | set(extra))
 
     # -- option nodes ------------------------------------------------------------------------
     def node(self, node: dict, ctx: Ctx) -> None:
@@ -467,8 +397,8 @@ class ArmyConverter:
                 tags.add(own_tag)
                 self.limits.army_has(node["armyHasOption"], own_tag, option["name"])
             for ref in node.get("extraCategories") or []:
-                if _norm(ref) in self.extra_cats:
-                    tags.add(self.extra_cats[_norm(ref)])
+                if norm_ref(ref) in self.extra_cats:
+                    tags.add(self.extra_cats[norm_ref(ref)])
             for ref in [option.pop("_when")] if "_when" in option else []:
                 ids = sorted(i for i in self.by_ref.get(ref, ()) if i != option["id"])
                 if len(ids) == 1:
@@ -518,11 +448,6 @@ def _listed(value) -> list[dict]:
     """An `override`: a list of objects, or (in older data) one object."""
     items = value if isinstance(value, list) else [value] if value else []
     return [o for o in items if isinstance(o, dict)]
-
-
-def _norm(ref: str) -> str:
-    """A category ref compared loosely: the data writes one `sunnas_fury` in one place, `sunnasFury` in another."""
-    return re.sub(r"[^a-z0-9]", "", str(ref).lower())
 
 
 def _percent(value: float) -> float | int:

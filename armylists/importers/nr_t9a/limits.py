@@ -25,6 +25,11 @@ def slug(text: str, limit: int = 80) -> str:
     return out
 
 
+def norm_ref(ref: str) -> str:
+    """A category ref compared loosely: the data writes one `sunnas_fury` in one place, `sunnasFury` in another."""
+    return re.sub(r"[^a-z0-9]", "", str(ref).lower())
+
+
 def ref_tag(ref: str) -> str:
     return "r-" + slug(ref, 78)
 
