@@ -193,10 +193,21 @@ class TestConstructs:
         reading = read_list(summary, book, 4500)
         assert (reading.units[0].entry, reading.units[0].size) == ("tigers-as-core", 5)
 
-    def test_it_warns_of_a_rarity_it_does_not_check(self):
-        book, report = army(characters=[hero(options=[check_option("Relic", 30, rarity="Legendary")])])
-        assert report.unchecked["option rarity"] == 1
-        result, codes = judge(book, [{"entry": "hero", "options": {"relic": 1}}])
+    def test_it_limits_a_special_item_by_its_rarity_and_warns_of_other_rarities(self):
+        pool = {"refs": ["artefact"], "options": [check_option("Relic", 30, rarity="Legendary", refs=["shared_ref"]),
+                                                  check_option("Charm", 10, rarity="Rare", refs=["shared_ref"])]}
+        items = {"optionsLabel": "Artefact", "maxSize": 2, "optionsDict": ["artefact"], "options": []}
+        trait = check_option("Hunter", 20, rarity="Uncommon")
+        book, report = army(characters=[hero(options=[items, trait]), hero("Captain", 60, [items])], dictionary=[pool])
+        assert report.unchecked["option rarity"] == 1  # Hunter: not a Special Item
+        relics = [{"entry": "hero", "options": {"relic": 1}}, {"entry": "captain", "options": {"relic": 1}}]
+        result, codes = judge(book, relics)
+        assert codes == ["tally.max"]
+        assert [v.message for v in result.violations if v.severity == "error"] == [
+            "Relic (Legendary): 2 taken in the army; at most 1."]
+        charms = [{"entry": "hero", "options": {"charm": 1}}, {"entry": "captain", "options": {"charm": 1}}]
+        assert judge(book, charms)[1] == []
+        result, codes = judge(book, [{"entry": "hero", "options": {"hunter": 1}}])
         assert codes == []
         assert [(v.code, v.severity, v.rule) for v in result.violations if v.severity == "warning"] == [
             ("tally.max", "warning", "nr-not-checked-0")]

@@ -68,6 +68,8 @@ class ArmyConverter:
                  system: str = MAPPING["system"]):
         self.data, self.pools, self.date, self.system = data, pools, date, system
         self.categories = categories  # the system's category ids (None: any)
+        # The Special Items: the options of the pools; their rarity is how often an army takes one.
+        self.pool_items = {id(item) for items in pools.values() for item in items}
         self.limits = Limits()
         self.short = str(data.get("short") or slug(data.get("name", "army")))
         self.book_id = slug(data["name"])
@@ -413,7 +415,14 @@ class ArmyConverter:
                     continue
                 if node.get(key):
                     tags.add(self.limits.not_understood(f"option {key}"))
-            if node.get("rarity") not in (None, "Regular"):
+            rarity = node.get("rarity")
+            if rarity in MAPPING["rarity_max"] and not node.get("sharedRarity") and id(node) in self.pool_items:
+                key = node.get("name", "")  # one item by name, whatever weapon it is on (refs are shared)
+                tag = "rar-" + slug(key, 76)
+                tags.add(tag)
+                self.limits.add({"label": f"{node.get('name', key)} ({rarity})", "count": [tag],
+                                 "max": MAPPING["rarity_max"][rarity]})
+            elif rarity not in (None, "Regular", "Common"):
                 tags.add(self.limits.not_understood("option rarity"))
             for key in set(node) - QUIET_KEYS - {"guidingCost", "dominant", "extraLeafCost", "childrenOptions",
                                                  "uniqueChildrenCombo", "hasStat", "rarityModifier", "amountRefs"}:
