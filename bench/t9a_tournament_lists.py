@@ -135,7 +135,7 @@ def main() -> None:
     books = Books(source, system)
     units = units_ok = lists_ok = cats_ok = legal = judged = made = refused = latest_ok = 0
     causes, codes, warnings = Counter(), Counter(), Counter()
-    read = unnamed = legal_nearest = 0
+    read = unnamed = legal_nearest = unnamed_ok = 0
     for i, summary in enumerate(lists):
         book = books.book(summary["army"], summary["start"])
         if book is None:
@@ -153,6 +153,7 @@ def main() -> None:
             ours = next(priced).points if r.priced is not None else None
             if ours == r.cost:
                 units_ok += 1
+                unnamed_ok += bool(r.unnamed)
             else:
                 all_ok = False
                 causes[r.cause or ("engine" if ours is not None else "unread")] += 1
@@ -190,12 +191,13 @@ def main() -> None:
     figures = {
         "lists": len(lists), "lists_read": read, "units": units, "units_ok": units_ok, "lists_ok": lists_ok,
         "categories_ok": cats_ok, "legal": legal, "judged": judged, "broken_made": made, "broken_refused": refused,
-        "latest_units_ok": latest_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()),
+        "latest_units_ok": latest_ok, "units_ok_with_unnamed_option": unnamed_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()),
         "warnings": dict(warnings.most_common()), "books_built": len(books.built), "general_not_named": unnamed, "legal_at_nearest_round_size": legal_nearest, "seconds": round(time.time() - started, 1),
     }
     print(f"lists read: {read} of {len(lists)} ({figures['books_built']} books built from "
           f"{len(books.snapshots)} dates of data)")
     print(f"units whose cost is New Recruit's: {units_ok} of {units} ({pct(units_ok, units)}%)")
+    print(f"  of which read with one option the summary does not name (the only one giving the cost): {unnamed_ok}")
     print(f"  with the latest data only: {latest_ok} of {units} ({pct(latest_ok, units)}%)")
     print(f"lists whose every unit is: {lists_ok} of {len(lists)} ({pct(lists_ok, len(lists))}%)")
     print(f"  of those, category points as New Recruit's: {cats_ok} ({pct(cats_ok, lists_ok)}%)")

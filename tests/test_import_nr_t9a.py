@@ -230,6 +230,22 @@ class TestSummaryReading:
             (20, {"hand-weapon": 1}, 250), (20, {"spear": 1}, 252)]
 
 
+    def test_it_takes_one_option_the_summary_leaves_out_only_where_it_alone_gives_the_cost(self):
+        weapons = {"optionsLabel": "Artillery Weapon", "minSize": 1, "maxSize": 1, "options": [
+            check_option("Dwarf Ballista (4+)", 0, options=[{"optionsLabel": "Options", "options": [
+                check_option("Rune Crafted (+1 to hit)", 15), check_option("Flaming Shot", 0)]}])]}
+        artillery = {"name": "Field Artillery", "unit_id": "fa", "cost": 100, "refs": ["fa"], "options": [weapons]}
+        book, _ = army(special=[artillery])
+        summary = {"units": [{"name": "Field Artillery", "cost": 115, "category": "Special",
+                              "options": [{"name": "Dwarf Ballista"}]},
+                             {"name": "Field Artillery", "cost": 115, "category": "Special",
+                              "options": [{"name": "Dwarf Ballista"}, {"name": "Trusted Adviser"}]}]}
+        first, second = read_list(summary, book, 4500).units
+        assert (first.priced, first.unnamed, first.options) == (
+            115, "Rune Crafted (+1 to hit)", {"dwarf-ballista-4": 1, "rune-crafted-1-to-hit": 1})
+        assert (second.priced, second.unnamed, second.cause) == (100, "", "unknown-option")
+
+
 # -- the data itself: one commit of the bundle, and ten real lists ------------------------------------
 
 needs_data = pytest.mark.skipif(not (BUNDLE.is_file() and LISTS.is_file()),

@@ -43,6 +43,7 @@ class UnitReading:
     cause: str = ""  # why no reading gave the recorded cost: unknown-entry, unknown-option, cost
     general: bool = False
     unmatched: list[str] = field(default_factory=list)
+    unnamed: str = ""  # an option the summary does not name, taken because only it gives the recorded cost
 
 
 @dataclass
@@ -95,7 +96,8 @@ def _close(entry: Entry, chosen: dict[str, int]) -> dict[str, int]:
                 chosen[need] = 1
                 todo.append(need)
         if option.requires_any and not any(r in chosen for r in option.requires_any):
-            need = min((r for r in option.requires_any if r in options), key=lambda r: options[r].cost, default=None)
+            need = min((r for r in option.requires_any if r in options),
+                       key=lambda r: options[r].cost + options[r].model_cost, default=None)
             if need is not None:
                 chosen[need] = 1
                 todo.append(need)
@@ -105,7 +107,7 @@ def _close(entry: Entry, chosen: dict[str, int]) -> dict[str, int]:
             continue
         free = [o for o in members if o.id not in chosen and all(r in chosen for r in o.requires)
                 and not any(x in chosen for x in o.excludes)]
-        free.sort(key=lambda o: (o.cost, o.per_model))
+        free.sort(key=lambda o: (o.cost + o.model_cost, o.per_model))
         for o in free[:group.min]:
             chosen[o.id] = 1
     return chosen
@@ -167,11 +169,36 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
             break
     if best is None:  # no option of the summary's is the entry's: priced as it stands
         best = ({}, *_price(entry, {}, reading.cost))
+    if best[2] != reading.cost and not reading.unmatched:  # never in place of a name the data lacks
+        best = _unnamed(entry, best, reading)
     reading.options, reading.size, reading.priced = best
     reading.general = any(GENERAL_TAGS & entry.options[o].tags for o in reading.options)
     if reading.priced != reading.cost:
         reading.cause = "unknown-option" if reading.unmatched else "cost"
     return reading
+
+
+def _unnamed(entry: Entry, best: tuple, reading: UnitReading) -> tuple:
+    """The summary sometimes leaves a paid option out (a Dwarf war machine's "Rune Crafted (...)"): where no
+    reading gives the recorded cost, one more option whose requirements are already taken and which breaks
+    no option rule, if exactly one such option gives it. `reading.unnamed` says which."""
+    chosen = best[0]
+    fits = []
+    for option in entry.options.values():
+        if option.id in chosen or not all(r in chosen for r in option.requires):
+            continue
+        if option.requires_any and not any(r in chosen for r in option.requires_any):
+            continue
+        counts = {**chosen, option.id: 1}
+        if _conflicts(entry, counts):
+            continue
+        size, price = _price(entry, counts, reading.cost)
+        if price == reading.cost:
+            fits.append((counts, size, price, option.name))
+    if len(fits) != 1:
+        return best
+    reading.unnamed = fits[0][3]
+    return fits[0][:3]
 
 
 def _repeats(entry: Entry, chosen: dict[str, int]):
