@@ -319,6 +319,8 @@ class ArmyConverter:
             option["requires"] = [ctx.parent]
             self.has_children.add(ctx.parent)
         refs = refs_of(node)
+        if node.get("refopt") in self.mounts:  # a mount option carries its mount's refs (`sky_sloop`)
+            refs = refs + [r for r in refs_of(self.mounts[node["refopt"]]) if r not in refs]
         tags = {ref_tag(r) for r in refs}
         for r in refs:
             self.by_ref.setdefault(r, []).append(oid)
