@@ -164,6 +164,11 @@ def main() -> None:
         if all_ok:
             lists_ok += 1
             ours = {c.id: c.points for c in report.categories}
+            # New Recruit's summary shows Core scaled to a 25% minimum: 800 pts where the army's Core
+            # minimum is 20% read 1000 (1186.25 for 949), so ours is scaled the same way to compare.
+            core_min = next((r.params["min"] for r in book.rules if r.type == "category_percent"
+                             and r.params["categories"] == ["core"] and "min" in r.params), 25)
+            ours["core"] = ours.get("core", 0) * 25 / core_min
             cats_ok += all(ours.get(CATEGORY_NAMES[k], 0) == v for k, v in summary["points_per_category"].items()
                            if k in CATEGORY_NAMES)
             judged += 1

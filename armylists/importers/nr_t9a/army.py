@@ -98,7 +98,9 @@ class ArmyConverter:
             if ours is None:
                 self.extra_cats[norm_ref(ref)] = "cat-" + slug(cat.get("name", ref), 70)
                 own = slug(cat.get("name", ref))
-                if self.categories is None or own in self.categories:
+                if low is None and high is None:
+                    pass  # a container without a percent of its own (Engines of War) is part of Special
+                elif self.categories is None or own in self.categories:
                     self.own_cats[norm_ref(ref)] = own
                 else:
                     self.limits.not_understood(f"category {cat.get('name', ref)} (not a category of the system)")
