@@ -180,6 +180,20 @@ class TestConstructs:
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "The Menagerie: 400 pts in the army; at most 30% of the 1200-pt limit (360 pts)."]
 
+    def test_it_lowers_a_category_minimum_where_the_army_has_an_option(self):
+        wildheart = hero("Wildheart", 300, [check_option("Wildheart Bond", 0, refs=["ok_bn_wildheart"])])
+        warriors = {"name": "Warriors", "unit_id": "w", "cost": 200, "refs": ["w"], "options": []}
+        cats = army(characters=[wildheart], core=[warriors])[0]
+        assert not [r for r in cats.rules if r.type == "category_percent" and r.params["categories"] == ["core"]]
+        data = {"name": "Test Army", "short": "ta", "version": "1", "army": [{"name": "Army", "options": [
+            {"name": "Characters", "refs": ["perso"], "options": [wildheart]},
+            {"name": "Core", "refs": ["base"], "minPercent": 0.25, "options": [warriors], "override": [
+                {"armyHasOption": [{"refs": ["ok_bn_wildheart"], "amount": 1}], "options": {"minPercent": 0.2}}]}]}]}
+        book = build_book(ArmyConverter(data, {}, "2025-10-10", CATEGORIES).convert()[0], SYSTEM, {}, "test")
+        assert judge(book, [{"entry": "wildheart"}, {"entry": "warriors"}], limit=1000)[1] == ["tally.min"]
+        units = [{"entry": "wildheart", "options": {"wildheart-bond": 1}}, {"entry": "warriors"}]
+        assert judge(book, units, limit=1000)[1] == []
+
     def test_it_moves_a_unit_of_so_many_models_to_another_category(self):
         tigers = {"name": "Tigers", "unit_id": "tigers", "cost": 0, "refs": ["tigers"], "options": [
             {"minSize": 3, "maxSize": 15, "addToUnitSize": True, "options": [

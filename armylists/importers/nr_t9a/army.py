@@ -106,6 +106,8 @@ class ArmyConverter:
                     self.limits.not_understood(f"category {cat.get('name', ref)} (not a category of the system)")
                 if low is not None or high is not None:
                     self.limits.category_points(self.extra_cats[norm_ref(ref)], cat.get("name", ref), low, high)
+            elif cat.get("override") and self.category_override(cat, ours, ref, low, high):
+                continue
             elif low is not None or high is not None:
                 rule = {"id": f"{ours}-percent", "type": "category_percent",
                         "params": {"categories": [ours]}, "source": f"New Recruit's data: category {cat.get('name')}"}
@@ -129,6 +131,10 @@ class ArmyConverter:
                 if unit.get("invisible") or not unit.get("name"):
                     continue
                 entries.extend(self.entry(unit, ref, ids))
+        counted = set(self.extra_cats.values())
+        for e in entries:  # a unit moved into a category whose percent is a tally (replaceCategory) counts in it
+            if "cat-" + e["category"] in counted:
+                e["tags"] = sorted(set(e.get("tags", [])) | {"cat-" + e["category"]})
         self.report.entries = len(entries)
         self.report.unchecked = self.limits.unchecked
         book = {
@@ -148,6 +154,31 @@ class ArmyConverter:
             book["unchecked"] = [f"{c}: {n} in New Recruit's data, not checked" for c, n in
                                  sorted(self.limits.unchecked.items())]
         return book, self.report
+
+    def category_override(self, cat: dict, ours: str, ref: str, low, high) -> bool:
+        """A category whose percent an `override` changes where the army has an option (Ogre Khans' Core
+        at 20% with a Wildheart): the points of its units as a tally with that modifier. False where the
+        override says something else."""
+        modifiers = []
+        for o in _listed(cat.get("override")):
+            conds = condition_refs(o.get("armyHasOption"))
+            changes = o.get("options") if isinstance(o.get("options"), dict) else {}
+            if set(o) != {"armyHasOption", "options"} or len(conds) != 1 or not changes or \
+                    not set(changes) <= {"minPercent", "maxPercent"}:
+                return False
+            when = {"tally": {"count": sorted(ref_tag(r) for r in conds[0][0])}, "is": "atLeast",
+                    "value": conds[0][1].get("amount", 1)}
+            modifiers += [{"target": "min" if key == "minPercent" else "max", "op": "set",
+                           "value": round(float(value) * 100, 4), "when": when} for key, value in changes.items()]
+        tag = "cat-" + ours
+        self.extra_cats[norm_ref(ref)] = tag
+        limit = {"label": cat.get("name", ours), "count": [tag], "what": "points", "percent": True}
+        for key, value in (("min", low), ("max", high)):
+            if value is not None:
+                limit[key] = round(float(value) * 100, 4)
+        limit["modifiers"] = modifiers
+        self.limits.add(limit)
+        return True
 
     # -- a unit ------------------------------------------------------------------------------
     def category(self, ref) -> str | None:
