@@ -25,6 +25,12 @@ def slug(text: str, limit: int = 80) -> str:
     return out
 
 
+def listed(value) -> list[dict]:
+    """An `override`: a list of objects, or (in older data) one object."""
+    items = value if isinstance(value, list) else [value] if value else []
+    return [o for o in items if isinstance(o, dict)]
+
+
 def norm_ref(ref: str) -> str:
     """A category ref compared loosely: the data writes one `sunnas_fury` in one place, `sunnasFury` in another."""
     return re.sub(r"[^a-z0-9]", "", str(ref).lower())

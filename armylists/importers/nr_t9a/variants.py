@@ -1,9 +1,10 @@
-"""Entries of their own for units that New Recruit's `override`s change where they have one of their
-options or so many models: another category (`replaceCategory`), unit cost, model cost or size.
+"""What New Recruit's `override`s change where a unit (or the army) has an option or so many models: an
+entry of its own in another category (`replaceCategory`) or at another unit cost, model cost or size, and
+a category's percent (`category_override`).
 `conv` is the army.py ArmyConverter converting the unit (its options by ref, its categories, its limits)."""
 from __future__ import annotations
 
-from armylists.importers.nr_t9a.limits import condition_refs, norm_ref, ref_tag, refs_of, slug
+from armylists.importers.nr_t9a.limits import condition_refs, listed, norm_ref, ref_tag, refs_of, slug
 
 
 def with_option(conv, entry: dict, ref: str, changes: dict, sized: bool, ids: set) -> dict:
@@ -77,3 +78,29 @@ def extra_by_option(conv, override: dict, tags: list) -> None:
                         extra = [conv.extra_cats[norm_ref(c)] for c in override["options"]["extraCategories"]
                                  if norm_ref(c) in conv.extra_cats]
                         option["tags"] = sorted(set(option["tags"]) | set(extra))
+
+
+def category_override(conv, cat: dict, ours: str, ref: str, low, high) -> bool:
+    """A category whose percent an `override` changes where the army has an option (Ogre Khans' Core
+    at 20% with a Wildheart): the points of its units as a tally with that modifier. False where the
+    override says something else."""
+    modifiers = []
+    for o in listed(cat.get("override")):
+        conds = condition_refs(o.get("armyHasOption"))
+        changes = o.get("options") if isinstance(o.get("options"), dict) else {}
+        if set(o) != {"armyHasOption", "options"} or len(conds) != 1 or not changes or \
+                not set(changes) <= {"minPercent", "maxPercent"}:
+            return False
+        when = {"tally": {"count": sorted(ref_tag(r) for r in conds[0][0])}, "is": "atLeast",
+                "value": conds[0][1].get("amount", 1)}
+        modifiers += [{"target": "min" if key == "minPercent" else "max", "op": "set",
+                       "value": round(float(value) * 100, 4), "when": when} for key, value in changes.items()]
+    tag = "cat-" + ours
+    conv.extra_cats[norm_ref(ref)] = tag
+    limit = {"label": cat.get("name", ours), "count": [tag], "what": "points", "percent": True}
+    for key, value in (("min", low), ("max", high)):
+        if value is not None:
+            limit[key] = round(float(value) * 100, 4)
+    limit["modifiers"] = modifiers
+    conv.limits.add(limit)
+    return True
