@@ -200,8 +200,9 @@ def main() -> None:
         "latest_units_ok": latest_ok, "units_ok_with_unnamed_option": unnamed_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()),
         "warnings": dict(warnings.most_common()), "books_built": len(books.built), "general_not_named": unnamed, "legal_with_not_checked_warning": unchecked_legal, "legal_at_nearest_round_size": legal_nearest, "seconds": round(time.time() - started, 1),
     }
-    print(f"lists read: {read} of {len(lists)} ({figures['books_built']} books built from "
-          f"{len(books.snapshots)} dates of data)")
+    commits = len({snapshot.commit for snapshot in books.snapshots.values()})
+    print(f"lists read: {read} of {len(lists)} ({figures['books_built']} books built from the data of {commits} "
+          f"commits, for {len(books.snapshots)} tournament dates)")
     print(f"units whose cost is New Recruit's: {units_ok} of {units} ({pct(units_ok, units)}%)")
     print(f"  of which read with one option the summary does not name (the only one giving the cost): {unnamed_ok}")
     print(f"  with the latest data only: {latest_ok} of {units} ({pct(latest_ok, units)}%)")
