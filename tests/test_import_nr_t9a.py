@@ -8,12 +8,14 @@ are skipped when they are absent.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from armylists.importers.nr_t9a import check, convert, open_source
 from armylists.importers.nr_t9a.army import ArmyConverter
@@ -316,6 +318,22 @@ class TestBundle:
         assert [u.points for u in report.units] == [u["cost"] for u in summary["units"]]
         assert report.total_points == summary["points_per_category"]["Total"]
         assert sorted({v.code for v in report.violations if v.severity == "error"}) == TEN_LISTS[number]
+
+
+@needs_data
+@pytest.mark.django_db
+def test_the_command_stores_a_commit_once_and_checks_without_writing():
+    from armylists.models import RulesFile
+    out = io.StringIO()
+    call_command("import_nr_t9a", str(BUNDLE), "--at", "2025-10-18", "--check", stdout=out)
+    assert out.getvalue().splitlines()[-1] == "24 books are good; nothing written."
+    assert not RulesFile.objects.filter(system="t9a-2").exists()
+    call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=io.StringIO())
+    assert RulesFile.objects.filter(system="t9a-2", kind="book").count() == 24
+    assert RulesFile.objects.get(system="t9a-2", slug="dread-elves").version == "2024 beta1@2025-10-10"
+    out = io.StringIO()
+    call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=out)
+    assert out.getvalue().splitlines()[-1] == "0 new, 25 unchanged; 24 New Recruit T9A books in the database."
 
 
 def test_it_reads_a_folder_a_zip_and_a_git_repository(tmp_path):

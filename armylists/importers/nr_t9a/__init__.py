@@ -18,7 +18,7 @@ from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book
 
 from armylists.importers.nr_t9a.army import MAPPING, ArmyConverter, ArmyReport
-from armylists.importers.nr_t9a.source import NrSourceError, Snapshot, open_source
+from armylists.importers.nr_t9a.source import SHARED_FILES, NrSourceError, Snapshot, open_source
 
 SYSTEM_ID = MAPPING["system"]
 
@@ -35,7 +35,8 @@ class Conversion:
 
 
 def _included_names(snapshot: Snapshot) -> list[str]:
-    return [n for n in ("special.json",) if n in snapshot.keys]
+    """The files an army may `include` (by their `id`): the shared files (special.json, id 102)."""
+    return [n for n in SHARED_FILES if n in snapshot.keys]
 
 
 def convert_army(snapshot: Snapshot, name: str, categories: frozenset[str] | None = None
