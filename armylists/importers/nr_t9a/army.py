@@ -260,7 +260,8 @@ class ArmyConverter:
 
     def _group(self, node: dict, ctx: Ctx, name: str) -> str | None:
         """The group the node's children form, or None where they are free choices."""
-        high, low = node.get("maxSize"), node.get("minSize", node.get("minSinze"))
+        # `minSinze` (misspelt, once) is not read: New Recruit ignores it (Seekers priced without Vanguard)
+        high, low = node.get("maxSize"), node.get("minSize")
         if high is None and not low:
             return None
         gid = f"g{len(self.groups) + 1}"
