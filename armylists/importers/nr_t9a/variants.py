@@ -35,16 +35,21 @@ def with_option(conv, entry: dict, ref: str, changes: dict, sized: bool, ids: se
 
 
 def moved(conv, override: dict, entry: dict, size_group: dict | None, ids: set) -> dict | None:
-    """An entry for the unit in the category an override's `replaceCategory` moves it to, or None."""
-    target = (override.get("options") or {}).get("replaceCategory")
+    """An entry for the unit in the category an override's `replaceCategory` moves it to (at the unit cost
+    it may also set: Giant Rats), or None."""
+    changes = override.get("options") if isinstance(override.get("options"), dict) else {}
+    target = changes.get("replaceCategory")
     conds = condition_refs(override.get("hasOption"))
-    if target is None or set(override) != {"hasOption", "options"} or len(conds) != 1 or len(conds[0][0]) != 1:
+    if target is None or set(override) != {"hasOption", "options"} or len(conds) != 1 or len(conds[0][0]) != 1 \
+            or not set(changes) <= {"replaceCategory", "cost"}:
         return None
     category = conv.category(target)
     if category is None:
         return None
     ref, amount = conds[0][0][0], conds[0][1].get("amount", 1)
     variant = {**entry, "id": slug(f"{entry['id']}-as-{category}"), "category": category}
+    if "cost" in changes:
+        variant["base_points" if size_group is not None else "points"] = int(changes["cost"])
     ids.add(variant["id"])
     number_refs = set()
     if size_group is not None:
