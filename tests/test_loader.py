@@ -28,7 +28,7 @@ def load_error(tree: Path) -> str:
 
 class TestRealData:
     def test_it_loads_every_system_and_book(self, library):
-        assert set(library.systems) == {"t9a-0.11", "mordheim", "the-old-world"}
+        assert set(library.systems) == {"t9a-0.11", "t9a-2", "mordheim", "the-old-world"}  # t9a-2: books imported
         books = {(key[0], key[1]) for key in library.books}
         assert {b for s, b in books if s == "t9a-0.11"} == {"empire-of-sonnstahl", "ogre-khans"}
         assert ("mordheim", "reikland-mercenaries") in books

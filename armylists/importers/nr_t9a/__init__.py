@@ -1,0 +1,86 @@
+"""New Recruit's T9A data (vflam/nr-t9a) as books of our format: The 9th Age, 2nd edition, by date.
+
+    source = open_source(Path("nr-t9a.bundle"))     # a folder, a zip, or a git bundle/repository
+    snapshot = source.at("2025-03-01")              # the last commit before that day
+    conversion = convert(snapshot)                  # one book dict per army, and what was not understood
+    books = check(conversion, system)               # every book through the engine's own loader
+
+Each army file becomes the book `<army name>` (`dread-elves`) of the system `t9a-2`, at the version
+`<the data's version>@<commit date>`, so the data of different dates loads side by side. docs/import-nr-t9a.md
+describes every mapping.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from armylists.rules.book import Book, System
+from armylists.rules.errors import RulesDataError
+from armylists.rules.loader import build_book
+
+from armylists.importers.nr_t9a.army import MAPPING, ArmyConverter, ArmyReport
+from armylists.importers.nr_t9a.source import SHARED_FILES, NrSourceError, Snapshot, open_source
+
+SYSTEM_ID = MAPPING["system"]
+
+__all__ = ["ArmyReport", "Conversion", "NrSourceError", "SYSTEM_ID", "check", "convert", "convert_army",
+           "open_source"]
+
+
+@dataclass
+class Conversion:
+    commit: str
+    date: str
+    books: list[dict] = field(default_factory=list)
+    reports: list[ArmyReport] = field(default_factory=list)
+
+
+def _included_names(snapshot: Snapshot) -> list[str]:
+    """The files an army may `include` (by their `id`): the shared files (special.json, id 102)."""
+    return [n for n in SHARED_FILES if n in snapshot.keys]
+
+
+def convert_army(snapshot: Snapshot, name: str, categories: frozenset[str] | None = None
+                 ) -> tuple[dict, ArmyReport] | None:
+    """One army file as a book; None for a file that is no playable army (no `army` tree)."""
+    data = snapshot.json(name)
+    if not isinstance(data, dict) or not data.get("army") or not data.get("name"):
+        return None
+    pools: dict[str, list[dict]] = {}
+    for pool in data.get("dictionnary") or []:
+        refs = pool.get("refs") or []
+        for ref in [refs] if isinstance(refs, str) else refs:
+            pools.setdefault(ref, []).extend(pool.get("options") or [])
+    included = set(data.get("include") or [])
+    for other_name in _included_names(snapshot):
+        other = snapshot.json(other_name)
+        if other.get("id") in included:
+            for pool in other.get("dictionnary") or []:
+                refs = pool.get("refs") or []
+                for ref in [refs] if isinstance(refs, str) else refs:
+                    pools.setdefault(ref, []).extend(pool.get("options") or [])
+    return ArmyConverter(data, pools, snapshot.date, categories).convert()
+
+
+def convert(snapshot: Snapshot, armies: list[str] | None = None, categories: frozenset[str] | None = None
+            ) -> Conversion:
+    """Every army file of the snapshot (or those named: `de.json`) as a book of our format."""
+    conversion = Conversion(snapshot.commit, snapshot.date)
+    for name in snapshot.army_files():
+        if armies is not None and name not in armies:
+            continue
+        done = convert_army(snapshot, name, categories)
+        if done is not None:
+            conversion.books.append(done[0])
+            conversion.reports.append(done[1])
+    return conversion
+
+
+def check(conversion: Conversion, system: System) -> dict[str, Book]:
+    """Build every book with the engine's loader, as load_rules would; by the army's short code."""
+    books = {}
+    for book, report in zip(conversion.books, conversion.reports):
+        try:
+            books[report.army] = build_book(book, system, {}, f"{book['id']} ({report.army}.json at {conversion.commit})")
+        except RulesDataError as exc:
+            raise NrSourceError(f"{exc.source}: {'.'.join(map(str, exc.path))}: {exc.reason}") from None
+    return books

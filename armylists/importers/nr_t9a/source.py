@@ -1,0 +1,169 @@
+"""Where New Recruit's T9A data is read from: a checkout folder, a zip of one, or a git bundle/repository.
+
+    source = open_source(Path("nr-t9a.bundle"))      # a git source: every commit is a version
+    snapshot = source.at("2025-03-01")               # the last commit before that day (or a commit id)
+    snapshot.json("de.json")
+
+A folder or a zip is one snapshot, dated by its newest file. For git the files are read with `git`
+itself (`git clone --bare` of a bundle into a temporary folder, then `git cat-file`); nothing is
+checked out. Each file also has a key (its blob id, or a hash of its bytes) so a caller may keep what
+it made from a file and make it again only when the file changed.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+# The files of the repository that are not armies (FORMAT.md, "Files").
+SHARED_FILES = ("special.json", "spells.json", "ruledefs.json", "unitstats.json")
+
+
+class NrSourceError(Exception):
+    """The source cannot be read: names what and why, in one line."""
+
+
+@dataclass
+class Snapshot:
+    """The data at one commit (or one folder): file name -> bytes, read on demand."""
+    commit: str
+    date: str  # YYYY-MM-DD of the commit (UTC), or of the folder's newest file
+    keys: dict[str, str]  # file name -> a key that changes when the file does
+    _read: object = field(repr=False)
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def names(self) -> list[str]:
+        return sorted(self.keys)
+
+    def army_files(self) -> list[str]:
+        return [n for n in self.names() if n.endswith(".json") and n not in SHARED_FILES]
+
+    def json(self, name: str) -> dict:
+        if name not in self._cache:
+            try:
+                self._cache[name] = json.loads(self._read(name))
+            except ValueError as exc:
+                raise NrSourceError(f"{name} at {self.commit}: not JSON ({exc})") from None
+        return self._cache[name]
+
+
+class FolderSource:
+    def __init__(self, files: dict[str, bytes], label: str, date: str):
+        self.files, self.label, self.date = files, label, date
+
+    def commits(self) -> list[tuple[str, str]]:
+        return [(self.label, self.date)]
+
+    def at(self, when: str | None = None) -> Snapshot:
+        keys = {n: hashlib.sha1(b).hexdigest() for n, b in self.files.items()}
+        return Snapshot(self.label, self.date, keys, self.files.__getitem__)
+
+    def close(self) -> None:
+        pass
+
+
+class GitSource:
+    """A git repository (a bundle is cloned bare into a temporary folder first)."""
+
+    def __init__(self, path: Path):
+        self._tmp = None
+        if path.is_file():  # a bundle
+            self._tmp = tempfile.mkdtemp(prefix="nr-t9a-")
+            self._git(["clone", "--quiet", "--bare", str(path), self._tmp], cwd=None)
+            self.git_dir = self._tmp
+        else:
+            self.git_dir = str(path / ".git") if (path / ".git").exists() else str(path)
+        out = self._git(["log", "--format=%H %ct", "HEAD"])
+        self._commits = []  # oldest first: (commit, date)
+        for line in reversed(out.splitlines()):
+            commit, stamp = line.split()
+            self._commits.append((commit, datetime.fromtimestamp(int(stamp), timezone.utc).strftime("%Y-%m-%d")))
+        self._batch = None
+
+    def _git(self, args: list[str], cwd: str | None = "", data: bytes | None = None) -> str:
+        command = ["git"] + ([] if cwd is None else ["--git-dir", self.git_dir]) + args
+        try:
+            done = subprocess.run(command, capture_output=True, input=data, check=True)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            detail = getattr(exc, "stderr", b"") or b""
+            raise NrSourceError(f"git {' '.join(args[:2])}: {detail.decode(errors='replace').strip() or exc}") from None
+        return done.stdout.decode()
+
+    def commits(self) -> list[tuple[str, str]]:
+        return list(self._commits)
+
+    def resolve(self, when: str | None) -> tuple[str, str]:
+        """`when`: None (the newest commit), a date YYYY-MM-DD (the last commit before that day), or a commit."""
+        if when is None:
+            return self._commits[-1]
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", when):
+            before = [c for c in self._commits if c[1] < when]
+            if not before:
+                raise NrSourceError(f"no commit before {when} (the first is of {self._commits[0][1]})")
+            return before[-1]
+        for commit, date in self._commits:
+            if commit.startswith(when.lower()):
+                return commit, date
+        raise NrSourceError(f"{when!r} is no commit of the repository (nor a date YYYY-MM-DD)")
+
+    def at(self, when: str | None = None) -> Snapshot:
+        commit, date = self.resolve(when)
+        keys = {}
+        for line in self._git(["ls-tree", commit]).splitlines():
+            meta, name = line.split("\t", 1)
+            _, kind, blob = meta.split()
+            if kind == "blob":
+                keys[name] = blob
+        return Snapshot(commit[:7], date, keys, lambda name: self._blob(keys[name]))
+
+    def _blob(self, blob: str) -> bytes:
+        if self._batch is None:
+            self._batch = subprocess.Popen(["git", "--git-dir", self.git_dir, "cat-file", "--batch"],
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._batch.stdin.write(blob.encode() + b"\n")
+        self._batch.stdin.flush()
+        header = self._batch.stdout.readline().split()
+        if len(header) != 3:
+            raise NrSourceError(f"git cat-file: no blob {blob}")
+        data = self._batch.stdout.read(int(header[2]))
+        self._batch.stdout.read(1)
+        return data
+
+    def close(self) -> None:
+        if self._batch is not None:
+            self._batch.stdin.close()
+            self._batch.wait()
+            self._batch = None
+        if self._tmp:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+
+def _newest(stamps: list[float]) -> str:
+    return datetime.fromtimestamp(max(stamps or [0]), timezone.utc).strftime("%Y-%m-%d")
+
+
+def open_source(path: Path) -> FolderSource | GitSource:
+    """The data at `path`: a git bundle or repository, a zip of a checkout, or a checkout folder."""
+    path = Path(path)
+    if not path.exists():
+        raise NrSourceError(f"{path}: no such file or folder")
+    if path.is_file() and zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as z:
+            members = [m for m in z.infolist() if m.filename.endswith(".json") and not m.is_dir()]
+            files = {Path(m.filename).name: z.read(m) for m in members}
+            stamps = [datetime(*m.date_time, tzinfo=timezone.utc).timestamp() for m in members]
+        return FolderSource(files, path.stem, _newest(stamps))
+    if path.is_file() or (path / "HEAD").is_file() or (path / ".git").exists():
+        return GitSource(path)
+    files = {p.name: p.read_bytes() for p in sorted(path.glob("*.json"))}
+    if not files:
+        raise NrSourceError(f"{path}: no JSON files (a checkout of vflam/nr-t9a holds de.json, dh.json, ...)")
+    return FolderSource(files, path.name, _newest([p.stat().st_mtime for p in path.glob("*.json")]))

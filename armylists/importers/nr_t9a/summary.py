@@ -1,0 +1,256 @@
+"""New Recruit's summary of a T9A list (a tournament report's units) as a list document of our format.
+
+The summary names each unit, its cost and its options by display name, without parentheses, and leaves
+out the unit's size, its free default choices and how often a repeatable option was taken. So each unit
+is read back by search: its entry by name, each option among the entry's options of that name (a name
+may fit several: a weapon enchantment on a Hand Weapon or on a Great Weapon), the options these require
+(the weapon an enchantment sits on), a free choice in every group that must have one, and the unit's
+size (and repeat counts) solved from the recorded cost. The first reading whose price is the recorded
+cost wins; where none is, the closest is kept and `Reading.cause` says why.
+
+    reading = read_list(summary, book, limit)      # .document: the list document; .units: per unit
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from armylists.rules import parse_roster, validate
+from armylists.rules.book import Book, Entry, Option
+
+from armylists.importers.nr_t9a.army import MAPPING
+from armylists.importers.nr_t9a.limits import ref_tag, slug
+
+GENERAL_TAGS = frozenset(ref_tag(r) for r in MAPPING["general_refs"])
+MAX_READINGS = 4096  # option readings tried per unit before giving up on an exact one
+
+
+def plain(name: str) -> str:
+    """A name as the summary shows it, compared loosely: no parenthesised parts, lower case, words only."""
+    name = re.sub(r"\([^)]*\)?", " ", name)
+    return " ".join(re.sub(r"[^a-z0-9+]+", " ", name.lower()).split())
+
+
+@dataclass
+class UnitReading:
+    name: str
+    cost: int  # New Recruit's
+    entry: str | None = None
+    size: int | None = None
+    options: dict[str, int] = field(default_factory=dict)
+    priced: int | None = None  # our price of this reading (before the engine prices it again)
+    cause: str = ""  # why no reading gave the recorded cost: unknown-entry, unknown-option, cost
+    general: bool = False
+    unmatched: list[str] = field(default_factory=list)
+    unnamed: str = ""  # an option the summary does not name, taken because only it gives the recorded cost
+
+
+@dataclass
+class Reading:
+    document: dict
+    units: list[UnitReading]
+
+    @property
+    def general_named(self) -> bool:
+        """Whether the summary names the General (it sometimes does not: New Recruit's leadership skills)."""
+        return any(u.general for u in self.units)
+
+
+def _index(entry: Entry) -> dict[str, list[Option]]:
+    index: dict[str, list[Option]] = {}
+    for option in entry.options.values():
+        index.setdefault(plain(option.name), []).append(option)
+    return index
+
+
+def _entries(book: Book) -> dict[str, list[Entry]]:
+    found = book.__dict__.get("_nr_entries")
+    if found is None:
+        found = {}
+        for entry in book.entries.values():
+            found.setdefault(plain(entry.name), []).append(entry)
+        book.__dict__["_nr_entries"] = found
+    return found
+
+
+def _candidates(index: dict[str, list[Option]], name: str) -> list[Option]:
+    key = plain(name)
+    if key in index:
+        return index[key]
+    if len(key) >= 12:  # the summary cuts long names ("General, Imperial Authority, and +1 Cou")
+        return [o for k, opts in index.items() if k.startswith(key) for o in opts]
+    return []
+
+
+def _close(entry: Entry, chosen: dict[str, int]) -> dict[str, int]:
+    """The chosen options with what they require, and a free (else the cheapest) choice in each group that
+    must have one."""
+    chosen = dict(chosen)
+    options = entry.options
+    todo = list(chosen)
+    while todo:
+        option = options[todo.pop()]
+        for need in option.requires:
+            if need in options and need not in chosen:
+                chosen[need] = 1
+                todo.append(need)
+        if option.requires_any and not any(r in chosen for r in option.requires_any):
+            need = min((r for r in option.requires_any if r in options),
+                       key=lambda r: options[r].cost + options[r].model_cost, default=None)
+            if need is not None:
+                chosen[need] = 1
+                todo.append(need)
+    for group in entry.option_minimums:
+        members = [o for o in options.values() if o.group == group.id]
+        if sum(chosen.get(o.id, 0) for o in members) >= group.min:
+            continue
+        free = [o for o in members if o.id not in chosen and all(r in chosen for r in o.requires)
+                and not any(x in chosen for x in o.excludes)]
+        free.sort(key=lambda o: (o.cost + o.model_cost, o.per_model))
+        for o in free[:group.min]:
+            chosen[o.id] = 1
+    return chosen
+
+
+def _conflicts(entry: Entry, chosen: dict[str, int]) -> int:
+    """How many of the book's option rules the reading breaks (excluded pairs, groups over their maximum):
+    a reading that breaks none is preferred, but one that breaks some is still priced (and judged)."""
+    options, taken, broken = entry.options, {}, 0
+    for oid in chosen:
+        option = options[oid]
+        broken += sum(1 for x in option.excludes if x in chosen)
+        if option.group is not None:
+            taken[option.group] = taken.get(option.group, 0) + 1
+    return broken + sum(1 for g, n in taken.items() if g in entry.groups and n > entry.groups[g].max)
+
+
+def _price(entry: Entry, chosen: dict[str, int], cost: int) -> tuple[int, int]:
+    """(size, price) of the reading: the size in the entry's bounds whose price is nearest `cost`."""
+    fixed, per = entry.base_points, entry.points
+    for oid, n in chosen.items():
+        o = entry.options[oid]
+        if o.per_model:
+            per += o.cost * n
+        else:
+            fixed += o.cost * n
+        per += o.model_cost * n
+    low, high = entry.size_min, entry.size_max or entry.size_min
+    if per <= 0:
+        return low, fixed
+    size = min(max(round((cost - fixed) / per), low), high)
+    return size, fixed + per * size
+
+
+def read_unit(entry: Entry, unit: dict) -> UnitReading:
+    reading = UnitReading(unit["name"], int(unit["cost"]), entry.id)
+    index = _index(entry)
+    choices = []
+    for option in unit.get("options", []):
+        found = _candidates(index, option["name"])
+        if found:
+            choices.append(found)
+        else:
+            reading.unmatched.append(option["name"])
+    # The best reading: the recorded cost, then the fewest options the summary does not name (a weapon
+    # enchantment is read on the weapon the summary names rather than on one it would add).
+    best, best_key = None, None
+    for n, combo in enumerate(itertools.product(*choices)):
+        if n >= MAX_READINGS:
+            break
+        chosen = _close(entry, {o.id: 1 for o in combo})
+        conflicts = _conflicts(entry, chosen)
+        for counts in _repeats(entry, chosen):
+            size, price = _price(entry, counts, reading.cost)
+            key = (abs(price - reading.cost), conflicts, len(counts) - len(combo), sum(counts.values()))
+            if best_key is None or key < best_key:
+                best, best_key = (counts, size, price), key
+        if best_key is not None and best_key[:3] == (0, 0, 0):
+            break
+    if best is None:  # no option of the summary's is the entry's: priced as it stands
+        best = ({}, *_price(entry, {}, reading.cost))
+    if best[2] != reading.cost and not reading.unmatched:  # never in place of a name the data lacks
+        best = _unnamed(entry, best, reading)
+    reading.options, reading.size, reading.priced = best
+    reading.general = any(GENERAL_TAGS & entry.options[o].tags for o in reading.options)
+    if reading.priced != reading.cost:
+        reading.cause = "unknown-option" if reading.unmatched else "cost"
+    return reading
+
+
+def _unnamed(entry: Entry, best: tuple, reading: UnitReading) -> tuple:
+    """The summary sometimes leaves a paid option out (a Dwarf war machine's "Rune Crafted (...)"): where no
+    reading gives the recorded cost, one more option whose requirements are already taken and which breaks
+    no option rule, if exactly one such option gives it. `reading.unnamed` says which."""
+    chosen = best[0]
+    fits = []
+    for option in entry.options.values():
+        if option.id in chosen or not all(r in chosen for r in option.requires):
+            continue
+        if option.requires_any and not any(r in chosen for r in option.requires_any):
+            continue
+        counts = {**chosen, option.id: 1}
+        if _conflicts(entry, counts):
+            continue
+        size, price = _price(entry, counts, reading.cost)
+        if price == reading.cost:
+            fits.append((counts, size, price, option.name))
+    if len(fits) != 1:
+        return best
+    reading.unnamed = fits[0][3]
+    return fits[0][:3]
+
+
+def _repeats(entry: Entry, chosen: dict[str, int]):
+    """The chosen options, then with each repeatable one taken more often (the summary hides counts)."""
+    yield chosen
+    many = [oid for oid in chosen if entry.options[oid].max > 1][:2]
+    if not many:
+        return
+    for counts in itertools.product(*[range(1, entry.options[o].max + 1) for o in many]):
+        if all(c == 1 for c in counts):
+            continue
+        yield {**chosen, **dict(zip(many, counts))}
+
+
+def _unit_errors(book: Book, reading: UnitReading) -> int:
+    """How many of the book's rules one unit alone breaks, to choose between entries of one name (a unit
+    priced otherwise with one of its options is an entry of its own that requires that option)."""
+    if reading.priced is None:
+        return 10 ** 6
+    doc = {"format": "armylist/1", "system": book.system.id, "book": book.id, "book_version": book.version,
+           "points_limit": 100000, "units": [{"id": "u1", "entry": reading.entry, "size": reading.size,
+                                              "options": reading.options}]}
+    report = validate(book, parse_roster(doc))
+    return sum(1 for v in report.violations if v.severity == "error" and v.unit == "u1")
+
+
+def read_list(summary: dict, book: Book, limit: int) -> Reading:
+    """The summary's list as a list document of `book` (the units it cannot place are left out and named)."""
+    entries = _entries(book)
+    units, readings = [], []
+    for i, unit in enumerate(summary.get("units", [])):
+        found = entries.get(plain(unit["name"]), [])
+        here = [e for e in found if e.category == slug(unit.get("category", ""))]
+        found = here or found  # an entry moved to another category (replaceCategory) is told by the summary's
+        if not found:
+            readings.append(UnitReading(unit["name"], int(unit["cost"]), cause="unknown-entry"))
+            continue
+        options = [read_unit(e, unit) for e in found]
+        reading = min(options, key=lambda r: (abs((r.priced if r.priced is not None else 10 ** 6) - r.cost),
+                                              _unit_errors(book, r) if len(options) > 1 else 0))
+        readings.append(reading)
+        if reading.priced is None:
+            continue
+        doc = {"id": f"u{i + 1}", "entry": reading.entry}
+        if reading.size != book.entries[reading.entry].size_min:
+            doc["size"] = reading.size
+        if reading.options:
+            doc["options"] = reading.options
+        if reading.general:
+            doc["general"] = True
+        units.append(doc)
+    document = {"format": "armylist/1", "system": book.system.id, "book": book.id, "book_version": book.version,
+                "points_limit": limit, "units": units,
+                "name": str(summary.get("tournament_name", ""))[:200]}
+    return Reading(document, readings)

@@ -1,0 +1,111 @@
+"""What New Recruit's `override`s change where a unit (or the army) has an option or so many models: an
+entry of its own in another category (`replaceCategory`) or at another unit cost, model cost or size, and
+a category's percent (`category_override`).
+`conv` is the army.py ArmyConverter converting the unit (its options by ref, its categories, its limits)."""
+from __future__ import annotations
+
+from armylists.importers.nr_t9a.limits import condition_refs, listed, norm_ref, ref_tag, refs_of, slug
+
+
+def with_option(conv, entry: dict, ref: str, changes: dict, sized: bool, ids: set) -> dict:
+    """The unit as an override makes it where it has one of its options (Black Cloaks as Covert
+    Operatives: another unit cost, model cost and minimum size): an entry of its own that requires an
+    option carrying `ref`, while the unit's own entry refuses it."""
+    variant = {**entry, "id": slug(f"{entry['id']}-with-{ref}"), "size": dict(entry["size"])}
+    ids.add(variant["id"])
+    for key, value in changes.items():
+        if key == "unit.cost":
+            variant["base_points" if sized else "points"] = int(value)
+        elif key == "unit.replaceCategory":
+            variant["category"] = conv.category(value) or variant["category"]
+        elif key == "number.cost":
+            variant["points"] = int(value)
+        elif key in ("size.minSize", "size.maxSize"):
+            variant["size"]["min" if key == "size.minSize" else "max"] = int(value)
+    if variant["points"] < 0:
+        variant["base_points"] = variant.get("base_points", 0) + variant["points"]
+        variant["points"] = 0
+    variant["size"]["max"] = max(variant["size"]["min"], variant["size"]["max"])
+    tag = ref_tag(ref)
+    conv.limits.add({"label": f"{variant['name']} with {ref}", "count": [tag], "scope": "unit",
+                     "entries": [variant["id"]], "min": 1})
+    conv.limits.add({"label": f"{entry['name']} with {ref} (priced otherwise)", "count": [tag], "scope": "unit",
+                     "entries": [entry["id"]], "max": 0})
+    return variant
+
+
+def moved(conv, override: dict, entry: dict, size_group: dict | None, ids: set) -> dict | None:
+    """An entry for the unit in the category an override's `replaceCategory` moves it to (at the unit cost
+    it may also set: Giant Rats), or None."""
+    changes = override.get("options") if isinstance(override.get("options"), dict) else {}
+    target = changes.get("replaceCategory")
+    conds = condition_refs(override.get("hasOption"))
+    if target is None or set(override) != {"hasOption", "options"} or len(conds) != 1 or len(conds[0][0]) != 1 \
+            or not set(changes) <= {"replaceCategory", "cost"}:
+        return None
+    category = conv.category(target)
+    if category is None:
+        return None
+    ref, amount = conds[0][0][0], conds[0][1].get("amount", 1)
+    variant = {**entry, "id": slug(f"{entry['id']}-as-{category}"), "category": category}
+    if "cost" in changes:
+        variant["base_points" if size_group is not None else "points"] = int(changes["cost"])
+    ids.add(variant["id"])
+    number_refs = set()
+    if size_group is not None:
+        for number in size_group.get("options", []):
+            number_refs.update(refs_of(number))
+    if ref in number_refs:  # so many models or more
+        low, high = entry["size"]["min"], entry["size"]["max"]
+        if not low < amount <= high:
+            return None
+        variant["size"] = {"min": amount, "max": high}
+        entry["size"] = {"min": low, "max": amount - 1}
+        return variant
+    if ref not in conv.by_ref:
+        return None
+    tag = ref_tag(ref)
+    conv.limits.add({"label": f"{variant['name']} in {category}: {ref}", "count": [tag], "scope": "unit",
+                     "entries": [variant["id"]], "min": 1})
+    conv.limits.add({"label": f"{entry['name']} with {ref} (in {category})", "count": [tag], "scope": "unit",
+                     "entries": [entry["id"]], "max": 0})
+    return variant
+
+
+def extra_by_option(conv, override: dict, tags: list) -> None:
+    """`extraCategories` where the unit has an option: the option carries the category's tag."""
+    for refs, _ in condition_refs(override.get("hasOption")):
+        for ref in refs:
+            for oid in conv.by_ref.get(ref, []):
+                for option in conv.options:
+                    if option["id"] == oid:
+                        option.setdefault("tags", [])
+                        extra = [conv.extra_cats[norm_ref(c)] for c in override["options"]["extraCategories"]
+                                 if norm_ref(c) in conv.extra_cats]
+                        option["tags"] = sorted(set(option["tags"]) | set(extra))
+
+
+def category_override(conv, cat: dict, ours: str, ref: str, low, high) -> bool:
+    """A category whose percent an `override` changes where the army has an option (Ogre Khans' Core
+    at 20% with a Wildheart): the points of its units as a tally with that modifier. False where the
+    override says something else."""
+    modifiers = []
+    for o in listed(cat.get("override")):
+        conds = condition_refs(o.get("armyHasOption"))
+        changes = o.get("options") if isinstance(o.get("options"), dict) else {}
+        if set(o) != {"armyHasOption", "options"} or len(conds) != 1 or not changes or \
+                not set(changes) <= {"minPercent", "maxPercent"}:
+            return False
+        when = {"tally": {"count": sorted(ref_tag(r) for r in conds[0][0])}, "is": "atLeast",
+                "value": conds[0][1].get("amount", 1)}
+        modifiers += [{"target": "min" if key == "minPercent" else "max", "op": "set",
+                       "value": round(float(value) * 100, 4), "when": when} for key, value in changes.items()]
+    tag = "cat-" + ours
+    conv.extra_cats[norm_ref(ref)] = tag
+    limit = {"label": cat.get("name", ours), "count": [tag], "what": "points", "percent": True}
+    for key, value in (("min", low), ("max", high)):
+        if value is not None:
+            limit[key] = round(float(value) * 100, 4)
+    limit["modifiers"] = modifiers
+    conv.limits.add(limit)
+    return True

@@ -1,0 +1,358 @@
+"""import_nr_t9a: New Recruit's T9A data as 2nd-edition books, each construct with exact numbers, and ten
+real tournament lists read back from New Recruit's summaries, priced and judged end to end.
+
+The construct tests convert small armies written here in the data's shape. The end-to-end tests read the
+bundle and the tournament lists in ../shared/external/new-recruit-t9a at run time (never copied here) and
+are skipped when they are absent.
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from armylists.importers.nr_t9a import check, convert, open_source
+from armylists.importers.nr_t9a.army import ArmyConverter
+from armylists.importers.nr_t9a.source import NrSourceError
+from armylists.importers.nr_t9a.summary import plain, read_list
+from armylists.rules import parse_roster, validate
+from armylists.rules.loader import build_book, load_system_part
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "external" / "new-recruit-t9a"
+BUNDLE = DATA / "nr-t9a.bundle"
+LISTS = DATA / "tournament-lists.jsonl.gz"
+COMMIT = "273623d85e29e20faf1ccb91060fd00fc79ff288"  # 2025-10-10: the data of the most lists of 2025-2026
+
+SYSTEM, _, _ = load_system_part(ROOT / "rules_data" / "t9a-2", ROOT / "rules_data")
+CATEGORIES = frozenset(c.id for c in SYSTEM.categories)
+
+
+# -- constructs, on small armies in the data's shape -------------------------------------------------
+
+def army(characters=(), core=(), special=(), mounts=(), dictionary=(), root=None, menagerie=(), core_min=None):
+    cats = [{"name": "Characters", "refs": ["perso"], "maxPercent": 0.4, "options": list(characters)},
+            {"name": "Core", "refs": ["base"], "options": list(core), **({"minPercent": core_min} if core_min else {})},
+            {"name": "Special", "refs": ["special"], "options": list(special)},
+            {"name": "The Menagerie", "refs": ["theMenagerie"], "maxPercent": 0.3, "options": list(menagerie)},
+            {"name": "Mounts", "refs": ["mounts"], "invisible": True, "options": list(mounts)}]
+    data = {"name": "Test Army", "short": "ta", "version": "1", "army": [{"name": "Army", "options": cats, **(root or {})}],
+            "dictionnary": list(dictionary)}
+    book, report = ArmyConverter(data, _pools(dictionary), "2025-10-10", CATEGORIES).convert()
+    return build_book(book, SYSTEM, {}, "test army"), report
+
+
+def _pools(dictionary):
+    pools = {}
+    for pool in dictionary:
+        for ref in pool["refs"]:
+            pools.setdefault(ref, []).extend(pool["options"])
+    return pools
+
+
+def hero(name="Hero", cost=100, options=(), **extra):
+    return {"name": name, "unit_id": name.lower(), "cost": cost, "refs": [name.lower()], "options": list(options), **extra}
+
+
+def check_option(name, cost=0, **extra):
+    return {"type": "check", "name": name, "cost": cost, **extra}
+
+
+def judge(book, units, limit=4500):
+    doc = {"format": "armylist/1", "system": "t9a-2", "book": book.id, "book_version": book.version,
+           "points_limit": limit, "units": units}
+    report = validate(book, parse_roster(doc))
+    return report, sorted({v.code for v in report.violations if v.severity == "error"})
+
+
+GENERAL = check_option("General", refs=["general", "army_general"], armyHasNotOption=["army_general"])
+LEADERSHIP = {"type": "group", "optionsLabel": "Leadership", "maxSize": 1, "options": [GENERAL]}
+
+
+class TestConstructs:
+    def test_it_prices_the_unit_size_and_per_model_options(self):
+        spears = {"name": "Spears", "unit_id": "spears", "cost": -30, "refs": ["spears"], "options": [
+            {"minSize": 15, "maxSize": 35, "addToUnitSize": True, "options": [
+                {"name": "Number", "type": "numeric", "cost": 14, "options": [
+                    check_option("Shield", 1), check_option("Drummer", 10, costParentMult=False)]}]},
+            {"type": "group", "optionsLabel": "Command Group", "options": [check_option("Standard Bearer", 10)]}]}
+        book, _ = army(core=[spears])
+        entry = book.entries["spears"]
+        assert (entry.points, entry.base_points, entry.size_min, entry.size_max) == (14, -30, 15, 35)
+        report, _ = judge(book, [{"entry": "spears", "size": 20, "options": {"shield": 1, "standard-bearer": 1}}])
+        assert report.units[0].points == -30 + 20 * 14 + 20 * 1 + 10 == 280
+        report, _ = judge(book, [{"entry": "spears", "size": 20, "options": {"drummer": 1}}])
+        assert report.units[0].points == -30 + 20 * 14 + 10 == 260
+        _, codes = judge(book, [{"entry": "spears", "size": 36}])
+        assert codes == ["unit.size_max"]
+
+    def test_it_pulls_pools_with_their_suffix_and_cost_factor(self):
+        weapon = check_option("Great Weapon", 10, refs=["gw"], maxSize=1, optionsDict=["weaponEnchant"],
+                              optionsSuffix=" (Great Weapon)", optionsCostFactor=2)
+        pool = {"refs": ["weaponEnchant"], "options": [check_option("King Slayer", 35, refs=["kingSlayer"])]}
+        book, _ = army(characters=[hero(options=[LEADERSHIP, {"optionsLabel": "Weapon", "maxSize": 1,
+                                                               "options": [weapon]}])], dictionary=[pool])
+        option = book.entries["hero"].options["king-slayer-great-weapon"]
+        assert (option.name, option.cost, option.requires) == ("King Slayer (Great Weapon)", 70, ("great-weapon",))
+        report, _ = judge(book, [{"entry": "hero", "general": True,
+                                  "options": {"general": 1, "great-weapon": 1, "king-slayer-great-weapon": 1}}])
+        assert report.units[0].points == 100 + 10 + 70
+        _, codes = judge(book, [{"entry": "hero", "options": {"king-slayer-great-weapon": 1}}])
+        assert "options.requires" in codes
+
+    def test_it_gives_a_refopt_mount_its_own_options(self):
+        mount = {"name": "Manticore", "unit_id": "manticoreMount", "cost": 0, "refs": ["manticore_mount"],
+                 "options": [check_option("Venom", 20, refs=["venom"])]}
+        ride = {"type": "group", "optionsLabel": "Mount", "maxSize": 1, "minSize": 1, "options": [
+            check_option("On Foot", 0), check_option("Manticore", 220, refopt="manticoreMount", refs=["manticore"])]}
+        book, _ = army(characters=[hero(options=[ride])], mounts=[mount])
+        assert book.entries["hero"].options["venom"].requires == ("manticore",)
+        report, codes = judge(book, [{"entry": "hero", "options": {"manticore": 1, "venom": 1}}])
+        assert report.units[0].points == 100 + 220 + 20
+        assert "options.group_min" not in codes
+
+    def test_it_takes_a_numeric_option_up_to_its_max_size(self):
+        runes = check_option("Rune of Might", 15, type="numeric", maxSize=3)
+        book, _ = army(characters=[hero(options=[runes])])
+        report, _ = judge(book, [{"entry": "hero", "options": {"rune-of-might": 2}}])
+        assert report.units[0].points == 130
+        _, codes = judge(book, [{"entry": "hero", "options": {"rune-of-might": 4}}])
+        assert codes == ["options.max"]
+
+    def test_it_caps_the_allowance_without_ignore_cost_options(self):
+        equipment = {"type": "group", "optionsLabel": "Equipment", "leafMaxCost": 100, "options": [
+            check_option("Shield", 10, ignoreCost=True), check_option("Talisman", 60), check_option("Crown", 50)]}
+        book, _ = army(characters=[hero(options=[equipment])])
+        report, codes = judge(book, [{"entry": "hero", "options": {"shield": 1, "talisman": 1}}])
+        assert (report.units[0].points, codes) == (170, [])
+        report, codes = judge(book, [{"entry": "hero", "options": {"talisman": 1, "crown": 1}}])
+        assert (report.units[0].points, codes) == (210, ["tally.max"])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "Hero: special items allowance: 110 pts in Hero (u1); at most 100 pts."]
+
+    def test_it_reads_has_option_and_has_not_option_as_requires_and_excludes(self):
+        grudge = check_option("Ancient Grudge", 35, hasOption=["general"])
+        solitary = check_option("Solitary", 10, hasNotOption=["general"])
+        book, _ = army(characters=[hero(options=[LEADERSHIP, grudge, solitary])])
+        options = book.entries["hero"].options
+        assert (options["ancient-grudge"].requires, options["solitary"].excludes) == (("general",), ("general",))
+        _, codes = judge(book, [{"entry": "hero", "options": {"ancient-grudge": 1}}])
+        assert codes == ["general.missing", "options.requires"]
+        _, codes = judge(book, [{"entry": "hero", "general": True, "options": {"general": 1, "solitary": 1}}])
+        assert codes == ["options.excludes"]
+
+    def test_it_limits_refs_in_the_army_per_points_rounded_up(self):
+        raiders = {"name": "Raiders", "unit_id": "raiders", "cost": 50, "refs": ["raiders"], "options": []}
+        for round_up in ({}, {"roundUp": True}):  # rounded up either way (measured: docs/import-nr-t9a.md)
+            book, _ = army(special=[raiders], root={"armyHasNotOption": [
+                {"refs": ["raiders"], "amount": 1, "perPoints": 1000, **round_up}]})
+            assert judge(book, [{"id": f"r{i}", "entry": "raiders"} for i in range(2)], limit=2000)[1] == []
+            assert judge(book, [{"id": f"r{i}", "entry": "raiders"} for i in range(3)], limit=2000)[1] == ["tally.max"]
+            assert judge(book, [{"id": f"r{i}", "entry": "raiders"} for i in range(3)], limit=2001)[1] == []
+            assert judge(book, [{"id": f"r{i}", "entry": "raiders"} for i in range(4)], limit=2001)[1] == ["tally.max"]
+
+    def test_it_allows_one_general_and_an_option_only_with_a_ref_in_the_army(self):
+        banner = check_option("Warbanner", 40, armyHasOption=[{"refs": ["general"], "amount": 1}])
+        book, _ = army(characters=[hero(options=[LEADERSHIP, banner]), hero("Captain", 60, [LEADERSHIP])])
+        units = [{"entry": "hero", "general": True, "options": {"general": 1}},
+                 {"entry": "captain", "general": True, "options": {"general": 1}}]
+        assert judge(book, units)[1] == ["general.multiple", "tally.max"]
+        assert judge(book, [{"entry": "captain", "general": True, "options": {"general": 1}},
+                            {"entry": "hero", "options": {"warbanner": 1}}])[1] == []
+        assert judge(book, [{"entry": "hero", "general": True, "options": {"warbanner": 1}}])[1] == ["tally.max"]
+
+    def test_it_bounds_categories_and_an_armys_own_category(self):
+        beast = {"name": "Leviathan", "unit_id": "leviathan", "cost": 400, "refs": ["leviathan"], "options": []}
+        book, _ = army(characters=[hero(cost=500)], core=[{**beast, "name": "Warriors", "unit_id": "w", "cost": 300}],
+                       menagerie=[beast], core_min=0.25)
+        assert book.entries["leviathan"].category == "the-menagerie"
+        percent = {r.id: r.params for r in book.rules if r.type == "category_percent"}
+        assert percent == {"characters-percent": {"categories": ["characters"], "max": 40},
+                           "core-percent": {"categories": ["core"], "min": 25}}
+        report, codes = judge(book, [{"entry": "hero"}, {"entry": "warriors"}, {"entry": "leviathan"}], limit=1200)
+        assert codes == ["category.max_percent", "tally.max"]  # no option names a General: not checked
+        assert {c.id: c.points for c in report.categories if c.points} == {
+            "characters": 500, "core": 300, "the-menagerie": 400}
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "The Menagerie: 400 pts in the army; at most 30% of the 1200-pt limit (360 pts)."]
+
+    def test_it_lowers_a_category_minimum_where_the_army_has_an_option(self):
+        wildheart = hero("Wildheart", 300, [check_option("Wildheart Bond", 0, refs=["ok_bn_wildheart"])])
+        warriors = {"name": "Warriors", "unit_id": "w", "cost": 200, "refs": ["w"], "options": []}
+        cats = army(characters=[wildheart], core=[warriors])[0]
+        assert not [r for r in cats.rules if r.type == "category_percent" and r.params["categories"] == ["core"]]
+        data = {"name": "Test Army", "short": "ta", "version": "1", "army": [{"name": "Army", "options": [
+            {"name": "Characters", "refs": ["perso"], "options": [wildheart]},
+            {"name": "Core", "refs": ["base"], "minPercent": 0.25, "options": [warriors], "override": [
+                {"armyHasOption": [{"refs": ["ok_bn_wildheart"], "amount": 1}], "options": {"minPercent": 0.2}}]}]}]}
+        book = build_book(ArmyConverter(data, {}, "2025-10-10", CATEGORIES).convert()[0], SYSTEM, {}, "test")
+        assert judge(book, [{"entry": "wildheart"}, {"entry": "warriors"}], limit=1000)[1] == ["tally.min"]
+        units = [{"entry": "wildheart", "options": {"wildheart-bond": 1}}, {"entry": "warriors"}]
+        assert judge(book, units, limit=1000)[1] == []
+
+    def test_it_moves_a_unit_of_so_many_models_to_another_category(self):
+        tigers = {"name": "Tigers", "unit_id": "tigers", "cost": 0, "refs": ["tigers"], "options": [
+            {"minSize": 3, "maxSize": 15, "addToUnitSize": True, "options": [
+                {"name": "Number", "type": "numeric", "cost": 30, "refs": ["tiger_count"]}]}],
+            "override": [{"hasOption": [{"refs": ["tiger_count"], "amount": 5}], "options": {"replaceCategory": "base"}}]}
+        book, _ = army(special=[tigers])
+        small, large = book.entries["tigers"], book.entries["tigers-as-core"]
+        assert [(e.category, e.size_min, e.size_max) for e in (small, large)] == [("special", 3, 4), ("core", 5, 15)]
+        summary = {"units": [{"name": "Tigers", "cost": 150, "category": "Core", "options": []}]}
+        reading = read_list(summary, book, 4500)
+        assert (reading.units[0].entry, reading.units[0].size) == ("tigers-as-core", 5)
+
+    def test_it_limits_a_special_item_by_its_rarity_and_warns_of_other_rarities(self):
+        pool = {"refs": ["artefact"], "options": [check_option("Relic", 30, rarity="Legendary", refs=["shared_ref"]),
+                                                  check_option("Charm", 10, rarity="Rare", refs=["shared_ref"])]}
+        items = {"optionsLabel": "Artefact", "maxSize": 2, "optionsDict": ["artefact"], "options": []}
+        trait = check_option("Hunter", 20, rarity="Uncommon")
+        book, report = army(characters=[hero(options=[items, trait]), hero("Captain", 60, [items])], dictionary=[pool])
+        assert report.unchecked["option rarity"] == 1  # Hunter: not a Special Item
+        relics = [{"entry": "hero", "options": {"relic": 1}}, {"entry": "captain", "options": {"relic": 1}}]
+        result, codes = judge(book, relics)
+        assert codes == ["tally.max"]
+        assert [v.message for v in result.violations if v.severity == "error"] == [
+            "Relic (Legendary): 2 taken in the army; at most 1."]
+        charms = [{"entry": "hero", "options": {"charm": 1}}, {"entry": "captain", "options": {"charm": 1}}]
+        assert judge(book, charms)[1] == []
+        result, codes = judge(book, [{"entry": "hero", "options": {"hunter": 1}}])
+        assert codes == []
+        assert [(v.code, v.severity, v.rule) for v in result.violations if v.severity == "warning"] == [
+            ("tally.max", "warning", "nr-not-checked-0")]
+
+
+class TestSummaryReading:
+    def test_it_compares_names_as_the_summary_strips_them(self):
+        assert plain("Repeater Handbow (4+) and Poison Attacks (Shooting)") == "repeater handbow and poison attacks"
+
+    def test_it_solves_the_size_from_the_cost_and_fills_free_defaults(self):
+        spears = {"name": "Spears", "unit_id": "spears", "cost": -30, "refs": ["spears"], "options": [
+            {"minSize": 15, "maxSize": 35, "addToUnitSize": True, "options": [{"name": "Number", "type": "numeric",
+                                                                               "cost": 14}]},
+            {"type": "group", "optionsLabel": "Weapon", "minSize": 1, "maxSize": 1, "options": [
+                check_option("Hand Weapon", 0), check_option("Spear", 2)]}]}
+        book, _ = army(core=[spears])
+        summary = {"units": [{"name": "Spears", "cost": 250, "category": "Core", "options": []},
+                             {"name": "Spears", "cost": 252, "category": "Core", "options": [{"name": "Spear"}]}]}
+        reading = read_list(summary, book, 4500)
+        assert [(u.size, u.options, u.priced) for u in reading.units] == [
+            (20, {"hand-weapon": 1}, 250), (20, {"spear": 1}, 252)]
+
+
+    def test_it_takes_one_option_the_summary_leaves_out_only_where_it_alone_gives_the_cost(self):
+        weapons = {"optionsLabel": "Artillery Weapon", "minSize": 1, "maxSize": 1, "options": [
+            check_option("Dwarf Ballista (4+)", 0, options=[{"optionsLabel": "Options", "options": [
+                check_option("Rune Crafted (+1 to hit)", 15), check_option("Flaming Shot", 0)]}])]}
+        artillery = {"name": "Field Artillery", "unit_id": "fa", "cost": 100, "refs": ["fa"], "options": [weapons]}
+        book, _ = army(special=[artillery])
+        summary = {"units": [{"name": "Field Artillery", "cost": 115, "category": "Special",
+                              "options": [{"name": "Dwarf Ballista"}]},
+                             {"name": "Field Artillery", "cost": 115, "category": "Special",
+                              "options": [{"name": "Dwarf Ballista"}, {"name": "Trusted Adviser"}]}]}
+        first, second = read_list(summary, book, 4500).units
+        assert (first.priced, first.unnamed, first.options) == (
+            115, "Rune Crafted (+1 to hit)", {"dwarf-ballista-4": 1, "rune-crafted-1-to-hit": 1})
+        assert (second.priced, second.unnamed, second.cause) == (100, "", "unknown-option")
+
+
+# -- the data itself: one commit of the bundle, and ten real lists ------------------------------------
+
+needs_data = pytest.mark.skipif(not (BUNDLE.is_file() and LISTS.is_file()),
+                                reason="New Recruit's T9A data is not in ../shared/external/new-recruit-t9a")
+
+
+@pytest.fixture(scope="module")
+def books():
+    source = open_source(BUNDLE)
+    try:
+        snapshot = source.at(COMMIT)
+        conversion = convert(snapshot, categories=CATEGORIES)
+        return snapshot, conversion, check(conversion, SYSTEM)
+    finally:
+        source.close()
+
+
+@pytest.fixture(scope="module")
+def lists():
+    with gzip.open(LISTS, "rt", encoding="utf-8") as f:
+        return {(x["tournament"], x["list"]): x for x in map(json.loads, f)}
+
+
+# (list number at the tournament 677fa79d0fafcecf2e794a5f of 2025-10-18, 4000 pts) -> the errors found
+TEN_LISTS = {1: [], 2: [], 3: [], 5: [], 7: [], 11: [], 12: [], 13: ["general.missing"], 14: ["general.missing"],
+             26: ["general.missing"]}
+
+
+@needs_data
+class TestBundle:
+    def test_it_imports_the_commit_as_books_dated_by_it(self, books):
+        snapshot, conversion, built = books
+        assert (snapshot.commit, snapshot.date) == ("273623d", "2025-10-10")
+        assert built["de"].version == "2024 beta1@2025-10-10"
+        assert built["de"].system.id == "t9a-2"
+        assert sorted(built) == ["al", "bh", "cl", "de", "df", "dh", "dl", "eos", "er", "he", "hg", "id", "koe",
+                                 "ls", "mh", "np", "ok", "ong", "sa", "se", "ud", "vc", "vs", "wdg"]
+
+    def test_it_finds_the_commit_of_a_date(self):
+        source = open_source(BUNDLE)
+        try:
+            assert source.resolve("2025-10-18")[0] == COMMIT
+            with pytest.raises(NrSourceError):
+                source.resolve("2020-01-01")
+        finally:
+            source.close()
+
+    @pytest.mark.parametrize("number", sorted(TEN_LISTS))
+    def test_it_prices_and_judges_a_real_list(self, books, lists, number):
+        summary = lists[("677fa79d0fafcecf2e794a5f", number)]
+        book = books[2][summary["army"].lower()]
+        reading = read_list(summary, book, 4000)
+        report = validate(book, parse_roster(reading.document))
+        assert [u.points for u in report.units] == [u["cost"] for u in summary["units"]]
+        assert report.total_points == summary["points_per_category"]["Total"]
+        assert sorted({v.code for v in report.violations if v.severity == "error"}) == TEN_LISTS[number]
+
+
+@needs_data
+@pytest.mark.django_db
+def test_the_command_stores_a_commit_once_and_checks_without_writing():
+    from armylists.models import RulesFile
+    out = io.StringIO()
+    call_command("import_nr_t9a", str(BUNDLE), "--at", "2025-10-18", "--check", stdout=out)
+    assert out.getvalue().splitlines()[-1] == "24 books are good; nothing written."
+    assert not RulesFile.objects.filter(system="t9a-2").exists()
+    call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=io.StringIO())
+    assert RulesFile.objects.filter(system="t9a-2", kind="book").count() == 24
+    assert RulesFile.objects.get(system="t9a-2", slug="dread-elves").version == "2024 beta1@2025-10-10"
+    out = io.StringIO()
+    call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=out)
+    assert out.getvalue().splitlines()[-1] == "0 new, 25 unchanged; 24 New Recruit T9A books in the database."
+
+
+def test_it_reads_a_folder_a_zip_and_a_git_repository(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "ta.json").write_text(json.dumps({"name": "Test Army", "army": [{"options": []}]}), encoding="utf-8")
+    assert open_source(folder).at().army_files() == ["ta.json"]
+    with zipfile.ZipFile(tmp_path / "data.zip", "w") as z:
+        z.write(folder / "ta.json", "nr-t9a-main/ta.json")
+    assert open_source(tmp_path / "data.zip").at().json("ta.json")["name"] == "Test Army"
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+           "GIT_COMMITTER_DATE": "2025-03-01T12:00:00+00:00", "GIT_AUTHOR_DATE": "2025-03-01T12:00:00+00:00",
+           "PATH": "/usr/bin:/bin"}
+    for args in (["init", "-q"], ["add", "ta.json"], ["commit", "-q", "-m", "one"]):
+        subprocess.run(["git", *args], cwd=folder, env=env, check=True)
+    source = open_source(folder)
+    try:
+        assert source.at("2025-03-02").date == "2025-03-01"
+        with pytest.raises(NrSourceError):
+            source.at("2025-03-01")  # nothing before that day
+    finally:
+        source.close()
