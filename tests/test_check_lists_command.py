@@ -238,7 +238,7 @@ def test_books_the_event_does_not_allow(capsys, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (("--system", "warhammer", "--points", "2000"),
-     "--system: unknown game system 'warhammer'; known: mordheim, t9a-0.11, the-old-world"),
+     "--system: unknown game system 'warhammer'; known: mordheim, t9a-0.11, t9a-2, the-old-world"),
     ((*T9A, "--books", "dwarven-holds"),
      "--books: unknown army book 'dwarven-holds' for t9a-0.11; known: empire-of-sonnstahl, ogre-khans"),
     ((*T9A, "--books", "ogre-khans@9.9"), "--books: ogre-khans version '9.9' is not loaded; available: 0.11.0"),

@@ -11,7 +11,8 @@ pytestmark = pytest.mark.django_db
 
 def test_systems_list_their_books(api_anonymous):
     data = {s["id"]: s for s in api_anonymous.get("/api/v1/systems/").json()}
-    assert set(data) == {"t9a-0.11", "mordheim", "the-old-world"}
+    assert set(data) == {"t9a-0.11", "t9a-2", "mordheim", "the-old-world"}
+    assert data["t9a-2"]["books"] == []  # the 2nd edition's rules; its books come from import_nr_t9a
     assert [b["id"] for b in data["t9a-0.11"]["books"]] == ["empire-of-sonnstahl", "ogre-khans"]
     assert [c["id"] for c in data["t9a-0.11"]["categories"]] == ["lords", "heroes", "core", "special", "rare"]
     assert (data["mordheim"]["budget_unit"], [c["id"] for c in data["mordheim"]["categories"]]) == (
