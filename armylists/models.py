@@ -247,3 +247,64 @@ class ApiToken(AbstractAuthToken):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.token_key}…)"
+
+
+class GameDataSource(models.Model):
+    """Where game data comes from (armylists/gamedata/): a GitHub repository or an https zip URL.
+
+    `busy_since` is the row flag that lets one update at a time run per source; `held` keeps new lists
+    on one version while newer ones are imported beside it."""
+
+    BATTLESCRIBE, NR_T9A, OWB = "battlescribe", "nr-t9a", "owb"
+    KIND_CHOICES = [(BATTLESCRIBE, "BattleScribe / New Recruit data"), (NR_T9A, "New Recruit T9A (nr-t9a)"),
+                    (OWB, "Old World Builder")]
+
+    repository = models.CharField(max_length=200, blank=True)  # "owner/name" on GitHub
+    url = models.CharField(max_length=500, blank=True)  # an https zip URL, when not a repository
+    kind = models.CharField(max_length=20, choices=KIND_CHOICES, blank=True)  # blank: guessed at the first update
+    maps_to = models.CharField(max_length=80, blank=True)  # our system of the same game
+    held = models.ForeignKey("GameDataVersion", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    busy_since = models.DateTimeField(null=True, blank=True)
+    last_checked = models.DateTimeField(null=True, blank=True)
+    last_message = models.TextField(blank=True)  # what the last check did, or why it failed
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["repository", "url"]
+        constraints = [models.UniqueConstraint(fields=["repository", "url"], name="one_game_data_source")]
+
+    def __str__(self) -> str:
+        return self.repository or self.url
+
+
+class GameDataVersion(models.Model):
+    """One import of a source at one release or commit, with what it stored and skipped; never changed.
+
+    A failed import is kept too (status "failed", its message), having stored no rules file."""
+
+    OK, FAILED = "ok", "failed"
+    STATUS_CHOICES = [(OK, "Imported"), (FAILED, "Failed")]
+
+    source = models.ForeignKey(GameDataSource, on_delete=models.CASCADE, related_name="versions")
+    ref = models.CharField(max_length=200)  # the release tag, the commit sha, or the archive's sha-256
+    ref_kind = models.CharField(max_length=10)  # release, commit, archive
+    date = models.DateTimeField(null=True, blank=True)  # the release's or the commit's
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES)
+    message = models.TextField(blank=True)
+    kind = models.CharField(max_length=20, blank=True)
+    systems = models.JSONField(default=list)  # ["bs-mordheim r12", ...]
+    books = models.JSONField(default=list)  # [{"system", "book", "version", "name"}]
+    coverage = models.JSONField(default=dict)  # the import report's figures
+    skipped = models.JSONField(default=list)  # [{"book", "what", "why"}]
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-imported_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.ref} ({self.status})"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise ValueError("a game data version is never changed once stored")
+        super().save(*args, **kwargs)
