@@ -72,10 +72,13 @@ def _battlescribe(folder: Path) -> tuple[Outcome, list[StoredFile], str]:
     outcome = Outcome("battlescribe", systems=[f"{s['id']} {s['version']}" for s in conversion.systems],
                       books=_books(rows), coverage=report["totals"])
     outcome.coverage["books"] = {b["book"]: _percent(b) for b in report["books"]}
-    for book in report["books"]:
+    for book in report["books"]:  # one row per kind of thing not checked, with how many and one example
+        kinds: dict[str, dict] = {}
         for unchecked in book["unchecked"]:
-            outcome.skipped.append({"book": book["book"], "what": f"{unchecked['kind']} ({unchecked['count']})",
-                                    "why": f"not checked: {unchecked['where']}"})
+            row = kinds.setdefault(unchecked["kind"], {"book": book["book"], "what": unchecked["kind"], "count": 0,
+                                                       "why": f"our engine does not check it (e.g. {unchecked['where']})"})
+            row["count"] += unchecked["count"]
+        outcome.skipped += kinds.values()
     return outcome, rows, hint
 
 
@@ -104,8 +107,8 @@ def _owb(folder: Path, name: str) -> tuple[Outcome, list[StoredFile], str]:
     outcome.coverage = {"books": {r.book: {"entries": r.entries, "not_checked": len(r.unchecked)}
                                   for r in conversion.reports}}
     for report in conversion.reports:
-        outcome.skipped += [{"book": report.book, "what": line, "why": "Old World Builder's data cannot say it"}
-                            for line in report.unchecked]
+        outcome.skipped += [{"book": report.book, "what": line, "count": 1,
+                             "why": "Old World Builder's data cannot say it"} for line in report.unchecked]
     return outcome, rows, hint
 
 
