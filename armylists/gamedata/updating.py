@@ -79,11 +79,9 @@ def _update(source: GameDataSource) -> tuple[GameDataVersion | None, str]:
         if source.repository:
             found = github.latest(source.repository, api, rules)
             ref, ref_kind, date = found.ref, found.kind, parse_datetime(found.date) if found.date else None
-            url = github.archive_url(source.repository, ref, api)
-            known = source.versions.filter(status=GameDataVersion.OK, ref=ref).first()
-            if known is not None:
-                return None, f"Already current: {ref_kind} {ref}."
-            data, _ = fetch(url, rules)
+            if source.versions.filter(status=GameDataVersion.OK, ref=ref).exists():
+                return None, f"Already current: {ref_kind} {_short(ref, ref_kind)}."
+            data = None
         else:
             data, _ = fetch(source.url, rules)
             ref, ref_kind, date = hashlib.sha256(data).hexdigest(), "archive", None
@@ -93,6 +91,8 @@ def _update(source: GameDataSource) -> tuple[GameDataVersion | None, str]:
         logger.info("game data: %s not checked: %s", source, exc)
         return None, f"Failed: {exc}"
     try:
+        if data is None:
+            data, _ = fetch(github.archive_url(source.repository, ref, api), rules)
         outcome = _import(source, data, ref)
     except (FetchError, ArchiveError, ImportRefused) as exc:
         return _failed(source, ref, ref_kind, date, str(exc))
