@@ -8,6 +8,7 @@ from armylists.editor import book_pages as books
 from armylists.editor import list_pages as lists
 from armylists.editor import views as editor
 from armylists.events import views as events
+from armylists.gamedata import views as game_data
 from armylists.ops import health
 from armylists.listfiles.views import import_list_view
 
@@ -62,6 +63,10 @@ urlpatterns = [
     path("events/<int:pk>/submissions/<int:sid>/review/", events.submission_review, name="submission-review"),
     path("events/<int:pk>/submissions/<int:sid>/download/<str:fmt>/", events.submission_download,
          name="submission-download"),
+    # Game data kept current from where it is published (staff only; issue 24)
+    path("game-data/", game_data.game_data, name="game-data"),
+    path("game-data/add/", game_data.game_data_add, name="game-data-add"),
+    path("game-data/<int:pk>/update/", game_data.game_data_update, name="game-data-update"),
     # API
     path("api/v1/", include("armylists.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
