@@ -58,7 +58,7 @@ def resolve(host: str, port: int) -> list[str]:
     return [info[4][0] for info in infos]
 
 
-def _loopback_literal(host: str) -> bool:
+def loopback_literal(host: str) -> bool:
     try:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
@@ -75,7 +75,7 @@ def checked_target(url: str, policy: Policy) -> tuple[str, str, int, str, str]:
         port = parts.port
     except ValueError:
         raise FetchError(f"{shown(url)}: the port is not a number; refused") from None
-    plain_allowed = policy.test_loopback and _loopback_literal(host)
+    plain_allowed = policy.test_loopback and loopback_literal(host)
     if scheme != "https" and not (scheme == "http" and plain_allowed):
         raise FetchError(f"{shown(url)} is not an https:// address; refused")
     if not host or host not in policy.hosts:

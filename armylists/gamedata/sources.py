@@ -20,7 +20,7 @@ from armylists.lists.catalogue import disk_library
 from armylists.models import GameDataSource, GameDataVersion
 
 from armylists.gamedata.github import REPOSITORY
-from armylists.gamedata.fetching import shown
+from armylists.gamedata.fetching import loopback_literal, shown
 
 RECOMMENDED_FILE = Path(__file__).with_name("recommended.yaml")
 KINDS = [k for k, _ in GameDataSource.KIND_CHOICES]
@@ -44,7 +44,8 @@ def parse_where(where: str) -> tuple[str, str]:
         path = parts.path.strip("/").removesuffix(".git")
         if REPOSITORY.fullmatch(path):
             return path, ""
-    if parts.scheme != "https":
+    loopback = settings.GAME_DATA_TEST_LOOPBACK and parts.scheme == "http" and loopback_literal(parts.hostname or "")
+    if parts.scheme != "https" and not loopback:
         raise Refused(f"{shown(where) if parts.scheme else where!r} is neither a GitHub repository (owner/name) "
                       f"nor an https:// address")
     hosts = [h.lower() for h in settings.GAME_DATA_HOSTS]
