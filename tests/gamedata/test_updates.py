@@ -138,3 +138,22 @@ def test_two_updates_at_once_the_second_is_refused_and_the_first_finishes(mordhe
     assert [v.ref for v in results] == ["v1.0"]
     assert GameDataSource.objects.get().busy_since is None
     assert GameDataVersion.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_new_lists_get_the_newest_version_unless_the_source_is_held(mordheim, hub):
+    from armylists.lists.catalogue import imported_books
+    from tests.fake_github import files_from
+    from tests.gamedata.conftest import MORDHEIM, MORDHEIM_FILES
+
+    source = add_source("BSData/mordheim")
+    update(source)
+    files = files_from(MORDHEIM, MORDHEIM_FILES)
+    files["Reiklanders.cat"] = files["Reiklanders.cat"].replace(b'revision="10"', b'revision="11"', 1)
+    mordheim.release, mordheim.archive = "v1.1", zip_of(files, "BSData-mordheim-1111111")
+    assert update(source).books[0]["version"] == "r11"
+    assert [(b.id, b.version) for b in imported_books()] == [("bs-reiklanders-1a", "r11")]
+    hold(source, "v1.0")
+    assert [(b.id, b.version) for b in imported_books()] == [("bs-reiklanders-1a", "r10")]
+    release_hold(source)
+    assert [(b.id, b.version) for b in imported_books()] == [("bs-reiklanders-1a", "r11")]
