@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armylists.lists.catalogue import allies_book_for, book_for, common_item_lists, get_book, site_library, validate_roster
+from armylists.lists.data_as_of import data_as_of
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
 from armylists.models import MAX_REVISION, ArmyList
@@ -191,7 +192,10 @@ class ListReportView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         army_list = _owned(request, pk)
         roster = parse_roster(army_list.document, f"list {pk}")
-        return Response(validate_roster(book_for(roster), roster).to_dict())
+        book = book_for(roster)
+        report = validate_roster(book, roster).to_dict()
+        report["data_as_of"] = data_as_of(roster.system, roster.book, roster.book_version, book.imported)
+        return Response(report)
 
 
 class ListExportView(APIView):

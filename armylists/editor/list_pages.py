@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists.lists import edits
 from armylists.lists.access import get_list_for_user, get_rw_list_for_user, get_shared_list
+from armylists.lists.data_as_of import data_as_of
 from armylists.lists.catalogue import allies_book_for, disk_library, get_book, listed_books, validate_roster
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
@@ -114,7 +115,9 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
     return {
         "army_list": loaded.army_list, "roster": loaded.roster, "book": loaded.book,
         "sections": unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies),
-        "panel": report_panel(report, names, system=loaded.book.system),
+        "panel": report_panel(report, names, system=loaded.book.system,
+                              data_as_of=data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version,
+                                                    loaded.book.imported)),
         "downloads": download_links(link_base, loaded.book),
     }
 
