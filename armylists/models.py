@@ -133,6 +133,10 @@ class Event(models.Model):
     modes = models.JSONField(default=list, blank=True)  # matched-play rules the event plays
     deadline = models.DateTimeField()
     rules_text = models.TextField(blank=True)  # the event's own rules (docs/events.md)
+    # The game data version the event plays (armylists/gamedata/): its books must be at that version.
+    # Set to the newest of the event's system when the event is made; the organiser may move it.
+    data_version = models.ForeignKey("GameDataVersion", on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="+")
     published = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
