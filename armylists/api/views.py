@@ -225,7 +225,8 @@ class ListExportView(APIView):
                 response = HttpResponse(export_text(book, roster, report, allies_book_for(roster)),
                                         content_type="text/plain; charset=utf-8")
             else:
-                response = HttpResponse(render_pdf(book, roster, report, allies=allies_book_for(roster)),
+                as_of = data_as_of(roster.system, roster.book, roster.book_version, book.imported)["text"]
+                response = HttpResponse(render_pdf(book, roster, report, allies=allies_book_for(roster), data_as_of=as_of),
                                         content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="{filename}.{"txt" if kind == "text" else kind}"'
         return response

@@ -266,8 +266,9 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
         variant = request.GET.get("variant", "")
         if variant not in VARIANTS:
             variant = default_variant(loaded.book)  # Mordheim prints its warband sheet
+        as_of = data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version, loaded.book.imported)
         content = render_pdf(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster), variant,
-                             share_url=share_url, allies=loaded.allies)
+                             share_url=share_url, allies=loaded.allies, data_as_of=as_of["text"])
         content_type = "application/pdf"
     else:
         raise Http404("Unknown download format.")

@@ -48,3 +48,22 @@ def test_the_report_api_and_the_editor_show_it(mordheim, alice, client):
     assert f"Data as of: {TEXT}" in client.get(f"/lists/{pk}/edit/").content.decode()
     assert f"Data as of: {TEXT}" in client.get(f"/lists/{pk}/").content.decode()
 
+
+
+def pdf_text(content: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+    return " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages).split())
+
+
+def test_the_pdf_stamp_says_it(mordheim, alice, client):
+    update(add_source("BSData/mordheim"))
+    api = APIClient()
+    api.force_authenticate(alice)
+    pk = api.post("/api/v1/lists/", {"document": DOCUMENT}, format="json").json()["id"]
+    client.force_login(alice)
+    for variant in ("full", "compact", "hidden"):
+        response = client.get(f"/lists/{pk}/download/pdf/", {"variant": variant})
+        assert f"Data as of: {TEXT}" in pdf_text(response.content), variant
+    assert f"Data as of: {TEXT}" in pdf_text(api.get(f"/api/v1/lists/{pk}/export/", {"as": "pdf"}).content)
