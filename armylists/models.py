@@ -87,6 +87,15 @@ class ArmyList(models.Model):
         self.total_points = report.total_points
         self.valid = report.valid
 
+    def save(self, *args, **kwargs) -> None:
+        """A new list's first revision goes into its history too (later ones: `save_if_revision`)."""
+        adding = self._state.adding
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            if adding:
+                ListRevision.objects.create(army_list=self, revision=self.revision, document=self.document,
+                                            book_version=self.book_version)
+
     def save_if_revision(self, expected: int) -> bool:
         """Save only if nobody saved since `expected` was read; the check and the write are one UPDATE.
 
@@ -98,6 +107,9 @@ class ArmyList(models.Model):
                 points_limit=self.points_limit, document=self.document, total_points=self.total_points,
                 valid=self.valid, revision=expected + 1, updated=Now(),
             )
+            if updated:  # the history (ListRevision) in the same transaction as the change
+                ListRevision.objects.create(army_list_id=self.pk, revision=expected + 1, document=self.document,
+                                            book_version=self.book_version)
         if updated:
             self.refresh_from_db()
         return bool(updated)
@@ -117,6 +129,23 @@ class ArmyList(models.Model):
         """Revoke the share link: the old token stops working at once, and a new share gets a new one."""
         self.share_token = None
         ArmyList.objects.filter(pk=self.pk).update(share_token=None)
+
+
+class ListRevision(models.Model):
+    """A list's document as one revision saved it: its history (lists/history.py), kept with the list."""
+
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="revisions")
+    revision = models.PositiveIntegerField()
+    document = models.JSONField()
+    book_version = models.CharField(max_length=40)
+    saved_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-revision"]
+        constraints = [models.UniqueConstraint(fields=["army_list", "revision"], name="one_list_revision")]
+
+    def __str__(self) -> str:
+        return f"{self.army_list_id} revision {self.revision}"
 
 
 class Event(models.Model):

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from armylists.accounts import token_views as tokens
 from armylists.accounts import views as accounts
 from armylists.editor import book_pages as books
+from armylists.editor import history_pages as history
 from armylists.editor import list_pages as lists
 from armylists.editor import views as editor
 from armylists.events import views as events
@@ -32,6 +33,8 @@ urlpatterns = [
     path("lists/<int:pk>/clone/", lists.clone_list, name="list-clone"),
     path("lists/<int:pk>/delete/", lists.delete_list, name="list-delete"),
     path("lists/<int:pk>/share/", lists.share_list, name="list-share"),
+    path("lists/<int:pk>/history/", history.list_history, name="list-history"),  # issue 24
+    path("lists/<int:pk>/upgrade/", history.list_upgrade, name="list-upgrade"),
     path("lists/<int:pk>/download/<str:fmt>/", lists.download, name="list-download"),
     path("s/<str:token>/", lists.shared_detail, name="shared-list"),
     path("s/<str:token>/download/<str:fmt>/", lists.shared_download, name="shared-download"),

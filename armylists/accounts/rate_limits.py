@@ -21,7 +21,7 @@ from armylists.accounts.client_address import client_address
 WRITES = ("signup", "list-new", "list-rename", "list-clone", "list-delete", "list-share", "list-settings", "unit-add",
           "unit-update", "unit-remove", "unit-duplicate", "unit-move", "item-add", "item-remove", "event-new",
           "event-edit", "event-submit", "event-recheck", "event-publish", "submission-review", "tokens",
-          "token-revoke", "game-data-add", "game-data-update")
+          "token-revoke", "game-data-add", "game-data-update", "list-upgrade")
 # Exports count on GET (a download) and on POST (event-muster-start queues the PDF the download serves).
 EXPORTS = ("list-download", "shared-download", "submission-download", "event-csv", "event-muster",
            "event-players-csv")
