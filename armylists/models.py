@@ -87,6 +87,15 @@ class ArmyList(models.Model):
         self.total_points = report.total_points
         self.valid = report.valid
 
+    def save(self, *args, **kwargs) -> None:
+        """A new list's first revision goes into its history too (later ones: `save_if_revision`)."""
+        adding = self._state.adding
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            if adding:
+                ListRevision.objects.create(army_list=self, revision=self.revision, document=self.document,
+                                            book_version=self.book_version)
+
     def save_if_revision(self, expected: int) -> bool:
         """Save only if nobody saved since `expected` was read; the check and the write are one UPDATE.
 
@@ -98,6 +107,9 @@ class ArmyList(models.Model):
                 points_limit=self.points_limit, document=self.document, total_points=self.total_points,
                 valid=self.valid, revision=expected + 1, updated=Now(),
             )
+            if updated:  # the history (ListRevision) in the same transaction as the change
+                ListRevision.objects.create(army_list_id=self.pk, revision=expected + 1, document=self.document,
+                                            book_version=self.book_version)
         if updated:
             self.refresh_from_db()
         return bool(updated)
@@ -119,6 +131,23 @@ class ArmyList(models.Model):
         ArmyList.objects.filter(pk=self.pk).update(share_token=None)
 
 
+class ListRevision(models.Model):
+    """A list's document as one revision saved it: its history (lists/history.py), kept with the list."""
+
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="revisions")
+    revision = models.PositiveIntegerField()
+    document = models.JSONField()
+    book_version = models.CharField(max_length=40)
+    saved_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-revision"]
+        constraints = [models.UniqueConstraint(fields=["army_list", "revision"], name="one_list_revision")]
+
+    def __str__(self) -> str:
+        return f"{self.army_list_id} revision {self.revision}"
+
+
 class Event(models.Model):
     """A tournament: one ruleset every submitted list is checked against (armylists/events/)."""
 
@@ -133,6 +162,10 @@ class Event(models.Model):
     modes = models.JSONField(default=list, blank=True)  # matched-play rules the event plays
     deadline = models.DateTimeField()
     rules_text = models.TextField(blank=True)  # the event's own rules (docs/events.md)
+    # The game data version the event plays (armylists/gamedata/): its books must be at that version.
+    # Set to the newest of the event's system when the event is made; the organiser may move it.
+    data_version = models.ForeignKey("GameDataVersion", on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="+")
     published = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -309,3 +342,64 @@ class RateCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {len(self.hits)}"
+
+
+class GameDataSource(models.Model):
+    """Where game data comes from (armylists/gamedata/): a GitHub repository or an https zip URL.
+
+    `busy_since` is the row flag that lets one update at a time run per source; `held` keeps new lists
+    on one version while newer ones are imported beside it."""
+
+    BATTLESCRIBE, NR_T9A, OWB = "battlescribe", "nr-t9a", "owb"
+    KIND_CHOICES = [(BATTLESCRIBE, "BattleScribe / New Recruit data"), (NR_T9A, "New Recruit T9A (nr-t9a)"),
+                    (OWB, "Old World Builder")]
+
+    repository = models.CharField(max_length=200, blank=True)  # "owner/name" on GitHub
+    url = models.CharField(max_length=500, blank=True)  # an https zip URL, when not a repository
+    kind = models.CharField(max_length=20, choices=KIND_CHOICES, blank=True)  # blank: guessed at the first update
+    maps_to = models.CharField(max_length=80, blank=True)  # our system of the same game
+    held = models.ForeignKey("GameDataVersion", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    busy_since = models.DateTimeField(null=True, blank=True)
+    last_checked = models.DateTimeField(null=True, blank=True)
+    last_message = models.TextField(blank=True)  # what the last check did, or why it failed
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["repository", "url"]
+        constraints = [models.UniqueConstraint(fields=["repository", "url"], name="one_game_data_source")]
+
+    def __str__(self) -> str:
+        return self.repository or self.url
+
+
+class GameDataVersion(models.Model):
+    """One import of a source at one release or commit, with what it stored and skipped; never changed.
+
+    A failed import is kept too (status "failed", its message), having stored no rules file."""
+
+    OK, FAILED = "ok", "failed"
+    STATUS_CHOICES = [(OK, "Imported"), (FAILED, "Failed")]
+
+    source = models.ForeignKey(GameDataSource, on_delete=models.CASCADE, related_name="versions")
+    ref = models.CharField(max_length=200)  # the release tag, the commit sha, or the archive's sha-256
+    ref_kind = models.CharField(max_length=10)  # release, commit, archive
+    date = models.DateTimeField(null=True, blank=True)  # the release's or the commit's
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES)
+    message = models.TextField(blank=True)
+    kind = models.CharField(max_length=20, blank=True)
+    systems = models.JSONField(default=list)  # ["bs-mordheim r12", ...]
+    books = models.JSONField(default=list)  # [{"system", "book", "version", "name"}]
+    coverage = models.JSONField(default=dict)  # the import report's figures
+    skipped = models.JSONField(default=list)  # [{"book", "what", "why"}]
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-imported_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.ref} ({self.status})"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise ValueError("a game data version is never changed once stored")
+        super().save(*args, **kwargs)

@@ -280,3 +280,16 @@ CACHES["books"] = {
     "BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "armylists-books",
     "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 2, "SOCKET_TIMEOUT": 5},
 } if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "books"}
+
+# Game data kept current from GitHub (armylists/gamedata/, docs/game-data.md): the API it asks, the only
+# hosts it fetches from (https only; never a private or loopback address), and the caps on an archive.
+GAME_DATA_GITHUB_API = os.getenv("GAME_DATA_GITHUB_API", "https://api.github.com").rstrip("/")
+GAME_DATA_HOSTS = envlist("GAME_DATA_HOSTS", "api.github.com,codeload.github.com,github.com")
+# Tests only: plain http to a loopback address (the test suite's fake GitHub). Refused when DEBUG is off.
+GAME_DATA_TEST_LOOPBACK = envbool("GAME_DATA_TEST_LOOPBACK", "false")
+if GAME_DATA_TEST_LOOPBACK and not DEBUG:
+    raise ImproperlyConfigured("GAME_DATA_TEST_LOOPBACK is for tests only and refused when DEBUG is off")
+GAME_DATA_TIMEOUT = 30  # seconds, per request
+GAME_DATA_MAX_BYTES = 64 * 1024 * 1024  # one download
+GAME_DATA_MAX_FILES = 5000  # files in one archive
+GAME_DATA_MAX_UNPACKED = 256 * 1024 * 1024  # everything an archive unpacks to

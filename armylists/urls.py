@@ -5,10 +5,12 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from armylists.accounts import token_views as tokens
 from armylists.accounts import views as accounts
 from armylists.editor import book_pages as books
+from armylists.editor import history_pages as history
 from armylists.editor import list_pages as lists
 from armylists.editor import views as editor
 from armylists.events import team_views as event_teams
 from armylists.events import views as events
+from armylists.gamedata import views as game_data
 from armylists.ops import health
 from armylists.listfiles.views import import_list_view
 
@@ -32,6 +34,8 @@ urlpatterns = [
     path("lists/<int:pk>/clone/", lists.clone_list, name="list-clone"),
     path("lists/<int:pk>/delete/", lists.delete_list, name="list-delete"),
     path("lists/<int:pk>/share/", lists.share_list, name="list-share"),
+    path("lists/<int:pk>/history/", history.list_history, name="list-history"),  # issue 24
+    path("lists/<int:pk>/upgrade/", history.list_upgrade, name="list-upgrade"),
     path("lists/<int:pk>/download/<str:fmt>/", lists.download, name="list-download"),
     path("s/<str:token>/", lists.shared_detail, name="shared-list"),
     path("s/<str:token>/download/<str:fmt>/", lists.shared_download, name="shared-download"),
@@ -66,6 +70,10 @@ urlpatterns = [
     path("events/<int:pk>/submissions/<int:sid>/review/", events.submission_review, name="submission-review"),
     path("events/<int:pk>/submissions/<int:sid>/download/<str:fmt>/", events.submission_download,
          name="submission-download"),
+    # Game data kept current from where it is published (staff only; issue 24)
+    path("game-data/", game_data.game_data, name="game-data"),
+    path("game-data/add/", game_data.game_data_add, name="game-data-add"),
+    path("game-data/<int:pk>/update/", game_data.game_data_update, name="game-data-update"),
     # API
     path("api/v1/", include("armylists.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

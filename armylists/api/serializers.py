@@ -90,6 +90,14 @@ class CountSerializer(serializers.Serializer):
     max = serializers.IntegerField(allow_null=True)
 
 
+class DataAsOfSerializer(serializers.Serializer):
+    book = serializers.CharField()
+    book_version = serializers.CharField()
+    data_version = serializers.CharField(allow_null=True, help_text="source, release or commit; null: the site's own data")
+    date = serializers.CharField(allow_null=True)
+    text = serializers.CharField()
+
+
 class ReportSerializer(serializers.Serializer):
     """The engine's Report, as `Report.to_dict()` gives it (documented here for the OpenAPI schema)."""
     valid = serializers.BooleanField()
@@ -110,6 +118,8 @@ class ReportSerializer(serializers.Serializer):
     counts = CountSerializer(many=True)
     figure_names = serializers.DictField(child=serializers.CharField())
     allies = AlliesSerializer(allow_null=True, help_text="The book the list's allied units were checked against.")
+    data_as_of = DataAsOfSerializer(required=False, help_text="A stored list's report only: its book and the game "
+                                                              "data version that book version came from.")
 
 
 class FieldErrorSerializer(serializers.Serializer):

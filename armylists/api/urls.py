@@ -1,6 +1,6 @@
 from django.urls import path
 
-from armylists.api import tokens, views
+from armylists.api import game_data, tokens, views
 
 urlpatterns = [
     path("systems/", views.SystemListView.as_view(), name="api-systems"),
@@ -13,6 +13,8 @@ urlpatterns = [
     path("lists/<int:pk>/report/", views.ListReportView.as_view(), name="api-list-report"),
     path("lists/<int:pk>/export/", views.ListExportView.as_view(), name="api-list-export"),
     path("validate/", views.validate_view, name="api-validate"),
+    path("game-data/sources/", game_data.SourceCollectionView.as_view(), name="api-game-data-sources"),
+    path("game-data/sources/<int:pk>/update/", game_data.SourceUpdateView.as_view(), name="api-game-data-update"),
     path("auth/token/", tokens.TokenView.as_view(), name="api-token"),
     path("auth/tokens/", tokens.TokenCollectionView.as_view(), name="api-tokens"),
     path("auth/tokens/<str:key>/", tokens.TokenItemView.as_view(), name="api-token-item"),

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armylists.lists.catalogue import allies_book_for, book_for, common_item_lists, get_book, site_library, validate_roster
+from armylists.lists.data_as_of import data_as_of
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
 from armylists.models import MAX_REVISION, ArmyList
@@ -192,7 +193,10 @@ class ListReportView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         army_list = _owned(request, pk)
         roster = parse_roster(army_list.document, f"list {pk}")
-        return Response(validate_roster(book_for(roster), roster).to_dict())
+        book = book_for(roster)
+        report = validate_roster(book, roster).to_dict()
+        report["data_as_of"] = data_as_of(roster.system, roster.book, roster.book_version, book.imported)
+        return Response(report)
 
 
 class ListExportView(APIView):
@@ -222,7 +226,8 @@ class ListExportView(APIView):
                 response = HttpResponse(export_text(book, roster, report, allies_book_for(roster)),
                                         content_type="text/plain; charset=utf-8")
             else:
-                response = HttpResponse(render_pdf(book, roster, report, allies=allies_book_for(roster)),
+                as_of = data_as_of(roster.system, roster.book, roster.book_version, book.imported)["text"]
+                response = HttpResponse(render_pdf(book, roster, report, allies=allies_book_for(roster), data_as_of=as_of),
                                         content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="{filename}.{"txt" if kind == "text" else kind}"'
         return response

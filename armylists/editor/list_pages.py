@@ -16,6 +16,7 @@ from armylists.lists.access import get_list_for_user, get_rw_list_for_user, get_
 from armylists.lists.catalogue import (
     allies_book_for, book_name, disk_library, get_book, listed_books, validate_roster,
 )
+from armylists.lists.data_as_of import data_as_of
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.editor.forms import NewListForm, RenameForm, ShareForm
@@ -118,7 +119,9 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
     return {
         "army_list": loaded.army_list, "roster": loaded.roster, "book": loaded.book,
         "sections": unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies),
-        "panel": report_panel(report, names, system=loaded.book.system),
+        "panel": report_panel(report, names, system=loaded.book.system,
+                              data_as_of=data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version,
+                                                    loaded.book.imported)),
         "downloads": download_links(link_base, loaded.book),
     }
 
@@ -267,8 +270,9 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
         variant = request.GET.get("variant", "")
         if variant not in VARIANTS:
             variant = default_variant(loaded.book)  # Mordheim prints its warband sheet
+        as_of = data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version, loaded.book.imported)
         content = render_pdf(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster), variant,
-                             share_url=share_url, allies=loaded.allies)
+                             share_url=share_url, allies=loaded.allies, data_as_of=as_of["text"])
         content_type = "application/pdf"
     else:
         raise Http404("Unknown download format.")

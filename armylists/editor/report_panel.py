@@ -29,7 +29,7 @@ class Bar:
 
 
 def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_prefix: str = "",
-                 system: System | None = None) -> dict[str, Any]:
+                 system: System | None = None, data_as_of: dict | None = None) -> dict[str, Any]:
     """The context of `lists/report_panel.html`; `unit_names` names units for the violation links and
     `system` gives the words rule sources are shown in.
 
@@ -106,4 +106,5 @@ def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_
         "quiet_figures": [{k: v for k, v in f.items() if k != "quiet"} for f in figures if f["quiet"]],
         "violations": violations,
         "unchecked": list(report.unchecked),
+        "data_as_of": data_as_of,  # lists/data_as_of.py: the book, and the game data version it came from
     }

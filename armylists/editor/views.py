@@ -25,6 +25,7 @@ from armylists.lists import edits
 from armylists.lists.access import get_rw_list_for_user
 from armylists.lists.entries import cost_as_added
 from armylists.lists.catalogue import listed_books, validate_roster
+from armylists.lists.data_as_of import data_as_of
 from armylists.editor.forms import (
     AddUnitForm, ItemForm, ListSettingsForm, MoveUnitForm, RevisionForm, UnitForm, allies_key, ally_label,
     ally_options,
@@ -110,7 +111,10 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
         ally_choices = [(key, ally_label(b, c)) for key, (b, c) in ally_options(book, listed_books(), allies).items()]
     return {
         "army_list": army_list, "book": book, "roster": roster, "revision": army_list.revision,
-        "sections": sections, "panel": report_panel(report, names, system=book.system), "settings": settings,
+        "sections": sections, "panel": report_panel(report, names, system=book.system,
+                                                     data_as_of=data_as_of(roster.system, roster.book, roster.book_version,
+                                                                           book.imported)),
+        "settings": settings,
         "compositions": [(cid, c.name) for cid, c in book.compositions.items()],
         "mode_choices": [(mid, m.name) for mid, m in book.system.modes.items()],
         "takes_allies": book.system.allies is not None, "ally_choices": ally_choices, "allies_book": loaded.allies,

@@ -25,7 +25,9 @@ class EventSetupError(Exception):
 
 
 def allowed_books(event: Event) -> dict[str, frozenset[str]]:
-    """The event's `books` ("book" or "book@version") as the Ruleset takes them."""
+    """The event's `books` ("book" or "book@version") as the Ruleset takes them; with a game data version
+    pinned, each of its books of the event's system is allowed at its version there only (unless the
+    organiser named versions of it), and every other book as before."""
     allowed: dict[str, set[str]] = {}
     for spec in event.books:
         book, _, version = spec.partition("@")
@@ -34,6 +36,14 @@ def allowed_books(event: Event) -> dict[str, frozenset[str]]:
             versions.add(version)
         elif book in allowed and not versions:
             allowed[book] = set()
+    pinned = {b["book"]: b["version"] for b in (event.data_version.books if event.data_version_id else ())
+              if b["system"] == event.system}
+    if pinned:
+        if not allowed:  # every book of the system: the pinned ones at their version, the others at any
+            allowed = {b.id: set() for b in system_books(event.system)}
+        for book, version in pinned.items():
+            if book in allowed and not allowed[book]:
+                allowed[book] = {version}
     return {book: frozenset(versions) for book, versions in allowed.items()}
 
 

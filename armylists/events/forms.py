@@ -9,7 +9,8 @@ from django import forms
 
 from armylists.lists.catalogue import book_name, site_library
 from armylists.lists.edits import MAX_LIMIT, MAX_NAME
-from armylists.models import ArmyList, Event, Team
+from armylists.lists.data_as_of import holds_system, version_label
+from armylists.models import ArmyList, Event, GameDataVersion, Team
 from armylists.rules import RulesDataError
 from armylists.rules.errors import format_path
 
@@ -69,13 +70,18 @@ class EventForm(forms.ModelForm):
                                     help_text="As the army book names it, e.g. Steam Tank.")
     add_rule_number = forms.IntegerField(required=False, min_value=0, max_value=MAX_LIMIT, label="N",
                                          help_text="For “at most N”: how many units, or how many points.")
+    data_version = forms.ModelChoiceField(
+        queryset=GameDataVersion.objects.filter(status=GameDataVersion.OK).select_related("source"),
+        required=False, label="Game data version",
+        help_text="Imported books are checked at this version (docs/game-data.md). A new event plays the newest "
+                  "of its system unless you pick one; moving it checks every submission again.")
     play_modes = forms.MultipleChoiceField(required=False, label="Matched-play rules",
                                            help_text="Every list is checked with these, whatever it chose.",
                                            widget=forms.CheckboxSelectMultiple)
 
     class Meta:
         model = Event
-        fields = ["name", "date", "system", "points_limit", "composition", "deadline", "rules_text"]
+        fields = ["name", "date", "system", "points_limit", "composition", "deadline", "rules_text", "data_version"]
         labels = {"rules_text": "Event rules (advanced: YAML)", "composition": "Required composition", "deadline": "Submission deadline"}
         help_texts = {
             "rules_text": "The event's rules written out, as the rule builder above writes them, for example: "
@@ -99,7 +105,9 @@ class EventForm(forms.ModelForm):
         self.fields["name"].max_length = MAX_NAME
         # The system first: the books, compositions and matched-play rules offered below follow it
         # (static/armylists/event_form.js hides the other systems').
-        self.order_fields(["system", "name", "date", "points_limit", "allowed_books", "composition", "play_modes",
+        self.fields["data_version"].label_from_instance = version_label
+        self.order_fields(["system", "name", "date", "points_limit", "allowed_books", "data_version", "composition",
+                           "play_modes",
                            "deadline", "add_rule_kind", "add_rule_name", "add_rule_number", "rules_text"])
         self._offer_only(self.data.get("system") if self.is_bound else None)
         if self.instance.pk:
@@ -144,6 +152,9 @@ class EventForm(forms.ModelForm):
                 self.add_error("play_modes", f"{mode} is not a matched-play rule of {site_library().systems[system].name}.")
             modes.append(mode)
         data["books"], data["modes"] = books, modes
+        pinned = data.get("data_version")
+        if pinned is not None and not holds_system(pinned, system):
+            self.add_error("data_version", f"{version_label(pinned)} holds no book of {site_library().systems[system].name}.")
         if data.get("add_rule_kind"):
             self._add_built_rule(data, system, books)
         probe = Event(books=books)  # the allowed books read the way the check reads them

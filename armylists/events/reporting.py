@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
 
 from armylists.lists.catalogue import site_library
+from armylists.lists.data_as_of import data_as_of_texts, site_data_text
 from armylists.exports.pdf import MARGIN, FOOTER_SPACE, PAGE, Footer, FooterCanvas, full_story
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_style import REGULAR, RULE, Styles, register_fonts, table_style, text
@@ -52,6 +53,7 @@ class Row:
     warnings: int
     violations: tuple[Mapping, ...]  # as saved, codes and all: the CSV carries them
     problems: tuple[Mapping, ...]  # the same, as the page shows them (`shown_violations`)
+    data_as_of: str = ""  # the book and the game data version it came from (lists/data_as_of.py)
 
 
 def category_columns(event: Event) -> list[tuple[str, str]]:
@@ -70,6 +72,7 @@ def shown_violations(event: Event, report: Mapping | None) -> list[dict]:
 
 def rows(event: Event, submissions: Iterable[Submission]) -> list[Row]:
     columns = [cid for cid, _ in category_columns(event)]
+    texts = data_as_of_texts(event.system)
     out = []
     for sub in submissions:
         report = sub.report or {}
@@ -85,6 +88,7 @@ def rows(event: Event, submissions: Iterable[Submission]) -> list[Row]:
             errors=sum(v["severity"] == "error" for v in violations),
             warnings=sum(v["severity"] == "warning" for v in violations),
             violations=violations, problems=tuple(shown_violations(event, report)),
+            data_as_of=texts.get((sub.book, sub.book_version)) or site_data_text(sub.book, sub.book_version),
         ))
     return out
 
@@ -134,14 +138,14 @@ def table_csv(event: Event, found: list[Row]) -> str:
     writer = csv.writer(out)
     writer.writerow(["player", "team", "list", "army", "total_points", "points_limit",
                      *[f"{name} %" for _, name in columns], "verdict", "status", "errors", "warnings",
-                     "violations", "note", "checksum", "submitted"])
+                     "violations", "note", "checksum", "submitted", "data_as_of"])
     for r in found:
         sub = r.submission
         writer.writerow([
             r.player, r.team, sub.list_name, r.army, r.total, r.limit, *[f"{p:.1f}" for _, p, _ in r.categories],
             "legal" if r.valid else "illegal", r.status, r.errors, r.warnings,
             " | ".join(f"{v['code']}: {v['message']}" for v in r.violations), sub.note, sub.checksum,
-            sub.submitted_at.isoformat(timespec="seconds"),
+            sub.submitted_at.isoformat(timespec="seconds"), r.data_as_of,
         ])
     return out.getvalue()
 

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armylists.lists.catalogue import book_name, site_library, system_name
+from armylists.lists.data_as_of import newest_data_version
 from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
@@ -92,6 +93,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         event = form.save(commit=False)
         event.organiser = request.user
+        if event.data_version is None:  # the newest game data of its system, as of the day it is made
+            event.data_version = newest_data_version(event.system)
         event.save()
         messages.success(request, f"{event.name} is set up. Players can submit their lists now.")
         return redirect("event-detail", event.pk)

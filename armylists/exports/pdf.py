@@ -55,14 +55,15 @@ def default_variant(book: Book) -> str:
 
 
 def render_pdf(book: Book, roster: Roster, report: Report, variant: str | None = None,
-               share_url: str | None = None, printed_on: date | None = None, allies: Book | None = None) -> bytes:
+               share_url: str | None = None, printed_on: date | None = None, allies: Book | None = None,
+               data_as_of: str = "") -> bytes:
     """The roster as PDF bytes. `variant` None is the book's `default_variant`; `share_url` adds its
     QR code; `printed_on` is the footer's date (today); `allies` the book of the list's allied units."""
     variant = variant or default_variant(book)
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
     register_fonts()
-    printed = PrintedList(book, roster, report, allies)
+    printed = PrintedList(book, roster, report, allies, data_as_of)
     check = checksum(roster)
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
@@ -92,7 +93,7 @@ def full_story(printed: PrintedList, share_url: str | None, check: str, width: f
     styles = Styles(9)
     book, report = printed.book, printed.report
     story = header(book, printed.roster, report, styles, width, check, share_url)
-    story += [Spacer(1, 4 * mm), stamp(report, styles, width, system=book.system)]
+    story += [Spacer(1, 4 * mm), stamp(report, styles, width, system=book.system, data_as_of=printed.data_as_of)]
     story += category_summary(report, styles, width)
     carried = []
     for title, figures, units in printed.by_category():
@@ -124,7 +125,8 @@ def compact_story(printed: PrintedList, share_url: str | None, check: str, width
         f"{left} {budget} left" if left >= 0 else f"{-left} {budget} over", f"checksum {check}") if p)
     content: list[Flowable] = [Paragraph(text(roster.name or "Army list"), styles.title),
                                Paragraph(text(facts), styles.subtitle), Spacer(1, 2 * mm),
-                               stamp(report, styles, width, system=printed.book.system), Spacer(1, 2 * mm),
+                               stamp(report, styles, width, system=printed.book.system,
+                                     data_as_of=printed.data_as_of), Spacer(1, 2 * mm),
                                *category_summary(report, styles, width, title=False)]
     rows, style = [], [("VALIGN", (0, 0), (-1, -1), "TOP"),
                        ("TOPPADDING", (0, 0), (-1, -1), 0.8), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.8)]

@@ -88,9 +88,9 @@ def matched_play(book: Book, roster: Roster) -> list[tuple[str, str]]:
 
 
 def stamp(report: Report, styles: Styles, width: float, details: bool = True, note: str = "",
-          system: System | None = None) -> Table:
+          system: System | None = None, data_as_of: str = "") -> Table:
     """LEGAL or NOT LEGAL in a coloured box, with every violation's message and the rule it comes from
-    (in `system`'s words) when `details`."""
+    (in `system`'s words) when `details`, and the data it was checked with (`data_as_of`) when given."""
     errors = len(report.errors)
     warnings = len(report.violations) - errors
     if report.valid:
@@ -106,6 +106,8 @@ def stamp(report: Report, styles: Styles, width: float, details: bool = True, no
         rows += [[violation_paragraph(v, styles, system, unit_ids)] for v in report.violations]
     if note:
         rows.append([Paragraph(text(note), styles.small)])
+    if data_as_of:
+        rows.append([Paragraph(text(f"Data as of: {data_as_of}"), styles.small)])
     box = Table(rows, colWidths=[width])
     box.setStyle(table_style([
         ("BOX", (0, 0), (-1, -1), 1.5, colour), ("LEFTPADDING", (0, 0), (-1, -1), 6),

@@ -95,7 +95,8 @@ def hidden_story(printed: PrintedList, share_url: str | None, check: str, width:
     story = header(book, printed.roster, report, styles, width, check, share_url)
     story += [Spacer(1, 4 * mm), stamp(report, styles, width, details=False, note=(
         "Hidden list: magical items show only their mundane type, and unit points leave out their cost. "
-        "The items, the violations and the category summary are on the hidden sheet."))]
+        "The items, the violations and the category summary are on the hidden sheet."),
+        data_as_of=printed.data_as_of)]
     story.append(Spacer(1, 3 * mm))
     for title, _, units in printed.by_category():
         blocks = [unit_block(unit.book, unit.words, open_points(unit, budget), styles, width, show_item=mundane,

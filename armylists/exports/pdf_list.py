@@ -19,8 +19,9 @@ class PrintedUnit:
 class PrintedList:
     """The book, list and report of one roster, with each unit described once in the book's words."""
 
-    def __init__(self, book: Book, roster: Roster, report: Report, allies: Book | None = None):
+    def __init__(self, book: Book, roster: Roster, report: Report, allies: Book | None = None, data_as_of: str = ""):
         self.book, self.roster, self.report, self.allies = book, roster, report, allies
+        self.data_as_of = data_as_of  # the book and the game data version it came from, for the stamp
         lines = {u.id: u for u in report.units}
         self.units = []
         for u in roster.units:

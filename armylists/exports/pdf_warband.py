@@ -45,7 +45,8 @@ def warband_story(printed: PrintedList, share_url: str | None, check: str, width
     # What the builder does not check goes with the verdict, where whoever checks the list looks.
     unchecked = " ".join(printed.report.unchecked)  # each note is a sentence
     note = f"Not checked by the builder (check by hand): {unchecked}" if unchecked else ""
-    story += [Spacer(1, 3 * mm), stamp(printed.report, styles, width, note=note, system=printed.book.system), Spacer(1, 1 * mm)]
+    story += [Spacer(1, 3 * mm), stamp(printed.report, styles, width, note=note, system=printed.book.system,
+                                             data_as_of=printed.data_as_of), Spacer(1, 1 * mm)]
     box_width = (width - GAP) / 2
     for title, figures, warriors in sheet.sections:
         boxes = [warrior_box(w, printed.report.budget_unit, styles, box_width) for w in warriors]

@@ -15,6 +15,8 @@ from django.db import DatabaseError, transaction
 from armylists.models import RulesFile
 from armylists.rules.loader import content_hash
 
+from armylists.importers import battlescribe, owb
+
 
 @dataclass(frozen=True)
 class StoredFile:
@@ -64,3 +66,27 @@ def store_for_command(command: BaseCommand, files: list[StoredFile], bump_hint: 
     for line in created:
         command.stdout.write(f"stored {line}")
     command.stdout.write(command.style.SUCCESS(f"{len(created)} new, {unchanged} unchanged; {what} in the database."))
+
+
+def battlescribe_files(conversion: battlescribe.Conversion) -> tuple[list[StoredFile], str]:
+    """The rows a BattleScribe conversion stores (its systems, then its books) and the hint for a refusal."""
+    rows = [StoredFile("system", s["id"], s["id"], s["version"], s["name"], s, conversion.sources[s["id"]])
+            for s in conversion.systems]
+    rows += [StoredFile("book", b["system"], b["id"], b["version"], b["name"], b, conversion.sources[b["id"]])
+             for b in conversion.books]
+    hint = (f"bump IMPORTER_REVISION ({battlescribe.IMPORTER_REVISION}) in armylists/importers/battlescribe/__init__.py "
+            "if the importer changed")
+    return rows, hint
+
+
+def owb_files(conversion: owb.Conversion, system_file, folder_name: str) -> tuple[list[StoredFile], str]:
+    """The rows an Old World Builder conversion stores (the system file it needs from our rules data, the
+    general items, the books) and the hint for a refusal."""
+    rows = [StoredFile("system", owb.SYSTEM_ID, system_file.id, system_file.version, system_file.name,
+                       dict(system_file.data), system_file.path)]
+    files = [("items", conversion.items_file["id"], conversion.items_file)]
+    files += [("book", book["id"], book) for book in conversion.books]
+    for kind, slug, data in files:
+        where = f"{folder_name}/the-old-world/" + ("magic-items.json" if kind == "items" else f"{slug[4:]}.json")
+        rows.append(StoredFile(kind, owb.SYSTEM_ID, slug, data["version"], data["name"], data, where))
+    return rows, "bump IMPORTER_REVISION in armylists/importers/owb/data.py if the importer changed"

@@ -103,8 +103,21 @@ def _from_database(system: str, book: str, version: str) -> Book | None:
     return build_from_stored(system_row.data, latest_items.values(), book_row.data, f"stored {book} {version}")
 
 
+def held_book_versions() -> dict[tuple[str, str], str]:
+    """(system, book) -> version, for the books of every game data source held at a version
+    (armylists/gamedata/): new lists get those versions rather than the newest."""
+    from armylists.models import GameDataSource
+
+    try:
+        held = list(GameDataSource.objects.filter(held__isnull=False).values_list("held__books", flat=True))
+    except DatabaseError:
+        return {}
+    return {(b["system"], b["book"]): b["version"] for books in held for b in books}
+
+
 def imported_books() -> list[Book]:
-    """The latest version of each imported book (import_owb), which live only in the database."""
+    """The latest version of each imported book (import_owb, import_battlescribe, game data updates), which
+    live only in the database; a book of a game data source held at a version, at that version."""
     from armylists.models import RulesFile
 
     try:
@@ -115,6 +128,8 @@ def imported_books() -> list[Book]:
     latest: dict[tuple[str, str], str] = {}
     for system, slug, version in rows:
         latest.setdefault((system, slug), version)
+    if latest:  # no question about held sources when nothing is imported
+        latest.update({key: version for key, version in held_book_versions().items() if key in latest})
     books = []
     for (system, slug), version in latest.items():
         try:

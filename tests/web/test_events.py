@@ -356,7 +356,7 @@ def test_the_csv_has_a_row_per_submission_with_percentages_and_violations(three_
     table = list(csv.reader(io.StringIO(response.content.decode())))
     assert table[0] == ["player", "team", "list", "army", "total_points", "points_limit", "Lords %", "Heroes %",
                         "Core %", "Special %", "Rare %", "verdict", "status", "errors", "warnings", "violations",
-                        "note", "checksum", "submitted"]
+                        "note", "checksum", "submitted", "data_as_of"]
     bob = next(r for r in table if r[0] == "bob")
     sub = Submission.objects.get(player_name="bob")
     percents = [str(c["percent"]) for c in sub.report["categories"]]

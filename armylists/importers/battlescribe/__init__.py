@@ -24,7 +24,7 @@ from armylists.importers.battlescribe.sources import BattleScribeInputError, Doc
 # Bump when the importer's output changes for the same data: a version's content never changes.
 IMPORTER_REVISION = 1
 
-__all__ = ["BattleScribeInputError", "BookReport", "Conversion", "check", "convert", "read_sources"]
+__all__ = ["BattleScribeInputError", "BookReport", "Conversion", "check", "convert", "read_sources", "report_data"]
 
 
 @dataclass
@@ -149,3 +149,21 @@ def check(conversion: Conversion) -> dict[str, Book]:
     except RulesDataError as exc:
         raise BattleScribeInputError(exc.source, str(exc.path), exc.reason) from None
     return books
+
+
+def report_data(conversion: Conversion) -> dict:
+    """Per book: name, system, revision, entries, constraints and modifiers (total, checked), unchecked."""
+    books = []
+    totals = {"constraints": {"total": 0, "checked": 0}, "modifiers": {"total": 0, "checked": 0, "display_only": 0}}
+    for r in conversion.reports:
+        f = r.figures
+        books.append({"name": r.name, "book": r.book, "system": r.system, "revision": r.revision, "source": r.source,
+                      "entries": r.entries, "constraints": f["constraints"], "modifiers": f["modifiers"],
+                      "unchecked": f["unchecked"]})
+        for key in totals:
+            for k in totals[key]:
+                totals[key][k] += f[key][k]
+    total = totals["constraints"]["total"] + totals["modifiers"]["total"]
+    checked = totals["constraints"]["checked"] + totals["modifiers"]["checked"]
+    totals["checked_percent"] = round(100 * checked / total, 1) if total else 100.0
+    return {"books": books, "totals": totals}

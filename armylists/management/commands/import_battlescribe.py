@@ -16,9 +16,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from armylists.importers.battlescribe import IMPORTER_REVISION, BattleScribeInputError, Conversion, convert, read_sources
+from armylists.importers.battlescribe import BattleScribeInputError, Conversion, convert, read_sources, report_data
 from armylists.importers.battlescribe import check as check_conversion
-from armylists.importers.storing import StoredFile, store_for_command
+from armylists.importers.storing import battlescribe_files, store_for_command
 
 
 class Command(BaseCommand):
@@ -73,28 +73,5 @@ class Command(BaseCommand):
                           f"({totals['checked_percent']}%).")
 
     def _store(self, conversion: Conversion) -> None:
-        rows = [StoredFile("system", s["id"], s["id"], s["version"], s["name"], s, conversion.sources[s["id"]])
-                for s in conversion.systems]
-        rows += [StoredFile("book", b["system"], b["id"], b["version"], b["name"], b, conversion.sources[b["id"]])
-                 for b in conversion.books]
-        hint = (f"bump IMPORTER_REVISION ({IMPORTER_REVISION}) in armylists/importers/battlescribe/__init__.py "
-                "if the importer changed")
+        rows, hint = battlescribe_files(conversion)
         store_for_command(self, rows, hint, f"{len(conversion.books)} BattleScribe books")
-
-
-def report_data(conversion: Conversion) -> dict:
-    """Per book: name, system, revision, entries, constraints and modifiers (total, checked), unchecked."""
-    books = []
-    totals = {"constraints": {"total": 0, "checked": 0}, "modifiers": {"total": 0, "checked": 0, "display_only": 0}}
-    for r in conversion.reports:
-        f = r.figures
-        books.append({"name": r.name, "book": r.book, "system": r.system, "revision": r.revision, "source": r.source,
-                      "entries": r.entries, "constraints": f["constraints"], "modifiers": f["modifiers"],
-                      "unchecked": f["unchecked"]})
-        for key in totals:
-            for k in totals[key]:
-                totals[key][k] += f[key][k]
-    total = totals["constraints"]["total"] + totals["modifiers"]["total"]
-    checked = totals["constraints"]["checked"] + totals["modifiers"]["checked"]
-    totals["checked_percent"] = round(100 * checked / total, 1) if total else 100.0
-    return {"books": books, "totals": totals}

@@ -25,7 +25,7 @@ from armylists.lists.catalogue import disk_library
 from armylists.importers.owb import Conversion, OwbInputError, convert, read_dataset
 from armylists.importers.owb import check as check_books
 from armylists.importers.owb.data import SYSTEM_ID
-from armylists.importers.storing import StoredFile, store_for_command
+from armylists.importers.storing import owb_files, store_for_command
 
 HEADER = ("# Made by `manage.py import_owb` from Old World Builder's datasets (old-world-builder.com, CC BY 4.0).\n"
           "# Not part of this repository's data; import again rather than edit.\n")
@@ -107,10 +107,5 @@ class Command(BaseCommand):
 
     def _store(self, conversion: Conversion, path: Path) -> None:
         system_file = next(f for f in disk_library().files if f.kind == "system" and f.system == SYSTEM_ID)
-        rows = [StoredFile("system", SYSTEM_ID, system_file.id, system_file.version, system_file.name,
-                           dict(system_file.data), system_file.path)]
-        for kind, slug, data in self._files(conversion):
-            where = f"{path.name}/the-old-world/" + ("magic-items.json" if kind == "items" else f"{slug[4:]}.json")
-            rows.append(StoredFile(kind, SYSTEM_ID, slug, data["version"], data["name"], data, where))
-        hint = "bump IMPORTER_REVISION in armylists/importers/owb/data.py if the importer changed"
+        rows, hint = owb_files(conversion, system_file, path.name)
         store_for_command(self, rows, hint, f"{len(conversion.books)} Old World Builder books")

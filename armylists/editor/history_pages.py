@@ -1,0 +1,61 @@
+"""A list's history (every saved revision, what changed, in the player's words) and moving it to the
+book version new lists get: a preview of what changes, then "Move the list" (lists/history.py)."""
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from armylists.lists.access import get_list_for_user, get_rw_list_for_user
+from armylists.lists.history import history, preview, upgrade_target
+from armylists.lists.stored import Loaded, Unavailable, load, save_edit
+from armylists.models import MAX_REVISION
+
+from armylists.editor.views import unavailable
+
+
+class UpgradeForm(forms.Form):
+    revision = forms.IntegerField(min_value=1, max_value=MAX_REVISION, widget=forms.HiddenInput)
+    version = forms.CharField(max_length=40, widget=forms.HiddenInput)
+
+
+@login_required
+@require_GET
+def list_history(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list, can_edit = get_list_for_user(request, pk)
+    return render(request, "lists/history.html", {"army_list": army_list, "can_edit": can_edit,
+                                                  "steps": history(army_list)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def list_upgrade(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = get_rw_list_for_user(request, pk)
+    try:
+        loaded = load(army_list)
+    except Unavailable as exc:
+        return unavailable(request, army_list, str(exc))
+    target = upgrade_target(loaded)
+    shown = preview(loaded, target) if target is not None else None
+    status = 200
+    if request.method == "POST":
+        form = UpgradeForm(request.POST)
+        if not form.is_valid() or target is None or form.cleaned_data["version"] != target.version:
+            messages.error(request, "The version offered has changed; look at the preview again.")
+            status = 400
+        elif shown.problem:
+            status = 400
+        else:
+            saved = save_edit(Loaded(army_list, shown.roster, target, loaded.allies), shown.roster,
+                              form.cleaned_data["revision"])
+            if saved is None:
+                messages.error(request, "The list changed since you looked; nothing was moved. Look again.")
+                return redirect("list-upgrade", pk)
+            messages.success(request, f"The list now uses {target.name} {target.version}.")
+            return redirect("list-edit", pk)
+    form = UpgradeForm(initial={"revision": army_list.revision, "version": target.version if target else ""})
+    return render(request, "lists/upgrade.html", {"army_list": army_list, "book": loaded.book, "target": target,
+                                                  "preview": shown, "form": form}, status=status)

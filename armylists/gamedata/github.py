@@ -1,0 +1,66 @@
+"""What GitHub's public API says is a repository's latest data, and where its archive is.
+
+    ref = latest("BSData/mordheim", api, policy)   # the latest release, else the default branch's head
+    archive = archive_url("BSData/mordheim", ref.ref, api)
+
+GitHub answers 404 to `releases/latest` when a repository has made no release; then the head commit
+of its default branch is taken. The archive (`zipball`) redirects to codeload.github.com, and holds
+the repository's files under one top folder. Standard library only.
+"""
+from __future__ import annotations
+
+import json
+import re
+import urllib.parse
+from dataclasses import dataclass
+
+from armylists.gamedata.fetching import FetchError, NotFound, Policy, fetch
+
+REPOSITORY = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
+
+
+@dataclass(frozen=True)
+class Ref:
+    ref: str  # the release's tag or the commit's sha
+    kind: str  # release, commit
+    date: str  # ISO 8601, as GitHub gives it
+
+
+def _json(url: str, policy: Policy) -> dict:
+    body, _ = fetch(url, policy, accept="application/vnd.github+json")
+    try:
+        data = json.loads(body)
+    except ValueError as exc:
+        raise FetchError(f"GitHub's answer is not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise FetchError("GitHub's answer is not a JSON object")
+    return data
+
+
+def _text(data: dict, *path: str) -> str:
+    for key in path:
+        data = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(data, str) or not data:
+        raise FetchError(f"GitHub's answer has no {'.'.join(path)}")
+    return data
+
+
+def latest(repository: str, api: str, policy: Policy) -> Ref:
+    """The latest release of `repository`, else the head of its default branch."""
+    base = f"{api}/repos/{repository}"
+    try:
+        release = _json(f"{base}/releases/latest", policy)
+    except NotFound:
+        release = None
+    if release is not None:
+        return Ref(_text(release, "tag_name"), "release", release.get("published_at") or release.get("created_at") or "")
+    try:
+        branch = _text(_json(base, policy), "default_branch")
+    except NotFound:
+        raise FetchError(f"GitHub has no repository {repository}") from None
+    commit = _json(f"{base}/commits/{branch}", policy)
+    return Ref(_text(commit, "sha"), "commit", _text(commit, "commit", "committer", "date"))
+
+
+def archive_url(repository: str, ref: str, api: str) -> str:
+    return f"{api}/repos/{repository}/zipball/{urllib.parse.quote(ref, safe='')}"

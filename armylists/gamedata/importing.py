@@ -1,0 +1,117 @@
+"""An unpacked folder of game data imported through the existing importers, all or nothing.
+
+    outcome = import_folder("battlescribe", folder, "BSData-mordheim-1a2b3c")
+
+BattleScribe data goes through import_battlescribe's path (read, convert, check by the engine's
+loader, store), Old World Builder's through import_owb's; both store with `store_rules_files`, which
+writes nothing when any file would change a stored version's content, so a stored list's rules never
+change. New Recruit T9A data has no importer yet and is refused saying so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from armylists.importers import battlescribe, owb
+from armylists.importers.storing import StoredFile, battlescribe_files, owb_files, store_rules_files
+from armylists.lists.catalogue import disk_library
+
+MAX_SKIPPED = 500  # rows of "skipped and why" kept per version; the count says how many in all
+SHAPE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, RecursionError)
+
+
+class ImportRefused(Exception):
+    """Nothing was stored; str() says why, for people."""
+
+
+@dataclass
+class Outcome:
+    kind: str
+    systems: list[str] = field(default_factory=list)
+    books: list[dict] = field(default_factory=list)
+    coverage: dict = field(default_factory=dict)
+    skipped: list[dict] = field(default_factory=list)
+    created: int = 0
+    unchanged: int = 0
+
+
+def import_folder(kind: str, folder: Path, name: str) -> Outcome:
+    if kind == "battlescribe":
+        outcome, rows, hint = _battlescribe(folder)
+    elif kind == "owb":
+        outcome, rows, hint = _owb(folder, name)
+    elif kind == "nr-t9a":
+        raise ImportRefused("New Recruit T9A data (nr-t9a) is not supported yet: this site has no importer for it")
+    else:
+        raise ImportRefused(f"{kind!r} is not a kind of game data this site imports")
+    created, unchanged, refused = store_rules_files(rows, hint)
+    if refused:
+        raise ImportRefused("Nothing imported. " + " ".join(refused))
+    outcome.created, outcome.unchanged = len(created), unchanged
+    outcome.skipped = outcome.skipped[:MAX_SKIPPED]
+    return outcome
+
+
+def _books(rows: list[StoredFile]) -> list[dict]:
+    return [{"system": r.system, "book": r.slug, "version": r.version, "name": r.name} for r in rows if r.kind == "book"]
+
+
+def _battlescribe(folder: Path) -> tuple[Outcome, list[StoredFile], str]:
+    try:
+        conversion = battlescribe.convert(battlescribe.read_sources([str(folder)]))
+        battlescribe.check(conversion)
+    except battlescribe.BattleScribeInputError as exc:
+        raise ImportRefused(f"Nothing imported. {_relative(str(exc), folder)}") from None
+    except SHAPE_ERRORS as exc:
+        raise ImportRefused(f"Nothing imported. The data has a shape the BattleScribe importer does not know "
+                            f"({type(exc).__name__}: {exc})") from None
+    if not conversion.books:
+        raise ImportRefused("Nothing imported. No catalogue (.cat) of a game system (.gst) was read")
+    report = battlescribe.report_data(conversion)
+    rows, hint = battlescribe_files(conversion)
+    outcome = Outcome("battlescribe", systems=[f"{s['id']} {s['version']}" for s in conversion.systems],
+                      books=_books(rows), coverage=report["totals"])
+    outcome.coverage["books"] = {b["book"]: _percent(b) for b in report["books"]}
+    for book in report["books"]:  # one row per kind of thing not checked, with how many and one example
+        kinds: dict[str, dict] = {}
+        for unchecked in book["unchecked"]:
+            row = kinds.setdefault(unchecked["kind"], {"book": book["book"], "what": unchecked["kind"], "count": 0,
+                                                       "why": f"our engine does not check it (e.g. {unchecked['where']})"})
+            row["count"] += unchecked["count"]
+        outcome.skipped += kinds.values()
+    return outcome, rows, hint
+
+
+def _percent(book: dict) -> float:
+    total = book["constraints"]["total"] + book["modifiers"]["total"]
+    checked = book["constraints"]["checked"] + book["modifiers"]["checked"]
+    return round(100 * checked / total, 1) if total else 100.0
+
+
+def _owb(folder: Path, name: str) -> tuple[Outcome, list[StoredFile], str]:
+    library = disk_library()
+    system = library.systems.get(owb.SYSTEM_ID)
+    if system is None:
+        raise ImportRefused(f"Nothing imported. The rules data has no {owb.SYSTEM_ID!r} system to import into")
+    try:
+        conversion = owb.convert(owb.read_dataset(folder), system)
+        owb.check(conversion, system)
+    except owb.OwbInputError as exc:
+        raise ImportRefused(f"Nothing imported. {_relative(str(exc), folder)}") from None
+    except SHAPE_ERRORS as exc:
+        raise ImportRefused(f"Nothing imported. Old World Builder's data has a shape the importer does not know "
+                            f"({type(exc).__name__}: {exc})") from None
+    system_file = next(f for f in library.files if f.kind == "system" and f.system == owb.SYSTEM_ID)
+    rows, hint = owb_files(conversion, system_file, name)
+    outcome = Outcome("owb", systems=[f"{owb.SYSTEM_ID} {system_file.version}"], books=_books(rows))
+    outcome.coverage = {"books": {r.book: {"entries": r.entries, "not_checked": len(r.unchecked)}
+                                  for r in conversion.reports}}
+    for report in conversion.reports:
+        outcome.skipped += [{"book": report.book, "what": line, "count": 1,
+                             "why": "Old World Builder's data cannot say it"} for line in report.unchecked]
+    return outcome, rows, hint
+
+
+def _relative(message: str, folder: Path) -> str:
+    """A message naming files by their place in the archive, not the server's temporary folder."""
+    return message.replace(str(folder) + "/", "").replace(str(folder), ".")

@@ -1,0 +1,125 @@
+"""Check a source for newer data and import it as a new version beside the old ones.
+
+    result = update(source)   # the version made (imported or failed), or None when already current
+
+One update at a time per source: `busy_since` is claimed with one UPDATE (the row flag), and a second
+update while it is set is refused (`Busy`); a claim older than STALE_AFTER is taken over (a worker that
+died). Whatever fails (the API, the download, the archive, the import), no rules file is left behind:
+the import is one transaction, and the download is unpacked into a temporary folder removed after.
+A failed import is kept as a version with status "failed" and its reason.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import tempfile
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.db import DatabaseError
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from armylists.models import GameDataSource, GameDataVersion
+
+from armylists.gamedata import github
+from armylists.gamedata.archives import ArchiveError, guess_kind, unpack
+from armylists.gamedata.fetching import FetchError, Policy, fetch, shown
+from armylists.gamedata.importing import ImportRefused, import_folder
+
+logger = logging.getLogger(__name__)
+STALE_AFTER = timedelta(hours=1)
+
+
+class Busy(Exception):
+    """Another update of the source is running."""
+
+
+def policy() -> Policy:
+    return Policy(hosts=tuple(h.lower() for h in settings.GAME_DATA_HOSTS), timeout=settings.GAME_DATA_TIMEOUT,
+                  max_bytes=settings.GAME_DATA_MAX_BYTES, test_loopback=settings.GAME_DATA_TEST_LOOPBACK)
+
+
+def claim(source: GameDataSource) -> None:
+    now = timezone.now()
+    free = Q(busy_since__isnull=True) | Q(busy_since__lt=now - STALE_AFTER)
+    if not GameDataSource.objects.filter(free, pk=source.pk).update(busy_since=now):
+        raise Busy(f"An update of {source} is already running; try again when it has finished.")
+
+
+def release(source: GameDataSource, message: str) -> None:
+    GameDataSource.objects.filter(pk=source.pk).update(busy_since=None, last_checked=timezone.now(),
+                                                       last_message=message)
+
+
+def current(source: GameDataSource) -> GameDataVersion | None:
+    """The version new lists get: the held one, else the newest imported."""
+    if source.held_id:
+        return source.held
+    return source.versions.filter(status=GameDataVersion.OK).first()
+
+
+def update(source: GameDataSource) -> GameDataVersion | None:
+    """Check `source` once; Busy when another update runs. The version made, or None when nothing new."""
+    claim(source)
+    message = "Failed: an internal error stopped it; the log has the details."
+    try:
+        version, message = _update(source)
+        return version
+    finally:
+        release(source, message)
+
+
+def _update(source: GameDataSource) -> tuple[GameDataVersion | None, str]:
+    rules = policy()
+    api = settings.GAME_DATA_GITHUB_API
+    try:
+        if source.repository:
+            found = github.latest(source.repository, api, rules)
+            ref, ref_kind, date = found.ref, found.kind, parse_datetime(found.date) if found.date else None
+            if source.versions.filter(status=GameDataVersion.OK, ref=ref).exists():
+                return None, f"Already current: {ref_kind} {_short(ref, ref_kind)}."
+            data = None
+        else:
+            data, _ = fetch(source.url, rules)
+            ref, ref_kind, date = hashlib.sha256(data).hexdigest(), "archive", None
+            if source.versions.filter(status=GameDataVersion.OK, ref=ref).exists():
+                return None, f"Already current: the archive is unchanged ({ref[:12]})."
+    except FetchError as exc:
+        logger.info("game data: %s not checked: %s", source, exc)
+        return None, f"Failed: {exc}"
+    try:
+        if data is None:
+            data, _ = fetch(github.archive_url(source.repository, ref, api), rules)
+        outcome = _import(source, data, ref)
+    except (FetchError, ArchiveError, ImportRefused) as exc:
+        return _failed(source, ref, ref_kind, date, str(exc))
+    except DatabaseError as exc:
+        return _failed(source, ref, ref_kind, date, f"Nothing imported. The database cannot be written ({exc})")
+    version = GameDataVersion.objects.create(
+        source=source, ref=ref, ref_kind=ref_kind, date=date, status=GameDataVersion.OK, kind=outcome.kind,
+        systems=outcome.systems, books=outcome.books, coverage=outcome.coverage, skipped=outcome.skipped,
+        message=f"{len(outcome.books)} books; {outcome.created} files new, {outcome.unchanged} unchanged.")
+    if not source.kind:
+        GameDataSource.objects.filter(pk=source.pk).update(kind=outcome.kind)
+    return version, f"Imported {ref_kind} {_short(ref, ref_kind)}: {version.message}"
+
+
+def _import(source: GameDataSource, data: bytes, ref: str):
+    with tempfile.TemporaryDirectory(prefix="armylists-game-data-") as tmp:
+        folder = unpack(data, Path(tmp), settings.GAME_DATA_MAX_FILES, settings.GAME_DATA_MAX_UNPACKED)
+        kind = source.kind or guess_kind(folder)
+        name = (source.repository or shown(source.url)).replace("/", "-") + "-" + ref[:12]
+        return import_folder(kind, folder, name)
+
+
+def _failed(source, ref: str, ref_kind: str, date: datetime | None, reason: str) -> tuple[GameDataVersion, str]:
+    version = GameDataVersion.objects.create(source=source, ref=ref, ref_kind=ref_kind, date=date,
+                                             status=GameDataVersion.FAILED, kind=source.kind, message=reason)
+    return version, f"Failed at {ref_kind} {_short(ref, ref_kind)}: {reason}"
+
+
+def _short(ref: str, ref_kind: str) -> str:
+    return ref if ref_kind == "release" else ref[:12]

@@ -1,0 +1,80 @@
+"""What data a list is checked with, in words: its book and version, and the game data version (source,
+release or commit, date) that book version came from (armylists/gamedata/), for the editor's report, the
+report API, the PDF's legality stamp and an event's table and CSV.
+
+    data_as_of("bs-mordheim", "bs-reiklanders-1a", "r10")
+    -> {"book": "bs-reiklanders-1a", "book_version": "r10", "data_version": "BSData/mordheim release v1.0",
+        "date": "2026-03-04", "text": "bs-reiklanders-1a r10, from BSData/mordheim release v1.0 of 2026-03-04"}
+
+The data version named is the first import that brought this book version: later imports holding the
+same version unchanged do not move it, so a stored list's "data as of" never changes. A book of the
+site's own rules data (rules_data/) has no data version.
+"""
+from __future__ import annotations
+
+from django.db import DatabaseError
+
+from armylists.models import GameDataVersion
+
+
+def data_as_of(system: str, book: str, version: str, imported: bool = True) -> dict:
+    """`imported` False (a book of rules_data/) answers without asking the database."""
+    found = None
+    try:
+        if not imported:
+            raise LookupError
+        versions = GameDataVersion.objects.filter(status=GameDataVersion.OK).select_related("source")
+        for candidate in versions.order_by("imported_at", "id"):
+            if any(b["system"] == system and b["book"] == book and b["version"] == version for b in candidate.books):
+                found = candidate
+                break
+    except (DatabaseError, LookupError):
+        found = None
+    if found is None:
+        return {"book": book, "book_version": version, "data_version": None, "date": None,
+                "text": site_data_text(book, version)}
+    label = version_label(found)
+    name, _, date = label.rpartition(" of ")
+    return {"book": book, "book_version": version, "data_version": name, "date": date,
+            "text": f"{book} {version}, from {label}"}
+
+
+def holds_system(version: GameDataVersion, system: str) -> bool:
+    return any(b["system"] == system for b in version.books)
+
+
+def newest_data_version(system: str, day=None) -> GameDataVersion | None:
+    """The newest imported game data version holding books of `system` (imported on or before `day`, a
+    date, when given): what an event of that system plays unless its organiser picks another."""
+    try:
+        versions = GameDataVersion.objects.filter(status=GameDataVersion.OK).select_related("source")
+        if day is not None:
+            versions = versions.filter(imported_at__date__lte=day)
+        return next((v for v in versions.order_by("-imported_at", "-id") if holds_system(v, system)), None)
+    except DatabaseError:
+        return None
+
+
+def version_label(version: GameDataVersion) -> str:
+    ref = version.ref if version.ref_kind == "release" else version.ref[:12]
+    date = f"{version.date:%Y-%m-%d}" if version.date else f"{version.imported_at:%Y-%m-%d}"
+    return f"{version.source} {version.ref_kind} {ref} of {date}"
+
+
+def data_as_of_texts(system: str) -> dict[tuple[str, str], str]:
+    """(book, version) -> `data_as_of(...)["text"]` for every imported book version of `system`, in one
+    query: an event's table and CSV. A book version not in it is the site's own data (`site_data_text`)."""
+    texts: dict[tuple[str, str], str] = {}
+    try:
+        versions = GameDataVersion.objects.filter(status=GameDataVersion.OK).select_related("source")
+        for version in versions.order_by("imported_at", "id"):
+            for b in version.books:
+                if b["system"] == system and (b["book"], b["version"]) not in texts:
+                    texts[(b["book"], b["version"])] = f"{b['book']} {b['version']}, from {version_label(version)}"
+    except DatabaseError:
+        pass
+    return texts
+
+
+def site_data_text(book: str, version: str) -> str:
+    return f"{book} {version} (this site's rules data)"

@@ -1,0 +1,65 @@
+"""The staff's "Game data" page: add a source (CSRF-protected form), see its versions, queue an update."""
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from armylists.models import GameDataSource, GameDataVersion
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user("stella", "stella@example.com", "stella-password-1", is_staff=True)
+
+
+@pytest.fixture
+def client_staff(client, staff):
+    client.force_login(staff)
+    return client
+
+
+def test_it_is_for_staff_only(client, alice):
+    assert client.get(reverse("game-data")).status_code == 302  # to the log-in page
+    client.force_login(alice)
+    assert client.get(reverse("game-data")).status_code == 403
+    assert client.post(reverse("game-data-add"), {"where": "BSData/mordheim"}).status_code == 403
+    assert GameDataSource.objects.count() == 0
+
+
+def test_adding_a_source_queues_its_update_and_the_page_shows_the_version(client_staff, mordheim, tasks_at_once):
+    response = client_staff.post(reverse("game-data-add"), {"where": "BSData/mordheim", "kind": "",
+                                                            "maps_to": "mordheim"})
+    assert response.status_code == 302 and response["Location"] == reverse("game-data")
+    source = GameDataSource.objects.get()
+    assert (source.kind, source.maps_to, source.last_message) == \
+        ("battlescribe", "mordheim", "Imported release v1.0: 1 books; 2 files new, 0 unchanged.")
+    page = " ".join(client_staff.get(reverse("game-data")).content.decode().split())
+    assert "Added BSData/mordheim; its latest data is being fetched." in page
+    assert "New lists get: <strong>v1.0</strong>." in page
+    assert "88.6% of constraints and modifiers checked" in page
+    assert "bs-reiklanders-1a: modifier add of error (3): our engine does not check it" in page
+
+
+def test_the_update_button_queues_an_update(client_staff, mordheim, tasks_at_once):
+    source = GameDataSource.objects.create(repository="BSData/mordheim")
+    response = client_staff.post(reverse("game-data-update", args=[source.pk]))
+    assert response.status_code == 302
+    assert GameDataVersion.objects.get().ref == "v1.0"
+
+
+def test_a_refused_source_is_a_form_error_and_nothing_is_added(client_staff):
+    response = client_staff.post(reverse("game-data-add"), {"where": "http://example.com/x.zip"})
+    assert response.status_code == 400
+    assert "&#x27;http://example.com/x.zip&#x27; is neither a GitHub repository (owner/name) nor an https:// address" \
+        in response.content.decode()
+    assert GameDataSource.objects.count() == 0
+
+
+def test_the_form_needs_the_csrf_token(staff):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(staff)
+    assert client.post(reverse("game-data-add"), {"where": "BSData/mordheim"}).status_code == 403
+    assert GameDataSource.objects.count() == 0
