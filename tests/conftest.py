@@ -161,3 +161,14 @@ def rate_limits_off(monkeypatch):
     from rest_framework.throttling import ScopedRateThrottle
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES",
                         {scope: None for scope in ("validate", "write", "import", "export", "login")})
+
+
+@pytest.fixture(autouse=True)
+def stored_books_forgotten():
+    """A process keeps each book read from the database by (system, book, version): the site refuses a
+    second content under one version (RulesFile.content_hash), but each test's database is rolled back,
+    so the next test may store other content under the same version. Forget them after every test."""
+    yield
+    from armylists.lists import catalogue
+
+    catalogue._stored_books.clear()
