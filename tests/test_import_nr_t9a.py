@@ -182,6 +182,17 @@ class TestConstructs:
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "The Menagerie: 400 pts in the army; at most 30% of the 1200-pt limit (360 pts)."]
 
+    def test_a_list_shows_only_the_categories_its_book_can_use(self):
+        # The system names every army's own category (Aves, Engines of War...); a Dwarven Holds list showed
+        # all 40. Shown: those the book's units are in, those a rule bounds, and any holding points.
+        beast = {"name": "Leviathan", "unit_id": "leviathan", "cost": 400, "refs": ["leviathan"], "options": []}
+        book, _ = army(characters=[hero(cost=500)], core=[{**beast, "name": "Warriors", "unit_id": "w", "cost": 300}],
+                       menagerie=[beast])
+        assert len(SYSTEM.categories) > 30
+        for units in ([], [{"entry": "hero"}, {"entry": "warriors"}]):
+            report, _ = judge(book, units)
+            assert [c.id for c in report.categories] == ["characters", "core", "the-menagerie"]
+
     def test_it_lowers_a_category_minimum_where_the_army_has_an_option(self):
         wildheart = hero("Wildheart", 300, [check_option("Wildheart Bond", 0, refs=["ok_bn_wildheart"])])
         warriors = {"name": "Warriors", "unit_id": "w", "cost": 200, "refs": ["w"], "options": []}

@@ -161,15 +161,36 @@ def _counts(army: Army, rules: tuple[Rule, ...]) -> tuple[CountLine, ...]:
 def _categories(army: Army, rules: tuple[Rule, ...]) -> tuple[CategoryLine, ...]:
     """Each category's points and percent of the limit, with the bounds of rules naming it alone."""
     bounds = _category_bounds(rules)
+    in_play = _categories_in_play(army.book, army.composition)
     lines = []
     for cat in army.system.categories:
         points = army.category_points.get(cat.id, 0)
+        # A system may name categories of every army (the 2nd edition's Engines of War, Aves...): a
+        # list shows those its book's units can be in, those a rule bounds, and any that holds points.
+        if cat.id not in in_play and cat.id not in bounds and not points and not army.category_units.get(cat.id):
+            continue
         low, high = bounds.get(cat.id, (None, None))
         state = ("low" if low is not None and points * 100 < low * army.limit
                  else "high" if high is not None and points * 100 > high * army.limit else "ok")
         lines.append(CategoryLine(cat.id, cat.name, points, round(points * 100 / army.limit, 1), low, high,
                                   army.category_units.get(cat.id, 0), state))
     return tuple(lines)
+
+
+_in_play_cache: dict[tuple[int, str | None], tuple[object, frozenset[str]]] = {}
+
+
+def _categories_in_play(book, composition: str | None) -> frozenset[str]:
+    """The categories the book's entries are in, in this composition (cached per book, by identity)."""
+    key = (id(book), composition)
+    cached = _in_play_cache.get(key)
+    if cached is not None and cached[0] is book:
+        return cached[1]
+    if len(_in_play_cache) > 256:
+        _in_play_cache.clear()
+    found = frozenset(entry.category_in(composition) for entry in book.entries.values())
+    _in_play_cache[key] = (book, found)
+    return found
 
 
 _bounds_cache: dict[int, tuple[tuple[Rule, ...], dict]] = {}
