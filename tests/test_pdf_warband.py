@@ -271,3 +271,16 @@ def test_the_sheet_counts_the_warbands_warriors_and_not_its_hired_swords(library
     assert report.figures["models"] == 13
     text = " ".join(sheet(book, roster, report))
     assert "Warband rating Warriors 500 gc 481 gc 19 gc 101 12 of 16" in text
+
+
+def test_a_stamp_taller_than_a_page_breaks_across_pages(library):
+    # An imported BattleScribe warband once printed its notes of what is not checked as one paragraph
+    # in the stamp; a box row cannot break, so a long enough note failed to lay out (a 500 on download).
+    book, roster, report = example(library, "reikland-mercenaries-legal.json")
+    notes = tuple(f"Note {n}: a rule of the data that the builder does not evaluate, written out at some length "
+                  f"so that the notes together run far past one page of the sheet." for n in range(200))
+    text = sheet(book, roster, dataclasses.replace(report, unchecked=notes))
+    assert len(text) > 2
+    whole = " ".join(text)
+    assert "Not checked by the builder (check by hand): Note 0: a rule" in whole
+    assert "Note 199: a rule of the data that the builder does not evaluate" in whole

@@ -1,7 +1,7 @@
 """The top of a printed roster: who and what the list is, the legality stamp, the category summary."""
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
@@ -87,7 +87,7 @@ def matched_play(book: Book, roster: Roster) -> list[tuple[str, str]]:
     return [("Matched play", mode_names(book, roster.modes))]
 
 
-def stamp(report: Report, styles: Styles, width: float, details: bool = True, note: str = "",
+def stamp(report: Report, styles: Styles, width: float, details: bool = True, note: str | Sequence[str] = "",
           system: System | None = None, data_as_of: str = "") -> Table:
     """LEGAL or NOT LEGAL in a coloured box, with every violation's message and the rule it comes from
     (in `system`'s words) when `details`, and the data it was checked with (`data_as_of`) when given."""
@@ -104,8 +104,8 @@ def stamp(report: Report, styles: Styles, width: float, details: bool = True, no
     if details:
         unit_ids = [u.id for u in report.units]
         rows += [[violation_paragraph(v, styles, system, unit_ids)] for v in report.violations]
-    if note:
-        rows.append([Paragraph(text(note), styles.small)])
+    # A row cannot break across pages: a long note comes as one row per sentence, so the box can.
+    rows += [[Paragraph(text(line), styles.small)] for line in ([note] if isinstance(note, str) else note) if line]
     if data_as_of:
         rows.append([Paragraph(text(f"Data as of: {data_as_of}"), styles.small)])
     box = Table(rows, colWidths=[width])

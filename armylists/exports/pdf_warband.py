@@ -43,8 +43,8 @@ def warband_story(printed: PrintedList, share_url: str | None, check: str, width
     sheet = WarbandSheet(printed)
     story = warband_header(sheet, styles, width, check, share_url)
     # What the builder does not check goes with the verdict, where whoever checks the list looks.
-    unchecked = " ".join(printed.report.unchecked)  # each note is a sentence
-    note = f"Not checked by the builder (check by hand): {unchecked}" if unchecked else ""
+    unchecked = list(printed.report.unchecked)  # each note is a sentence
+    note = ["Not checked by the builder (check by hand):"] + unchecked if unchecked else ""
     story += [Spacer(1, 3 * mm), stamp(printed.report, styles, width, note=note, system=printed.book.system,
                                              data_as_of=printed.data_as_of), Spacer(1, 1 * mm)]
     box_width = (width - GAP) / 2
