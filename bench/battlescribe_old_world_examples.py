@@ -16,8 +16,9 @@ sys.path.insert(0, str(ROOT))
 from armylists.importers.battlescribe.plain import plain_document  # noqa: E402
 from armylists.importers.battlescribe.roster_tree import write_tree  # noqa: E402
 from armylists.importers.battlescribe.sources import read_sources  # noqa: E402
-from armylists.rules.battlescribe import (GameData, Roster, add_force, evaluate, select,  # noqa: E402
-                                          set_cost_limit, set_count)
+from armylists.rules.battlescribe import (GameData, Roster, add_force, deselect, duplicate,  # noqa: E402
+                                          evaluate, select, set_cost_limit, set_count)
+from armylists.rules.battlescribe.actions import _merged  # noqa: E402
 
 OPEN_WAR = "8214-cf48-b1cd-5f5e"
 OUT = ROOT / "docs" / "examples" / "battlescribe" / "the-old-world-nr"
@@ -35,6 +36,14 @@ DWARFS = [("King", 0, ["General"]), ("Dwarf Warriors", 20, []), ("Dwarf Warriors
 CHAOS = [("Chaos Lord", 0, ["General"]), ("Chaos Warriors", 20, []), ("Chaos Warriors", 15, []),
          ("Chaos Marauders", 20, []), ("Chaos Knights", 5, []), ("Chaos Chariots", 0, []), ("Hellcannon", 0, []),
          ("Exalted Champion", 0, []), ("Chaos Knights", 5, []), ("Chaos Warriors", 20, []), ("Chaos Marauders", 20, [])]
+
+ORCS = [("Orc Warboss", 0, ["General", "Sword of Striking"]), ("Orc Bigboss", 0, ["Battle Standard Bearer"]),
+        ("Orc Weirdboy", 0, ["Waaagh! Magic"]), ("Orc Mobs", 30, ["Light Armour"]), ("Orc Mobs", 30, ["Light Armour"]),
+        ("Orc Mobs", 30, ["Light Armour"]), ("Goblin Mobs", 30, []), ("Goblin Wolf Rider Mobs", 10, ["Shortbow"]),
+        ("Orc Boar Boy Mobs", 10, []), ("Common Troll Mobs", 3, []), ("Stone Troll Mobs", 3, []),
+        ("Orc Boar Chariots", 0, []), ("Orc Boar Chariots", 0, []), ("Goblin Wolf Chariots", 0, []),
+        ("Goblin Bolt Throwas", 0, []), ("Goblin Bolt Throwas", 0, []), ("Giants", 0, []),
+        ("Doom Diver Catapults", 0, []), ("Goblin Rock Lobbers", 0, [])]
 
 
 def without(units, names):
@@ -59,6 +68,15 @@ ARMIES = {
         "illegal-points": CHAOS + [("Chaos Warriors", 20, [])],
         "illegal-no-general": [("Chaos Lord", 0, [])] + CHAOS[1:],
         "illegal-rare": CHAOS[:-2] + [("Hellcannon", 0, []), ("Gigantic Spawn of Chaos", 0, [])]},
+    ("Orc and Goblin Tribes", "orc-and-goblin-tribes"): {
+        "legal": ORCS,
+        "illegal-points": ORCS + [("Orc Boar Boy Mobs", 10, [])],
+        "illegal-0-x": without(ORCS, {"Stone Troll Mobs", "Goblin Wolf Chariots"}) + [("Goblin Bolt Throwas", 0, [])] * 3,
+        "illegal-no-general": [("Orc Warboss", 0, ["Sword of Striking"])] + ORCS[1:],
+        "illegal-magic-item": [("Orc Warboss", 0, ["General", "Ogre Blade", "Armour of Destiny"])]
+        + without(ORCS[1:], {"Orc Boar Boy Mobs"}),
+        "illegal-rare": without(ORCS, {"Orc Boar Boy Mobs", "Goblin Wolf Chariots", "Goblin Mobs", "Orc Boar Chariots"})
+        + [("Arachnarok Spider", 0, [])]},
 }
 
 
@@ -74,12 +92,25 @@ def build(game, army, units):
     for name, size, extras in units:
         unit = select(roster, force, option(roster, force, name))
         model = unit.children[0] if unit.children else unit
-        if size and model is not unit:
-            set_count(roster, model, size)
         for extra in extras:
             target = model if any(o.entry.get("name") == extra for o in roster.options(model)) else unit
             select(roster, target, option(roster, target, extra))
+        if size and model is not unit:
+            _size(roster, unit, model, size)
     return roster
+
+
+def _size(roster, unit, model, size):
+    """`size` models: one node counted up where everything below the model is collective, else a node per
+    model (New Recruit's `collective_recursive`; a Troll with its own Troll Vomit is three Trolls of one)."""
+    if _merged(roster, model.option):
+        set_count(roster, model, size)
+        return
+    nodes = [c for c in unit.children if c.entry_id == model.entry_id]
+    while len(nodes) > size:
+        deselect(roster, nodes.pop())
+    while len(nodes) < size:
+        nodes.append(duplicate(roster, nodes[-1]))
 
 
 def main() -> None:
