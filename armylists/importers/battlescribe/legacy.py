@@ -4,7 +4,7 @@
 min/maxInRoster, min/maxPoints, and a category's min/maxPercentage of the force); they become
 constraints with the ids "<entry id>/<attribute>", which the modifiers naming that attribute change.
 An entry's minSelections counts only when it is taken (a magic item's 1 of 1), as BattleScribe
-1.x offered it. A 1.x modifier's `repeat` with `incrementParentId`/`incrementChildId`/`incrementField`/`incrementValue`
+1.x offered it; InForce and InRoster limits count the entry at any depth (child selections included). A 1.x modifier's `repeat` with `incrementParentId`/`incrementChildId`/`incrementField`/`incrementValue`
 becomes a repeat; `show`/`hide` become "set hidden"; a condition's `parentId` becomes its scope.
 """
 from __future__ import annotations
@@ -133,6 +133,9 @@ class LegacyReader:
                 continue
             out.append({"id": cid, "type": kind, "field": field, "scope": scope, "value": value,
                         "percent": attribute.endswith("Percentage"), "shared": True, "where": where,
+                        # 1.x: min/maxInForce and min/maxInRoster count the entry wherever it is taken in
+                        # the force or roster (an item "one per army" sits under a character)
+                        "include_child_selections": scope in ("force", "roster"),
                         # 1.x: an entry's minSelections is how many are taken when it is taken at all
                         "when_taken": attribute == "minSelections" and local(element.tag) == "entry"})
         return out

@@ -1,0 +1,156 @@
+"""Our system's system-wide rules reach imported BattleScribe books (armylists/rules/battlescribe_systems.py),
+through rules_data/battlescribe_systems.yaml: The 9th Age v0.11 (BSData, ../shared/external/battlescribe/)
+lists built with the evaluator's actions, checked by rules_data/t9a-0.11's rules, each at its boundary.
+
+- 000:L79-80 "An army may fall below the limit only by 20 points or less."
+- 000:L95-96 "One Character in the army must be named the General ... An Army can only have one General."
+- 000:L2843 "All Magical Items have the rule One per Army: they cannot be duplicated within an army."
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from armylists.importers.battlescribe.plain import plain_document
+from armylists.importers.battlescribe.sources import read_sources
+from armylists.rules.battlescribe import GameData, Roster, add_force, evaluate, select, set_cost_limit
+from armylists.rules.battlescribe_systems import MAPPING_FILE, load_mappings, system_violations
+from armylists.rules.errors import RulesDataError
+from armylists.rules.loader import load_system_part
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "rules_data"
+T9A = ROOT.parent / "shared" / "external" / "battlescribe" / "the-9th-age-0.11"
+STANDARD = "5374616e6461726423232344415441232323"   # the force entry "Standard (1500-3999pts)"
+
+needs_data = pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-0.11 is absent")
+
+
+@pytest.fixture(scope="module")
+def game() -> GameData:
+    documents = read_sources([str(T9A / "Fantasy Battles The 9th Age.gst"), str(T9A / "Orcs and Goblins.cat")])
+    return GameData([plain_document(d) for d in documents])
+
+
+@pytest.fixture(scope="module")
+def t9a():
+    mapping = load_mappings(RULES).find({"id": "7e6fb76e-1bec-b992-2c43-e797a6758b13"})
+    return load_system_part(RULES / mapping.system, RULES)[0], mapping
+
+
+def option(roster, container, name):
+    return next(o.entry_id for o in roster.options(container) if o.entry.get("name") == name)
+
+
+def build(game, *, general=True, items=(), second_general=False):
+    """An Orc Warlord (the General unless told), an Orc Chief, a unit of Orcs; `items`: (character index,
+    item name) under each character's "Magic Items" upgrade."""
+    roster = Roster(game)
+    force = add_force(roster, STANDARD, next(iter(game.catalogues)))
+    characters = [select(roster, force, option(roster, force, name)) for name in ("Orc Warlord", "Orc Chief")]
+    select(roster, force, option(roster, force, "Orcs"))
+    for who in ([0] if general else []) + ([1] if second_general else []):
+        select(roster, characters[who], option(roster, characters[who], "Army General"))
+    holders = {}
+    for who, item in items:
+        if who not in holders:
+            holders[who] = select(roster, characters[who], option(roster, characters[who], "Magic Items"))
+        select(roster, holders[who], option(roster, holders[who], item))
+    return roster
+
+
+def judged(roster, t9a, under: int):
+    """The roster at a points limit `under` points above its total: (our violations, the data's errors)."""
+    system, mapping = t9a
+    total = evaluate(roster).costs["pts"]
+    set_cost_limit(roster, "pts", total + under)
+    result = evaluate(roster)
+    ours = [(v.code, v.message, v.rule, v.source) for v in system_violations(roster, result, system, mapping)]
+    return ours, [e.message for e in result.errors]
+
+
+@needs_data
+class TestT9aV011Parity:
+    def test_it_allows_an_army_20_pts_under_its_limit(self, game, t9a):
+        ours, _errors = judged(build(game), t9a, 20)
+        assert [v for v in ours if v[0] == "points.under_limit"] == []
+
+    def test_it_refuses_an_army_21_pts_under_its_limit(self, game, t9a):
+        ours, _errors = judged(build(game), t9a, 21)
+        roster_total = int(evaluate(build(game)).costs["pts"])
+        assert [v for v in ours if v[0] == "points.under_limit"] == [
+            ("points.under_limit", f"Total {roster_total} pts is 21 pts under the {roster_total + 21} pts limit; "
+                                   f"an army may be at most 20 pts under it.", "points-shortfall", "000:L78-80")]
+
+    def test_it_refuses_one_magic_item_on_two_characters(self, game, t9a):
+        # Plates of Tuktek carries no limit of its own in the catalogue: only our rule (000:L2843) says it.
+        ours, errors = judged(build(game, items=[(0, "Plates of Tuktek"), (1, "Plates of Tuktek")]), t9a, 0)
+        assert [v for v in ours if v[0] == "items.duplicate"] == [
+            ("items.duplicate", "Plates of Tuktek is taken 2 times (Orc Warlord, Orc Chief); each magical item may "
+                                "be taken once per army.", "items-once-per-army", "000:L2843")]
+        assert not [e for e in errors if "Plates of Tuktek" in e]
+
+    def test_it_allows_the_item_once(self, game, t9a):
+        ours, _errors = judged(build(game, items=[(0, "Plates of Tuktek"), (1, "Dusk Stone")]), t9a, 0)
+        assert [v for v in ours if v[0] == "items.duplicate"] == []
+
+    def test_it_says_an_item_the_catalogue_limits_once(self, game, t9a):
+        # Dusk Stone is "maxInRoster 1" in the catalogue (a 1.x limit counted at any depth): the data's error,
+        # and not ours again.
+        ours, errors = judged(build(game, items=[(0, "Dusk Stone"), (1, "Dusk Stone")]), t9a, 0)
+        assert [v for v in ours if v[0] == "items.duplicate"] == []
+        assert [e for e in errors if "Dusk Stone" in e] == ["Dusk Stone has 1 too many selections of Dusk Stone "
+                                                            "(maximum 1)"]
+
+    def test_it_refuses_a_list_with_no_general(self, game, t9a):
+        ours, errors = judged(build(game, general=False), t9a, 0)
+        assert [v for v in ours if v[0].startswith("general.")] == [
+            ("general.missing", "No General is named; one model of the list must be the General.", "general",
+             "000:L94-97, L2019-2027, L2631-2632")]
+        assert not [e for e in errors if "General" in e]   # the catalogue does not say it
+
+    def test_it_accepts_one_general(self, game, t9a):
+        ours, _errors = judged(build(game), t9a, 0)
+        assert [v for v in ours if v[0].startswith("general.")] == []
+
+    def test_it_says_two_generals_once(self, game, t9a):
+        # "Army General" and the "General" under it are maxInRoster 1 in the catalogue: its errors, not ours
+        # as well (000:L96).
+        ours, errors = judged(build(game, second_general=True), t9a, 0)
+        assert [v for v in ours if v[0].startswith("general.")] == []
+        assert [e for e in errors if "General" in e] == [
+            "Army General has 1 too many selections of Army General (maximum 1)",
+            "General has 1 too many selections of General (maximum 1)"]
+
+
+class TestMappingFile:
+    def test_it_maps_each_game_system_of_the_data_by_id_and_by_name(self):
+        mappings = load_mappings(RULES)
+        assert [(m.battlescribe_id, m.system) for m in mappings.systems] == [
+            ("7e6fb76e-1bec-b992-2c43-e797a6758b13", "t9a-0.11"), ("aa64-1e8e-66fc-9abf", "t9a-2"),
+            ("sys-31d1-bf57-53ea-ad55", "the-old-world"), ("9481a749-7900-614b-1695-bdc2899069c1", "mordheim")]
+        assert mappings.find({"id": "elsewhere", "name": "Warhammer The Old World"}).system == "the-old-world"
+        assert mappings.find({"id": "elsewhere", "name": "Another game"}) is None
+
+    def test_its_categories_are_categories_of_the_system_they_name(self):
+        for mapping in load_mappings(RULES).systems:
+            system = load_system_part(RULES / mapping.system, RULES)[0]
+            assert set(mapping.categories.values()) <= set(system.category_names), mapping.system
+
+    @pytest.mark.parametrize("change, path", [
+        (lambda d: d["systems"][0].update(system="warhammer-40k"), ("systems", 0, "system")),
+        (lambda d: d["systems"][1].update(generals=["General"]), ("systems", 1)),
+        (lambda d: d["systems"][2].pop("battlescribe_id"), ("systems", 2)),
+    ])
+    def test_it_refuses_a_bad_file_naming_where(self, tmp_path, change, path):
+        data = yaml.safe_load((RULES / MAPPING_FILE).read_text(encoding="utf-8"))
+        broken = copy.deepcopy(data)
+        change(broken)
+        (tmp_path / MAPPING_FILE).write_text(yaml.safe_dump(broken), encoding="utf-8")
+        with pytest.raises(RulesDataError) as refused:
+            load_mappings(tmp_path)
+        assert refused.value.path == path
+        assert refused.value.source == f"{tmp_path.name}/{MAPPING_FILE}"
