@@ -41,14 +41,17 @@ def judge_roster(data: bytes, source: str) -> Report:
         result, issues = judged(roster)
     except BattleScribeInputError as exc:
         raise RosterFileError(str(exc)) from None
-    cost_type = game.cost_types[0]["id"] if game.cost_types else ""
+    # the points of the report: the cost type the roster limits, else the data's first one that is spent
+    types = [c["id"] for c in game.cost_types]
+    cost_type = next((t for t in types if t in roster.cost_limits), None) or next(
+        (t for t in types if result.costs.get(t)), types[0] if types else "")
     violations = tuple(Violation(i.code, i.message, ERROR if i.severity == "error" else WARNING) for i in issues)
     violations += tuple(_system_rules(roster, result, game))
     return Report(system=system, book=book_id, book_version=version,
                   points_limit=int(roster.cost_limits.get(cost_type, 0)),
                   total_points=int(round(result.costs.get(cost_type, 0))), band=None, band_name=None,
                   categories=(), units=(), figures={}, violations=violations,
-                  budget_unit=game.cost_types[0].get("name", "pts").strip() if game.cost_types else "pts")
+                  budget_unit=game.cost_type_name(cost_type).strip() or "pts")
 
 
 def _system_rules(roster, result, game: GameData) -> list[Violation]:
