@@ -154,3 +154,49 @@ class TestMappingFile:
             load_mappings(tmp_path)
         assert refused.value.path == path
         assert refused.value.source == f"{tmp_path.name}/{MAPPING_FILE}"
+
+
+class TestCategoryBounds:
+    """Our category bounds reach an imported book only where its catalogue bounds none of that category:
+    the sample catalogue (tests/battlescribe_samples.py) bounds Characters at 40% and leaves Core free;
+    mapped onto the-old-world, whose Core is at least 25% and Characters at most 50% of the limit
+    (rules_data/the-old-world/system.yaml, Grand Army composition)."""
+
+    @pytest.fixture
+    def checked(self, tmp_path):
+        from armylists.rules.battlescribe_systems import SystemMapping
+
+        from .battlescribe_samples import GST, catalogue
+
+        (tmp_path / "test.gst").write_text(GST)
+        (tmp_path / "knights.cat").write_text(catalogue())
+        game = GameData([plain_document(d) for d in read_sources([str(tmp_path)])])
+        system = load_system_part(RULES / "the-old-world", RULES)[0]
+        mapping = SystemMapping("sys-1", "Test Battles", "the-old-world",
+                                categories={"Core": "core", "Characters": "characters"})
+
+        def checked(limit: int, captains: int = 0):
+            roster = Roster(game)
+            force = add_force(roster, "force-1", "cat-1")
+            select(roster, force, "knights")                 # 10 + 3 Knights at 20: 70 pts of Core
+            for _ in range(captains):
+                select(roster, force, "captain")             # 100 pts of Characters each
+            set_cost_limit(roster, "pts-1", limit)
+            result = evaluate(roster)
+            return ([(v.code, v.message) for v in system_violations(roster, result, system, mapping)],
+                    [e.message for e in result.errors])
+        return checked
+
+    def test_exactly_25_percent_of_core_passes(self, checked):
+        assert checked(280)[0] == []                          # 70 of 280 is 25%
+
+    def test_one_point_less_than_25_percent_fails(self, checked):
+        assert checked(281)[0] == [
+            ("category.min_percent", "Core: 70 pts is 24.9% of 281; at least 25% (71 pts) is required.")]
+
+    def test_a_bound_the_catalogue_carries_is_said_by_the_catalogue_alone(self, checked):
+        ours, errors = checked(280, captains=2)              # Characters 200 of 280: over ours and theirs
+        assert ours == []
+        # (the sample's Knights are 0-2, none at a limit of 1000 or less: the data's own error besides)
+        assert [e for e in errors if e.startswith("Characters")] == [
+            "Characters has 31.43% too many pts of Characters (maximum 40%)"]

@@ -21,7 +21,7 @@ rules_data/schema/battlescribe-systems.schema.json.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -44,7 +44,7 @@ class SystemMapping:
     battle_standard: frozenset[str] = frozenset()
     item_groups: frozenset[str] = frozenset()     # groups whose members are magic items
     repeatable_item_groups: frozenset[str] = frozenset()
-    categories: Mapping[str, str] = None          # BattleScribe category name -> our category id
+    categories: Mapping[str, str] = field(default_factory=dict)   # BattleScribe category name -> our id
 
 
 @dataclass(frozen=True)
@@ -83,14 +83,22 @@ def system_violations(roster: Roster, result: Result, system: System, mapping: S
     (armylists.rules.book.System) the mapping names; `mapping` says how the data names a General, a Battle
     Standard Bearer, magic items and categories. Returns the violations the catalogue did not already
     report, in the order of the system's rules, each with our rule's id and source."""
+    points = Points(*_points(roster, result, system))
     said = _said(roster, result)
-    limit, total = _points(roster, result, system)
     out: list[Violation] = []
     for rule in system.rules:
         check = CHECKS.get(rule.type)
         if check is not None:
-            out += check(rule, roster, mapping, said, system, limit, total)
+            out += check(rule, roster, mapping, said, system, points)
     return out
+
+
+@dataclass(frozen=True)
+class Points:
+    """The roster's points: the cost type they are counted in, its limit (-1: none) and the total."""
+    cost_type: str
+    limit: int
+    total: int
 
 
 # --- what the catalogue already said ------------------------------------------------------------------
@@ -101,13 +109,13 @@ def _said(roster: Roster, result: Result) -> frozenset[str]:
     return frozenset(game.name_of(e.source_id) for e in result.errors if e.source_id)
 
 
-def _points(roster: Roster, result: Result, system: System) -> tuple[int, int]:
+def _points(roster: Roster, result: Result, system: System) -> tuple[str, int, int]:
     """The roster's points limit (-1: none) and total, in the cost type named as our budget unit, else the
     data's first cost type."""
     types = roster.game.cost_types
     chosen = next((c["id"] for c in types if c.get("name", "").strip() == system.budget_unit), None)
     chosen = chosen or (types[0]["id"] if types else "")
-    return int(roster.cost_limits.get(chosen, -1)), int(round(result.costs.get(chosen, 0)))
+    return chosen, int(roster.cost_limits.get(chosen, -1)), int(round(result.costs.get(chosen, 0)))
 
 
 def _named(roster: Roster, names: frozenset[str]) -> list[Selection]:
@@ -143,7 +151,8 @@ def _bound(value, system: System, limit: int) -> int | None:
 
 # --- the rule types ---------------------------------------------------------------------------------
 
-def _shortfall(rule, roster, mapping, said, system, limit, total) -> Iterable[Violation]:
+def _shortfall(rule, roster, mapping, said, system, points) -> Iterable[Violation]:
+    limit, total = points.limit, points.total
     under = limit - total
     most = rule.params["max_under"]
     if limit >= 0 and under > most:
@@ -153,7 +162,7 @@ def _shortfall(rule, roster, mapping, said, system, limit, total) -> Iterable[Vi
                          f"at most {most} {unit} under it.")
 
 
-def _general(rule, roster, mapping, said, system, limit, total) -> Iterable[Violation]:
+def _general(rule, roster, mapping, said, system, points) -> Iterable[Violation]:
     if not mapping.general or said & mapping.general:
         return
     named = _named(roster, mapping.general)
@@ -166,18 +175,18 @@ def _general(rule, roster, mapping, said, system, limit, total) -> Iterable[Viol
                          f"an army has exactly one.", named[1])
 
 
-def _role_max(rule, roster, mapping, said, system, limit, total) -> Iterable[Violation]:
+def _role_max(rule, roster, mapping, said, system, points) -> Iterable[Violation]:
     if rule.params.get("role") != "bsb" or not mapping.battle_standard or said & mapping.battle_standard:
         return
     bearers = _named(roster, mapping.battle_standard)
-    most = _bound(rule.params["max"], system, limit)
+    most = _bound(rule.params["max"], system, points.limit)
     if most is not None and len(bearers) > most:
         yield _violation(rule, "bsb.max",
                          f"{len(bearers)} Battle Standard Bearers ({', '.join(_where(s) for s in bearers)}); "
                          f"an army may include at most {most}.", bearers[most])
 
 
-def _items_once(rule, roster, mapping, said, system, limit, total) -> Iterable[Violation]:
+def _items_once(rule, roster, mapping, said, system, points) -> Iterable[Violation]:
     if not mapping.item_groups:
         return
     holders: dict[str, list[Selection]] = {}
@@ -195,26 +204,27 @@ def _items_once(rule, roster, mapping, said, system, limit, total) -> Iterable[V
                              f"once per army.", taken[1])
 
 
-def _category_percent(rule, roster, mapping, said, system, limit, total) -> Iterable[Violation]:
+def _category_percent(rule, roster, mapping, said, system, points) -> Iterable[Violation]:
     ours = set(rule.params["categories"])
-    theirs = {name for name, our in (mapping.categories or {}).items() if our in ours}
+    theirs = {name for name, our in mapping.categories.items() if our in ours}
+    limit = points.limit
     if not theirs or limit <= 0 or _carried(roster, theirs):
         return
-    points = 0.0
+    spent = 0.0
     for force in roster.all_forces():
         for selection in force.selections:
             if _category_name(roster, selection.state.primary) in theirs:
-                points += sum(sum(s.state.costs.values()) for s in selection.walk())
-    points = int(round(points))
+                spent += sum(s.state.costs.get(points.cost_type, 0) for s in selection.walk())
+    spent = int(round(spent))
     low, high = rule.params.get("min"), rule.params.get("max")
     name = " + ".join(system.category_names.get(c, c) for c in rule.params["categories"])
-    if low is not None and points * 100 < low * limit:
+    if low is not None and spent * 100 < low * limit:
         yield _violation(rule, "category.min_percent",
-                         f"{name}: {points} pts is {_percent(points, limit)} of {limit}; at least {low}% "
+                         f"{name}: {spent} pts is {_percent(spent, limit)} of {limit}; at least {low}% "
                          f"({-(-low * limit // 100)} pts) is required.")
-    if high is not None and points * 100 > high * limit:
+    if high is not None and spent * 100 > high * limit:
         yield _violation(rule, "category.max_percent",
-                         f"{name}: {points} pts is {_percent(points, limit)} of {limit}; at most {high}% "
+                         f"{name}: {spent} pts is {_percent(spent, limit)} of {limit}; at most {high}% "
                          f"({high * limit // 100} pts).")
 
 
