@@ -116,6 +116,18 @@ class TestT9aV011Parity:
         ours, _errors = judged(build(game), t9a, 0)
         assert [v for v in ours if v[0].startswith("general.")] == []
 
+    def test_it_says_two_battle_standard_bearers_once(self, game, t9a):
+        # "Battle Standard Bearer" is maxInRoster 1 in the catalogue: its error, not ours as well (000:L2037).
+        roster = build(game)
+        force = roster.forces[0]
+        chiefs = [force.selections[1], select(roster, force, option(roster, force, "Orc Chief"))]
+        for chief in chiefs:   # a Hero's option (a Lord may not carry the Battle Standard)
+            select(roster, chief, option(roster, chief, "Battle Standard Bearer"))
+        ours, errors = judged(roster, t9a, 0)
+        assert [v for v in ours if v[0] == "bsb.max"] == []
+        assert [e for e in errors if "Battle Standard" in e] == [
+            "Battle Standard Bearer has 1 too many selections of Battle Standard Bearer (maximum 1)"]
+
     def test_it_says_two_generals_once(self, game, t9a):
         # "Army General" and the "General" under it are maxInRoster 1 in the catalogue: its errors, not ours
         # as well (000:L96).
@@ -172,10 +184,9 @@ class TestCategoryBounds:
         (tmp_path / "knights.cat").write_text(catalogue())
         game = GameData([plain_document(d) for d in read_sources([str(tmp_path)])])
         system = load_system_part(RULES / "the-old-world", RULES)[0]
-        mapping = SystemMapping("sys-1", "Test Battles", "the-old-world",
-                                categories={"Core": "core", "Characters": "characters"})
-
-        def checked(limit: int, captains: int = 0):
+        def checked(limit: int, captains: int = 0, bsb: frozenset = frozenset()):
+            mapping = SystemMapping("sys-1", "Test Battles", "the-old-world", battle_standard=bsb,
+                                    categories={"Core": "core", "Characters": "characters"})
             roster = Roster(game)
             force = add_force(roster, "force-1", "cat-1")
             select(roster, force, "knights")                 # 10 + 3 Knights at 20: 70 pts of Core
@@ -193,6 +204,16 @@ class TestCategoryBounds:
     def test_one_point_less_than_25_percent_fails(self, checked):
         assert checked(281)[0] == [
             ("category.min_percent", "Core: 70 pts is 24.9% of 281; at least 25% (71 pts) is required.")]
+
+    def test_one_battle_standard_bearer_passes(self, checked):
+        # the sample's Captain stands for a Battle Standard Bearer the catalogue does not limit
+        # (the-old-world: "one-battle-standard", at most 1, 001:L2135)
+        assert checked(280, captains=1, bsb=frozenset({"Captain"}))[0] == []
+
+    def test_a_second_battle_standard_bearer_fails(self, checked):
+        ours, _errors = checked(280, captains=2, bsb=frozenset({"Captain"}))
+        assert ours == [("bsb.max", "2 Battle Standard Bearers (Captain (General), Captain (General)); an army may "
+                                    "include at most 1.")]
 
     def test_a_bound_the_catalogue_carries_is_said_by_the_catalogue_alone(self, checked):
         ours, errors = checked(280, captains=2)              # Characters 200 of 280: over ours and theirs
