@@ -221,3 +221,28 @@ class TestCategoryBounds:
         # (the sample's Knights are 0-2, none at a limit of 1000 or less: the data's own error besides)
         assert [e for e in errors if e.startswith("Characters")] == [
             "Characters has 31.43% too many pts of Characters (maximum 40%)"]
+
+
+T9A_2 = ROOT.parent / "shared" / "external" / "battlescribe" / "the-9th-age-2nd"
+
+
+@pytest.mark.skipif(not T9A_2.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")
+def test_t9a_2nd_edition_data_says_its_general_itself_and_ours_adds_nothing():
+    from armylists.rules.battlescribe import deselect
+
+    documents = read_sources([str(T9A_2 / "2nd-theNinthAge-FantasyBattles.gst"), str(T9A_2 / "2nd-orcsAndGoblins.cat")])
+    game = GameData([plain_document(d) for d in documents])
+    mapping = load_mappings(RULES).find(game.system)
+    system = load_system_part(RULES / mapping.system, RULES)[0]
+    roster = Roster(game)
+    force = add_force(roster, next(f for f, (entry, _doc) in game.forces.items() if entry["name"] == "Orcs and Goblins"),
+                      next(iter(game.catalogues)))
+    warlord = select(roster, force, option(roster, force, "Orc Warlord"))   # "Army General" comes with it
+    result = evaluate(roster)
+    assert (mapping.system, system_violations(roster, result, system, mapping)) == ("t9a-2", [])
+    deselect(roster, next(c for c in warlord.children if c.option.entry["name"] == "Army General"))
+    result = evaluate(roster)
+    assert system_violations(roster, result, system, mapping) == []
+    assert [e.message for e in result.errors if "General" in e.message] == [
+        "Roster must have 1 more selections of Army General (minimum 1)",
+        "Orc Warlord must have 1 more selections of Army General (minimum 1)"]
