@@ -77,3 +77,39 @@ def test_validate_list_applies_our_t9a_rules_to_an_imported_book(db, tmp_path):
     assert validated(tmp_path, build(game, item="Plates of Tuktek"), 0)[:2] == (1, [
         ("items.duplicate", "Plates of Tuktek is taken 2 times (Orc Warlord, Orc Chief); each magical item may be "
                             "taken once per army.")])
+
+
+@pytest.mark.parametrize("mapping, expected", [
+    (None, (0, [])),   # no mapping file: the data's own verdict
+    ("kind: battlescribe-systems\nsystems: [{battlescribe_id: sys-1, name: Test Battles, system: warhammer-40k}]\n",
+     (2, "Test Battles: our rules for its game cannot be read: rules/battlescribe_systems.yaml: systems[0].system: "
+         "'warhammer-40k' is not one of ['t9a-0.11', 't9a-2', 'the-old-world', 'mordheim']\n")),
+])
+def test_validate_list_on_a_broken_mapping_file_exits_2_naming_it(db, tmp_path, settings, mapping, expected):
+    from .battlescribe_samples import GST, catalogue
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "test.gst").write_text(GST)
+    (data / "knights.cat").write_text(catalogue())
+    call_command("import_battlescribe", str(data), verbosity=0)
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    if mapping is not None:
+        (rules / "battlescribe_systems.yaml").write_text(mapping)
+    settings.RULES_DATA_DIR = rules
+    game = GameData([plain_document(d) for d in read_sources([str(data)])])
+    roster = Roster(game)
+    force = add_force(roster, "force-1", "cat-1")
+    select(roster, force, "captain")
+    set_cost_limit(roster, "pts-1", 2000)
+    path = tmp_path / "captain.ros"
+    path.write_bytes(write_tree(roster, "Captain"))
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("validate_list", str(path), "--json", stdout=out, stderr=err)
+    if expected[0] == 2:
+        assert (exit_.value.code, err.getvalue(), out.getvalue()) == (2, expected[1], "")
+    else:
+        report = json.loads(out.getvalue())
+        assert (exit_.value.code, [v["code"] for v in report["violations"]]) == expected

@@ -21,7 +21,8 @@ from django.conf import settings
 
 from armylists.lists.catalogue import system_part
 from armylists.rules.battlescribe import GameData, GameDataError
-from armylists.rules.battlescribe_systems import load_mappings, system_violations
+from armylists.rules.battlescribe_systems import MAPPING_FILE, load_mappings, system_violations
+from armylists.rules.errors import RulesDataError
 from armylists.rules.report import ERROR, WARNING, Report, Violation
 
 
@@ -58,10 +59,14 @@ def _system_rules(roster, result, game: GameData) -> list[Violation]:
     """Our system's system-wide rules, where rules_data/battlescribe_systems.yaml maps the data's game
     system to one of ours (the General, the Battle Standard, how far under the limit, each magic item once,
     category bounds the catalogue lacks), each said once."""
-    mapping = load_mappings(settings.RULES_DATA_DIR).find(game.system)
-    if mapping is None:
-        return []
-    system = system_part(settings.RULES_DATA_DIR / mapping.system)[0]
+    root = Path(settings.RULES_DATA_DIR)
+    try:
+        mapping = load_mappings(root).find(game.system) if (root / MAPPING_FILE).is_file() else None
+        if mapping is None or not (root / mapping.system / "system.yaml").is_file():
+            return []   # a game we do not know, or a system this site's rules data does not hold
+        system = system_part(root / mapping.system)[0]
+    except RulesDataError as exc:
+        raise RosterFileError(f"{game.system.get('name')}: our rules for its game cannot be read: {exc}") from None
     return system_violations(roster, result, system, mapping)
 
 
