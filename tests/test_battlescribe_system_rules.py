@@ -128,6 +128,15 @@ class TestT9aV011Parity:
         assert [e for e in errors if "Battle Standard" in e] == [
             "Battle Standard Bearer has 1 too many selections of Battle Standard Bearer (maximum 1)"]
 
+    def test_the_catalogues_own_category_bounds_are_checked_and_not_said_again(self, game, t9a):
+        # 1.x keeps them on the force type's categories (Lords at most 35%, Core at least 25% of the
+        # limit, 000:L84-90): the evaluator reads them as category links, so ours stand aside. The Warlord's
+        # 130 of 245 pts is 53.06% (18.06 over 35); the Orcs' 60 is 24.49% (0.51 short of 25).
+        ours, errors = judged(build(game), t9a, 0)
+        assert [v for v in ours if v[0].startswith("category.")] == []
+        assert [e for e in errors if e.startswith(("Lords", "Core"))] == [
+            "Lords has 18.06% too many pts of Lords (maximum 35%)", "Core must have 0.51% more pts of Core (minimum 25%)"]
+
     def test_it_says_two_generals_once(self, game, t9a):
         # "Army General" and the "General" under it are maxInRoster 1 in the catalogue: its errors, not ours
         # as well (000:L96).

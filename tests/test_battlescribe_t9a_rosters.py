@@ -17,7 +17,7 @@ from django.core.management import call_command
 from armylists.importers.battlescribe.plain import plain_document
 from armylists.importers.battlescribe.roster_tree import write_tree
 from armylists.importers.battlescribe.sources import read_sources
-from armylists.rules.battlescribe import GameData, Roster, add_force, evaluate, select, set_cost_limit
+from armylists.rules.battlescribe import GameData, Roster, add_force, evaluate, select, set_cost_limit, set_count
 
 ROOT = Path(__file__).resolve().parent.parent
 T9A = ROOT.parent / "shared" / "external" / "battlescribe" / "the-9th-age-0.11"
@@ -32,8 +32,8 @@ def option(roster, container, name):
 
 
 def build(game, *, general=True, item=None):
-    """An Orc Warlord (the General unless told), an Orc Chief and ten Orcs, Common Orcs in light armour,
-    legal by the catalogue; `item` taken by both characters."""
+    """An Orc Warlord (the General unless told), an Orc Chief and two units of 25 Orcs, Common Orcs in light
+    armour, legal by the catalogue (its category bounds included); `item` taken by both characters."""
     roster = Roster(game)
     force = add_force(roster, STANDARD, next(iter(game.catalogues)))
     characters = [select(roster, force, option(roster, force, name)) for name in ("Orc Warlord", "Orc Chief")]
@@ -44,9 +44,11 @@ def build(game, *, general=True, item=None):
                 select(roster, chosen, option(roster, chosen, item))
     if general:
         select(roster, characters[0], option(roster, characters[0], "Army General"))
-    orcs = select(roster, force, option(roster, force, "Orcs"))
-    for name in ("Common Orc", "Light Armour"):
-        select(roster, orcs, option(roster, orcs, name))
+    for _ in range(2):   # two units of 25 Orcs: Core over 25%, Lords under 35% (the catalogue's own bounds)
+        orcs = select(roster, force, option(roster, force, "Orcs"))
+        for name in ("Common Orc", "Light Armour"):
+            select(roster, orcs, option(roster, orcs, name))
+        set_count(roster, next(c for c in orcs.children if c.option.entry["name"] == "Orc"), 25)
     return roster
 
 
