@@ -1,6 +1,7 @@
 """Write the example rosters of docs/examples/battlescribe/the-old-world-nr/ from New Recruit's Old
-World data: each army's list built with the tree evaluator's actions (force "1. Open War", 2,000 pts),
-and copies with one fault apiece; prints each verdict.
+World data: for six armies a legal list built with the tree evaluator's actions (force "1. Open War",
+2,000 pts), and copies with one fault apiece (points over, a 0-X limit over, no General, a character's
+magic items over its allowance, Rare over 25%); prints each verdict.
 
     nice -n 10 python bench/battlescribe_old_world_examples.py ../shared/external/battlescribe/the-old-world-nr [--write]
 """
