@@ -138,7 +138,7 @@ def test_the_command_stores_everything_once_and_a_new_revision_is_a_new_version(
     assert data["books"][0] | {"unchecked": None, "source": None} == {
         "name": "Test Knights", "book": "bs-test-knights", "system": SYSTEM, "revision": 7, "source": None,
         "entries": 2, "constraints": {"total": 7, "checked": 7},
-        "modifiers": {"total": 5, "checked": 4, "display_only": 1}, "unchecked": None}
+        "modifiers": {"total": 5, "checked": 4, "display_only": 1}, "unchecked": None, "warnings": []}
     stored = sorted(RulesFile.objects.values_list("kind", "slug", "version", "content_hash"))
     call_command("import_battlescribe", str(files))
     assert capsys.readouterr().out.splitlines()[-1] == "0 new, 2 unchanged; 1 BattleScribe books in the database."

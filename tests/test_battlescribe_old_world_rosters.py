@@ -18,24 +18,58 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not DATA.is_dir(), reason="../shared/external/battlescribe/the-old-world-nr is absent")]
 
 
+def max_(message: str) -> tuple[str, str]:
+    return ("bs.constraint.max", message)
+
+
+NO_GENERAL = ("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")
+
+# Each army: a legal list, then one fault apiece (points over the limit, a 0-X limit over, no General, a
+# character's magic items over its allowance, Rare over 25% of the limit), each with exactly its violation.
 CASES = [
     ("empire-of-man-legal.ros", 0, []),
     ("empire-of-man-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 98 too many pts (limit 2000)")]),
-    ("empire-of-man-illegal-no-general.ros", 1,
-     [("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")]),
-    ("empire-of-man-illegal-rare.ros", 1, [("bs.constraint.max", "Rare has 0.5% too many pts of Rare (maximum 25%)")]),
+    ("empire-of-man-illegal-0-x.ros", 1,
+     [max_("Empire Road Wardens has 1 too many selections of Empire Road Wardens (maximum 2)")]),
+    ("empire-of-man-illegal-no-general.ros", 1, [NO_GENERAL]),
+    ("empire-of-man-illegal-magic-item.ros", 1,
+     [max_("Captain of the Empire has 10 too many pts of Magic Items (maximum 50)")]),
+    ("empire-of-man-illegal-rare.ros", 1, [max_("Rare has 0.5% too many pts of Rare (maximum 25%)")]),
     ("dwarfen-mountain-holds-legal.ros", 0, []),
     ("dwarfen-mountain-holds-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 85 too many pts (limit 2000)")]),
-    ("dwarfen-mountain-holds-illegal-no-general.ros", 1,
-     [("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")]),
-    ("dwarfen-mountain-holds-illegal-rare.ros", 1,
-     [("bs.constraint.max", "Rare has 3% too many pts of Rare (maximum 25%)")]),
+    ("dwarfen-mountain-holds-illegal-0-x.ros", 1, [max_("King has 1 too many selections of King (maximum 2)")]),
+    ("dwarfen-mountain-holds-illegal-no-general.ros", 1, [NO_GENERAL]),
+    ("dwarfen-mountain-holds-illegal-magic-item.ros", 1, [max_("Thane has 5 too many pts of Runes (maximum 75)")]),
+    ("dwarfen-mountain-holds-illegal-rare.ros", 1, [max_("Rare has 3% too many pts of Rare (maximum 25%)")]),
     ("warriors-of-chaos-legal.ros", 0, []),
     ("warriors-of-chaos-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 130 too many pts (limit 2000)")]),
-    ("warriors-of-chaos-illegal-no-general.ros", 1,
-     [("bs.constraint.min", "1. Open War must have 1 more selections of General (minimum 1)")]),
-    ("warriors-of-chaos-illegal-rare.ros", 1,
-     [("bs.constraint.max", "Rare has 3.75% too many pts of Rare (maximum 25%)")]),
+    ("warriors-of-chaos-illegal-0-x.ros", 1,
+     [max_("Chosen Chaos Knights has 1 too many selections of Chosen Chaos Knights (maximum 1)")]),
+    ("warriors-of-chaos-illegal-no-general.ros", 1, [NO_GENERAL]),
+    ("warriors-of-chaos-illegal-magic-item.ros", 1,
+     [max_("Exalted Champion has 55 too many pts of Magic Items (maximum 75)")]),
+    ("warriors-of-chaos-illegal-rare.ros", 1, [max_("Rare has 3.75% too many pts of Rare (maximum 25%)")]),
+    ("orc-and-goblin-tribes-legal.ros", 0, []),
+    ("orc-and-goblin-tribes-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 149 too many pts (limit 2000)")]),
+    ("orc-and-goblin-tribes-illegal-0-x.ros", 1,
+     [max_("Goblin Bolt Throwas has 1 too many selections of Goblin Bolt Throwas (maximum 4)")]),
+    ("orc-and-goblin-tribes-illegal-no-general.ros", 1, [NO_GENERAL]),
+    ("orc-and-goblin-tribes-illegal-magic-item.ros", 1,
+     [max_("Orc Warboss has 45 too many pts of Magic Items (maximum 100)")]),
+    ("orc-and-goblin-tribes-illegal-rare.ros", 1, [max_("Rare has 9% too many pts of Rare (maximum 25%)")]),
+    ("kingdom-of-bretonnia-legal.ros", 0, []),
+    ("kingdom-of-bretonnia-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 87 too many pts (limit 2000)")]),
+    ("kingdom-of-bretonnia-illegal-0-x.ros", 1, [max_("Baron has 1 too many selections of Baron (maximum 2)")]),
+    ("kingdom-of-bretonnia-illegal-no-general.ros", 1, [NO_GENERAL]),
+    ("kingdom-of-bretonnia-illegal-magic-item.ros", 1, [max_("Baron has 70 too many pts of Magic Items (maximum 75)")]),
+    ("kingdom-of-bretonnia-illegal-rare.ros", 1, [max_("Rare has 4% too many pts of Rare (maximum 25%)")]),
+    ("high-elf-realms-legal.ros", 0, []),
+    ("high-elf-realms-illegal-points.ros", 1, [("bs.cost_limit", "Roster has 163 too many pts (limit 2000)")]),
+    ("high-elf-realms-illegal-0-x.ros", 1,
+     [max_("Storm Weavers has 1 too many selections of Storm Weavers (maximum 2)")]),
+    ("high-elf-realms-illegal-no-general.ros", 1, [NO_GENERAL]),
+    ("high-elf-realms-illegal-magic-item.ros", 1, [max_("Prince has 45 too many pts of Magic Items (maximum 100)")]),
+    ("high-elf-realms-illegal-rare.ros", 1, [max_("Rare has 1.5% too many pts of Rare (maximum 25%)")]),
 ]
 
 

@@ -79,6 +79,9 @@ def _battlescribe(folder: Path) -> tuple[Outcome, list[StoredFile], str]:
                                                        "why": f"our engine does not check it (e.g. {unchecked['where']})"})
             row["count"] += unchecked["count"]
         outcome.skipped += kinds.values()
+        # a book whose entries all cost 0 is said, never imported in silence
+        outcome.skipped += [{"book": book["book"], "what": "points", "count": 1, "why": warning}
+                            for warning in book.get("warnings", [])]
     return outcome, rows, hint
 
 

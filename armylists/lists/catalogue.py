@@ -25,6 +25,11 @@ def _system_part(folder: Path):
     return load_system_part(folder, settings.RULES_DATA_DIR)
 
 
+def system_part(folder: Path):
+    """A system folder's (System, common items, files read), read once per process."""
+    return _system_part(folder)
+
+
 @lru_cache(maxsize=256)
 def _book_file(system: str, book: str, version: str) -> Book | None:
     return load_one_book(settings.RULES_DATA_DIR, system, book, version, _system_part)

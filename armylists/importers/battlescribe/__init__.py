@@ -36,6 +36,7 @@ class BookReport:
     source: str
     entries: int
     figures: dict
+    warnings: list[str] = field(default_factory=list)   # said at import: a book whose entries all cost 0
 
 
 @dataclass
@@ -78,13 +79,18 @@ def convert(documents: list[Document]) -> Conversion:
             book_info = {**info, "book_id": "bs-" + slug(catalogue["name"]), "version": version(catalogue["revision"]),
                          "credit": f"{catalogue['name']} (BattleScribe catalogue, revision {catalogue['revision']}) "
                                    f"for {system['name']} (revision {system['revision']})"}
+            book_info["cost_type"] = book_cost_type(catalogue, [*near, system], info["cost_type"])
             maker = BookMaker(catalogue, system, scope, linked, book_info)
             book = maker.make()
             conversion.books.append(book)
             conversion.sources[book["id"]] = catalogue["source"]
+            warnings = [] if _priced(book) or not book["entries"] else [
+                f"every entry and option costs 0 {info['system']['budget']['unit']}: the catalogue names no cost "
+                f"of a type it or its game system uses ({', '.join(_cost_types_used(catalogue)) or 'none'}); "
+                f"its lists will show no points"]
             conversion.reports.append(BookReport(catalogue["name"], book["id"], info["system_id"],
                                                  catalogue["revision"], catalogue["source"], len(book["entries"]),
-                                                 maker.cov.figures()))
+                                                 maker.cov.figures(), warnings))
     orphans = [p for p in plain if p["kind"] == "catalogue" and p["game_system"] not in systems]
     if orphans:
         first = orphans[0]
@@ -94,6 +100,45 @@ def convert(documents: list[Document]) -> Conversion:
     if not plain:
         raise BattleScribeInputError("(input)", "", "no game system or catalogue was read")
     return conversion
+
+
+def _nodes(doc: dict):
+    stack = list(doc.get("entries", [])) + list(doc.get("shared", {}).values())
+    while stack:
+        node = stack.pop()
+        yield node
+        stack += node.get("children", [])
+
+
+def _cost_types_used(doc: dict) -> list[str]:
+    """The cost types a catalogue's entries name with a value other than 0, most used first."""
+    used: dict[str, int] = {}
+    for node in _nodes(doc):
+        for type_id, value in node.get("costs", {}).items():
+            if value:
+                used[type_id] = used.get(type_id, 0) + 1
+    return sorted(used, key=lambda t: -used[t])
+
+
+def book_cost_type(catalogue: dict, around: list[dict], system_type: str) -> str:
+    """The cost type a book's points are read from: the game system's first, unless the catalogue's
+    entries (or those of the catalogues it links) price nothing in it and price in another one, which a
+    catalogue may declare itself or not at all; then the one it declares, else the one most used."""
+    used = _cost_types_used(catalogue) or [t for doc in around for t in _cost_types_used(doc)]
+    if not used or system_type in used:
+        return system_type
+    declared = [t for t in catalogue.get("cost_types", {}) if t in used]
+    return declared[0] if declared else used[0]
+
+
+def _priced(value) -> bool:
+    """Any entry or option of a produced book with a cost other than 0."""
+    if isinstance(value, dict):
+        return any((k in ("points", "cost") and isinstance(v, (int, float)) and v) or _priced(v)
+                   for k, v in value.items())
+    if isinstance(value, list):
+        return any(_priced(v) for v in value)
+    return False
 
 
 def own_ids(doc: dict) -> dict[str, dict]:
@@ -159,7 +204,7 @@ def report_data(conversion: Conversion) -> dict:
         f = r.figures
         books.append({"name": r.name, "book": r.book, "system": r.system, "revision": r.revision, "source": r.source,
                       "entries": r.entries, "constraints": f["constraints"], "modifiers": f["modifiers"],
-                      "unchecked": f["unchecked"]})
+                      "unchecked": f["unchecked"], "warnings": r.warnings})
         for key in totals:
             for k in totals[key]:
                 totals[key][k] += f[key][k]

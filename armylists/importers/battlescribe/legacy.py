@@ -4,8 +4,10 @@
 min/maxInRoster, min/maxPoints, and a category's min/maxPercentage of the force); they become
 constraints with the ids "<entry id>/<attribute>", which the modifiers naming that attribute change.
 An entry's minSelections counts only when it is taken (a magic item's 1 of 1), as BattleScribe
-1.x offered it. A 1.x modifier's `repeat` with `incrementParentId`/`incrementChildId`/`incrementField`/`incrementValue`
-becomes a repeat; `show`/`hide` become "set hidden"; a condition's `parentId` becomes its scope.
+1.x offered it; InForce and InRoster limits count the entry at any depth (child selections included).
+The evaluator's keys are added beside: category links (a force type's categories, an entry's categoryId
+as its primary), category entries and the cost type `pts`. A 1.x modifier's `repeat` with
+`incrementParentId`/`incrementChildId`/`incrementField`/`incrementValue` becomes a repeat; `show`/`hide` become "set hidden"; a condition's `parentId` becomes its scope.
 """
 from __future__ import annotations
 
@@ -58,6 +60,10 @@ class LegacyReader:
             "entries": [self.node(e, "entry", where) for e in kids(root, "entries", "entry")]
             + [self.node(x, "link", where) for x in kids(root, "links", "link") if x.get("linkType") == "entry"],
             "shared": {}, "rules": {}, "profiles": {}, "catalogue_links": [],
+            # the tree evaluator's keys (2.x names): the cost type, the categories as entries
+            "cost_type_list": [{"id": "pts", "name": "pts", "hidden": False}],
+            "category_entries": [{"id": cid, "name": name, "constraints": [], "modifiers": []}
+                                 for cid, name in categories.items()],
         }
         for e in kids(root, "sharedEntries", "entry"):
             data["shared"][e.get("id")] = self.node(e, "entry", where)
@@ -79,7 +85,12 @@ class LegacyReader:
             mods = self.modifiers(c, f"{here} > {c.get('name')}", c.get("id"))
             links.append({"target": c.get("id"), "name": c.get("name", ""), "modifiers": mods,
                           "constraints": self.limits(c, f"{here} > {c.get('name')}", mods)})
+        # a force type's categories with their limits, as the evaluator reads a force entry's category links
+        category_links = [{"id": link["target"], "target": link["target"], "name": link["name"], "primary": False,
+                           "hidden": False, "constraints": link["constraints"], "modifiers": link["modifiers"],
+                           "modifier_groups": []} for link in links]
         return {"id": element.get("id"), "name": name, "constraints": [], "modifiers": [], "categories": links,
+                "category_links": category_links,
                 "forces": [self.force(f, here, categories) for f in kids(element, "forceTypes")]}
 
     def node(self, element: Element, kind: str, where: str) -> dict:
@@ -109,6 +120,10 @@ class LegacyReader:
             "constraints": self.limits(element, here, mods), "modifiers": mods, "children": children,
             "categories": [category] if category and category != "(No Category)" else [],
             "primary": category if category and category != "(No Category)" else None,
+            # 1.x: an entry's one category is its primary one (the evaluator's category link)
+            "category_links": [{"id": f"{element.get('id')}/category", "target": category, "primary": True,
+                                "hidden": False, "constraints": [], "modifiers": []}]
+            if category and category != "(No Category)" else [],
             "profiles": [{"name": p.get("name", ""), "type": "", "characteristics": [
                 (c.get("name", ""), c.get("value", "")) for c in kids(p, "characteristics")]}
                 for p in kids(element, "profiles")],
@@ -133,6 +148,9 @@ class LegacyReader:
                 continue
             out.append({"id": cid, "type": kind, "field": field, "scope": scope, "value": value,
                         "percent": attribute.endswith("Percentage"), "shared": True, "where": where,
+                        # 1.x: min/maxInForce and min/maxInRoster count the entry wherever it is taken in
+                        # the force or roster (an item "one per army" sits under a character)
+                        "include_child_selections": scope in ("force", "roster"),
                         # 1.x: an entry's minSelections is how many are taken when it is taken at all
                         "when_taken": attribute == "minSelections" and local(element.tag) == "entry"})
         return out

@@ -56,6 +56,9 @@ class Command(BaseCommand):
         self._store(conversion)
 
     def _report(self, conversion: Conversion, verbosity: int) -> None:
+        for r in conversion.reports:   # said at any verbosity: a book that would show no points
+            for warning in r.warnings:
+                self.stderr.write(f"Warning: {r.name} (revision {r.revision}): {warning}")
         if verbosity < 1:
             return
         for r in conversion.reports:

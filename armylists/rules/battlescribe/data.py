@@ -90,6 +90,19 @@ class GameData:
             for category in doc.get("category_entries", []):
                 self.categories.setdefault(category["id"], category)
             self._index_forces(doc.get("forces", []), doc_id)
+        self._undeclared_cost_types()
+
+    def _undeclared_cost_types(self) -> None:
+        """A cost type that entries use but no document declares is read all the same, named by its id
+        (a 1.x catalogue's `pts`; a catalogue naming a type its game system lacks): dropping it would
+        make every entry cost 0."""
+        declared = {c["id"] for c in self.cost_types}
+        for found in self.by_id.values():
+            for _doc, node in found:
+                for type_id in node.get("costs", {}):
+                    if type_id not in declared:
+                        declared.add(type_id)
+                        self.cost_types.append({"id": type_id, "name": type_id, "undeclared": True})
 
     def _index(self, node: dict, doc_id: str) -> None:
         self.doc_of[id(node)] = doc_id

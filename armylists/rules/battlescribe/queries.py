@@ -210,15 +210,31 @@ def condition_holds(condition: dict, ctx: Context) -> bool:
     if not condition.get("child_given", True):
         return False   # no childId: BattleScribe's count is not a number, and no comparison holds
     if condition.get("scope") == "ancestor":
-        # A count in scope ancestor holds where it holds in any element above (its container and up to
-        # the outermost force): "at least 1 of X in an ancestor" is "some ancestor holds an X".
-        cost_types = {c["id"] for c in ctx.roster.game.cost_types}
-        reach = (condition.get("shared", True), condition.get("include_child_selections", False),
-                 condition.get("include_child_forces", False))
-        return any(COMPARE[kind](count(a, condition.get("field", "selections"), condition.get("child"), *reach,
-                                       cost_types), condition.get("value", 0))
-                   for a in [ctx.container, *ancestors(ctx.container)] if not isinstance(a, Roster))
+        return COMPARE[kind](ancestor_count(condition, ctx), condition.get("value", 0))
     return COMPARE[kind](query_value(condition, ctx), condition.get("value", 0))
+
+
+def ancestor_count(condition: dict, ctx: Context) -> float:
+    """A count in scope ancestor: every element above (its container and up to the outermost force) taken
+    as one scope, each selection in it counted once. "At most 0 mounts or chariot crew in an ancestor"
+    (the Old World's Cavalry Spear, hidden on foot) is false on a crewman of a chariot crew, though the
+    crewman's own children hold none: asking each ancestor alone would hide it."""
+    cost_types = {c["id"] for c in ctx.roster.game.cost_types}
+    field = condition.get("field", "selections")
+    child, shared = condition.get("child"), condition.get("shared", True)
+    children = condition.get("include_child_selections", False)
+    seen: dict[int, Selection] = {}
+    for element in [ctx.container, *ancestors(ctx.container)]:
+        if isinstance(element, Roster):
+            continue
+        for selection in selections_in(element, children, condition.get("include_child_forces", False)):
+            if matches(selection, child, shared):
+                seen.setdefault(id(selection), selection)
+    if field in ("selections", ""):
+        return sum(s.number for s in seen.values())
+    if field in cost_types:
+        return sum(d.state.costs.get(field, 0) for s in seen.values() for d in s.walk())
+    raise Unsupported(f"field {field!r} in a count in scope 'ancestor'")
 
 
 def group_holds(group: dict, ctx: Context) -> bool:
