@@ -193,7 +193,7 @@ class TestCheckLists:
                                            ("two.jsonl:4", "-", "unreadable")]
         assert (f"two.jsonl:4: unreadable\n  {path}:4: (top level): is not valid JSON: Expecting property name enclosed in "
                 f"double quotes at line 1, column 2") in out
-        assert out.splitlines()[-1] == "3 tournaments, 4 lists: 1 legal, 2 illegal, 1 unreadable"
+        assert out.splitlines()[-1] == "3 tournaments, 4 lists: 2 legal, 1 illegal, 1 unreadable"
         assert code == 2  # an unreadable line, as an unreadable file
         written = json.loads(out_json.read_text())
         assert [(e["tournament"], e["points_limit"], [x["file"] for x in e["lists"]]) for e in written] == [
