@@ -232,7 +232,7 @@ def is_jsonl(path: Path) -> bool:
 
 
 def jsonl_lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """(line number, line) of every non-blank line of a .jsonl or .jsonl.gz file, within MAX_JSONL_BYTES
+    """(line number, line without its end) of every non-blank line of a .jsonl or .jsonl.gz file, within MAX_JSONL_BYTES
     unpacked and MAX_LINES lines; a line over MAX_SUMMARY_BYTES is given cut (parse_summary refuses it by
     its size) and the rest of it skipped, so no line is held whole. OSError, EOFError or zlib.error for a
     file that cannot be read (JSONL_ERRORS), SummaryError for one too large."""
@@ -255,7 +255,7 @@ def jsonl_lines(path: Path) -> Iterator[tuple[int, bytes]]:
             if number > MAX_LINES:
                 raise SummaryError(f"{path}: has over {MAX_LINES} lines; split it")
             if line.strip():
-                yield number, line
+                yield number, line.rstrip(b"\r\n")
 
 
 JSONL_ERRORS = (OSError, EOFError, zlib.error)
