@@ -2,6 +2,7 @@
 
     python manage.py check_lists FILE_OR_FOLDER... --system S --points N [--composition C] [--mode M]...
                                  [--books BOOK[@VERSION],...] [--event-rules FILE] [--csv OUT] [--json OUT] [--jobs N]
+    python manage.py check_lists SUMMARIES.jsonl[.gz]... [--by tournament] [--limit N] [...]
 
 For organisers without a server. A folder stands for every *.json and *.txt file directly inside it
 (sorted by name, not recursive); a file is a JSON list document or a list in tournament text, read as
@@ -25,6 +26,14 @@ to_dict()), or {"file", "error"} for an unreadable file.
 Lists are checked on every core (--jobs N sets how many processes; 1 checks them in this one), and in
 constant memory: each list's table row, violations, CSV row and JSON entry are written to temporary
 files as it is checked (armylists/events/offline.py), then printed in the files' order.
+
+New Recruit's tournament summaries (.jsonl or .jsonl.gz, a list a line; docs/import-nr-t9a.md) are read a
+line a list, each row named <file>:<line>. Given only such files, --system defaults to t9a-2 and the limit
+(--points, also --limit) to the smallest multiple of 500 at or above the largest list. --by tournament makes
+each tournament an event of its own at its own limit: a block each (a heading, the table, the violations,
+the count), then a line of totals; --csv writes every block's rows under one header, --json an array of
+{"tournament", "name", "start", "points_limit", "lists"} (management/summary_events.py). Without .jsonl
+files the output is as above, unchanged.
 
 Exit status: 0 when every list is legal, 1 when any is illegal, 2 when any file cannot be read or the
 command is used wrongly (an unknown system, book, version, mode or composition, a bad event rules file,
