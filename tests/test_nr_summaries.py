@@ -143,12 +143,12 @@ ZAMA_3 = "legal"
 VERDICT = re.compile(r"(\d+/\d+) .*  (legal|illegal \(\d+ errors?\)|unreadable)$")
 
 
-def table(out: str, name: str) -> list[tuple[str, str, str]]:
-    """(file:line, points/limit, verdict) of every row of the table(s) that names `name`."""
+def table(out: str, *names: str) -> list[tuple[str, str, str]]:
+    """(file or file:line, points/limit, verdict) of every row of the table(s) naming one of `names`."""
     rows = []
     for line in out.splitlines():
         first = line.split(" ", 1)[0]
-        if first.startswith(name + ":") and not first.endswith(":"):
+        if any(first == n or first.startswith(n + ":") for n in names) and not first.endswith(":"):
             found = VERDICT.search(line)
             rows.append((first, *(found.groups() if found else ("-", "unreadable"))))
     return rows
@@ -216,6 +216,25 @@ class TestCheckLists:
         code, _, err = self.run(capsys, path, tmp_path / "ours.json")
         assert (code, err.strip()) == (2, "--system: required (it may be left out only when every file is a .jsonl "
                                           "of New Recruit summaries)")
-        code, _, err = self.run(capsys, path, tmp_path / "ours.json", "--system", "t9a-2", "--by", "tournament")
+        code, _, err = self.run(capsys, path, tmp_path / "ours.json", "--system", "t9a-2")
         assert (code, err.strip()) == (2, "--points: required (it may be left out only when every file is a .jsonl "
                                           "of New Recruit summaries)")
+        code, _, err = self.run(capsys, path, tmp_path / "ours.json", "--system", "t9a-2", "--points", "4000",
+                                "--by", "tournament")
+        assert (code, err.strip()) == (2, f"--by tournament: only .jsonl files of New Recruit summaries name their "
+                                          f"tournament; {tmp_path / 'ours.json'} is not one")
+        code, _, err = self.run(capsys, tmp_path / "missing.jsonl")
+        assert (code, err.strip()) == (2, f"{tmp_path / 'missing.jsonl'}: cannot be read: No such file or directory")
+
+    def test_a_summary_and_our_own_list_file_are_one_event_at_the_limit_given(self, capsys, tmp_path):
+        store(COMMIT, "ok.json")
+        path = self.write(tmp_path, [summary_line(GLENNCON, 1)])
+        document = {"format": "armylist/1", "system": "t9a-2", "book": "ogre-khans",
+                    "book_version": "2023 beta2@2025-10-10", "points_limit": 4000, "units": OGRE_UNITS[:1]}
+        (tmp_path / "ours.json").write_text(json.dumps(document), encoding="utf-8")
+        code, out, _ = self.run(capsys, path, tmp_path / "ours.json", "--system", "t9a-2", "--points", "4000",
+                                "--jobs", "1")
+        assert table(out, "ours.json", "event.jsonl") == [  # the files given, then the lines
+            ("ours.json", "545/4000", "illegal (1 error)"), ("event.jsonl:1", "3996/4000", "legal")]
+        assert out.splitlines()[-1] == "2 lists: 1 legal, 1 illegal, 0 unreadable"
+        assert code == 1

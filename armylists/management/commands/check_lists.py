@@ -97,8 +97,11 @@ class Command(BaseCommand):
                event_rules: Path | None = None, csv_out: Path | None = None, json_out: Path | None = None,
                jobs: int = 0, by: str | None = None, **options):
         try:
-            events = summary_events(paths, by, points)  # the .jsonl files' lists, by event
             others = [p for p in paths if not is_jsonl(p)]
+            if by and others:
+                raise UsageError(f"--by tournament: only .jsonl files of New Recruit summaries name their "
+                                 f"tournament; {others[0]} is not one")
+            events = summary_events(paths, by, points)  # the .jsonl files' lists, by event
             if others or not events:
                 if system is None or points is None:
                     raise UsageError(f"--{'system' if system is None else 'points'}: required (it may be left out only "
