@@ -38,13 +38,22 @@ def nested(depth: int) -> list:
     return value
 
 
+# A Khan whose every option name fits two or more of the Khan's options (a weapon enchantment on each
+# weapon): 4,096 readings to try (summary.py's most for one unit)
+AMBIGUOUS_KHAN = {"name": "Khan", "cost": 500, "category": "Characters", "options": [{"name": n} for n in (
+    "Banner of Courage", "Banner of Speed", "Death Cheater", "Paired Weapons", "Shield Breaker", "Eldritch Inscriptions",
+    "Vorpal Binding", "King Slayer", "Touch of Greatness", "Giant Slayer", "Banner of Courage", "Banner of Speed")]}
+
 # (what is broken, the summary as text, the message after its source) for the summary reader's own checks
 SUMMARY_CASES = [
     ("no army", broken(lambda s: s.pop("army")),
      "army: missing; a summary names its army by New Recruit's code (DH, VS, WDG...)"),
     ("army not a code", broken(lambda s: s.update(army="O K")), "army: 'O K' is not an army code (letters and digits, such as DH)"),
     ("units empty", broken(lambda s: s.update(units=[])), "units: missing or empty; a summary lists its units"),
-    ("too many units", broken(lambda s: s.update(units=s["units"] * 16)), "units: 208 units; a list may have at most 200"),
+    ("one unit too many", broken(lambda s: s.update(units=(s["units"] * 8)[:101])),
+     "units: 101 units; a list may have at most 100"),
+    ("one option too many", broken(lambda s: s["units"][1].update(options=[{"name": "Rottenjaw"}] * 51)),
+     "units[1].options: 51 options; a unit may have at most 50"),
     ("a unit not an object", broken(lambda s: s["units"].__setitem__(0, "Shaman")),
      "units[0]: a unit is an object with its name, cost, category and options"),
     ("no unit name", broken(lambda s: s["units"][0].pop("name")), "units[0].name: missing or not a name"),
@@ -62,6 +71,9 @@ SUMMARY_CASES = [
      f"this site has no book of the New Recruit army ZZ for t9a-2; {HOW}"),
     ("unknown unit", broken(lambda s: s["units"][3].update(name="Tribesman Giant")),
      "units[3].name: Ogre Khans 2023 beta2@2025-10-10 has no unit 'Tribesman Giant'; closest: Tribesmen, Mercenary Giant"),
+    ("option names that fit too many ways", broken(lambda s: s.update(units=[AMBIGUOUS_KHAN] * 5)),
+     "its option names fit the book's options 20480 ways; at most 16384 are tried for one list (the names are "
+     "ambiguous, or repeated)"),
 ]
 
 # JSON that is no summary at all: the JSON readers refuse it before a summary is looked for
@@ -79,6 +91,21 @@ JSON_CASES = [
 @pytest.fixture
 def ogre_khans():
     store(COMMIT, "ok.json")
+
+
+def test_the_bounds_pass_exactly_at_their_limits(client, alice, ogre_khans):
+    from armylists.importers.nr_t9a.summary import readings_to_try
+    from armylists.lists.catalogue import get_book
+
+    book = get_book("t9a-2", "ogre-khans", "2023 beta2@2025-10-10")
+    assert readings_to_try({"units": [AMBIGUOUS_KHAN] * 4}, book) == 16384  # at the limit: read
+    client.force_login(alice)
+    text = broken(lambda s: (s["units"][3].update(options=s["units"][3]["options"] * 50),
+                             s.update(units=(s["units"] * 8)[:100])))
+    assert len(json.loads(text)["units"][3]["options"]) == 50  # "Standard Bearer" 50 times
+    response = client.post(reverse("list-import"), {"text": text})
+    assert response.status_code == 302, response.context["form"].non_field_errors()
+    assert len(ArmyList.objects.get().document["units"]) == 100
 
 
 @pytest.mark.parametrize("case, text, message", SUMMARY_CASES + JSON_CASES, ids=[c[0] for c in SUMMARY_CASES + JSON_CASES])
