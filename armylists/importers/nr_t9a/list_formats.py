@@ -13,8 +13,8 @@ import re
 from django.db import DatabaseError
 
 from armylists.importers.nr_t9a.summaries import (
-    SYSTEM_ID, SummaryError, choose_version, how_to_import, looks_like_summary, parse_summary, read_summary,
-    unit_notes,
+    SYSTEM_ID, SummaryError, SummaryList, choose_version, how_to_import, looks_like_summary, parse_summary,
+    read_summary, unit_notes,
 )
 from armylists.listfiles.formats import ListFileError, ListFormat, register
 from armylists.lists.catalogue import get_book
@@ -65,30 +65,37 @@ def book_of(summary: dict, source: str) -> tuple[Book, str]:
     raise ListFileError(f"{source}: {how_to_import(summary['army'])}")
 
 
-def _read(data: bytes, source: str) -> tuple[Roster, Book]:
-    roster, book, _ = _read_with_notes(data, source)
-    return roster, book
+# The summary read last in this process, as read: the import reads a summary, then asks for its notices
+# (listfiles/importing.py), which would otherwise read it a second time; check_lists asks for none.
+_last_read: dict[tuple[str, bytes], tuple[SummaryList, str]] = {}
 
 
-def _read_with_notes(data: bytes, source: str) -> tuple[Roster, Book, list[str]]:
+def _read_summary(data: bytes, source: str) -> tuple[Roster, Book, SummaryList, str]:
     try:
         summary = parse_summary(data, source)
         book, why = book_of(summary, source)
         read = read_summary(summary, book, source)
-        roster = parse_roster(read.document, source)
+        return parse_roster(read.document, source), book, read, why
     except SummaryError as exc:
         raise ListFileError(str(exc)) from None
     except ListDocumentError as exc:
         raise ListFileError(str(exc)) from None
-    report = validate(book, roster)
-    ours = {u.id: u.points for u in report.units}
-    notes = [f"Read against {book.name} {book.version}: {why}."]
-    notes += unit_notes(read.reading, [ours.get(f"u{i + 1}", 0) for i in range(len(read.reading.units))])
-    return roster, book, notes
+
+
+def _read(data: bytes, source: str) -> tuple[Roster, Book]:
+    roster, book, read, why = _read_summary(data, source)
+    _last_read.clear()
+    _last_read[(source, data)] = (read, why)
+    return roster, book
 
 
 def _notices(data: bytes, source: str, roster: Roster, book: Book) -> list[str]:
-    return _read_with_notes(data, source)[2]
+    """The version read and why, then what summaries.unit_notes says of each unit, priced by the engine."""
+    last = _last_read.pop((source, data), None)  # another request may have read one since: then again
+    read, why = last if last is not None else _read_summary(data, source)[2:]
+    ours = {u.id: u.points for u in validate(book, roster).units}
+    notes = [f"Read against {book.name} {book.version}: {why}."]
+    return notes + unit_notes(read.reading, [ours.get(f"u{i + 1}", 0) for i in range(len(read.reading.units))])
 
 
 register(ListFormat(NAME, lambda data, source: looks_like_summary(data), _read, _notices))

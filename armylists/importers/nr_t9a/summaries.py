@@ -34,7 +34,7 @@ MAX_SUMMARY_BYTES = 256 * 1024  # the largest of the 5,812 shared summaries is u
 # option readings to try), so a summary from outside cannot keep a request busy for minutes.
 MAX_UNITS = 100
 MAX_OPTIONS = 50
-MAX_READINGS = 16_384  # option readings summary.py tries for one list, all units together (about 2 s)
+MAX_LIST_READINGS = 16_384  # option readings summary.py tries for one list, all units together (about 2 s)
 MAX_NAME = 200
 MAX_COST = 100_000  # points of one unit; New Recruit's largest is a few hundred
 MAX_LINES = 100_000  # summaries in one .jsonl file
@@ -200,8 +200,8 @@ def read_summary(summary: dict, book, source: str, limit: int | None = None) -> 
     """The checked summary as a list document of `book` at `limit` (default: the smallest multiple of 500
     at or above its total), or `SummaryError` naming a unit the book does not have."""
     tries = readings_to_try(summary, book)
-    if tries > MAX_READINGS:
-        raise SummaryError(f"{source}: its option names fit the book's options {tries} ways; at most {MAX_READINGS} "
+    if tries > MAX_LIST_READINGS:
+        raise SummaryError(f"{source}: its option names fit the book's options {tries} ways; at most {MAX_LIST_READINGS} "
                            f"are tried for one list (the names are ambiguous, or repeated)")
     reading = read_list(summary, book, limit or event_limit([summary_total(summary)]))
     for i, unit in enumerate(reading.units):
