@@ -23,7 +23,7 @@ from armylists.listfiles.importing import ImportProblem, import_list
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
 from armylists.models import MAX_REVISION, ArmyList
-from armylists.rules import ListDocumentError, roster_to_dict
+from armylists.rules import Book, ListDocumentError, Roster, roster_to_dict
 from armylists.rules.archives import unpack_budget
 from armylists.rules.roster import parse_roster
 from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data
@@ -238,8 +238,10 @@ class ListExportView(APIView):
 
 
 class ListImportView(APIView):
-    """Create a list from a list document (JSON), tournament text (text/plain) or a BattleScribe / New Recruit
-    roster (.ros as application/xml, .rosz as application/zip)."""
+    """Create a list from a list document (JSON), another tool's JSON list the import page reads (New
+    Recruit's tournament summary, Old World Builder's saved list), tournament text (text/plain) or a
+    BattleScribe / New Recruit roster (.ros as application/xml, .rosz as application/zip). The answer's
+    `warnings` are what the reader says the player should know (the import page's messages)."""
     permission_classes = [IsAuthenticated]
     parser_classes = [LimitedJSONParser, PlainTextParser, RosterXMLParser, RosterZipParser]
     throttle_scope = "import"
@@ -247,7 +249,7 @@ class ListImportView(APIView):
     @extend_schema(request={"application/json": OpenApiTypes.OBJECT, "text/plain": OpenApiTypes.STR,
                             "application/xml": OpenApiTypes.BINARY, "application/zip": OpenApiTypes.BINARY},
                    responses={201: ArmyListSerializer, **_errors(400, 401, 403, 406, 415, 429)},
-                   summary="Import a list document or a list in the tournament text shape")
+                   summary="Import a list document, another tool's list or a list in the tournament text shape")
     def post(self, request: Request) -> Response:
         warnings: list[str] = []
         try:
@@ -280,7 +282,7 @@ class ListImportView(APIView):
             raise document_error(exc, prefix="") from None
         return self._created(request, roster, book, warnings)
 
-    def _created(self, request: Request, roster, book, warnings: list[str]) -> Response:
+    def _created(self, request: Request, roster: Roster, book: Book, warnings: list[str]) -> Response:
         army_list = ArmyList(owner=request.user)
         army_list.set_document(roster, validate_roster(book, roster))
         army_list.save()
