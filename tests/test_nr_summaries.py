@@ -17,7 +17,9 @@ from django.contrib.messages import get_messages
 from django.core.management import call_command
 from django.urls import reverse
 
+from armylists.lists.catalogue import get_book, validate_roster
 from armylists.models import ArmyList
+from armylists.rules import parse_roster
 
 from .nr_summaries import COMMIT, GLENNCON, LATER, ZAMA, needs_data, store, summary, summary_line, tournament_lines
 
@@ -69,6 +71,9 @@ class TestImportPage:
         assert (saved.name, saved.points_limit, saved.total_points) == ("GlennCon 2025", 4000, 3996)
         assert saved.document["units"] == OGRE_UNITS
         assert saved.valid is True
+        report = validate_roster(get_book("t9a-2", saved.book, saved.book_version), parse_roster(saved.document))
+        assert [u.points for u in report.units] == [u["cost"] for u in summary(GLENNCON, 1)["units"]] == [
+            545, 350, 491, 170, 170, 170, 570, 480, 200, 150, 150, 150, 400]
         assert messages == [
             "Imported “GlennCon 2025” (New Recruit tournament summary (JSON line)): 13 units, Ogre Khans, limit 4000 pts.",
             f"Read against Ogre Khans 2023 beta2@2025-10-10: {DATE_CHOICE}."]
