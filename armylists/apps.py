@@ -3,8 +3,11 @@ from importlib import import_module
 from django.apps import AppConfig
 
 
-# The importers' list formats, registered with the list files part in this order (asked in it).
-LIST_FORMATS = ("armylists.importers.battlescribe.list_formats", "armylists.importers.owb.list_formats")
+# The importers' list formats, registered with the list files part in this order (asked in it): New
+# Recruit's summary before Old World Builder's saved list (both JSON objects with an "army"; a summary
+# alone has "units").
+LIST_FORMATS = ("armylists.importers.battlescribe.list_formats", "armylists.importers.nr_t9a.list_formats",
+                "armylists.importers.owb.list_formats")
 
 
 class ArmyListsConfig(AppConfig):

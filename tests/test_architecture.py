@@ -28,6 +28,7 @@ IMPORTERS_DJANGO_SIDE = {
     "armylists.importers.battlescribe.list_formats",
     "armylists.importers.battlescribe.roster_files",
     "armylists.importers.battlescribe.roster_judging",
+    "armylists.importers.nr_t9a.list_formats",
     "armylists.importers.owb.list_formats",
     "armylists.importers.owb.text",
 }

@@ -4,6 +4,8 @@ Views stay thin: they check input, call the engine through the catalogue, and sa
 """
 from __future__ import annotations
 
+import json
+
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -16,10 +18,12 @@ from rest_framework.views import APIView
 
 from armylists.lists.catalogue import allies_book_for, book_for, common_item_lists, get_book, site_library, validate_roster
 from armylists.lists.data_as_of import data_as_of
+from armylists.listfiles.formats import ListFileError, format_of
+from armylists.listfiles.importing import ImportProblem, import_list
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
 from armylists.models import MAX_REVISION, ArmyList
-from armylists.rules import ListDocumentError, roster_to_dict
+from armylists.rules import Book, ListDocumentError, Roster, roster_to_dict
 from armylists.rules.archives import unpack_budget
 from armylists.rules.roster import parse_roster
 from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data
@@ -234,8 +238,10 @@ class ListExportView(APIView):
 
 
 class ListImportView(APIView):
-    """Create a list from a list document (JSON), tournament text (text/plain) or a BattleScribe / New Recruit
-    roster (.ros as application/xml, .rosz as application/zip)."""
+    """Create a list from a list document (JSON), another tool's JSON list the import page reads (New
+    Recruit's tournament summary, Old World Builder's saved list), tournament text (text/plain) or a
+    BattleScribe / New Recruit roster (.ros as application/xml, .rosz as application/zip). The answer's
+    `warnings` are what the reader says the player should know (the import page's messages)."""
     permission_classes = [IsAuthenticated]
     parser_classes = [LimitedJSONParser, PlainTextParser, RosterXMLParser, RosterZipParser]
     throttle_scope = "import"
@@ -243,9 +249,19 @@ class ListImportView(APIView):
     @extend_schema(request={"application/json": OpenApiTypes.OBJECT, "text/plain": OpenApiTypes.STR,
                             "application/xml": OpenApiTypes.BINARY, "application/zip": OpenApiTypes.BINARY},
                    responses={201: ArmyListSerializer, **_errors(400, 401, 403, 406, 415, 429)},
-                   summary="Import a list document or a list in the tournament text shape")
+                   summary="Import a list document, another tool's list or a list in the tournament text shape")
     def post(self, request: Request) -> Response:
+        warnings: list[str] = []
         try:
+            if isinstance(request.data, dict) and "format" not in request.data:
+                # Another tool's JSON (a New Recruit tournament summary): read as the import page reads it
+                data = json.dumps(request.data, ensure_ascii=False).encode("utf-8")
+                if format_of(data, "body") is not None:
+                    try:
+                        roster, book, _, warnings = import_list(data, "body")
+                    except ImportProblem as exc:
+                        raise ValidationError({"": [ListFileError(str(exc)).without_source("body")]}) from None
+                    return self._created(request, roster, book, warnings)
             if isinstance(request.data, RosterFile):
                 with unpack_budget("request"):  # a .rosz unpacks within the request's one budget
                     roster, book = read_roster_data(bytes(request.data), "roster")
@@ -264,10 +280,15 @@ class ListImportView(APIView):
             raise ValidationError({f"line {exc.line}": [exc.reason]}) from None
         except ListDocumentError as exc:
             raise document_error(exc, prefix="") from None
+        return self._created(request, roster, book, warnings)
+
+    def _created(self, request: Request, roster: Roster, book: Book, warnings: list[str]) -> Response:
         army_list = ArmyList(owner=request.user)
         army_list.set_document(roster, validate_roster(book, roster))
         army_list.save()
-        return _with_etag(Response(ArmyListSerializer(army_list).data, status=status.HTTP_201_CREATED), army_list)
+        # what the reader says the player should know (another tool's figures that differ from ours)
+        answer = {**ArmyListSerializer(army_list).data, "warnings": warnings}
+        return _with_etag(Response(answer, status=status.HTTP_201_CREATED), army_list)
 
 
 # --- stateless validation -----------------------------------------------------------------------

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from armylists.lists.catalogue import allies_book_for
-from armylists.listfiles.reading import ListFileError, read_list
+from armylists.listfiles.reading import ListFileError, ListLine, read_item
 from armylists.rules import ListDocumentError, System
 from armylists.rules.event import Ruleset, check_list
 from armylists.rules.report import ERROR, WARNING
@@ -73,13 +73,13 @@ def cores() -> int:
 class LineWriter:
     """Renders checked lists for one event's outputs; made in the parent, inherited by the workers."""
 
-    def __init__(self, ruleset: Ruleset, system: System, names: dict[Path, str], with_json: bool):
+    def __init__(self, ruleset: Ruleset, system: System, names: dict[Path | ListLine, str], with_json: bool):
         self.ruleset, self.system, self.names, self.with_json = ruleset, system, names, with_json
         self.categories = [c.id for c in system.categories]
 
-    def check(self, path: Path) -> CheckedLine:
+    def check(self, path: Path | ListLine) -> CheckedLine:
         try:
-            roster, book = read_list(path)
+            roster, book = read_item(path)
             report = check_list(self.ruleset, book, roster, allies_book_for(roster, str(path)))
         except (ListFileError, ListDocumentError) as exc:
             return self._unreadable(path, str(exc))
@@ -103,7 +103,7 @@ class LineWriter:
         entry = {"file": str(path), "player": roster.player, "report": report.to_dict()} if self.with_json else None
         return CheckedLine(cells, _json_line(cells), detail, _csv_line(csv_row), _json_entry(entry), valid=report.valid)
 
-    def check_batch(self, paths: list[Path]) -> CheckedBatch:
+    def check_batch(self, paths: list[Path | ListLine]) -> CheckedBatch:
         lines = [self.check(path) for path in paths]
         return CheckedBatch(
             rows="".join(line.row for line in lines), details=[line.detail for line in lines if line.detail],
@@ -113,7 +113,7 @@ class LineWriter:
             illegal=sum(not line.valid and not line.error for line in lines),
             unreadable=sum(line.error for line in lines))
 
-    def _unreadable(self, path: Path, error: str) -> CheckedLine:
+    def _unreadable(self, path: Path | ListLine, error: str) -> CheckedLine:
         name = self.names[path]
         cells = [name, "-", "-", "-", *("-" for _ in self.categories), "unreadable"]
         csv_row = [str(path), *[""] * (7 + len(self.categories)), "unreadable", "", "", error]
@@ -153,12 +153,12 @@ def _start_worker() -> None:
         connection.connection = None
 
 
-def _check_in_worker(paths: list[Path]) -> CheckedBatch:
+def _check_in_worker(paths: list[Path | ListLine]) -> CheckedBatch:
     assert _job is not None
     return _job.check_batch(paths)
 
 
-def checked_batches(files: list[Path], writer: LineWriter, jobs: int) -> Iterator[CheckedBatch]:
+def checked_batches(files: list[Path | ListLine], writer: LineWriter, jobs: int) -> Iterator[CheckedBatch]:
     """Every file checked, in order, in batches; by `jobs` processes when there are enough files to share."""
     global _job
     # Everything read so far (the rules, Django) lives as long as the process: the collector need not walk

@@ -10,8 +10,9 @@ class ImportListForm(forms.Form):
     """A list to bring in: a file, or text pasted (one of the two)."""
 
     file = forms.FileField(required=False, label="A file",
-                           help_text="Our JSON or text, Old World Builder's .owb.json or text export, or a "
-                                     "BattleScribe / New Recruit roster (.ros, .rosz)")
+                           help_text="Our JSON or text, Old World Builder's .owb.json or text export, a "
+                                     "BattleScribe / New Recruit roster (.ros, .rosz), or New Recruit's "
+                                     "tournament summary of one T9A list (one JSON line)")
     text = forms.CharField(required=False, label="Or paste the list", widget=forms.Textarea(attrs={"rows": 14}),
                            max_length=8 * 1024 * 1024)
 

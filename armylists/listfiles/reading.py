@@ -4,10 +4,12 @@
 BattleScribe / New Recruit roster, Old World Builder's saved list and text export), else our JSON list
 document or a list in tournament text, and returns the Roster with its Book; anything wrong is a
 `ListFileError` whose message is the one line to print (the file, and the path or line inside it).
-Shared by import_list, export_list, check_lists, event uploads and the import page.
+Shared by import_list, export_list, check_lists, event uploads and the import page; `read_item` also
+reads one line of a file of many lists (`ListLine`: check_lists' .jsonl of New Recruit summaries).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from armylists.lists.catalogue import book_for, get_book, site_library
@@ -19,6 +21,29 @@ from armylists.listfiles.formats import ListFileError, format_of
 
 OUR_JSON = "our JSON list document"
 OUR_TEXT = "tournament text"
+
+
+@dataclass(frozen=True)
+class ListLine:
+    """One list that is one line of a file holding many (New Recruit's summaries, a .jsonl): read as a list
+    file of its own, named `<file>:<line>` in every message and output."""
+    path: Path
+    number: int
+    data: bytes
+
+    @property
+    def name(self) -> str:
+        return f"{self.path.name}:{self.number}"
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.number}"
+
+
+def read_item(item: Path | ListLine) -> tuple[Roster, Book]:
+    """`read_list` for a file, or the list on one line of a file."""
+    if isinstance(item, ListLine):
+        return read_list_data(item.data, str(item))
+    return read_list(item)
 
 
 def read_list(path: Path) -> tuple[Roster, Book]:

@@ -254,3 +254,17 @@ def read_list(summary: dict, book: Book, limit: int) -> Reading:
                 "points_limit": limit, "units": units,
                 "name": str(summary.get("tournament_name", ""))[:200]}
     return Reading(document, readings)
+
+
+def readings_to_try(summary: dict, book: Book) -> int:
+    """How many option readings `read_list` would try for `summary` at most (each unit's entries of its
+    name, each the product of its options' candidates, at most MAX_READINGS): what a summary from outside
+    is held to before it is read (summaries.py), since each reading is priced."""
+    entries, total = _entries(book), 0
+    for unit in summary.get("units", []):
+        for entry in entries.get(plain(unit["name"]), []):
+            index, product = _index(entry), 1
+            for option in unit.get("options", []):
+                product = min(MAX_READINGS, product * max(1, len(_candidates(index, option["name"]))))
+            total += product
+    return total

@@ -2,6 +2,7 @@
 
     python manage.py check_lists FILE_OR_FOLDER... --system S --points N [--composition C] [--mode M]...
                                  [--books BOOK[@VERSION],...] [--event-rules FILE] [--csv OUT] [--json OUT] [--jobs N]
+    python manage.py check_lists SUMMARIES.jsonl[.gz]... [--by tournament] [--limit N] [...]
 
 For organisers without a server. A folder stands for every *.json and *.txt file directly inside it
 (sorted by name, not recursive); a file is a JSON list document or a list in tournament text, read as
@@ -26,6 +27,14 @@ Lists are checked on every core (--jobs N sets how many processes; 1 checks them
 constant memory: each list's table row, violations, CSV row and JSON entry are written to temporary
 files as it is checked (armylists/events/offline.py), then printed in the files' order.
 
+New Recruit's tournament summaries (.jsonl or .jsonl.gz, a list a line; docs/import-nr-t9a.md) are read a
+line a list, each row named <file>:<line>. Given only such files, --system defaults to t9a-2 and the limit
+(--points, also --limit) to the smallest multiple of 500 at or above the largest list. --by tournament makes
+each tournament an event of its own at its own limit: a block each (a heading, the table, the violations,
+the count), then a line of totals; --csv writes every block's rows under one header, --json an array of
+{"tournament", "name", "start", "points_limit", "lists"} (management/summary_events.py). Without .jsonl
+files the output is as above, unchanged.
+
 Exit status: 0 when every list is legal, 1 when any is illegal, 2 when any file cannot be read or the
 command is used wrongly (an unknown system, book, version, mode or composition, a bad event rules file,
 an output that cannot be written); unreadable wins over illegal, as with validate_list.
@@ -33,21 +42,21 @@ an output that cannot be written); unreadable wins over illegal, as with validat
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
 from armylists.lists.catalogue import site_library, system_library
-from armylists.events.offline import LineWriter, Outputs, checked_batches, copy_output, cores
+from armylists.events.offline import LineWriter, Outputs, checked_batches, cores
 from armylists.listfiles.reading import ListFileError
+from armylists.management.summary_events import (
+    SUMMARY_SYSTEM, SummaryEvent, UsageError, is_jsonl, summary_events, totals_line, write_csv, write_json,
+)
 from armylists.rules import RulesDataError, System
 from armylists.rules.event import EventRules, Ruleset, parse_event_rules
 
 LIST_SUFFIXES = (".json", ".txt", ".ros", ".rosz")  # .ros/.rosz: BattleScribe / New Recruit rosters
-
-
-class UsageError(Exception):
-    """The command was given something it cannot use; the message is the one line to print."""
 
 
 class Command(BaseCommand):
@@ -60,9 +69,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("paths", nargs="+", type=Path, metavar="FILE_OR_FOLDER",
-                            help="list files (JSON or tournament text), or folders of *.json and *.txt lists")
-        parser.add_argument("--system", required=True, help="the game system the event plays, e.g. t9a-0.11")
-        parser.add_argument("--points", required=True, type=int, help="the event's points limit")
+                            help="list files (JSON or tournament text), folders of *.json and *.txt lists, or "
+                                 ".jsonl(.gz) files of New Recruit tournament summaries (a list a line)")
+        parser.add_argument("--system", default=None,
+                            help=f"the game system the event plays, e.g. t9a-0.11 (summaries alone: {SUMMARY_SYSTEM})")
+        parser.add_argument("--points", "--limit", dest="points", default=None, type=int,
+                            help="the event's points limit (summaries alone: by default the smallest multiple of "
+                                 "500 at or above the event's largest list)")
+        parser.add_argument("--by", choices=["tournament"], default=None,
+                            help="summaries (.jsonl) only: one event per tournament, each at its own limit")
         parser.add_argument("--composition", default=None, help="the composition every list must use")
         parser.add_argument("--mode", action="append", default=[], dest="modes", metavar="MODE",
                             help="a matched-play mode the event plays (repeat for several; default none)")
@@ -77,42 +92,71 @@ class Command(BaseCommand):
         parser.add_argument("--jobs", type=int, default=0, metavar="N",
                             help="processes checking lists at once (default: one per core; 1: this process only)")
 
-    def handle(self, *args, paths: list[Path], system: str, points: int, composition: str | None = None,
-               modes: list[str] = (), books: list[str] = (), event_rules: Path | None = None,
-               csv_out: Path | None = None, json_out: Path | None = None, jobs: int = 0, **options):
+    def handle(self, *args, paths: list[Path], system: str | None = None, points: int | None = None,
+               composition: str | None = None, modes: list[str] = (), books: list[str] = (),
+               event_rules: Path | None = None, csv_out: Path | None = None, json_out: Path | None = None,
+               jobs: int = 0, by: str | None = None, **options):
         try:
-            ruleset, event_system = _ruleset(system, points, composition, list(modes), list(books), event_rules)
-            files = _list_files(paths)
+            others = [p for p in paths if not is_jsonl(p)]
+            if by and others:
+                raise UsageError(f"--by tournament: only .jsonl files of New Recruit summaries name their "
+                                 f"tournament; {others[0]} is not one")
+            events = summary_events(paths, by, points)  # the .jsonl files' lists, by event
+            if others or not events:
+                if system is None or points is None:
+                    raise UsageError(f"--{'system' if system is None else 'points'}: required (it may be left out only "
+                                     f"when every file is a .jsonl of New Recruit summaries)")
+                files = _list_files(others)
+                if events:
+                    events[0].items[:0] = files
+                else:
+                    events = [SummaryEvent(None, files, points)]
+            system = system or SUMMARY_SYSTEM
+            rulesets = [_ruleset(system, e.limit, composition, list(modes), list(books), event_rules) for e in events]
         except UsageError as exc:
             self.stderr.write(str(exc))
             raise SystemExit(2)
+        ruleset, event_system = rulesets[0]
         if ruleset.event.team_rules:
             ids = ", ".join(r.id for r in ruleset.event.team_rules)
             self.stderr.write(f"{event_rules}: team rules not checked (list files name no team): {ids}")
 
-        writer = LineWriter(ruleset, event_system, _display_names(files), json_out is not None)
-        with Outputs(event_system, json_out is not None) as outputs:
-            for batch in checked_batches(files, writer, jobs or cores()):
-                outputs.add(batch)
-            outputs.finish_json()
-            outputs.write_table(self.stdout)
-            if outputs.has_details:
+        blocks = []  # (event, outputs) for the CSV and JSON written at the end
+        with ExitStack() as stack:
+            for event, (ruleset, event_system) in zip(events, rulesets):
+                if event.title is not None:
+                    self.stdout.write(("\n" if blocks else "") + f"== {event.title}: {event.limit} "
+                                      f"{event_system.budget_unit} ==")
+                outputs = stack.enter_context(Outputs(event_system, json_out is not None))
+                self._check_event(event.items, ruleset, event_system, outputs, jobs)
+                blocks.append((event, outputs))
+            if by:
                 self.stdout.write("")
-                outputs.write_details(self.stdout)
-            self.stdout.write("")
-            self.stdout.write(outputs.summary())
-
+                self.stdout.write(totals_line(blocks))
             failed_output = False
-            for out, spool in ((csv_out, outputs.csv), (json_out, outputs.json)):
+            for out, write in ((csv_out, write_csv), (json_out, write_json)):
                 if out is None:
                     continue
                 try:
-                    copy_output(out, spool)
+                    write(out, blocks, by is not None)
                 except ListFileError as exc:
                     self.stderr.write(str(exc))
                     failed_output = True
-            unreadable, illegal = outputs.unreadable, outputs.illegal
+            unreadable = sum(o.unreadable for _, o in blocks)
+            illegal = sum(o.illegal for _, o in blocks)
         raise SystemExit(2 if unreadable or failed_output else 1 if illegal else 0)
+
+    def _check_event(self, items: list, ruleset: Ruleset, event_system: System, outputs: Outputs, jobs: int) -> None:
+        writer = LineWriter(ruleset, event_system, _display_names(items), outputs.json is not None)
+        for batch in checked_batches(items, writer, jobs or cores()):
+            outputs.add(batch)
+        outputs.finish_json()
+        outputs.write_table(self.stdout)
+        if outputs.has_details:
+            self.stdout.write("")
+            outputs.write_details(self.stdout)
+        self.stdout.write("")
+        self.stdout.write(outputs.summary())
 
 
 # --- the event ----------------------------------------------------------------------------------
@@ -194,8 +238,8 @@ def _list_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def _display_names(files: list[Path]) -> dict[Path, str]:
-    """Each file by its name, or by its path as given when two files share a name."""
+def _display_names(files: list) -> dict:
+    """Each file (or line of a file) by its name, or by its path as given when two share a name."""
     names = [p.name for p in files]
     unique = len(set(names)) == len(names)
     return {p: p.name if unique else str(p) for p in files}

@@ -1,0 +1,169 @@
+"""Hostile and broken New Recruit tournament summaries (issue 23, item 4): the import page, the API and
+check_lists answer each with a clear message naming the field (400, or exit 2 and an unreadable row),
+never a 500 or a traceback, and store nothing.
+
+A summary is a real one of the shared file (GlennCon 2025, list 1, Ogre Khans) with one thing broken; the
+book is Ogre Khans of one commit of New Recruit's data, imported in the test database (tests/nr_summaries.py).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from armylists.models import ArmyList
+
+from ..nr_summaries import COMMIT, GLENNCON, needs_data, store, summary
+
+pytestmark = [needs_data, pytest.mark.django_db]
+
+HOW = ("ask the site's administrator to import New Recruit's T9A data (`manage.py import_nr_t9a SOURCE --at DATE`, "
+       "docs/import-nr-t9a.md)")
+
+
+def broken(change) -> str:
+    """The summary as JSON text, after `change(summary)`."""
+    found = summary(GLENNCON, 1)
+    change(found)
+    return json.dumps(found, ensure_ascii=False)
+
+
+def nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# A Khan whose every option name fits two or more of the Khan's options (a weapon enchantment on each
+# weapon): 4,096 readings to try (summary.py's most for one unit)
+AMBIGUOUS_KHAN = {"name": "Khan", "cost": 500, "category": "Characters", "options": [{"name": n} for n in (
+    "Banner of Courage", "Banner of Speed", "Death Cheater", "Paired Weapons", "Shield Breaker", "Eldritch Inscriptions",
+    "Vorpal Binding", "King Slayer", "Touch of Greatness", "Giant Slayer", "Banner of Courage", "Banner of Speed")]}
+
+# (what is broken, the summary as text, the message after its source) for the summary reader's own checks
+SUMMARY_CASES = [
+    ("no army", broken(lambda s: s.pop("army")),
+     "army: missing; a summary names its army by New Recruit's code (DH, VS, WDG...)"),
+    ("army not a code", broken(lambda s: s.update(army="O K")), "army: 'O K' is not an army code (letters and digits, such as DH)"),
+    ("units empty", broken(lambda s: s.update(units=[])), "units: missing or empty; a summary lists its units"),
+    ("one unit too many", broken(lambda s: s.update(units=(s["units"] * 8)[:101])),
+     "units: 101 units; a list may have at most 100"),
+    ("one option too many", broken(lambda s: s["units"][1].update(options=[{"name": "Rottenjaw"}] * 51)),
+     "units[1].options: 51 options; a unit may have at most 50"),
+    ("a unit not an object", broken(lambda s: s["units"].__setitem__(0, "Shaman")),
+     "units[0]: a unit is an object with its name, cost, category and options"),
+    ("no unit name", broken(lambda s: s["units"][0].pop("name")), "units[0].name: missing or not a name"),
+    ("no cost", broken(lambda s: s["units"][2].pop("cost")), "units[2].cost: missing or not a number of points"),
+    ("cost as text", broken(lambda s: s["units"][2].update(cost="491")), "units[2].cost: missing or not a number of points"),
+    ("negative cost", broken(lambda s: s["units"][2].update(cost=-1)), "units[2].cost: -1 is not a cost (0 to 100000 points)"),
+    ("cost one over the cap", broken(lambda s: s["units"][2].update(cost=100001)),
+     "units[2].cost: 100001 is not a cost (0 to 100000 points)"),
+    ("fractional cost", broken(lambda s: s["units"][2].update(cost=490.5)), "units[2].cost: 490.5 is not a whole number of points"),
+    ("an option without a name", broken(lambda s: s["units"][1]["options"].__setitem__(0, {"type": "Other"})),
+     "units[1].options[0].name: missing or not a name"),
+    ("options not a list", broken(lambda s: s["units"][1].update(options="Rottenjaw")), "units[1].options: must be a list"),
+    ("a date that is not one", broken(lambda s: s.update(start="yesterday")), "start: 'yesterday' is not a date YYYY-MM-DD"),
+    ("unknown army", broken(lambda s: s.update(army="ZZ")),
+     f"this site has no book of the New Recruit army ZZ for t9a-2; {HOW}"),
+    ("unknown unit", broken(lambda s: s["units"][3].update(name="Tribesman Giant")),
+     "units[3].name: Ogre Khans 2023 beta2@2025-10-10 has no unit 'Tribesman Giant'; closest: Tribesmen, Mercenary Giant"),
+    ("option names that fit too many ways", broken(lambda s: s.update(units=[AMBIGUOUS_KHAN] * 5)),
+     "its option names fit the book's options 20480 ways; at most 16384 are tried for one list (the names are "
+     "ambiguous, or repeated)"),
+]
+
+# JSON that is no summary at all: the JSON readers refuse it before a summary is looked for
+JSON_CASES = [
+    ("not JSON", '{"army": "OK", "units": [', "is not valid JSON: Expecting value at line 1, column 26"),
+    ("nested too deep", broken(lambda s: s["units"][0]["options"].append(nested(100))),
+     "is nested more than 32 levels deep"),
+    ("infinite cost", broken(lambda s: None).replace('"cost": 545', '"cost": 1e999'),
+     "units[0].cost: is not a finite number"),
+    ("NaN cost", broken(lambda s: None).replace('"cost": 545', '"cost": NaN'),
+     "contains NaN, which is not a JSON number"),
+]
+
+
+@pytest.fixture
+def ogre_khans():
+    store(COMMIT, "ok.json")
+
+
+def test_the_bounds_pass_exactly_at_their_limits(client, alice, ogre_khans):
+    from armylists.importers.nr_t9a.summary import readings_to_try
+    from armylists.lists.catalogue import get_book
+
+    book = get_book("t9a-2", "ogre-khans", "2023 beta2@2025-10-10")
+    assert readings_to_try({"units": [AMBIGUOUS_KHAN] * 4}, book) == 16384  # at the limit: read
+    client.force_login(alice)
+    text = broken(lambda s: (s["units"][3].update(options=s["units"][3]["options"] * 50),
+                             s.update(units=(s["units"] * 8)[:100])))
+    assert len(json.loads(text)["units"][3]["options"]) == 50  # "Standard Bearer" 50 times
+    response = client.post(reverse("list-import"), {"text": text})
+    assert response.status_code == 302, response.context["form"].non_field_errors()
+    assert len(ArmyList.objects.get().document["units"]) == 100
+
+
+@pytest.mark.parametrize("case, text, message", SUMMARY_CASES + JSON_CASES, ids=[c[0] for c in SUMMARY_CASES + JSON_CASES])
+def test_the_import_page_says_what_is_wrong_and_saves_nothing(client, alice, ogre_khans, case, text, message):
+    client.force_login(alice)
+    response = client.post(reverse("list-import"), {"text": text})
+    assert response.status_code == 400
+    assert response.context["form"].non_field_errors() == [f"The pasted list: {message}"]
+    assert not ArmyList.objects.exists()
+
+
+@pytest.mark.parametrize("case, text, message", SUMMARY_CASES, ids=[c[0] for c in SUMMARY_CASES])
+def test_the_api_answers_400_with_the_message_and_saves_nothing(api_alice, ogre_khans, case, text, message):
+    response = api_alice.post("/api/v1/lists/import/", text, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["fields"] == [{"path": "", "message": message}]
+    assert not ArmyList.objects.exists()
+
+
+@pytest.mark.parametrize("case, text, message", [
+    ("not JSON", '{"army": "OK", "units": [', "The request body is not valid JSON: Expecting value at line 1, column 26."),
+    ("nested too deep", JSON_CASES[1][1], "The request body is nested more than 32 levels deep."),
+    ("infinite cost", JSON_CASES[2][1], "The request body at units[0].cost is not a finite number."),
+    ("NaN cost", JSON_CASES[3][1], "The request body contains NaN, which is not a JSON number."),
+], ids=["not JSON", "nested too deep", "infinite cost", "NaN cost"])
+def test_the_api_refuses_json_that_is_no_summary(api_alice, ogre_khans, case, text, message):
+    response = api_alice.post("/api/v1/lists/import/", text, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["message"] == message
+    assert not ArmyList.objects.exists()
+
+
+def run_check_lists(capsys, *args):
+    with pytest.raises(SystemExit) as exited:
+        call_command("check_lists", *map(str, args), "--jobs", "1")
+    out, err = capsys.readouterr()
+    return exited.value.code, out, err
+
+
+def test_check_lists_names_each_bad_line_and_exits_2(capsys, tmp_path, ogre_khans):
+    cases = SUMMARY_CASES + JSON_CASES
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(text + "\n" for _, text, _ in cases), encoding="utf-8")
+    code, out, _ = run_check_lists(capsys, path)
+    for number, (_, _, message) in enumerate(cases, 1):
+        assert f"bad.jsonl:{number}: unreadable\n  {path}:{number}: {message}\n" in out
+    assert out.splitlines()[-1] == f"{len(cases)} lists: 0 legal, 0 illegal, {len(cases)} unreadable"
+    assert code == 2
+
+
+def test_check_lists_refuses_a_gz_that_is_not_one_and_a_line_too_long(capsys, tmp_path, ogre_khans):
+    fake = tmp_path / "lists.jsonl.gz"
+    fake.write_bytes(b"not gzip at all\n")
+    code, out, err = run_check_lists(capsys, fake)
+    assert (code, out) == (2, "")
+    assert err.strip() == f"{fake}: cannot be read: Not a gzipped file (b'no')"
+    long = tmp_path / "long.jsonl.gz"  # a line of 1 MB unpacked, from a few kB: read cut, never whole
+    long.write_bytes(gzip.compress(b'{"army": "OK", "units": [' + b" " * (1 << 20) + b"]}\n"))
+    code, out, _ = run_check_lists(capsys, long)
+    assert code == 2
+    assert f"long.jsonl.gz:1: unreadable\n  {long}:1: is not valid JSON: Expecting value at line 1, column 262146\n" in out
