@@ -25,7 +25,8 @@ from django.utils.dateparse import parse_datetime
 from armylists.models import GameDataSource, GameDataVersion
 
 from armylists.gamedata import github
-from armylists.gamedata.archives import ArchiveError, guess_kind, unpack
+from armylists.gamedata.archives import ArchiveError, guess_kind, unpack, update_limits
+from armylists.rules.archives import unpack_budget
 from armylists.gamedata.fetching import FetchError, Policy, fetch, shown
 from armylists.gamedata.importing import ImportRefused, import_folder
 
@@ -108,10 +109,11 @@ def _update(source: GameDataSource) -> tuple[GameDataVersion | None, str]:
 
 
 def _import(source: GameDataSource, data: bytes, ref: str):
-    with tempfile.TemporaryDirectory(prefix="armylists-game-data-") as tmp:
-        folder = unpack(data, Path(tmp), settings.GAME_DATA_MAX_FILES, settings.GAME_DATA_MAX_UNPACKED)
+    name = (source.repository or shown(source.url)).replace("/", "-") + "-" + ref[:12]
+    # One budget for the whole update: the download, and every archive the importer opens in it (.catz).
+    with tempfile.TemporaryDirectory(prefix="armylists-game-data-") as tmp, unpack_budget(limits=update_limits()):
+        folder = unpack(data, Path(tmp), f"{name}.zip")
         kind = source.kind or guess_kind(folder)
-        name = (source.repository or shown(source.url)).replace("/", "-") + "-" + ref[:12]
         return import_folder(kind, folder, name)
 
 
