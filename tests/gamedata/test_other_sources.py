@@ -52,12 +52,6 @@ class TestMapsTo:
     """`maps_to`: BattleScribe books stay in their own imported system (their rules are the data's own),
     labelled with the system of ours they play, and the mapping is one question away (`mapped_systems`)."""
 
-    @pytest.fixture(autouse=True)
-    def fresh_books(self):
-        catalogue._stored_books.clear()  # books built in an earlier test carry that test's labels
-        yield
-        catalogue._stored_books.clear()
-
     def test_a_mapped_source_shows_its_books_under_our_systems_name(self, hub, mordheim, alice, client):
         update(add_source("BSData/mordheim", maps_to="mordheim"))
         assert catalogue.mapped_systems() == {"bs-mordheim": ("mordheim", "BSData/mordheim")}
