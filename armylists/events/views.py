@@ -29,7 +29,7 @@ from armylists.events.reporting import (
     STATUSES, SORTS, category_columns, players_csv, shown_violations, status_counts, table, table_csv,
 )
 from armylists.events.submitting import (
-    MAX_UPLOAD_FILES, SubmissionError, UploadResult, deadline_passed, submit_list, upload_files,
+    MAX_UPLOAD_FILES, SubmissionError, UploadResult, deadline_passed, resubmissions, submit_list, upload_files,
 )
 from armylists.events.teams import TeamError, teams_context, upload_team
 from armylists.exports import document_json, export_text
@@ -302,7 +302,8 @@ def submission_detail(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     organiser = event.organiser_id == request.user.pk
     found = _checked(event, sub)
     list_text = export_text(found.book, found.roster, found.report, found.allies) if found.report is not None else ""
-    history = sub.history.all() if organiser or sub.player_id == request.user.pk else []
+    # Each earlier submission with what the next one changed (the organiser's and the player's own view).
+    history = resubmissions(sub, list(sub.history.all())) if organiser or sub.player_id == request.user.pk else []
     # The list page's downloads (its system's own sheet first, a Mordheim warband sheet too), at the
     # submission's addresses; only the JSON when the book is no longer loaded (nothing else can be made).
     link_base = reverse("submission-download", args=[event.pk, sub.pk, "json"]).removesuffix("json/")
