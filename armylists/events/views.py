@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armylists.lists.catalogue import book_name, site_library, system_name
-from armylists.lists.data_as_of import newest_data_version
+from armylists.lists.data_as_of import data_as_of, newest_data_version
 from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
@@ -369,7 +369,9 @@ def submission_download(request: HttpRequest, pk: int, sid: int, fmt: str) -> Ht
         variant = request.GET.get("variant", "")
         if variant not in VARIANTS:
             variant = default_variant(found.book)
-        content = render_pdf(found.book, found.roster, found.report, variant, allies=found.allies)
+        as_of = data_as_of(found.roster.system, found.roster.book, found.roster.book_version, found.book.imported)
+        content = render_pdf(found.book, found.roster, found.report, variant, allies=found.allies,
+                             data_as_of=as_of["text"])
         content_type = "application/pdf"
     # A PDF names its variant: each printed form of the list keeps its own file.
     suffix = f"-{variant}" if variant else ""
