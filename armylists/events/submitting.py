@@ -104,9 +104,7 @@ def resubmissions(sub: Submission, earlier: list[SubmissionRevision]) -> list[tu
     for old in earlier:
         older = checked(old.document, f"submission {sub.pk} of {old.submitted_at:%Y-%m-%d %H:%M}")
         diff = compare(older, newer)
-        book = newer.book or older.book
-        budget_unit = book.system.budget_unit if book is not None else "points"
-        out.append((old, diff, diff_sentences(diff, budget_unit)))
+        out.append((old, diff, diff_sentences(diff)))
         newer = older
     return out
 

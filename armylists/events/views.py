@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armylists.lists.catalogue import book_name, site_library, system_name
-from armylists.lists.data_as_of import data_as_of, newest_data_version
+from armylists.lists.data_as_of import data_as_of, newest_data_version, version_label
 from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
@@ -41,7 +41,7 @@ MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # per file; a list document is far smaller
 
 
 def _event_for(request: HttpRequest, pk: int, organiser: bool = False) -> Event:
-    event = get_object_or_404(Event.objects.select_related("organiser"), pk=pk)
+    event = get_object_or_404(Event.objects.select_related("organiser", "data_version__source"), pk=pk)
     if organiser and event.organiser_id != request.user.pk:
         raise Http404("No such event.")
     return event
@@ -125,6 +125,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     own = event.submissions.filter(player=request.user).first()
     context = {
         "event": event, "organiser": organiser, "own": own, "system_name": _system_name(event),
+        "data_version": version_label(event.data_version) if event.data_version_id else "",
         "book_names": [book_name(event.system, b) for b in event.books],
         "deadline_passed": deadline_passed(event), "columns": category_columns(event),
         "submit_form": SubmitForm(request.user, event),

@@ -74,7 +74,8 @@ def compare(before: Checked | None, after: Checked) -> dict:
         changes = [f"The earlier one cannot be compared. {before.problem}"]
     else:
         changes = describe(old_roster, after.roster, before.book if before else None, after.book)
-    diff = {"changes": changes,
+    book = after.book or (before.book if before is not None else None)
+    diff = {"changes": changes, "budget_unit": book.system.budget_unit if book is not None else "pts",
             "units_added": [], "units_removed": [], "units_changed": [], "unit_points": [], "categories": [],
             "total_points": None, "verdict": None, "violations_gained": [], "violations_lost": [],
             "problem": after.problem or (before.problem if before is not None else "")}
@@ -116,9 +117,9 @@ def compare(before: Checked | None, after: Checked) -> dict:
     return diff
 
 
-def diff_sentences(diff: dict, budget_unit: str = "points") -> list[str]:
+def diff_sentences(diff: dict) -> list[str]:
     """The figures of `compare` said as sentences (the pages show these under its `changes`)."""
-    out = []
+    out, budget_unit = [], diff["budget_unit"]
     if diff["total_points"] and diff["total_points"]["before"] != diff["total_points"]["after"]:
         out.append(f"Total: {diff['total_points']['before']} -> {diff['total_points']['after']} {budget_unit}.")
     for line in diff["unit_points"]:
@@ -232,5 +233,5 @@ def preview(loaded: Loaded, book: Book) -> Preview:
     except ListDocumentError as exc:
         return Preview(moved, before, None, [], problem=exc.reason)
     diff = compare(Checked(loaded.roster, loaded.book, before), Checked(moved, book, after))
-    changes = diff_sentences(diff, loaded.book.system.budget_unit)
+    changes = diff_sentences(diff)
     return Preview(moved, before, after, changes or ["Nothing changes for this list."], diff=diff)

@@ -75,7 +75,7 @@ def test_a_diff_of_two_revisions_names_units_points_and_problems(changed_data, a
     assert response.status_code == 200
     assert response.json() == {
         "from": 1, "to": 2,
-        "changes": ["Added Mercenary Captain.", "Added Swordsmen (1 model).", "Removed Youngblood."],
+        "changes": ["Added Mercenary Captain.", "Added Swordsmen (1 model).", "Removed Youngblood."], "budget_unit": "gc",
         "units_added": [{"id": "u2", "name": "Mercenary Captain", "points": 60},
                         {"id": "u3", "name": "Swordsmen", "points": 35}],
         "units_removed": [{"id": "u1", "name": "Youngblood", "points": 15}],
@@ -120,7 +120,7 @@ def test_the_upgrade_preview_names_every_cost_that_changed_and_the_new_verdict(c
         "problem": "",
         "changes": ["Total: 60 -> 70 gc.", "Mercenary Captain: 60 -> 70 gc.", "Heroes: 60 -> 70 gc in all.",
                     f"New problem: {OVER['message']}"],
-        "diff": {"changes": ["Moved to Reiklanders (1a) r11 (was r10)."], "units_added": [], "units_removed": [],
+        "diff": {"changes": ["Moved to Reiklanders (1a) r11 (was r10)."], "budget_unit": "gc", "units_added": [], "units_removed": [],
                  "units_changed": [], "unit_points": [{"id": "u1", "name": "Mercenary Captain", "before": 60, "after": 70}],
                  "categories": [{"id": "heroes", "name": "Heroes", "before": 60, "after": 70}],
                  "total_points": {"before": 60, "after": 70}, "verdict": {"before": False, "after": False},
