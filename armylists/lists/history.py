@@ -142,6 +142,7 @@ class Step:
     changes: list[str]
     verdict: dict | None = None
     data_as_of: dict | None = None
+    budget_unit: str = "pts"
 
 
 def _checked_revision(army_list: ArmyList, row: ListRevision) -> Checked:
@@ -163,7 +164,8 @@ def history(army_list: ArmyList) -> list[Step]:
             as_of[key] = data_as_of(*key, imported=found.book.imported if found.book else True)
         steps.append(Step(row.revision, row.saved_at, row.book_version,
                           describe(before.roster if before else None, roster, before.book if before else None,
-                                   found.book), verdict(found), as_of[key]))
+                                   found.book), verdict(found), as_of[key],
+                          found.book.system.budget_unit if found.book else "pts"))
         before = found
     return steps[::-1]
 

@@ -15,9 +15,12 @@ from armylists.lists.catalogue import report_for
 from armylists.models import ArmyList, Event, GameDataVersion
 from armylists.rules import parse_roster
 from tests.fake_github import Repo, files_from, zip_of
-from tests.gamedata.conftest import (  # noqa: F401 (fixtures)
+from tests.gamedata.conftest import (
     CAPTAIN_COST, MORDHEIM, MORDHEIM_FILES, fresh_stored_books, hub, mordheim_zip, network,
 )
+
+# The fake GitHub on loopback and its fixtures, shared with tests/gamedata/ (a fixture is found by name here).
+__all__ = ["fresh_stored_books", "hub", "mordheim_zip", "network"]
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 PASSWORD = "a-long-pass-phrase-9"
