@@ -1,6 +1,6 @@
 from django.urls import path
 
-from armylists.api import game_data, tokens, views
+from armylists.api import game_data, history, tokens, views
 
 urlpatterns = [
     path("systems/", views.SystemListView.as_view(), name="api-systems"),
@@ -11,6 +11,9 @@ urlpatterns = [
     path("lists/import/", views.ListImportView.as_view(), name="api-lists-import"),
     path("lists/<int:pk>/", views.ListItemView.as_view(), name="api-list"),
     path("lists/<int:pk>/report/", views.ListReportView.as_view(), name="api-list-report"),
+    path("lists/<int:pk>/revisions/", history.ListRevisionsView.as_view(), name="api-list-revisions"),
+    path("lists/<int:pk>/revisions/diff/", history.ListRevisionsDiffView.as_view(), name="api-list-revisions-diff"),
+    path("lists/<int:pk>/upgrade/", history.ListUpgradeView.as_view(), name="api-list-upgrade"),
     path("lists/<int:pk>/export/", views.ListExportView.as_view(), name="api-list-export"),
     path("validate/", views.validate_view, name="api-validate"),
     path("game-data/sources/", game_data.SourceCollectionView.as_view(), name="api-game-data-sources"),

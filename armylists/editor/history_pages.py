@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from armylists.lists.access import get_list_for_user, get_rw_list_for_user
-from armylists.lists.history import history, preview, upgrade_target
+from armylists.lists.history import compare_revisions, diff_sentences, history, preview, upgrade_target
 from armylists.lists.stored import Loaded, Unavailable, load, save_edit
 from armylists.models import MAX_REVISION
 
@@ -26,8 +26,25 @@ class UpgradeForm(forms.Form):
 @require_GET
 def list_history(request: HttpRequest, pk: int) -> HttpResponse:
     army_list, can_edit = get_list_for_user(request, pk)
-    return render(request, "lists/history.html", {"army_list": army_list, "can_edit": can_edit,
-                                                  "steps": history(army_list)})
+    steps = history(army_list)
+    context = {"army_list": army_list, "can_edit": can_edit, "steps": steps,
+               "compare_from": steps[1].revision if len(steps) > 1 else "", "compare_to": steps[0].revision if steps else ""}
+    first, second = request.GET.get("from", ""), request.GET.get("to", "")
+    status = 200
+    if first or second:  # two revisions compared, as the API's revisions/diff/ gives it
+        if not (first.isdigit() and second.isdigit() and len(first) <= 10 and len(second) <= 10):
+            messages.error(request, "Compare two revision numbers.")
+            status = 400
+        else:
+            context["compare_from"], context["compare_to"] = int(first), int(second)
+            compared = compare_revisions(army_list, int(first), int(second))
+            if compared is None:
+                context["compare_missing"] = f"{first} or {second}"
+                status = 404
+            else:
+                context["compared"] = compared
+                context["compared_lines"] = diff_sentences(compared)
+    return render(request, "lists/history.html", context, status=status)
 
 
 @login_required

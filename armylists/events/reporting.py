@@ -158,6 +158,7 @@ def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress 
     approved = list(event.submissions.filter(status=Submission.APPROVED).select_related("team").order_by("player_name", "id"))
     steps = 2 * len(approved)
     checked = evaluate(approved, ruleset_for(event), progress and (lambda done, _: progress(done, steps)))
+    as_of = data_as_of_texts(event.system)  # each list's stamp says the data it was checked with
     styles = Styles(9)
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(buffer, pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
@@ -177,8 +178,9 @@ def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress 
         if found.report is None:
             story.append(Paragraph(text(f"This list cannot be printed: {found.error}"), styles.error))
             continue
-        story += full_story(PrintedList(found.book, found.roster, found.report, found.allies), None, sub.checksum,
-                            doc.width)
+        printed_as_of = as_of.get((sub.book, sub.book_version)) or site_data_text(sub.book, sub.book_version)
+        story += full_story(PrintedList(found.book, found.roster, found.report, found.allies, printed_as_of), None,
+                            sub.checksum, doc.width)
     footer = Footer(f"{event.name}: approved lists", "", (printed_on or date.today()).isoformat())
     if progress is not None:
         doc.setProgressCallBack(_layout_progress(progress, len(approved), len(story)))

@@ -16,6 +16,7 @@ from django.utils import timezone
 from armylists.exports import checksum
 from armylists.listfiles.reading import ListFileError, read_list_data
 from armylists.lists.catalogue import system_name
+from armylists.lists.history import checked, compare, diff_sentences
 from armylists.models import ArmyList, Event, Submission, SubmissionRevision, Team, TeamMember
 from armylists.rules.archives import unpack_budget
 from armylists.rules import ListDocumentError, Roster, parse_roster, roster_to_dict
@@ -93,6 +94,19 @@ def store(event: Event, roster: Roster, player_name: str, player=None, source_li
         sub.submitted_at = timezone.now()
         sub.save()
     return sub
+
+
+def resubmissions(sub: Submission, earlier: list[SubmissionRevision]) -> list[tuple[SubmissionRevision, dict, list[str]]]:
+    """Each earlier submission (newest first, as `sub.history` gives them) with what the next one changed,
+    in a player's words: the same diff as a list's revisions (lists/history.compare), checked by the book's
+    own rules (the event's rules are on the submission's report)."""
+    out, newer = [], checked(sub.document, f"submission {sub.pk}")
+    for old in earlier:
+        older = checked(old.document, f"submission {sub.pk} of {old.submitted_at:%Y-%m-%d %H:%M}")
+        diff = compare(older, newer)
+        out.append((old, diff, diff_sentences(diff)))
+        newer = older
+    return out
 
 
 def _check_replaceable(sub: Submission, player) -> None:

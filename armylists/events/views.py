@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armylists.lists.catalogue import book_name, site_library, system_name
-from armylists.lists.data_as_of import newest_data_version
+from armylists.lists.data_as_of import data_as_of, newest_data_version, version_label
 from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
@@ -29,7 +29,7 @@ from armylists.events.reporting import (
     STATUSES, SORTS, category_columns, players_csv, shown_violations, status_counts, table, table_csv,
 )
 from armylists.events.submitting import (
-    MAX_UPLOAD_FILES, SubmissionError, UploadResult, deadline_passed, submit_list, upload_files,
+    MAX_UPLOAD_FILES, SubmissionError, UploadResult, deadline_passed, resubmissions, submit_list, upload_files,
 )
 from armylists.events.teams import TeamError, teams_context, upload_team
 from armylists.exports import document_json, export_text
@@ -41,7 +41,7 @@ MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # per file; a list document is far smaller
 
 
 def _event_for(request: HttpRequest, pk: int, organiser: bool = False) -> Event:
-    event = get_object_or_404(Event.objects.select_related("organiser"), pk=pk)
+    event = get_object_or_404(Event.objects.select_related("organiser", "data_version__source"), pk=pk)
     if organiser and event.organiser_id != request.user.pk:
         raise Http404("No such event.")
     return event
@@ -125,6 +125,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     own = event.submissions.filter(player=request.user).first()
     context = {
         "event": event, "organiser": organiser, "own": own, "system_name": _system_name(event),
+        "data_version": version_label(event.data_version) if event.data_version_id else "",
         "book_names": [book_name(event.system, b) for b in event.books],
         "deadline_passed": deadline_passed(event), "columns": category_columns(event),
         "submit_form": SubmitForm(request.user, event),
@@ -302,7 +303,8 @@ def submission_detail(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     organiser = event.organiser_id == request.user.pk
     found = _checked(event, sub)
     list_text = export_text(found.book, found.roster, found.report, found.allies) if found.report is not None else ""
-    history = sub.history.all() if organiser or sub.player_id == request.user.pk else []
+    # Each earlier submission with what the next one changed (the organiser's and the player's own view).
+    history = resubmissions(sub, list(sub.history.all())) if organiser or sub.player_id == request.user.pk else []
     # The list page's downloads (its system's own sheet first, a Mordheim warband sheet too), at the
     # submission's addresses; only the JSON when the book is no longer loaded (nothing else can be made).
     link_base = reverse("submission-download", args=[event.pk, sub.pk, "json"]).removesuffix("json/")
@@ -368,7 +370,9 @@ def submission_download(request: HttpRequest, pk: int, sid: int, fmt: str) -> Ht
         variant = request.GET.get("variant", "")
         if variant not in VARIANTS:
             variant = default_variant(found.book)
-        content = render_pdf(found.book, found.roster, found.report, variant, allies=found.allies)
+        as_of = data_as_of(found.roster.system, found.roster.book, found.roster.book_version, found.book.imported)
+        content = render_pdf(found.book, found.roster, found.report, variant, allies=found.allies,
+                             data_as_of=as_of["text"])
         content_type = "application/pdf"
     # A PDF names its variant: each printed form of the list keeps its own file.
     suffix = f"-{variant}" if variant else ""

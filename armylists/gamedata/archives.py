@@ -1,65 +1,47 @@
-"""A downloaded archive checked, then unpacked into a folder, and what kind of data it holds.
+"""A downloaded archive unpacked into a folder through the one archive reader, and what kind of data it holds.
 
-    folder = unpack(data, target, max_files=5000, max_unpacked=256 MB)  # the one top folder, if any
-    kind = guess_kind(folder)                                             # battlescribe, owb, nr-t9a
+    with unpack_budget(limits=update_limits()):          # one budget for the whole update
+        folder = unpack(data, target, "BSData-mordheim-v1.0.zip")  # the one top folder, if any
+        kind = guess_kind(folder)                         # battlescribe, owb, nr-t9a
+        ... import the folder (a .catz in it is opened later, within the same budget) ...
 
-Every check is made on the archive's table of contents before a byte is unpacked: the number of files,
-what they unpack to together, names that leave the folder (`../x`, `/x`, `C:x`), and members that
-unpack to far more than their packed size (a zip bomb). Links are never made: every member is written
-as a plain file. Standard library only.
+Every check is the reader's (armylists/rules/archives.py), made on the archive's directory before a
+byte is unpacked: the files and bytes left in the update's budget, names that leave the folder (`../x`,
+`/x`, `C:x`), members that unpack to far more than their packed size; each member is then unpacked in
+pieces, counted as it comes. Here a member is only written as a plain file (links are never made).
 """
 from __future__ import annotations
 
-import io
-import zipfile
 from pathlib import Path, PurePosixPath
 
-MAX_RATIO = 200  # text packs 10 to 20 times; a bomb packs thousands of times
+from django.conf import settings
+
+from armylists.rules.archives import ArchiveError, Limits, current_budget
+from armylists.rules.archives import unpack as read_members
+
+__all__ = ["ArchiveError", "KIND_NAMES", "guess_kind", "unpack", "update_limits"]
 
 
-class ArchiveError(Exception):
-    """An archive refused or unreadable; str() is one sentence for people."""
+def update_limits() -> Limits:
+    """What one game data update may unpack in all: the download and every archive in it."""
+    return Limits(total_bytes=settings.GAME_DATA_MAX_UNPACKED, members=settings.GAME_DATA_MAX_FILES,
+                  scope="one game data update")
 
 
-def unpack(data: bytes, target: Path, max_files: int, max_unpacked: int) -> Path:
-    """Unpack the zip `data` under `target` (an empty folder); the folder its files sit in: the
-    archive's one top folder (as GitHub's archives have), else `target`."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        members = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise ArchiveError(f"the download is not a readable zip archive ({exc})") from None
-    files = [m for m in members if not m.is_dir()]
-    if len(files) > max_files:
-        raise ArchiveError(f"the archive holds {len(files)} files; at most {max_files} are unpacked")
-    total = sum(m.file_size for m in files)
-    if total > max_unpacked:
-        raise ArchiveError(f"the archive unpacks to {total} bytes; at most {max_unpacked}")
-    tops = set()
-    for member in members:
-        name = member.filename.replace("\\", "/")
-        parts = PurePosixPath(name).parts
-        if name.startswith("/") or ".." in parts or (parts and ":" in parts[0]) or "\x00" in name:
-            raise ArchiveError(f"the archive names a path outside itself ({member.filename!r}); refused")
-        if member.file_size > MAX_RATIO * max(member.compress_size, 1) and member.file_size > 1 << 20:
-            raise ArchiveError(f"{member.filename} unpacks to {member.file_size // max(member.compress_size, 1)} "
-                               f"times its packed size: a zip bomb; refused")
-        if parts:
-            tops.add(parts[0] if len(parts) > 1 or member.is_dir() else "")
-    written = 0
-    for member in files:
-        path = target.joinpath(*PurePosixPath(member.filename.replace("\\", "/")).parts)
+def unpack(data: bytes, target: Path, source: str) -> Path:
+    """Unpack the zip `data` (named `source` in messages) under `target`, an empty folder, within the open
+    budget; the folder its files sit in: the archive's one top folder (as GitHub's archives have), else
+    `target`. An archive inside it is written as a file, not opened."""
+    budget = current_budget()
+    cap = budget.limits.total_bytes if budget is not None else settings.GAME_DATA_MAX_UNPACKED
+    names = []
+    for where, body in read_members(data, source, member_bytes=cap, nested=False):
+        parts = PurePosixPath(where[len(source) + 1:].replace("\\", "/")).parts
+        path = target.joinpath(*parts)
         path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            with archive.open(member) as source, open(path, "wb") as out:
-                # The sizes in the table of contents may lie: never write more than the cap in all.
-                while chunk := source.read(1 << 16):
-                    written += len(chunk)
-                    if written > max_unpacked:
-                        raise ArchiveError(f"the archive unpacks to more than {max_unpacked} bytes; refused")
-                    out.write(chunk)
-        except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError, EOFError) as exc:
-            raise ArchiveError(f"{member.filename} cannot be unpacked ({exc})") from None
+        path.write_bytes(body)
+        names.append(parts)
+    tops = {parts[0] if len(parts) > 1 else "" for parts in names}
     if len(tops) == 1 and "" not in tops:
         return target / next(iter(tops))
     return target
@@ -70,8 +52,16 @@ KIND_NAMES = {"battlescribe": "BattleScribe data (.gst and .cat files)",
               "nr-t9a": "New Recruit T9A data (army .json files with unitstats.json)"}
 
 
+class UnknownKind(ArchiveError):
+    def __init__(self, message: str):
+        super().__init__("", message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
 def guess_kind(folder: Path) -> str:
-    """battlescribe, owb or nr-t9a, from the files the folder holds; ArchiveError when none fits."""
+    """battlescribe, owb or nr-t9a, from the files the folder holds; UnknownKind when none fits."""
     names = {p.name.lower() for p in folder.rglob("*") if p.is_file()}
     if any(n.endswith((".gst", ".gstz")) for n in names):
         return "battlescribe"
@@ -79,6 +69,5 @@ def guess_kind(folder: Path) -> str:
         return "owb"
     if "unitstats.json" in names and "ruledefs.json" in names:
         return "nr-t9a"
-    raise ArchiveError("cannot tell what kind of game data this is: it holds no " + "; no ".join(KIND_NAMES.values())
-                       + ". Name the kind (--kind battlescribe, owb or nr-t9a).")
-
+    raise UnknownKind("cannot tell what kind of game data this is: it holds no " + "; no ".join(KIND_NAMES.values())
+                      + ". Name the kind (--kind battlescribe, owb or nr-t9a).")

@@ -11,4 +11,4 @@ class SourceForm(forms.Form):
                             help_text="OWNER/NAME on GitHub (e.g. BSData/mordheim), or an https:// address of a zip")
     kind = forms.ChoiceField(choices=[("", "Guess from the data")] + GameDataSource.KIND_CHOICES, required=False)
     maps_to = forms.CharField(max_length=80, required=False, label="Our system of the same game",
-                              help_text="e.g. mordheim, the-old-world, t9a-0.11")
+                              help_text="e.g. mordheim, the-old-world, t9a-2")

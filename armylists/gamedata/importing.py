@@ -3,16 +3,18 @@
     outcome = import_folder("battlescribe", folder, "BSData-mordheim-1a2b3c")
 
 BattleScribe data goes through import_battlescribe's path (read, convert, check by the engine's
-loader, store), Old World Builder's through import_owb's; both store with `store_rules_files`, which
-writes nothing when any file would change a stored version's content, so a stored list's rules never
-change. New Recruit T9A data has no importer yet and is refused saying so.
+loader, store), Old World Builder's through import_owb's, New Recruit's T9A data through import_nr_t9a's
+(the army .json files at the folder's top, as books of The 9th Age, 2nd edition, at `<data version>@<date>`);
+all store with `store_rules_files`, which writes nothing when any file would change a stored version's
+content, so a stored list's rules never change.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from armylists.importers import battlescribe, owb
+from armylists.importers import battlescribe, nr_t9a, owb
+from armylists.importers.nr_t9a.source import FolderSource
 from armylists.importers.storing import StoredFile, battlescribe_files, owb_files, store_rules_files
 from armylists.lists.catalogue import disk_library
 
@@ -35,13 +37,14 @@ class Outcome:
     unchanged: int = 0
 
 
-def import_folder(kind: str, folder: Path, name: str) -> Outcome:
+def import_folder(kind: str, folder: Path, name: str, date: str = "") -> Outcome:
+    """`date` (YYYY-MM-DD) is the data's own: New Recruit's books are versioned by it."""
     if kind == "battlescribe":
         outcome, rows, hint = _battlescribe(folder)
     elif kind == "owb":
         outcome, rows, hint = _owb(folder, name)
     elif kind == "nr-t9a":
-        raise ImportRefused("New Recruit T9A data (nr-t9a) is not supported yet: this site has no importer for it")
+        outcome, rows, hint = _nr_t9a(folder, name, date)
     else:
         raise ImportRefused(f"{kind!r} is not a kind of game data this site imports")
     created, unchanged, refused = store_rules_files(rows, hint)
@@ -112,6 +115,39 @@ def _owb(folder: Path, name: str) -> tuple[Outcome, list[StoredFile], str]:
     for report in conversion.reports:
         outcome.skipped += [{"book": report.book, "what": line, "count": 1,
                              "why": "Old World Builder's data cannot say it"} for line in report.unchecked]
+    return outcome, rows, hint
+
+
+def _nr_t9a(folder: Path, name: str, date: str) -> tuple[Outcome, list[StoredFile], str]:
+    library = disk_library()
+    system = library.systems.get(nr_t9a.SYSTEM_ID)
+    if system is None:
+        raise ImportRefused(f"Nothing imported. The rules data has no {nr_t9a.SYSTEM_ID!r} system to import into")
+    files = {p.name: p.read_bytes() for p in sorted(folder.glob("*.json")) if p.is_file()}
+    snapshot = FolderSource(files, name, date).at()
+    try:
+        conversion = nr_t9a.convert(snapshot, categories=frozenset(c.id for c in system.categories))
+        nr_t9a.check(conversion, system)
+    except nr_t9a.NrSourceError as exc:
+        raise ImportRefused(f"Nothing imported. {exc}") from None
+    except (*SHAPE_ERRORS, IndexError) as exc:
+        raise ImportRefused(f"Nothing imported. New Recruit's T9A data has a shape the importer does not know "
+                            f"({type(exc).__name__}: {exc})") from None
+    if not conversion.books:
+        raise ImportRefused("Nothing imported. No army file of New Recruit's T9A data was read")
+    system_file = next(f for f in library.files if f.kind == "system" and f.system == nr_t9a.SYSTEM_ID)
+    rows = [StoredFile("system", nr_t9a.SYSTEM_ID, system_file.id, system_file.version, system_file.name,
+                       dict(system_file.data), system_file.path)]
+    rows += [StoredFile("book", nr_t9a.SYSTEM_ID, book["id"], book["version"], book["name"], book,
+                        f"{name}/{report.army}.json") for book, report in zip(conversion.books, conversion.reports)]
+    outcome = Outcome("nr-t9a", systems=[f"{nr_t9a.SYSTEM_ID} {system_file.version}"], books=_books(rows))
+    outcome.coverage = {"books": {r.book: {"entries": r.entries, "options": r.options,
+                                           "not_checked": sum(r.unchecked.values())} for r in conversion.reports}}
+    for report in conversion.reports:
+        outcome.skipped += [{"book": report.book, "what": construct, "count": count,
+                             "why": "the importer does not understand it; a list's Report says it is not checked"}
+                            for construct, count in sorted(report.unchecked.items())]
+    hint = "bump the version in rules_data/t9a-2/system.yaml or re-import: the importer changed"
     return outcome, rows, hint
 
 

@@ -16,6 +16,7 @@ import yaml
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from armylists.importers import nr_t9a, owb
 from armylists.lists.catalogue import disk_library
 from armylists.models import GameDataSource, GameDataVersion
 
@@ -23,6 +24,8 @@ from armylists.gamedata.github import REPOSITORY
 from armylists.gamedata.fetching import loopback_literal, shown
 
 RECOMMENDED_FILE = Path(__file__).with_name("recommended.yaml")
+# The kinds whose importer stores books in one system of ours: `maps_to` can only be that one.
+IMPORTED_INTO = {"nr-t9a": nr_t9a.SYSTEM_ID, "owb": owb.SYSTEM_ID}
 KINDS = [k for k, _ in GameDataSource.KIND_CHOICES]
 
 
@@ -63,6 +66,8 @@ def add_source(where: str, kind: str = "", maps_to: str = "") -> GameDataSource:
         raise Refused(f"{kind!r} is not a kind of game data: {', '.join(KINDS)}")
     if maps_to and maps_to not in disk_library().systems:
         raise Refused(f"{maps_to!r} is not a system of this site: {', '.join(sorted(disk_library().systems))}")
+    if maps_to and IMPORTED_INTO.get(kind, maps_to) != maps_to:
+        raise Refused(f"{kind} data is imported into {IMPORTED_INTO[kind]}; it cannot map onto {maps_to}")
     if GameDataSource.objects.filter(repository=repository, url=url).exists():
         raise Refused(f"{repository or shown(url)} is already a source")
     try:

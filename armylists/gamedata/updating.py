@@ -25,7 +25,8 @@ from django.utils.dateparse import parse_datetime
 from armylists.models import GameDataSource, GameDataVersion
 
 from armylists.gamedata import github
-from armylists.gamedata.archives import ArchiveError, guess_kind, unpack
+from armylists.gamedata.archives import ArchiveError, guess_kind, unpack, update_limits
+from armylists.rules.archives import unpack_budget
 from armylists.gamedata.fetching import FetchError, Policy, fetch, shown
 from armylists.gamedata.importing import ImportRefused, import_folder
 
@@ -93,7 +94,7 @@ def _update(source: GameDataSource) -> tuple[GameDataVersion | None, str]:
     try:
         if data is None:
             data, _ = fetch(github.archive_url(source.repository, ref, api), rules)
-        outcome = _import(source, data, ref)
+        outcome = _import(source, data, ref, f"{date:%Y-%m-%d}" if date else f"{timezone.now():%Y-%m-%d}")
     except (FetchError, ArchiveError, ImportRefused) as exc:
         return _failed(source, ref, ref_kind, date, str(exc))
     except DatabaseError as exc:
@@ -107,12 +108,13 @@ def _update(source: GameDataSource) -> tuple[GameDataVersion | None, str]:
     return version, f"Imported {ref_kind} {_short(ref, ref_kind)}: {version.message}"
 
 
-def _import(source: GameDataSource, data: bytes, ref: str):
-    with tempfile.TemporaryDirectory(prefix="armylists-game-data-") as tmp:
-        folder = unpack(data, Path(tmp), settings.GAME_DATA_MAX_FILES, settings.GAME_DATA_MAX_UNPACKED)
+def _import(source: GameDataSource, data: bytes, ref: str, day: str):
+    name = (source.repository or shown(source.url)).replace("/", "-") + "-" + ref[:12]
+    # One budget for the whole update: the download, and every archive the importer opens in it (.catz).
+    with tempfile.TemporaryDirectory(prefix="armylists-game-data-") as tmp, unpack_budget(limits=update_limits()):
+        folder = unpack(data, Path(tmp), f"{name}.zip")
         kind = source.kind or guess_kind(folder)
-        name = (source.repository or shown(source.url)).replace("/", "-") + "-" + ref[:12]
-        return import_folder(kind, folder, name)
+        return import_folder(kind, folder, name, day)
 
 
 def _failed(source, ref: str, ref_kind: str, date: datetime | None, reason: str) -> tuple[GameDataVersion, str]:

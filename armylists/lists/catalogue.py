@@ -97,6 +97,11 @@ def _from_database(system: str, book: str, version: str) -> Book | None:
         return None
     if system_row is None:
         return None
+    system_data = system_row.data
+    mapped = mapped_systems().get(system)
+    if mapped is not None:  # labelled as the system of ours it plays, and as the source's data
+        ours = disk_library().systems.get(mapped[0])
+        system_data = {**system_data, "name": f"{ours.name if ours else mapped[0]} (imported data, {mapped[1]})"}
     # An imported book (import_owb) uses only the imported item lists of its own version; a hand-written
     # book never sees imported lists.
     imported = bool(book_row.data.get("imported"))
@@ -105,7 +110,27 @@ def _from_database(system: str, book: str, version: str) -> Book | None:
         if bool(row.data.get("imported")) != imported or (imported and row.version != version):
             continue
         latest_items.setdefault(row.slug, row.data)
-    return build_from_stored(system_row.data, latest_items.values(), book_row.data, f"stored {book} {version}")
+    return build_from_stored(system_data, latest_items.values(), book_row.data, f"stored {book} {version}")
+
+
+def mapped_systems() -> dict[str, tuple[str, str]]:
+    """Imported system id -> (our system of the same game, the source that says so), for every game data
+    source with `maps_to` whose versions stored books under a system other than that one (BattleScribe
+    data's `bs-mordheim` -> `mordheim`). Such books stay in their own system (their rules are the data's
+    own); this says which of ours they play, for the site's names and for system-wide rules of ours."""
+    from armylists.models import GameDataVersion
+
+    found: dict[str, tuple[str, str]] = {}
+    try:
+        versions = (GameDataVersion.objects.filter(status=GameDataVersion.OK).exclude(source__maps_to="")
+                    .select_related("source").order_by("imported_at", "id"))
+        for version in versions:
+            for b in version.books:
+                if b["system"] != version.source.maps_to:
+                    found.setdefault(b["system"], (version.source.maps_to, str(version.source)))
+    except DatabaseError:
+        return {}
+    return found
 
 
 def held_book_versions() -> dict[tuple[str, str], str]:

@@ -1,110 +1,137 @@
-"""A list's history in a player's words, and moving a list to a newer version of its book.
+"""A list's history, two of its revisions compared, and moving a list to a newer version of its book.
 
-    history(army_list)              -> every saved revision, newest first, each with what changed
-    describe(before, after, book)   -> ["Added Swordsmen (5 models).", "Points limit 500 -> 600.", ...]
+    history(army_list)              -> every saved revision, newest first: what changed, its verdict, its data
+    compare(checked(a), checked(b)) -> the diff of two documents in a player's words (also: two submissions)
     upgrade_target(loaded)          -> the book version new lists get, when it is not the list's
-    preview(loaded, book)           -> the list at that version: its report beside the current one
+    preview(loaded, book)           -> the list at that version, checked, compared with the list as it is
 
-What changed is said in the book's names (units, options, items, mounts), never ids; a unit is followed
-by its id across revisions, so renaming or resizing it reads as a change of that unit.
+The history page, the API (`/api/v1/lists/{id}/revisions/`, `.../upgrade/`) and an event's submission
+page all use these; what changed is said by lists/revision_words.py.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, replace
 
-from armylists.models import ArmyList
+from armylists.models import ArmyList, ListRevision
 from armylists.rules import Book, ListDocumentError, Report, Roster, parse_roster
-from armylists.rules.roster import RosterUnit
 
 from armylists.lists.catalogue import get_book, listed_books, validate_roster
+from armylists.lists.data_as_of import data_as_of
+from armylists.lists.revision_words import describe, entry_name, unit_changes
 from armylists.lists.stored import Loaded
 
 
-def _entry_name(book: Book | None, unit: RosterUnit) -> str:
-    entry = book.entries.get(unit.entry) if book else None
-    return unit.label or (entry.name if entry else unit.entry)
+@dataclass(frozen=True)
+class Checked:
+    """One document read and checked: its roster, book and report, or why it cannot be (`problem`)."""
+    roster: Roster | None
+    book: Book | None
+    report: Report | None
+    problem: str = ""
 
 
-def _option_name(book: Book | None, unit: RosterUnit, option: str) -> str:
-    entry = book.entries.get(unit.entry) if book else None
-    found = entry.options.get(option) if entry else None
-    return found.name if found else option
+def checked(document: dict, source: str) -> Checked:
+    try:
+        roster = parse_roster(document, source)
+    except ListDocumentError as exc:
+        return Checked(None, None, None, f"Cannot be read: {exc.reason}")
+    book = get_book(roster.system, roster.book, roster.book_version)
+    if book is None:
+        return Checked(roster, None, None, f"{roster.book} {roster.book_version} is not loaded on this site")
+    try:
+        return Checked(roster, book, validate_roster(book, roster, source=source))
+    except ListDocumentError as exc:
+        return Checked(roster, book, None, exc.reason)
 
 
-def _item_name(book: Book | None, item: str) -> str:
-    found = book.items.get(item) if book else None
-    return found.name if found else item
+def verdict(found: Checked) -> dict | None:
+    """Legal or not, points and how many errors and warnings; None when the document cannot be checked."""
+    if found.report is None:
+        return None
+    errors = len(found.report.errors)
+    return {"valid": found.report.valid, "total_points": found.report.total_points, "errors": errors,
+            "warnings": len(found.report.violations) - errors}
 
 
-def _mount_name(book: Book | None, unit: RosterUnit) -> str:
-    entry = book.entries.get(unit.entry) if book else None
-    found = entry.mounts.get(unit.mount) if entry and unit.mount else None
-    return getattr(getattr(found, "mount", None), "name", None) or getattr(found, "name", None) or str(unit.mount)
+def _unit_points(found: Checked) -> dict[str, tuple[str, int]]:
+    return {u.id: (u.name, u.points) for u in found.report.units} if found.report is not None else {}
 
 
-def _size(unit: RosterUnit) -> str:
-    return f" ({unit.size} model{'' if unit.size == 1 else 's'})" if unit.size else ""
+def _problems(found: Checked) -> dict[tuple[str, str], dict]:
+    if found.report is None:
+        return {}
+    return {(v.code, v.message): {"code": v.code, "severity": v.severity, "message": v.message}
+            for v in found.report.violations}
 
 
-def _unit_changes(name: str, old: RosterUnit, new: RosterUnit, book_before: Book | None, book: Book | None) -> list[str]:
-    out = []
-    if old.size != new.size:
-        out.append(f"{name}: {old.size or 0} -> {new.size or 0} models.")
-    old_options, new_options = dict(old.options), dict(new.options)
-    for option in new_options.keys() - old_options.keys():
-        out.append(f"{name}: took {_option_name(book, new, option)}.")
-    for option in old_options.keys() - new_options.keys():
-        out.append(f"{name}: dropped {_option_name(book_before, old, option)}.")
-    for option in sorted(old_options.keys() & new_options.keys()):
-        if old_options[option] != new_options[option]:
-            out.append(f"{name}: {_option_name(book, new, option)} {old_options[option]} -> {new_options[option]}.")
-    old_items = old.items + old.standard_items + old.champion_items
-    new_items = new.items + new.standard_items + new.champion_items
-    for item in sorted(set(new_items) - set(old_items)):
-        out.append(f"{name}: took {_item_name(book, item)}.")
-    for item in sorted(set(old_items) - set(new_items)):
-        out.append(f"{name}: dropped {_item_name(book_before, item)}.")
-    if old.mount != new.mount:
-        out.append(f"{name}: now rides {_mount_name(book, new)}." if new.mount else f"{name}: now on foot.")
-    if old.general != new.general:
-        out.append(f"{name} is now the General." if new.general else f"{name} is no longer the General.")
-    if old.command != new.command:
-        out.append(f"{name}: command group changed.")
-    return out
-
-
-def describe(before: Roster | None, after: Roster, book_before: Book | None, book: Book | None) -> list[str]:
-    """What a player did between two revisions, in sentences; the first revision: "Started the list."."""
-    if before is None:
-        return [f"Started the list: {book.name if book else after.book} {after.book_version}, "
-                f"{after.points_limit} points."]
-    out = []
-    if before.book_version != after.book_version:
-        out.append(f"Moved to {book.name if book else after.book} {after.book_version} "
-                   f"(was {before.book_version}).")
-    if before.name != after.name:
-        out.append(f"Renamed to {after.name!r}.")
-    if before.points_limit != after.points_limit:
-        out.append(f"Points limit {before.points_limit} -> {after.points_limit}.")
-    if before.composition != after.composition:
-        out.append(f"Composition {before.composition or 'none'} -> {after.composition or 'none'}.")
-    if before.modes != after.modes:
-        out.append(f"Matched-play rules: {', '.join(after.modes) or 'none'}.")
-    old_units = {u.id: u for u in before.units}
-    new_units = {u.id: u for u in after.units}
-    for unit in after.units:
+def compare(before: Checked | None, after: Checked) -> dict:
+    """What changed from `before` to `after`, in a player's words and in figures (docs/api.md, "Revisions")."""
+    old_roster = before.roster if before is not None else None
+    if after.roster is None:
+        changes = [after.problem]
+    elif before is not None and old_roster is None:
+        changes = [f"The earlier one cannot be compared. {before.problem}"]
+    else:
+        changes = describe(old_roster, after.roster, before.book if before else None, after.book)
+    book = after.book or (before.book if before is not None else None)
+    diff = {"changes": changes, "budget_unit": book.system.budget_unit if book is not None else "pts",
+            "units_added": [], "units_removed": [], "units_changed": [], "unit_points": [], "categories": [],
+            "total_points": None, "verdict": None, "violations_gained": [], "violations_lost": [],
+            "problem": after.problem or (before.problem if before is not None else "")}
+    if old_roster is None or after.roster is None:
+        return diff
+    points_before, points_after = _unit_points(before), _unit_points(after)
+    old_units = {u.id: u for u in old_roster.units}
+    new_units = {u.id: u for u in after.roster.units}
+    for unit in after.roster.units:
+        name = entry_name(after.book, unit)
         if unit.id not in old_units:
-            out.append(f"Added {_entry_name(book, unit)}{_size(unit)}.")
-        else:
-            out += _unit_changes(_entry_name(book, unit), old_units[unit.id], unit, book_before, book)
-    for unit in before.units:
+            diff["units_added"].append({"id": unit.id, "name": name, "points": points_after.get(unit.id, ("", None))[1]})
+            continue
+        said = unit_changes(name, old_units[unit.id], unit, before.book, after.book)
+        if said:
+            diff["units_changed"].append({"id": unit.id, "name": name, "changes": said})
+    for unit in old_roster.units:
         if unit.id not in new_units:
-            out.append(f"Removed {_entry_name(book_before, unit)}.")
-    if [u.id for u in before.units if u.id in new_units] != [u.id for u in after.units if u.id in old_units]:
-        out.append("Units moved.")
-    if not out and (before.notes != after.notes or before.player != after.player or before.team != after.team):
-        out.append("Notes, player or team changed.")
-    return out or ["No change to the list."]
+            diff["units_removed"].append({"id": unit.id, "name": entry_name(before.book, unit),
+                                          "points": points_before.get(unit.id, ("", None))[1]})
+    for uid in [*points_before, *(u for u in points_after if u not in points_before)]:
+        was, now = points_before.get(uid, (None, None))[1], points_after.get(uid, (None, None))[1]
+        if was != now:
+            name = (points_after.get(uid) or points_before[uid])[0]
+            diff["unit_points"].append({"id": uid, "name": name, "before": was, "after": now})
+    if before.report is not None and after.report is not None:
+        old_categories = {c.id: c for c in before.report.categories}
+        new_categories = {c.id: c for c in after.report.categories}
+        for cid in [*old_categories, *(c for c in new_categories if c not in old_categories)]:
+            was, now = old_categories.get(cid), new_categories.get(cid)
+            if (was.points if was else None) != (now.points if now else None):
+                diff["categories"].append({"id": cid, "name": (now or was).name, "before": was.points if was else None,
+                                           "after": now.points if now else None})
+        diff["total_points"] = {"before": before.report.total_points, "after": after.report.total_points}
+        diff["verdict"] = {"before": before.report.valid, "after": after.report.valid}
+        old_problems, new_problems = _problems(before), _problems(after)
+        diff["violations_gained"] = [v for key, v in new_problems.items() if key not in old_problems]
+        diff["violations_lost"] = [v for key, v in old_problems.items() if key not in new_problems]
+    return diff
+
+
+def diff_sentences(diff: dict) -> list[str]:
+    """The figures of `compare` said as sentences (the pages show these under its `changes`)."""
+    out, budget_unit = [], diff["budget_unit"]
+    if diff["total_points"] and diff["total_points"]["before"] != diff["total_points"]["after"]:
+        out.append(f"Total: {diff['total_points']['before']} -> {diff['total_points']['after']} {budget_unit}.")
+    for line in diff["unit_points"]:
+        if line["before"] is not None and line["after"] is not None:
+            out.append(f"{line['name']}: {line['before']} -> {line['after']} {budget_unit}.")
+    for line in diff["categories"]:
+        out.append(f"{line['name']}: {line['before'] or 0} -> {line['after'] or 0} {budget_unit} in all.")
+    if diff["verdict"] and diff["verdict"]["before"] != diff["verdict"]["after"]:
+        out.append("The list becomes legal." if diff["verdict"]["after"] else "The list stops being legal.")
+    out += [f"New problem: {v['message']}" for v in diff["violations_gained"]]
+    out += [f"No longer a problem: {v['message']}" for v in diff["violations_lost"]]
+    return out
 
 
 @dataclass(frozen=True)
@@ -113,22 +140,42 @@ class Step:
     saved_at: object
     book_version: str
     changes: list[str]
+    verdict: dict | None = None
+    data_as_of: dict | None = None
+    budget_unit: str = "pts"
+
+
+def _checked_revision(army_list: ArmyList, row: ListRevision) -> Checked:
+    return checked(row.document, f"list {army_list.pk} revision {row.revision}")
 
 
 def history(army_list: ArmyList) -> list[Step]:
-    """Every revision the list's history keeps, newest first, each said against the one before it."""
-    rows = list(army_list.revisions.order_by("revision"))
-    steps, before, book_before = [], None, None
-    for row in rows:
-        try:
-            roster = parse_roster(row.document, f"list {army_list.pk} revision {row.revision}")
-        except ListDocumentError as exc:
-            steps.append(Step(row.revision, row.saved_at, row.book_version, [f"Cannot be read: {exc.reason}"]))
+    """Every revision the list's history keeps, newest first, each said against the one before it, with its
+    verdict and the data it was checked with."""
+    steps, before, as_of = [], None, {}
+    for row in army_list.revisions.order_by("revision"):
+        found = _checked_revision(army_list, row)
+        if found.roster is None:
+            steps.append(Step(row.revision, row.saved_at, row.book_version, [found.problem]))
             continue
-        book = get_book(roster.system, roster.book, roster.book_version)
-        steps.append(Step(row.revision, row.saved_at, row.book_version, describe(before, roster, book_before, book)))
-        before, book_before = roster, book
+        roster = found.roster
+        key = (roster.system, roster.book, roster.book_version)
+        if key not in as_of:
+            as_of[key] = data_as_of(*key, imported=found.book.imported if found.book else True)
+        steps.append(Step(row.revision, row.saved_at, row.book_version,
+                          describe(before.roster if before else None, roster, before.book if before else None,
+                                   found.book), verdict(found), as_of[key],
+                          found.book.system.budget_unit if found.book else "pts"))
+        before = found
     return steps[::-1]
+
+
+def compare_revisions(army_list: ArmyList, first: int, second: int) -> dict | None:
+    """The diff from revision `first` to `second` of the list; None when it keeps no such revision."""
+    rows = {r.revision: r for r in army_list.revisions.filter(revision__in=(first, second))}
+    if first not in rows or second not in rows:
+        return None
+    return compare(_checked_revision(army_list, rows[first]), _checked_revision(army_list, rows[second]))
 
 
 def upgrade_target(loaded: Loaded) -> Book | None:
@@ -146,21 +193,47 @@ class Preview:
     after: Report | None
     changes: list[str]
     problem: str = ""  # why the list cannot move to that version
+    diff: dict | None = None
+
+
+def _closest(name: str, names: list[str]) -> str:
+    found = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+    return f" (the closest is {found[0]})" if found else " (nothing close to it)"
+
+
+def missing_in(roster: Roster, book: Book, old_book: Book) -> list[str]:
+    """Each unit or option of the list that `book` no longer has, with the closest name it has."""
+    out = []
+    for unit in roster.units:
+        if unit.allied:
+            continue
+        old_entry = old_book.entries.get(unit.entry)
+        name = entry_name(old_book, unit)
+        entry = book.entries.get(unit.entry)
+        if entry is None:
+            out.append(f"{name} is no longer in {book.name} {book.version}"
+                       f"{_closest(old_entry.name if old_entry else name, [e.name for e in book.entries.values()])}.")
+            continue
+        for option, _ in unit.options:
+            if option not in entry.options:
+                old = old_entry.options.get(option) if old_entry else None
+                option_name = old.name if old else option
+                out.append(f"{name}: {option_name} is no longer an option"
+                           f"{_closest(option_name, [o.name for o in entry.options.values()])}.")
+    return out
 
 
 def preview(loaded: Loaded, book: Book) -> Preview:
-    """The list at `book`'s version, checked, beside the list as it is."""
+    """The list at `book`'s version, checked, beside the list as it is: what changes, or why it cannot move."""
     before = validate_roster(loaded.book, loaded.roster)
     moved = replace(loaded.roster, book_version=book.version)
+    missing = missing_in(loaded.roster, book, loaded.book)
+    if missing:
+        return Preview(moved, before, None, [], problem=" ".join(missing))
     try:
         after = validate_roster(book, moved)
     except ListDocumentError as exc:
         return Preview(moved, before, None, [], problem=exc.reason)
-    changes = [f"Points {before.total_points} -> {after.total_points}."] if before.total_points != after.total_points else []
-    if before.valid != after.valid:
-        changes.append("The list becomes legal." if after.valid else "The list stops being legal.")
-    old = {v.message for v in before.violations}
-    new = {v.message for v in after.violations}
-    changes += [f"New problem: {m}" for m in sorted(new - old)]
-    changes += [f"No longer a problem: {m}" for m in sorted(old - new)]
-    return Preview(moved, before, after, changes or ["Nothing changes for this list."])
+    diff = compare(Checked(loaded.roster, loaded.book, before), Checked(moved, book, after))
+    changes = diff_sentences(diff)
+    return Preview(moved, before, after, changes or ["Nothing changes for this list."], diff=diff)

@@ -96,13 +96,14 @@ _budget: ContextVar[Budget | None] = ContextVar("armylists_unpack_budget", defau
 
 
 @contextmanager
-def unpack_budget(kind: str = "request") -> Iterator[Budget]:
-    """Open one budget (`LIMITS[kind]`) for every archive unpacked inside; within an open one, that one."""
+def unpack_budget(kind: str = "request", limits: Limits | None = None) -> Iterator[Budget]:
+    """Open one budget (`limits`, else `LIMITS[kind]`) for every archive unpacked inside; within an open
+    one, that one. A caller whose limits are settings (a game data update's) passes them as `limits`."""
     current = _budget.get()
     if current is not None:
         yield current
         return
-    budget = Budget(LIMITS[kind])
+    budget = Budget(limits or LIMITS[kind])
     token = _budget.set(budget)
     try:
         yield budget
@@ -110,19 +111,29 @@ def unpack_budget(kind: str = "request") -> Iterator[Budget]:
         _budget.reset(token)
 
 
+def current_budget() -> Budget | None:
+    """The budget open here (`unpack_budget`), if any."""
+    return _budget.get()
+
+
 def is_zip(data: bytes) -> bool:
     return data[:4] == ZIP_MAGIC
 
 
 def unpack(data: bytes, source: str, *, member_bytes: int, pick: Callable[[str], bool] | None = None,
-           one_file: bool = False, kind: str = "request") -> Iterator[tuple[str, bytes]]:
+           one_file: bool = False, kind: str = "request", nested: bool = True) -> Iterator[tuple[str, bytes]]:
     """(where, bytes) of each file the archive holds, a zip in it unpacked in turn, or an `ArchiveError`.
 
     `pick(name)` chooses the outermost archive's members to read (default: every file; the rest are
     never unpacked); an archive nested in it is read whole. `one_file`: the archive, and any archive in
     it, must hold exactly one file (a roster's .rosz) and nothing else is unpacked. `member_bytes` caps
-    each member. The budget is the one open (`unpack_budget`), else one of `LIMITS[kind]` for this call."""
+    each member. `nested` False: a zip member is given as it is, not opened (a caller writing files to a
+    folder, whose reader opens them later within the same budget). The budget is the one open
+    (`unpack_budget`), else one of `LIMITS[kind]` for this call."""
     budget = _budget.get() or Budget(LIMITS[kind])
+    if not nested:
+        yield from _members(data, source, budget, member_bytes, pick, one_file)
+        return
     yield from _unpack(data, source, budget, member_bytes, pick, one_file, 1)
 
 

@@ -4,12 +4,22 @@ from __future__ import annotations
 import pytest
 
 from armylists.gamedata import fetching
+from armylists.lists import catalogue
 from tests.fake_github import EXTERNAL, FakeGitHub, Repo, files_from, zip_of
 
 MORDHEIM = EXTERNAL / "battlescribe" / "mordheim"
 # The game system and one catalogue: enough for a real import, quick enough for a test.
 MORDHEIM_FILES = ["Mordheim.gst", "Reiklanders.cat"]
 SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.fixture(autouse=True)
+def fresh_stored_books():
+    """Books built from the database are kept per process (lists/catalogue.py); each test here imports
+    its own data under the same names and versions, so none may see an earlier test's."""
+    catalogue._stored_books.clear()
+    yield
+    catalogue._stored_books.clear()
 
 
 @pytest.fixture
@@ -64,3 +74,29 @@ def mordheim(hub, mordheim_zip) -> Repo:
     repo = Repo(archive=mordheim_zip, release="v1.0")
     hub.repos["BSData/mordheim"] = repo
     return repo
+
+
+CAPTAIN_COST = (b'<cost name="pts" typeId="points" value="60"/>', b'<cost name="pts" typeId="points" value="70"/>')
+
+
+@pytest.fixture
+def changed_data(mordheim):
+    """BSData/mordheim at v1.0, then v1.1: Reiklanders revision 11, whose Mercenary Captain costs 70 gc, not 60
+    (and `renamed`: v1.1 also calls the Youngblood "Youngbloods", so a list with one cannot move)."""
+    from armylists.gamedata.sources import add_source
+    from armylists.gamedata.updating import update
+
+    source = add_source("BSData/mordheim")
+    update(source)
+
+    def release(tag: str = "v1.1", renamed: bool = False):
+        files = files_from(MORDHEIM, MORDHEIM_FILES)
+        cat = files["Reiklanders.cat"].replace(b'revision="10"', b'revision="11"', 1).replace(*CAPTAIN_COST)
+        if renamed:
+            cat = cat.replace(b'name="Youngblood" page="0"', b'name="Youngbloods" page="0"')
+        files["Reiklanders.cat"] = cat
+        mordheim.release, mordheim.archive = tag, zip_of(files, "BSData-mordheim-1111111")
+        return update(source)
+
+    source.release = release
+    return source

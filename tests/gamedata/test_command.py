@@ -58,8 +58,8 @@ def test_a_failed_update_exits_1_naming_it(mordheim):
 def test_add_recommended_adds_the_five_sources_with_their_kinds_and_systems():
     assert run("add", "--recommended", "--no-update").count("added ") == 5
     assert list(GameDataSource.objects.order_by("id").values_list("repository", "kind", "maps_to")) == [
-        ("vflam/nr-t9a", "nr-t9a", "t9a-0.11"), ("vflam/Warhammer-The-Old-World", "battlescribe", "the-old-world"),
-        ("BSData/mordheim", "battlescribe", "mordheim"), ("BSData/The-9th-Age", "battlescribe", "t9a-0.11"),
+        ("vflam/nr-t9a", "nr-t9a", "t9a-2"), ("vflam/Warhammer-The-Old-World", "battlescribe", "the-old-world"),
+        ("BSData/mordheim", "battlescribe", "mordheim"), ("BSData/The-9th-Age", "battlescribe", "t9a-2"),
         ("nthiebes/old-world-builder", "owb", "the-old-world")]
     assert run("add", "--recommended", "--no-update").count("is already a source") == 5
 

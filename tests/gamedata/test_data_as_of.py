@@ -67,3 +67,32 @@ def test_the_pdf_stamp_says_it(mordheim, alice, client):
         response = client.get(f"/lists/{pk}/download/pdf/", {"variant": variant})
         assert f"Data as of: {TEXT}" in pdf_text(response.content), variant
     assert f"Data as of: {TEXT}" in pdf_text(api.get(f"/api/v1/lists/{pk}/export/", {"as": "pdf"}).content)
+
+
+def test_a_submissions_pdf_and_the_muster_pdf_say_it(mordheim, alice, bob, client):
+    from datetime import date, timedelta
+
+    from django.utils import timezone
+
+    from armylists.events.reporting import muster_pdf
+    from armylists.events.submitting import submit_list
+    from armylists.lists.catalogue import report_for
+    from armylists.models import ArmyList, Event, Submission
+    from armylists.rules import parse_roster
+
+    update(add_source("BSData/mordheim"))
+    event = Event.objects.create(organiser=bob, name="Mordheim night", date=date.today() + timedelta(days=30),
+                                 system="bs-mordheim", points_limit=500, deadline=timezone.now() + timedelta(days=20))
+    roster = parse_roster(DOCUMENT)
+    army_list = ArmyList(owner=alice)
+    army_list.set_document(roster, report_for(roster))
+    army_list.save()
+    sub = submit_list(event, alice, army_list)
+    client.force_login(bob)
+    for variant in ("full", "compact", "hidden"):
+        response = client.get(f"/events/{event.pk}/submissions/{sub.pk}/download/pdf/", {"variant": variant})
+        assert response.status_code == 200, variant
+        assert f"Data as of: {TEXT}" in pdf_text(response.content), variant
+    Submission.objects.filter(pk=sub.pk).update(status=Submission.APPROVED)
+    muster = pdf_text(muster_pdf(event))
+    assert muster.count(f"Data as of: {TEXT}") == 1 and "alice" in muster

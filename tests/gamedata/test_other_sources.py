@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from armylists.gamedata.sources import add_source
+from django.urls import reverse
+
+from armylists.gamedata.sources import Refused, add_source
+from armylists.lists import catalogue
 from armylists.gamedata.updating import update
 from armylists.models import GameDataSource, RulesFile
 from tests.fake_github import EXTERNAL, Repo, zip_of
@@ -43,3 +46,33 @@ def test_old_world_builders_data_is_imported_through_import_owbs_path(hub):
     assert RulesFile.objects.filter(kind="book").count() == 18
     assert RulesFile.objects.filter(kind="items", slug="owb-general").count() == 1
     assert all(s["why"] == "Old World Builder's data cannot say it" for s in version.skipped)
+
+
+class TestMapsTo:
+    """`maps_to`: BattleScribe books stay in their own imported system (their rules are the data's own),
+    labelled with the system of ours they play, and the mapping is one question away (`mapped_systems`)."""
+
+    def test_a_mapped_source_shows_its_books_under_our_systems_name(self, hub, mordheim, alice, client):
+        update(add_source("BSData/mordheim", maps_to="mordheim"))
+        assert catalogue.mapped_systems() == {"bs-mordheim": ("mordheim", "BSData/mordheim")}
+        book = catalogue.get_book("bs-mordheim", "bs-reiklanders-1a", "r10")
+        assert (book.system.id, book.system.name) == ("bs-mordheim", "Mordheim (imported data, BSData/mordheim)")
+        client.force_login(alice)
+        page = client.get(reverse("list-new")).content.decode()
+        assert '<optgroup label="Mordheim (imported data, BSData/mordheim)">' in page
+        assert client.get(reverse("api-system", args=["bs-mordheim"])).json()["name"] == \
+            "Mordheim (imported data, BSData/mordheim)"
+
+    def test_an_unmapped_source_keeps_the_datas_own_name(self, hub, mordheim):
+        update(add_source("BSData/mordheim"))
+        assert catalogue.mapped_systems() == {}
+        assert catalogue.get_book("bs-mordheim", "bs-reiklanders-1a", "r10").system.name == "Mordheim"
+
+    def test_a_source_whose_importer_stores_into_one_system_maps_onto_that_one_only(self):
+        with pytest.raises(Refused) as refused:
+            add_source("vflam/nr-t9a", kind="nr-t9a", maps_to="t9a-0.11")
+        assert str(refused.value) == "nr-t9a data is imported into t9a-2; it cannot map onto t9a-0.11"
+        assert add_source("vflam/nr-t9a", kind="nr-t9a", maps_to="t9a-2").maps_to == "t9a-2"
+        with pytest.raises(Refused) as refused:
+            add_source("nthiebes/old-world-builder", kind="owb", maps_to="mordheim")
+        assert str(refused.value) == "owb data is imported into the-old-world; it cannot map onto mordheim"

@@ -3,19 +3,23 @@ question): plain http, a host off the allow-list, a private address, a download 
 caps; and a URL is never shown with its secrets. No packet leaves 127.0.0.0/8."""
 from __future__ import annotations
 
+import io
 import os
 import subprocess
+import zipfile
 import sys
 from pathlib import Path
 
 import pytest
 
 from armylists.gamedata.archives import ArchiveError, unpack
+from armylists.rules.archives import Limits, unpack_budget
 from armylists.gamedata.fetching import FetchError, Policy, checked_target, shown
 from armylists.gamedata.sources import add_source
 from armylists.gamedata.updating import update
 from armylists.models import GameDataVersion, RulesFile
-from tests.fake_github import Repo, zip_of
+from tests.fake_github import Repo, files_from, zip_of
+from tests.gamedata.conftest import MORDHEIM, MORDHEIM_FILES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,14 +58,44 @@ class TestRefusedDownloads:
                            f"at most 1000")
 
     def test_an_archive_of_too_many_files_is_refused_before_unpacking(self, hub, mordheim_zip, settings):
-        settings.GAME_DATA_MAX_FILES = 1
+        # The archive's directory holds 3 entries (its top folder and two files): at most 3 is unpacked.
+        settings.GAME_DATA_MAX_FILES = 2
         message = self.refused(hub, Repo(archive=mordheim_zip, release="v1"))
-        assert message == "the archive holds 2 files; at most 1 are unpacked"
+        assert message == ("BSData-mordheim-v1.zip: unpacking it would pass 2 files, the most one game data update "
+                           "may unpack (every file and nested archive counted); refused")
+
+    def test_an_archive_of_exactly_as_many_files_as_allowed_is_imported(self, hub, mordheim_zip, settings):
+        settings.GAME_DATA_MAX_FILES = 3
+        hub.repos["BSData/mordheim"] = Repo(archive=mordheim_zip, release="v1")
+        version = update(add_source("BSData/mordheim"))
+        assert version.status == GameDataVersion.OK and len(version.books) == 1
 
     def test_an_archive_that_unpacks_over_the_cap_is_refused_before_unpacking(self, hub, settings):
         settings.GAME_DATA_MAX_UNPACKED = 100
-        message = self.refused(hub, Repo(archive=zip_of({"a.gst": b"x" * 101}, "t-1"), release="v1"))
-        assert message == "the archive unpacks to 101 bytes; at most 100"
+        message = self.refused(hub, Repo(archive=zip_of({"a.gst": b"x" * 50, "b.cat": b"y" * 51}, "t-1"),
+                                         release="v1"))
+        assert message == ("BSData-mordheim-v1.zip: unpacking it would pass 100 bytes, the most one game data update "
+                           "may unpack (every file and nested archive counted); refused")
+
+    def test_a_zip_bomb_is_refused_before_unpacking(self, hub):
+        # 101 times its packed size passes the reader's ratio (rules/archives.py MAX_RATIO = 100).
+        message = self.refused(hub, Repo(archive=zip_of({"a.gst": b"\0" * 200_000}, "t-1"), release="v1"))
+        assert message.startswith("BSData-mordheim-v1.zip!t-1/a.gst: unpacks ") and \
+            message.endswith("times its packed size, more than 100: a zip bomb; refused")
+
+    def test_an_archive_inside_the_download_is_read_within_the_same_budget(self, hub, settings):
+        """One budget per update: the .catz the importer opens counts with the download it came in."""
+        files = files_from(MORDHEIM, MORDHEIM_FILES)
+        inner = io.BytesIO()
+        with zipfile.ZipFile(inner, "w", zipfile.ZIP_DEFLATED) as catz:
+            catz.writestr("Reiklanders.cat", files.pop("Reiklanders.cat"))
+        files["Reiklanders.catz"] = inner.getvalue()
+        outer = sum(len(b) for b in files.values())
+        settings.GAME_DATA_MAX_UNPACKED = outer + 1000  # the download fits; with the catalogue inside it, not
+        message = self.refused(hub, Repo(archive=zip_of(files, "t-1"), release="v1"))
+        assert message.endswith(f"unpacking it would pass {outer + 1000} bytes, the most one game data update may "
+                                f"unpack (every file and nested archive counted); refused")
+        assert "Reiklanders.catz" in message
 
 
 POLICY = Policy(hosts=("api.github.com", "127.0.0.1"), test_loopback=False)
@@ -90,15 +124,12 @@ def test_a_url_is_shown_without_its_user_password_or_query():
 
 @pytest.mark.parametrize("name", ["../x.gst", "/etc/x.gst", "C:x.gst"])
 def test_an_archive_naming_a_path_outside_itself_is_refused(tmp_path, name):
-    import io
-    import zipfile
-
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr(name, b"<gameSystem/>")
-    with pytest.raises(ArchiveError) as refused:
-        unpack(buffer.getvalue(), tmp_path, 10, 1000)
-    assert str(refused.value) == f"the archive names a path outside itself ({name!r}); refused"
+    with pytest.raises(ArchiveError) as refused, unpack_budget(limits=Limits(1000, 10, "one game data update")):
+        unpack(buffer.getvalue(), tmp_path, "x.zip")
+    assert str(refused.value) == f"x.zip!{name}: the archive names a path outside itself; refused"
     assert list(tmp_path.iterdir()) == []
 
 

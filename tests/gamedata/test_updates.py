@@ -106,13 +106,6 @@ class TestUpdates:
             "no New Recruit T9A data (army .json files with unitstats.json). "
             "Name the kind (--kind battlescribe, owb or nr-t9a).")
 
-    def test_nr_t9a_data_is_not_supported_yet_and_says_so(self, hub):
-        hub.repos["vflam/nr-t9a"] = Repo(archive=zip_of({"unitstats.json": b"{}", "ruledefs.json": b"{}"}, "n-1"),
-                                         release="v1")
-        version = update(add_source("vflam/nr-t9a"))
-        assert (version.status, version.kind) == ("failed", "")
-        assert version.message == "New Recruit T9A data (nr-t9a) is not supported yet: this site has no importer for it"
-
     def test_a_catalogue_that_breaks_the_import_stores_nothing(self, hub, mordheim_zip):
         broken = zip_of({"Mordheim.gst": b"<gameSystem", "x.cat": b"<catalogue/>"}, "b-1")
         hub.repos["BSData/mordheim"] = Repo(archive=broken, release="v2")

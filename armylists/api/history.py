@@ -1,0 +1,138 @@
+"""The API's routes for a list's history and its move to newer data: every revision, two compared, and
+the upgrade's preview and accept. Owner only; the same services as the pages (lists/history.py)."""
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from armylists.lists.data_as_of import data_as_of
+from armylists.lists.history import compare_revisions, history, preview, upgrade_target
+from armylists.lists.stored import Loaded, Unavailable, load, save_edit
+from armylists.models import MAX_REVISION, ArmyList
+
+from armylists.api.errors import StaleRevision
+from armylists.api.serializers import ArmyListSerializer, ErrorSerializer
+from armylists.api.views import _errors, _expected_revision, _owned, _with_etag
+
+
+def _loaded(army_list: ArmyList) -> Loaded:
+    try:
+        return load(army_list)
+    except Unavailable as exc:
+        raise ValidationError({"book": [str(exc)]}) from None
+
+
+class ListRevisionsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **_errors(401, 403, 404, 406)},
+                   summary="Every saved revision of one of my lists, newest first",
+                   description="Each: `revision`, `saved_at`, `book_version`, `data_as_of` (the book and the game "
+                               "data version it came from), `verdict` (`valid`, `total_points`, `errors`, `warnings`; "
+                               "null when it cannot be checked) and `changes` (what changed since the one before, in a "
+                               "player's words).")
+    def get(self, request: Request, pk: int) -> Response:
+        army_list = _owned(request, pk)
+        return _with_etag(Response([
+            {"revision": s.revision, "saved_at": s.saved_at.isoformat().replace("+00:00", "Z"),
+             "book_version": s.book_version, "data_as_of": s.data_as_of, "verdict": s.verdict, "changes": s.changes}
+            for s in history(army_list)]), army_list)
+
+
+class RevisionsQuery(serializers.Serializer):
+    # The query's `from` and `to` ("from" is a Python keyword, so the fields have other names).
+    first = serializers.IntegerField(min_value=1, max_value=MAX_REVISION)
+    second = serializers.IntegerField(min_value=1, max_value=MAX_REVISION)
+
+
+class ListRevisionsDiffView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(parameters=[OpenApiParameter("from", int, required=True, description="The earlier revision."),
+                               OpenApiParameter("to", int, required=True, description="The later revision.")],
+                   responses={200: OpenApiTypes.OBJECT, **_errors(400, 401, 403, 404, 406)},
+                   summary="Two revisions of one of my lists compared, in a player's words",
+                   description="docs/api.md, \"A list's history\": `changes`, `units_added`, `units_removed`, "
+                               "`units_changed`, `unit_points`, `categories`, `total_points`, `verdict`, "
+                               "`violations_gained`, `violations_lost`, `problem`.")
+    def get(self, request: Request, pk: int) -> Response:
+        army_list = _owned(request, pk)
+        query = RevisionsQuery(data={"first": request.query_params.get("from"),
+                                     "second": request.query_params.get("to")})
+        if not query.is_valid():
+            names = {"first": "from", "second": "to"}
+            raise ValidationError({names[k]: v for k, v in query.errors.items()})
+        first, second = query.validated_data["first"], query.validated_data["second"]
+        found = compare_revisions(army_list, first, second)
+        if found is None:
+            raise NotFound(f"The list keeps no revision {first} or no revision {second}.")
+        return Response({"from": first, "to": second, **found})
+
+
+class UpgradeWrite(serializers.Serializer):
+    book_version = serializers.CharField(max_length=40, help_text="The version the preview offered.")
+    revision = serializers.IntegerField(min_value=1, max_value=MAX_REVISION, required=False,
+                                        help_text="The revision you read (or send If-Match).")
+
+
+class ListUpgradeView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = {"POST": "write"}
+
+    def _offer(self, loaded: Loaded) -> dict:
+        target = upgrade_target(loaded)
+        roster = loaded.roster
+        answer = {"book": roster.book, "book_version": roster.book_version, "revision": loaded.army_list.revision,
+                  "offered": None, "problem": "", "changes": [], "diff": None}
+        if target is None:
+            return answer
+        shown = preview(loaded, target)
+        answer.update(offered={"book_version": target.version, "name": target.name,
+                               "data_as_of": data_as_of(target.system.id, target.id, target.version, target.imported)},
+                      problem=shown.problem, changes=shown.changes, diff=shown.diff)
+        return answer
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **_errors(400, 401, 403, 404, 406)},
+                   summary="Newer data for one of my lists: what moving to it would change",
+                   description="`offered` is null when the list's book version is the one new lists get. Else "
+                               "`changes` (sentences), `diff` (as the revisions' diff) and `problem` (why it cannot "
+                               "move: a unit or option the newer version no longer has, with the closest name).")
+    def get(self, request: Request, pk: int) -> Response:
+        army_list = _owned(request, pk)
+        return _with_etag(Response(self._offer(_loaded(army_list))), army_list)
+
+    @extend_schema(request=UpgradeWrite,
+                   parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER,
+                                                description="The ETag you read (or send `revision` in the body).")],
+                   responses={200: ArmyListSerializer, 412: OpenApiResponse(ErrorSerializer),
+                              428: OpenApiResponse(ErrorSerializer), **_errors(400, 401, 403, 404, 406, 415, 429)},
+                   summary="Move one of my lists to the newer data the preview offered",
+                   description="Saves the list at that version as a new revision. Refused with 400 when another "
+                               "version is offered now or the list cannot move, 412 when the list changed since the "
+                               "revision you sent; nothing is saved.")
+    def post(self, request: Request, pk: int) -> Response:
+        army_list = _owned(request, pk)
+        write = UpgradeWrite(data=request.data)
+        write.is_valid(raise_exception=True)
+        expected = _expected_revision(request, write.validated_data.get("revision"))
+        loaded = _loaded(army_list)
+        target = upgrade_target(loaded)
+        asked = write.validated_data["book_version"]
+        if target is None or target.version != asked:
+            now = f"{target.version} is offered now" if target else "no newer version is offered now"
+            raise ValidationError({"book_version": [f"{asked} is not the version offered: {now}. Look at the "
+                                                    f"preview again."]})
+        shown = preview(loaded, target)
+        if shown.problem:
+            raise ValidationError({"book_version": [f"The list cannot move to {target.version}: {shown.problem}"]})
+        saved = save_edit(Loaded(army_list, shown.roster, target, loaded.allies), shown.roster, expected)
+        if saved is None:
+            raise StaleRevision(f"The list is at revision {ArmyList.objects.get(pk=pk).revision}; you sent {expected}. "
+                                f"Nothing was moved: look at the preview again.")
+        return _with_etag(Response(ArmyListSerializer(saved[0].army_list).data), saved[0].army_list)
