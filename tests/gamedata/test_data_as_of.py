@@ -63,7 +63,7 @@ def test_the_pdf_stamp_says_it(mordheim, alice, client):
     api.force_authenticate(alice)
     pk = api.post("/api/v1/lists/", {"document": DOCUMENT}, format="json").json()["id"]
     client.force_login(alice)
-    for variant in ("full", "compact", "hidden"):
+    for variant in ("full", "compact", "hidden", "warband"):
         response = client.get(f"/lists/{pk}/download/pdf/", {"variant": variant})
         assert f"Data as of: {TEXT}" in pdf_text(response.content), variant
     assert f"Data as of: {TEXT}" in pdf_text(api.get(f"/api/v1/lists/{pk}/export/", {"as": "pdf"}).content)
