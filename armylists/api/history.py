@@ -94,7 +94,8 @@ class ListUpgradeView(APIView):
             return answer
         shown = preview(loaded, target)
         answer.update(offered={"book_version": target.version, "name": target.name,
-                               "data_as_of": data_as_of(target.system.id, target.id, target.version, target.imported)},
+                               "data_as_of": data_as_of(target.system.id, target.id, target.version, target.imported,
+                                                         target.name)},
                       problem=shown.problem, changes=shown.changes, diff=shown.diff)
         return answer
 

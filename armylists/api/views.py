@@ -199,7 +199,7 @@ class ListReportView(APIView):
         roster = parse_roster(army_list.document, f"list {pk}")
         book = book_for(roster)
         report = validate_roster(book, roster).to_dict()
-        report["data_as_of"] = data_as_of(roster.system, roster.book, roster.book_version, book.imported)
+        report["data_as_of"] = data_as_of(roster.system, roster.book, roster.book_version, book.imported, book.name)
         return Response(report)
 
 
@@ -230,7 +230,7 @@ class ListExportView(APIView):
                 response = HttpResponse(export_text(book, roster, report, allies_book_for(roster)),
                                         content_type="text/plain; charset=utf-8")
             else:
-                as_of = data_as_of(roster.system, roster.book, roster.book_version, book.imported)["text"]
+                as_of = data_as_of(roster.system, roster.book, roster.book_version, book.imported, book.name)["text"]
                 response = HttpResponse(render_pdf(book, roster, report, allies=allies_book_for(roster), data_as_of=as_of),
                                         content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="{filename}.{"txt" if kind == "text" else kind}"'

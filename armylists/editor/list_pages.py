@@ -121,7 +121,7 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
         "sections": unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies),
         "panel": report_panel(report, names, system=loaded.book.system,
                               data_as_of=data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version,
-                                                    loaded.book.imported)),
+                                                    loaded.book.imported, loaded.book.name)),
         "downloads": download_links(link_base, loaded.book),
     }
 
@@ -270,7 +270,8 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
         variant = request.GET.get("variant", "")
         if variant not in VARIANTS:
             variant = default_variant(loaded.book)  # Mordheim prints its warband sheet
-        as_of = data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version, loaded.book.imported)
+        as_of = data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version, loaded.book.imported,
+                           loaded.book.name)
         content = render_pdf(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster), variant,
                              share_url=share_url, allies=loaded.allies, data_as_of=as_of["text"])
         content_type = "application/pdf"

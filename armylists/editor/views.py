@@ -113,7 +113,7 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
         "army_list": army_list, "book": book, "roster": roster, "revision": army_list.revision,
         "sections": sections, "panel": report_panel(report, names, system=book.system,
                                                      data_as_of=data_as_of(roster.system, roster.book, roster.book_version,
-                                                                           book.imported)),
+                                                                           book.imported, book.name)),
         "settings": settings,
         "compositions": [(cid, c.name) for cid, c in book.compositions.items()],
         "mode_choices": [(mid, m.name) for mid, m in book.system.modes.items()],

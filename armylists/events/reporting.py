@@ -88,7 +88,8 @@ def rows(event: Event, submissions: Iterable[Submission]) -> list[Row]:
             errors=sum(v["severity"] == "error" for v in violations),
             warnings=sum(v["severity"] == "warning" for v in violations),
             violations=violations, problems=tuple(shown_violations(event, report)),
-            data_as_of=texts.get((sub.book, sub.book_version)) or site_data_text(sub.book, sub.book_version),
+            data_as_of=texts.get((sub.book, sub.book_version)) or site_data_text(sub.army_name or sub.book,
+                                                                                 sub.book_version),
         ))
     return out
 
@@ -178,7 +179,8 @@ def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress 
         if found.report is None:
             story.append(Paragraph(text(f"This list cannot be printed: {found.error}"), styles.error))
             continue
-        printed_as_of = as_of.get((sub.book, sub.book_version)) or site_data_text(sub.book, sub.book_version)
+        printed_as_of = (as_of.get((sub.book, sub.book_version))
+                         or site_data_text(found.book.name, sub.book_version, found.book.imported))
         story += full_story(PrintedList(found.book, found.roster, found.report, found.allies, printed_as_of), None,
                             sub.checksum, doc.width)
     footer = Footer(f"{event.name}: approved lists", "", (printed_on or date.today()).isoformat())

@@ -370,7 +370,8 @@ def submission_download(request: HttpRequest, pk: int, sid: int, fmt: str) -> Ht
         variant = request.GET.get("variant", "")
         if variant not in VARIANTS:
             variant = default_variant(found.book)
-        as_of = data_as_of(found.roster.system, found.roster.book, found.roster.book_version, found.book.imported)
+        as_of = data_as_of(found.roster.system, found.roster.book, found.roster.book_version, found.book.imported,
+                           found.book.name)
         content = render_pdf(found.book, found.roster, found.report, variant, allies=found.allies,
                              data_as_of=as_of["text"])
         content_type = "application/pdf"

@@ -17,26 +17,29 @@ from django.db import DatabaseError
 from armylists.models import GameDataVersion
 
 
-def data_as_of(system: str, book: str, version: str, imported: bool = True) -> dict:
-    """`imported` False (a book of rules_data/) answers without asking the database."""
+def data_as_of(system: str, book: str, version: str, imported: bool = True, name: str = "") -> dict:
+    """`imported` False (a book of rules_data/) answers without asking the database; `name` is the book's
+    name as players know it, which the text uses (the id where it is not given)."""
     found = None
     try:
         if not imported:
             raise LookupError
         versions = GameDataVersion.objects.filter(status=GameDataVersion.OK).select_related("source")
         for candidate in versions.order_by("imported_at", "id"):
-            if any(b["system"] == system and b["book"] == book and b["version"] == version for b in candidate.books):
-                found = candidate
+            brought = [b for b in candidate.books if b["system"] == system and b["book"] == book
+                       and b["version"] == version]
+            if brought:
+                found, name = candidate, name or brought[0].get("name", "")
                 break
     except (DatabaseError, LookupError):
         found = None
     if found is None:
         return {"book": book, "book_version": version, "data_version": None, "date": None,
-                "text": site_data_text(book, version)}
+                "text": site_data_text(name or book, version, imported)}
     label = version_label(found)
-    name, _, date = label.rpartition(" of ")
-    return {"book": book, "book_version": version, "data_version": name, "date": date,
-            "text": f"{book} {version}, from {label}"}
+    data_version, _, date = label.rpartition(" of ")
+    return {"book": book, "book_version": version, "data_version": data_version, "date": date,
+            "text": f"{name or book} {version}, from {label}"}
 
 
 def holds_system(version: GameDataVersion, system: str) -> bool:
@@ -70,11 +73,14 @@ def data_as_of_texts(system: str) -> dict[tuple[str, str], str]:
         for version in versions.order_by("imported_at", "id"):
             for b in version.books:
                 if b["system"] == system and (b["book"], b["version"]) not in texts:
-                    texts[(b["book"], b["version"])] = f"{b['book']} {b['version']}, from {version_label(version)}"
+                    texts[(b["book"], b["version"])] = (f"{b.get('name') or b['book']} {b['version']}, "
+                                                        f"from {version_label(version)}")
     except DatabaseError:
         pass
     return texts
 
 
-def site_data_text(book: str, version: str) -> str:
-    return f"{book} {version} (this site's rules data)"
+def site_data_text(name: str, version: str, imported: bool = False) -> str:
+    """A book version no game data version brought: the site's rules data, or imported on the command line."""
+    where = "imported on this site" if imported else "this site's rules data"
+    return f"{name} {version} ({where})"

@@ -161,7 +161,8 @@ def history(army_list: ArmyList) -> list[Step]:
         roster = found.roster
         key = (roster.system, roster.book, roster.book_version)
         if key not in as_of:
-            as_of[key] = data_as_of(*key, imported=found.book.imported if found.book else True)
+            as_of[key] = data_as_of(*key, imported=found.book.imported if found.book else True,
+                                    name=found.book.name if found.book else "")
         steps.append(Step(row.revision, row.saved_at, row.book_version,
                           describe(before.roster if before else None, roster, before.book if before else None,
                                    found.book), verdict(found), as_of[key],

@@ -113,5 +113,5 @@ def test_staff_add_data_an_organiser_pins_it_a_player_moves_a_list(site, page, s
     # The printed roster's stamp names the data version it was checked with.
     response = page.request.get(f"{site}/lists/{army_list.pk}/download/pdf/?variant=full")
     assert response.status == 200
-    assert "Data as of: bs-reiklanders-1a r11, from BSData/mordheim release v1.1 of 2026-03-04" in \
+    assert "Data as of: Reiklanders (1a) r11, from BSData/mordheim release v1.1 of 2026-03-04" in \
         pdf_text(response.body())

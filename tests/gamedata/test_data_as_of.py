@@ -13,7 +13,7 @@ from tests.fake_github import Repo
 pytestmark = pytest.mark.django_db
 DOCUMENT = {"format": "armylist/1", "system": "bs-mordheim", "book": "bs-reiklanders-1a", "book_version": "r10",
             "points_limit": 500, "units": []}
-TEXT = "bs-reiklanders-1a r10, from BSData/mordheim release v1.0 of 2026-03-04"
+TEXT = "Reiklanders (1a) r10, from BSData/mordheim release v1.0 of 2026-03-04"
 
 
 def test_it_names_the_first_data_version_that_brought_the_book_version(mordheim):
@@ -27,13 +27,17 @@ def test_it_names_the_first_data_version_that_brought_the_book_version(mordheim)
         "date": "2026-03-04", "text": TEXT}
     assert data_as_of("t9a-0.11", "empire-of-sonnstahl", "0.11.1", imported=False)["text"] == \
         "empire-of-sonnstahl 0.11.1 (this site's rules data)"
+    assert data_as_of("t9a-0.11", "empire-of-sonnstahl", "0.11.1", imported=False, name="Empire of Sonnstahl")[
+        "text"] == "Empire of Sonnstahl 0.11.1 (this site's rules data)"
+    # A book imported by a command, not from a game data source: named, and said to be imported.
+    assert data_as_of("bs-mordheim", "bs-nowhere", "r1", name="Nowhere")["text"] == "Nowhere r1 (imported on this site)"
 
 
 def test_a_commit_is_named_by_its_first_twelve_characters(hub, mordheim_zip):
     hub.repos["BSData/mordheim"] = Repo(archive=mordheim_zip, release=None)
     update(add_source("BSData/mordheim"))
     assert data_as_of("bs-mordheim", "bs-reiklanders-1a", "r10")["text"] == \
-        "bs-reiklanders-1a r10, from BSData/mordheim commit 0123456789ab of 2026-03-04"
+        "Reiklanders (1a) r10, from BSData/mordheim commit 0123456789ab of 2026-03-04"
 
 
 def test_the_report_api_and_the_editor_show_it(mordheim, alice, client):

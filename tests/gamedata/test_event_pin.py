@@ -75,9 +75,9 @@ def test_a_new_event_plays_the_newest_version_and_moving_it_checks_every_list_ag
 
     table = list(csv.reader(io.StringIO(client.get(reverse("event-csv", args=[event.pk])).content.decode())))
     assert table[0][-1] == "data_as_of"
-    assert table[1][-1] == "bs-reiklanders-1a r10, from BSData/mordheim release v1.0 of 2026-03-04"
+    assert table[1][-1] == "Reiklanders (1a) r10, from BSData/mordheim release v1.0 of 2026-03-04"
     page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
-    assert "Data as of: bs-reiklanders-1a r10, from BSData/mordheim release v1.0 of 2026-03-04" in page
+    assert "Data as of: Reiklanders (1a) r10, from BSData/mordheim release v1.0 of 2026-03-04" in page
 
 
 def test_a_version_without_books_of_the_system_is_refused(two_versions, client, alice):

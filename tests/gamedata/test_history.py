@@ -59,7 +59,7 @@ def test_every_save_is_kept_and_said_in_the_players_words(two_versions, alice, c
     page = client.get(reverse("list-history", args=[army_list.pk])).content.decode()
     assert f"<li>Added {name}.</li>" in page and "<li>Points limit 500 -&gt; 600.</li>" in page
     # Each revision with its verdict and the data it was checked with (an empty warband has no captain).
-    assert ("book version r10 · illegal, 0 gc · data as of bs-reiklanders-1a r10, from BSData/mordheim release v1.0 "
+    assert ("book version r10 · illegal, 0 gc · data as of Reiklanders (1a) r10, from BSData/mordheim release v1.0 "
             "of 2026-03-04") in page
 
 

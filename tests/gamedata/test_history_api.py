@@ -19,9 +19,9 @@ pytestmark = pytest.mark.django_db
 CONFIGURATION = {"code": "tally.min", "severity": "error", "message": "Configuration: 0 taken in the army; at least 1."}
 OVER = {"code": "points.over_limit", "severity": "error", "message": "Total 70 gc is 5 gc over the 65 gc limit."}
 R10 = {"book": "bs-reiklanders-1a", "book_version": "r10", "data_version": "BSData/mordheim release v1.0",
-       "date": "2026-03-04", "text": "bs-reiklanders-1a r10, from BSData/mordheim release v1.0 of 2026-03-04"}
+       "date": "2026-03-04", "text": "Reiklanders (1a) r10, from BSData/mordheim release v1.0 of 2026-03-04"}
 R11 = {"book": "bs-reiklanders-1a", "book_version": "r11", "data_version": "BSData/mordheim release v1.1",
-       "date": "2026-03-04", "text": "bs-reiklanders-1a r11, from BSData/mordheim release v1.1 of 2026-03-04"}
+       "date": "2026-03-04", "text": "Reiklanders (1a) r11, from BSData/mordheim release v1.1 of 2026-03-04"}
 
 
 def a_list(owner, units=({"id": "u1", "entry": "mercenary-captain"},), limit: int = 80) -> ArmyList:
