@@ -1,11 +1,11 @@
 """A .ros/.rosz judged by the tree evaluator (armylists/rules/battlescribe/) over the data the site
 imported its catalogue from, as our Report (validate_list).
 
-The evaluator needs the catalogue's own data, which the stored book (our flattened form) does not keep:
-it is read again from the files `import_battlescribe` read, as the roster writer does: the game
-system's file, and every .gst/.cat beside the catalogue's file (its linked and library catalogues sit
-there in a data set's folder or archive). A catalogue imported from a URL is refused with a message
-saying to import it again from a file or folder.
+The evaluator needs the catalogue's own data: `import_battlescribe` keeps it with the book
+(lists/battlescribe_data.py), with the game system and the catalogues it links; the catalogues other
+forces of the roster name are added. A book imported before that was kept is judged over the files
+it was imported from, read again (the game system's file and every .gst/.cat beside the catalogue's);
+one imported from a URL is then refused with a message saying to import it again.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from armylists.importers.battlescribe.roster_files import RosterFileError, _stor
 from armylists.importers.battlescribe.roster_tree import judged, read_tree
 from armylists.importers.battlescribe.rosters import book_key, book_names, parse_roster_file
 from armylists.importers.battlescribe.sources import BattleScribeInputError, read_sources
+from armylists.lists.battlescribe_data import GameDataUnavailable, game_data_for
 from armylists.rules.battlescribe import GameData, GameDataError
 from armylists.rules.report import ERROR, WARNING, Report, Violation
 
@@ -30,8 +31,10 @@ def judge_roster(data: bytes, source: str) -> Report:
             system_name, book_name = book_names(root, source)
             raise RosterFileError(f"{source}: the roster is for {book_name} {version} of {system_name}, which this "
                                   f"site has not imported; import it with manage.py import_battlescribe")
-        system_row = _stored("system", system, system)
-        game = _game_data(row.source_path, system_row.source_path if system_row else "", book_name_of(row))
+        game = stored_game_data(root, system, book_id, version)
+        if game is None:   # imported before the game data was kept with the book
+            system_row = _stored("system", system, system)
+            game = _game_data(row.source_path, system_row.source_path if system_row else "", book_name_of(row))
         roster = read_tree(root, game, source)
         result, issues = judged(roster)
     except BattleScribeInputError as exc:
@@ -43,6 +46,15 @@ def judge_roster(data: bytes, source: str) -> Report:
                   total_points=int(round(result.costs.get(cost_type, 0))), band=None, band_name=None,
                   categories=(), units=(), figures={}, violations=violations,
                   budget_unit=game.cost_types[0].get("name", "pts").strip() if game.cost_types else "pts")
+
+
+def stored_game_data(root, system: str, book_id: str, version: str) -> GameData | None:
+    """The book's stored game data with the catalogues of the roster's other forces, or None."""
+    catalogues = tuple({f.get("catalogueId", "") for f in root.iter() if f.tag.endswith("force")} - {""})
+    try:
+        return game_data_for(system, book_id, version, catalogues)
+    except GameDataUnavailable as exc:
+        raise RosterFileError(f"{book_id} {version}: {exc}") from None
 
 
 def book_name_of(row) -> str:
