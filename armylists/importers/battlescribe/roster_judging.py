@@ -12,13 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from armylists.importers.battlescribe.plain import plain_document
-from armylists.importers.battlescribe.roster_files import RosterFileError, _stored
-from armylists.importers.battlescribe.roster_tree import judged, read_tree
+from armylists.importers.battlescribe.roster_files import RosterFileError, _stored, stored_game_data
+from armylists.importers.battlescribe.roster_tree import read_tree
 from armylists.importers.battlescribe.rosters import book_key, book_names, parse_roster_file
 from armylists.importers.battlescribe.sources import BattleScribeInputError, read_sources
-from armylists.lists.battlescribe_data import GameDataUnavailable, game_data_for
 from armylists.rules.battlescribe import GameData, GameDataError
-from armylists.rules.report import ERROR, WARNING, Report, Violation
+from armylists.rules.battlescribe.document import tree_report
+from armylists.rules.report import Report
 
 
 def judge_roster(data: bytes, source: str) -> Report:
@@ -36,25 +36,9 @@ def judge_roster(data: bytes, source: str) -> Report:
             system_row = _stored("system", system, system)
             game = _game_data(row.source_path, system_row.source_path if system_row else "", book_name_of(row))
         roster = read_tree(root, game, source)
-        result, issues = judged(roster)
     except BattleScribeInputError as exc:
         raise RosterFileError(str(exc)) from None
-    cost_type = game.cost_types[0]["id"] if game.cost_types else ""
-    violations = tuple(Violation(i.code, i.message, ERROR if i.severity == "error" else WARNING) for i in issues)
-    return Report(system=system, book=book_id, book_version=version,
-                  points_limit=int(roster.cost_limits.get(cost_type, 0)),
-                  total_points=int(round(result.costs.get(cost_type, 0))), band=None, band_name=None,
-                  categories=(), units=(), figures={}, violations=violations,
-                  budget_unit=game.cost_types[0].get("name", "pts").strip() if game.cost_types else "pts")
-
-
-def stored_game_data(root, system: str, book_id: str, version: str) -> GameData | None:
-    """The book's stored game data with the catalogues of the roster's other forces, or None."""
-    catalogues = tuple({f.get("catalogueId", "") for f in root.iter() if f.tag.endswith("force")} - {""})
-    try:
-        return game_data_for(system, book_id, version, catalogues)
-    except GameDataUnavailable as exc:
-        raise RosterFileError(f"{book_id} {version}: {exc}") from None
+    return tree_report(roster, system, book_id, version)
 
 
 def book_name_of(row) -> str:

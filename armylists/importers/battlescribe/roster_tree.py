@@ -1,5 +1,6 @@
 """A saved roster (.ros/.rosz) read one to one into the tree evaluator (armylists/rules/battlescribe/),
-and the evaluator's result as issues with stable codes. No Django: roster_files.py finds the data.
+and the evaluator's roster written out as one. No Django: roster_files.py finds the data; the verdict
+as issues with stable codes is rules/battlescribe/document.py's `judged`.
 
 Forces (and the forces inside them) are placed by their force entry id and catalogue id, selections by
 their entry id path (`link::entry`) and number with `place()`, so nothing is added by itself: the
@@ -9,14 +10,14 @@ none). An entry id the data does not know is an error naming the selection.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
 from armylists.importers.battlescribe.elements import kids
 from armylists.importers.battlescribe.rosters import ROSTER_NS, selection_number
 from armylists.importers.battlescribe.sources import BattleScribeInputError
-from armylists.rules.battlescribe import GameData, Roster, evaluate, place, set_cost_limit
-from armylists.rules.battlescribe.evaluate import Result, refresh
+from armylists.rules.battlescribe import GameData, Roster, place, set_cost_limit
+from armylists.rules.battlescribe.document import TreeIssue, judged  # noqa: F401 (the importer's names for them)
+from armylists.rules.battlescribe.evaluate import refresh
 from armylists.rules.battlescribe.tree import Force, RosterError
 
 
@@ -67,34 +68,6 @@ def _selection(roster: Roster, container, element: Element, source: str) -> None
                                              f"entryId={element.get('entryId')!r}>", str(exc)) from None
     for child in kids(element, "selections", "selection"):
         _selection(roster, placed, child, source)
-
-
-@dataclass(frozen=True)
-class TreeIssue:
-    code: str       # bs.constraint.max | bs.constraint.min | bs.hidden | bs.cost_limit | bs.error | bs.unsupported
-    message: str
-    severity: str = "error"
-
-
-def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
-    """The evaluator's verdict and its issues: one per error or warning, one per unsupported construct."""
-    result = evaluate(roster)
-    issues = []
-    for error in result.errors:
-        if error.constraint_id == "hidden":
-            code = "bs.hidden"
-        elif error.source_id == "costLimits":
-            code = "bs.cost_limit"
-        elif "too many" in error.message:
-            code = "bs.constraint.max"
-        elif "too few" in error.message or "must have" in error.message:
-            code = "bs.constraint.min"
-        else:
-            code = "bs.error"
-        issues.append(TreeIssue(code, error.message, error.severity))
-    issues += [TreeIssue("bs.unsupported", f"not understood, so the roster is not called legal: {item}")
-               for item in result.unsupported]
-    return result, issues
 
 
 def write_tree(roster: Roster, name: str = "") -> bytes:

@@ -1,0 +1,132 @@
+"""A list of an imported BattleScribe book is a roster tree on the site (issue 21 item 1): made by the
+new-list form, units added through the API as the editor adds them (what minimums and defaults select
+comes with them), judged by the tree evaluator everywhere, written as .ros/.rosz and read back the same."""
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from armylists.importers.battlescribe.roster_files import read_roster_data
+from armylists.lists import battlescribe_data
+from armylists.models import ArmyList
+from armylists.rules import parse_roster, roster_to_dict
+
+ROOT = Path(__file__).resolve().parent.parent
+T9A = ROOT.parent / "shared" / "external" / "battlescribe" / "the-9th-age-2nd"
+SYSTEM, BOOK, VERSION = "bs-the-9th-age-fantasy-battles-2nd-edition-2024", "bs-dwarven-holds-2024", "r57"
+FORCE, CATALOGUE = "1332-e68c-203e-bad0", "041b-e72b-1f30-5a89"
+KING, THANE = "e197-83e0-bb7b-35be", "9625-ede6-a9d4-bacb"
+
+pytestmark = [pytest.mark.django_db,
+              pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")]
+
+# The army's own limits, as the data carries them, for a list of two characters and nothing else.
+ARMY = [("bs.constraint.min", "Core must have 25% more pts of Core (minimum 25%)", "error"),
+        ("bs.constraint.min", "Roster must have 1 more selections of Army General (minimum 1)", "error")]
+
+
+@pytest.fixture(autouse=True)
+def imported():
+    call_command("import_battlescribe", str(T9A / "2nd-theNinthAge-FantasyBattles.gst"),
+                 str(T9A / "2nd-dwarvenHolds.cat"), verbosity=0)
+    battlescribe_data.clear()
+
+
+@pytest.fixture
+def dwarves(client, alice) -> ArmyList:
+    """A new list of the book made with the new-list form: a roster tree with one Dwarven Holds force."""
+    client.force_login(alice)
+    response = client.post("/lists/new/", {"name": "Hold", "book": f"{SYSTEM}/{BOOK}/{VERSION}",
+                                            "points_limit": "2000"})
+    assert response.status_code == 302
+    return ArmyList.objects.get(owner=alice)
+
+
+def violations(report: dict) -> list[tuple[str, str, str]]:
+    return [(v["code"], v["message"], v["severity"]) for v in report["violations"]]
+
+
+def test_the_new_list_form_makes_a_roster_tree(dwarves):
+    document = dwarves.document
+    assert document["units"] == [] and document["points_limit"] == 2000
+    [force] = document["forces"]
+    assert (force["entry"], force["catalogue"], force["selections"]) == (FORCE, CATALOGUE, [])
+    assert (dwarves.total_points, dwarves.valid) == (0, False)
+
+
+def test_a_king_and_a_thane_added_through_the_api_come_with_their_compulsory_gear(dwarves, api_alice):
+    url = f"/api/v1/lists/{dwarves.pk}/units/"
+    king = api_alice.post(url, {"entry": "King"}, format="json", HTTP_IF_MATCH=f'"{dwarves.revision}"')
+    assert king.status_code == 201 and king["ETag"] == f'"{dwarves.revision + 1}"'
+    body = king.json()
+    # The King's own minimums select Plate Armour and a Hand Weapon (its armour and weapon groups' defaults).
+    assert [(s["entry"], s["number"]) for s in body["unit"]["selections"]] == [
+        ("8f27-7811-b46f-a278::f49b-1010-24f1-f23b", 1), ("a5ba-3d6a-9115-afff::d5a4-4049-60de-5914", 1)]
+    assert (body["unit"]["entry"], body["unit"]["force"]) == (KING, body["unit"]["force"])
+    assert (body["report"]["total_points"], violations(body["report"])) == (215, ARMY)
+    thane = api_alice.post(url, {"entry": THANE}, format="json", HTTP_IF_MATCH=king["ETag"])
+    assert thane.status_code == 201
+    report = thane.json()["report"]
+    assert (report["total_points"], violations(report)) == (325, ARMY)   # 215 + 110, both legal as added
+    assert [(u["name"], u["points"], u["category"]) for u in report["units"]] == [
+        ("King", 215, "Characters"), ("Thane", 110, "Characters")]
+    dwarves.refresh_from_db()
+    assert (dwarves.total_points, dwarves.revision) == (325, 3)
+    # The stored list's Report, the API's report route, is the same.
+    assert api_alice.get(f"/api/v1/lists/{dwarves.pk}/report/").json()["violations"] == report["violations"]
+
+
+def test_adding_a_unit_refuses_what_it_cannot_do_and_saves_nothing(dwarves, api_alice, api_bob):
+    url = f"/api/v1/lists/{dwarves.pk}/units/"
+    unknown = api_alice.post(url, {"entry": "Kinng"}, format="json")
+    assert unknown.status_code == 400
+    assert unknown.json()["error"]["fields"] == [
+        {"path": "entry", "message": "Dwarven Holds has no unit entry 'Kinng'; the closest is 'King'."}]
+    stale = api_alice.post(url, {"entry": "King"}, format="json", HTTP_IF_MATCH=f'"{dwarves.revision + 5}"')
+    assert stale.status_code == 412
+    assert api_bob.post(url, {"entry": "King"}, format="json").status_code == 404
+    dwarves.refresh_from_db()
+    assert (dwarves.revision, dwarves.document["forces"][0]["selections"]) == (1, [])
+
+
+def test_the_list_goes_out_as_ros_and_rosz_and_reads_back_the_same(dwarves, api_alice, client):
+    for entry in ("King", "Thane", "Clan Warriors"):
+        assert api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": entry}, format="json").status_code == 201
+    dwarves.refresh_from_db()
+    ros = api_alice.get(f"/api/v1/lists/{dwarves.pk}/export/?as=ros")
+    assert ros.status_code == 200 and ros["Content-Type"] == "application/xml"
+    roster, book = read_roster_data(ros.content, "hold.ros")
+    assert roster_to_dict(roster) == roster_to_dict(parse_roster(dwarves.document)) and book.id == BOOK
+    rosz = api_alice.get(f"/api/v1/lists/{dwarves.pk}/export/?as=rosz")
+    with zipfile.ZipFile(io.BytesIO(rosz.content)) as archive:
+        assert archive.namelist() == ["Hold.ros"] and archive.read("Hold.ros") == ros.content
+    assert roster_to_dict(read_roster_data(rosz.content, "hold.rosz")[0]) == roster_to_dict(roster)
+    page = client.get(f"/lists/{dwarves.pk}/")
+    assert b"BattleScribe (.ros)" in page.content and b"BattleScribe (.rosz)" in page.content
+    download = client.get(f"/lists/{dwarves.pk}/download/ros/")
+    assert download.status_code == 200 and download.content == ros.content
+
+
+def test_a_list_of_our_own_book_gets_a_unit_by_name_and_no_ros(alice_list, api_alice):
+    url = f"/api/v1/lists/{alice_list.pk}/units/"
+    response = api_alice.post(url, {"entry": "Heavy Infantry", "size": 20}, format="json")
+    assert response.status_code == 201 and response["ETag"] == '"2"'
+    body = response.json()
+    assert body["unit"] == UNIT
+    assert (body["report"]["total_points"], [v["code"] for v in body["report"]["violations"]]) == REPORT
+    alice_list.refresh_from_db()
+    assert alice_list.document["units"][-1] == body["unit"] and alice_list.total_points == REPORT[0]
+    unknown = api_alice.post(url, {"entry": "Heavy Infantryy"}, format="json")
+    assert unknown.json()["error"]["fields"] == [{"path": "entry", "message": (
+        "Empire of Sonnstahl 0.11.1 has no entry 'Heavy Infantryy'; the closest is 'Heavy Infantry' (heavy-infantry).")}]
+    assert api_alice.get(f"/api/v1/lists/{alice_list.pk}/export/?as=ros").status_code == 400
+
+
+# 20 Heavy Infantry at 5 pts a model (rules_data/t9a-0.11/books/empire-of-sonnstahl: heavy-infantry) on a
+# 2,390-pt list of 2,400: 2,490, over the limit.
+UNIT = {"id": "heavy-infantry", "entry": "heavy-infantry", "size": 20}
+REPORT = (2490, ["points.over_limit"])
