@@ -130,3 +130,34 @@ def test_a_list_of_our_own_book_gets_a_unit_by_name_and_no_ros(alice_list, api_a
 # 2,390-pt list of 2,400: 2,490, over the limit.
 UNIT = {"id": "heavy-infantry", "entry": "heavy-infantry", "size": 20}
 REPORT = (2490, ["points.over_limit"])
+
+
+GENERAL = "8b2a-88ab-99be-3be9::d664-b973-594c-5971"   # the King's "Army General" option
+
+
+def test_the_editor_adds_a_unit_sets_an_option_and_removes_a_unit(dwarves, client):
+    page = client.get(f"/lists/{dwarves.pk}/edit/")
+    assert page.status_code == 200 and f'value="{KING}"'.encode() in page.content
+    added = client.post(f"/lists/{dwarves.pk}/add-unit/", {"entry": KING, "revision": 1})
+    assert added.status_code == 302
+    dwarves.refresh_from_db()
+    [king] = dwarves.document["forces"][0]["selections"]
+    assert (king["entry"], len(king["selections"]), dwarves.total_points) == (KING, 2, 215)
+    page = client.get(f"/lists/{dwarves.pk}/edit/")
+    assert f'name="sel-{GENERAL}"'.encode() in page.content and b"Plate Armour, Hand Weapon" in page.content
+    # One field at a time, as the editor's script sends it: the King becomes the Army General.
+    general = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/",
+                          {"revision": 2, "only": f"sel-{GENERAL}", f"sel-{GENERAL}": "on"})
+    assert general.status_code == 302
+    dwarves.refresh_from_db()
+    report = client.get(f"/api/v1/lists/{dwarves.pk}/report/") if False else None
+    from armylists.lists.catalogue import report_for
+    codes = [v.message for v in report_for(parse_roster(dwarves.document)).violations]
+    assert codes == ["Core must have 25% more pts of Core (minimum 25%)"]
+    assert [s["entry"] for s in dwarves.document["forces"][0]["selections"][0]["selections"]][-1] == GENERAL
+    unknown = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/", {"revision": 3, "only": "sel-nothing"})
+    assert unknown.status_code == 400
+    removed = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/remove/", {"revision": 3})
+    assert removed.status_code == 302
+    dwarves.refresh_from_db()
+    assert (dwarves.document["forces"][0]["selections"], dwarves.total_points, dwarves.revision) == ([], 0, 4)

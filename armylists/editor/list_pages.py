@@ -30,6 +30,7 @@ from armylists.lists.stored import Loaded, Unavailable, load
 from armylists.lists.tree_lists import is_tree_book, start_tree
 from armylists.editor.report_panel import report_panel
 from armylists.editor.unit_cards import unit_sections
+from armylists.editor.tree_cards import tree_sections
 
 DOWNLOADS = ("json", "txt", "pdf")
 # The printed rosters offered beside a list, by variant (armylists/exports/pdf.py): the system's own sheet
@@ -126,7 +127,8 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
     names = {u.id: u.name for u in report.units}
     return {
         "army_list": loaded.army_list, "roster": loaded.roster, "book": loaded.book,
-        "sections": unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies),
+        "sections": (tree_sections(loaded, report) if loaded.roster.is_tree
+                     else unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies)),
         "panel": report_panel(report, names, system=loaded.book.system,
                               data_as_of=data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version,
                                                     loaded.book.imported)),

@@ -16,7 +16,7 @@ from armylists.importers.battlescribe.elements import kids
 from armylists.importers.battlescribe.rosters import ROSTER_NS, selection_number
 from armylists.importers.battlescribe.sources import BattleScribeInputError
 from armylists.rules.battlescribe import GameData, Roster, place, set_cost_limit
-from armylists.rules.battlescribe.document import TreeIssue, judged  # noqa: F401 (the importer's names for them)
+from armylists.rules.battlescribe.document import TreeIssue, judged, keep_uid, start_past  # noqa: F401 (TreeIssue, judged: the importer's names for them)
 from armylists.rules.battlescribe.evaluate import refresh
 from armylists.rules.battlescribe.tree import Force, RosterError
 
@@ -32,6 +32,7 @@ def read_tree(root: Element, game: GameData, source: str) -> Roster:
                                          f"{limit.get('value')!r} is not a number") from None
         if value >= 0:
             set_cost_limit(roster, limit.get("typeId", ""), value)
+    start_past(roster, [e.get("id", "") for e in root.iter() if e.tag.endswith(("}force", "}selection"))])
     for element in kids(root, "forces", "force"):
         _force(roster, element, None, source)
     # Placed selections have no state yet, and the evaluator's single pass reads other selections' live
@@ -54,6 +55,7 @@ def _force(roster: Roster, element: Element, parent: Force | None, source: str) 
     force = Force(roster.new_uid("force"), roster.game.forces[entry_id][0], catalogue_id, owner, roster)
     owner.forces.append(force)
     roster.register(force)
+    keep_uid(roster, force, element.get("id", ""))   # the ids it was saved with: one to one
     for selection in kids(element, "selections", "selection"):
         _selection(roster, force, selection, source)
     for child in kids(element, "forces", "force"):
@@ -66,6 +68,7 @@ def _selection(roster: Roster, container, element: Element, source: str) -> None
     except RosterError as exc:
         raise BattleScribeInputError(source, f"<selection name={element.get('name')!r} "
                                              f"entryId={element.get('entryId')!r}>", str(exc)) from None
+    keep_uid(roster, placed, element.get("id", ""))
     for child in kids(element, "selections", "selection"):
         _selection(roster, placed, child, source)
 

@@ -35,10 +35,10 @@ def tree_roster(game: GameData, roster: ListRoster) -> Roster:
     if primary_cost_type(game):
         tree.cost_limits[primary_cost_type(game)] = float(roster.points_limit)
     tree.cost_limits.update(dict(roster.cost_limits))
+    start_past(tree, [n.id for top in roster.forces or () for f in top.walk_forces()
+                      for n in (f, *(x for s in f.selections for x in s.walk()))])
     for force in roster.forces or ():
         _place_force(tree, force, None)
-    numbers = [int(m.group(1)) for uid in tree.by_uid if (m := re.search(r"(\d+)$", uid))]
-    tree._ids = itertools.count(max(numbers, default=0) + 1)   # new uids never meet a kept one
     # Two passes, as read_tree: placed selections take the states an editor kept from its last action.
     refresh(tree)
     refresh(tree)
@@ -65,11 +65,28 @@ def _place_selection(tree: Roster, container, node: TreeSelection) -> None:
         placed = place(tree, container, node.entry, node.number)
     except RosterError as exc:
         raise RosterError(f"selection {node.id}: {exc}") from None
-    del tree.by_uid[placed.uid]
-    placed.uid = node.id
-    tree.register(placed)
+    keep_uid(tree, placed, node.id)
     for child in node.selections:
         _place_selection(tree, placed, child)
+
+
+KEPT_ID = re.compile(r"^[A-Za-z0-9_.-]{1,60}$")   # the list document's id (list_reader.TreeId)
+
+
+def start_past(tree: Roster, kept: list[str]) -> None:
+    """The uids the actions make start past every kept id's number, so a new one never meets a kept one."""
+    numbers = [int(m.group(1)) for uid in kept if (m := re.search(r"(\d+)$", uid))]
+    tree._ids = itertools.count(max(numbers, default=0) + 1)
+
+
+def keep_uid(tree: Roster, item: Selection | Force, wanted: str) -> None:
+    """Give a placed selection or force the id it was saved with, where the document can hold it and
+    nothing else has it."""
+    if not KEPT_ID.match(wanted or "") or wanted in tree.by_uid:
+        return
+    del tree.by_uid[item.uid]
+    item.uid = wanted
+    tree.register(item)
 
 
 def document_tree(tree: Roster) -> tuple[tuple[TreeForce, ...], int, tuple[tuple[str, float], ...]]:
