@@ -161,3 +161,31 @@ def test_the_editor_adds_a_unit_sets_an_option_and_removes_a_unit(dwarves, clien
     assert removed.status_code == 302
     dwarves.refresh_from_db()
     assert (dwarves.document["forces"][0]["selections"], dwarves.total_points, dwarves.revision) == ([], 0, 4)
+
+
+def test_every_download_of_a_roster_tree_answers(dwarves, api_alice, client):
+    api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "King"}, format="json")
+    for fmt in ("txt", "json", "pdf"):
+        response = client.get(f"/lists/{dwarves.pk}/download/{fmt}/")
+        assert response.status_code == 200, fmt
+    assert b"Core must have 25% more pts of Core" in client.get(f"/lists/{dwarves.pk}/download/txt/").content
+
+
+def test_a_tree_document_the_data_does_not_know_is_refused_with_its_path(api_alice):
+    document = {"format": "armylist/1", "system": SYSTEM, "book": BOOK, "book_version": VERSION,
+                "points_limit": 2000, "units": [],
+                "forces": [{"id": "f1", "entry": FORCE, "catalogue": CATALOGUE,
+                            "selections": [{"id": "s1", "entry": "no-such-entry"}]}]}
+    response = api_alice.post("/api/v1/lists/", {"document": document}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["fields"] == [{"path": "document.forces", "message": (
+        "selection s1: 'no-such-entry' is not selectable in 1332-e68c-203e-bad0")}]
+    document["forces"][0]["selections"] = [{"id": "f1", "entry": KING}]
+    twice = api_alice.post("/api/v1/lists/", {"document": document}, format="json")
+    assert twice.json()["error"]["fields"] == [{"path": "document.forces", "message": "the id 'f1' is used twice"}]
+    deep = {"id": "s0", "entry": KING}
+    for i in range(1, 14):
+        deep = {"id": f"s{i}", "entry": KING, "selections": [deep]}
+    document["forces"][0]["selections"] = [deep]
+    too_deep = api_alice.post("/api/v1/lists/", {"document": document}, format="json")
+    assert too_deep.status_code == 400 and ArmyList.objects.count() == 0
