@@ -189,3 +189,42 @@ def test_a_tree_document_the_data_does_not_know_is_refused_with_its_path(api_ali
     document["forces"][0]["selections"] = [deep]
     too_deep = api_alice.post("/api/v1/lists/", {"document": document}, format="json")
     assert too_deep.status_code == 400 and ArmyList.objects.count() == 0
+
+
+def test_an_event_checks_a_roster_tree_by_the_evaluator(dwarves, api_alice, alice, tmp_path, capsys):
+    """A submission kept as a roster tree is judged by the tree evaluator at the event (its settings
+    too); check_lists judges a folder's .ros the same way."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from armylists.events.checking import check_event
+    from armylists.models import Event, Submission
+
+    api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "King"}, format="json")
+    dwarves.refresh_from_db()
+    event = Event.objects.create(organiser=alice, name="Hold cup", date=timezone.now().date(), system=SYSTEM,
+                                 books=[BOOK], points_limit=2000, deadline=timezone.now() + timedelta(days=3))
+    Submission.objects.create(event=event, player_name="Ann", document=dwarves.document, checksum="a", book=BOOK,
+                              book_version=VERSION, submitted_at=timezone.now())
+    check_event(event)
+    [submission] = event.submissions.all()
+    assert (submission.valid, submission.status) == (False, "illegal")
+    assert [v["code"] for v in submission.report["violations"]] == ["bs.constraint.min", "bs.constraint.min"]
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    (folder / "hold.ros").write_bytes(api_alice.get(f"/api/v1/lists/{dwarves.pk}/export/?as=ros").content)
+    with pytest.raises(SystemExit) as stop:
+        call_command("check_lists", str(folder), "--system", SYSTEM, "--points", "2000")
+    out = capsys.readouterr().out
+    assert stop.value.code == 1 and "Roster must have 1 more selections of Army General (minimum 1)" in out
+
+
+def test_a_tree_whose_game_data_is_gone_is_said_unavailable_not_an_error(dwarves, client):
+    from armylists.models import BookGameData
+
+    BookGameData.objects.all().delete()
+    battlescribe_data.clear()
+    page = client.get(f"/lists/{dwarves.pk}/edit/")
+    assert page.status_code == 409
+    assert b"has no BattleScribe data stored to judge a roster tree; import it again" in page.content
