@@ -72,8 +72,10 @@ def test_a_king_and_a_thane_added_through_the_api_come_with_their_compulsory_gea
     assert thane.status_code == 201
     report = thane.json()["report"]
     assert (report["total_points"], violations(report)) == (325, ARMY)   # 215 + 110, both legal as added
-    assert [(u["name"], u["points"], u["category"]) for u in report["units"]] == [
+    categories = {c["id"]: (c["name"], c["points"], c["percent"], c["units"]) for c in report["categories"]}
+    assert [(u["name"], u["points"], categories[u["category"]][0]) for u in report["units"]] == [
         ("King", 215, "Characters"), ("Thane", 110, "Characters")]
+    assert list(categories.values()) == [("Characters", 325, 16.2, 2)]
     dwarves.refresh_from_db()
     assert (dwarves.total_points, dwarves.revision) == (325, 3)
     # The stored list's Report, the API's report route, is the same.
@@ -168,7 +170,9 @@ def test_every_download_of_a_roster_tree_answers(dwarves, api_alice, client):
     for fmt in ("txt", "json", "pdf"):
         response = client.get(f"/lists/{dwarves.pk}/download/{fmt}/")
         assert response.status_code == 200, fmt
-    assert b"Core must have 25% more pts of Core" in client.get(f"/lists/{dwarves.pk}/download/txt/").content
+    text = client.get(f"/lists/{dwarves.pk}/download/txt/").content.decode()
+    assert "== Characters: 215 pts (10.8%) ==\n215 - King\n" in text
+    assert "x bs.constraint.min: Core must have 25% more pts of Core (minimum 25%)" in text
 
 
 def test_a_tree_document_the_data_does_not_know_is_refused_with_its_path(api_alice):

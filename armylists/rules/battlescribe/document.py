@@ -138,7 +138,7 @@ def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
 
 def tree_report(roster: Roster, system: str, book: str, version: str) -> Report:
     """Our Report of the evaluator's verdict: the total and limit in the first cost type, a line per
-    root selection (its primary category, its cost with its children's), points per primary category,
+    root selection (its primary category's id, its cost with its children's), points per primary category,
     and the errors as violations with bs.* codes (the evaluator's own messages)."""
     result, issues = judged(roster)
     game = roster.game
@@ -149,12 +149,12 @@ def tree_report(roster: Roster, system: str, book: str, version: str) -> Report:
         for selection in force.selections:
             points = int(round(sum(s.state.costs.get(cost_type, 0) for s in selection.walk())))
             category = selection.state.primary or ""
-            units.append(UnitLine(selection.uid, selection.entry_id, selection.state.name,
-                                  game.name_of(category) if category else "", points, selection.number))
+            units.append(UnitLine(selection.uid, selection.entry_id, selection.state.name, category, points,
+                                  selection.number))
             if category:
                 per_category[category] = per_category.get(category, 0) + points
     categories = tuple(CategoryLine(c, game.name_of(c), points, round(100 * points / limit, 1) if limit else 0.0,
-                                    units=sum(1 for u in units if u.category == game.name_of(c)))
+                                    units=sum(1 for u in units if u.category == c))
                        for c, points in per_category.items())
     violations = tuple(Violation(i.code, i.message, ERROR if i.severity == "error" else WARNING) for i in issues)
     unit_name = (game.cost_types[0].get("name") or "pts").strip() if game.cost_types else "pts"
