@@ -10,14 +10,14 @@ from typing import Any
 from armylists.editor.forms import TreeUnitForm
 from armylists.editor.unit_cards import Section, UnitCard, cost_text
 from armylists.lists.stored import Loaded
-from armylists.lists.tree_lists import evaluator, root_choices, unit_offers
+from armylists.lists.tree_lists import evaluated, root_choices, unit_offers
 from armylists.rules import Report
 from armylists.rules.battlescribe.tree import Selection
 
 
 def tree_catalogue(loaded: Loaded, query: str = "") -> list[dict[str, Any]]:
     """The unit entries of each force, filtered by name, one section per force."""
-    tree = evaluator(loaded.roster)
+    tree = evaluated(loaded.roster)
     words = query.lower().split()
     sections = []
     for force in tree.all_forces():
@@ -45,7 +45,7 @@ def _words(selection: Selection) -> str:
 def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, open_ids: frozenset[str] | set[str] = frozenset(),
                   unit_url: str = "", bound_form: TreeUnitForm | None = None, bound_unit: str = "") -> list[Section]:
     """The units of each force, in order; with `editable`, each with its form and the addresses of its edits."""
-    tree = evaluator(loaded.roster)
+    tree = evaluated(loaded.roster)
     unit = loaded.book.system.budget_unit
     lines = {u.id: u for u in report.units}
     sections = []

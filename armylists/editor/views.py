@@ -313,7 +313,7 @@ def update_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
         if unit is None:
             return _missing_unit_form(request, unit_id)
         if loaded.roster.is_tree:
-            tree = tree_lists.evaluator(loaded.roster)
+            tree = tree_lists.evaluated(loaded.roster)
             form = TreeUnitForm(tree_lists.unit_offers(tree, tree.by_uid[unit_id]), request.POST,
                                 only=request.POST.get("only") or None)
             form.unit_id = unit_id

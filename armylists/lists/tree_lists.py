@@ -10,6 +10,8 @@ before (docs/import-battlescribe.md).
 from __future__ import annotations
 
 import difflib
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 
 from armylists.lists.battlescribe_data import GameDataUnavailable, game_data_for, has_game_data
@@ -50,9 +52,28 @@ def evaluator(roster: Roster, source: str = "list") -> TreeRoster:
         raise ListDocumentError(source, ("forces",), str(exc)) from None
 
 
+_evaluated: OrderedDict[Roster, TreeRoster] = OrderedDict()
+_evaluated_lock = threading.Lock()
+
+
+def evaluated(roster: Roster, source: str = "list") -> TreeRoster:
+    """The evaluator's roster of a tree list, to read and never to change: one request's report, cards,
+    catalogue and forms read the same one (a few kept per process, keyed by the document's value)."""
+    with _evaluated_lock:
+        if roster in _evaluated:
+            _evaluated.move_to_end(roster)
+            return _evaluated[roster]
+    tree = evaluator(roster, source)
+    with _evaluated_lock:
+        _evaluated[roster] = tree
+        while len(_evaluated) > 4:
+            _evaluated.popitem(last=False)
+    return tree
+
+
 def tree_validate(roster: Roster, source: str = "list") -> Report:
     """The list's Report, from the tree evaluator."""
-    return tree_report(evaluator(roster, source), roster.system, roster.book, roster.book_version)
+    return tree_report(evaluated(roster, source), roster.system, roster.book, roster.book_version)
 
 
 def with_tree(roster: Roster, tree: TreeRoster) -> Roster:
