@@ -232,3 +232,24 @@ def test_a_tree_whose_game_data_is_gone_is_said_unavailable_not_an_error(dwarves
     page = client.get(f"/lists/{dwarves.pk}/edit/")
     assert page.status_code == 409
     assert b"has no BattleScribe data stored to judge a roster tree; import it again" in page.content
+
+
+def test_a_list_in_the_older_flattened_shape_is_still_judged_by_our_engine(api_alice):
+    """A list of an imported book saved before roster trees (units, no forces) is kept and judged as
+    it was, with the importer's flattened book; it is not converted."""
+    from armylists.lists.catalogue import get_book
+
+    book = get_book(SYSTEM, BOOK, VERSION)
+    king = next(e.id for e in book.entries.values() if e.name == "King")
+    document = {"format": "armylist/1", "system": SYSTEM, "book": BOOK, "book_version": VERSION,
+                "points_limit": 2000, "units": [{"id": "k", "entry": king}]}
+    created = api_alice.post("/api/v1/lists/", {"document": document}, format="json")
+    assert created.status_code == 201
+    saved = ArmyList.objects.get(pk=created.json()["id"])
+    assert "forces" not in saved.document and saved.document["units"] == [{"id": "k", "entry": king}]
+    report = api_alice.get(f"/api/v1/lists/{saved.pk}/report/").json()
+    assert (report["total_points"], [v["code"] for v in report["violations"]]) == OLD_WAY
+    assert [u["id"] for u in report["units"]] == ["k"]
+# Our engine over the flattened book: the King at 215 pts with its minimums unmet (nothing is
+# selected by itself there: the reason lists of such books are now trees).
+OLD_WAY = (215, ["tally.min", "tally.min", "tally.min", "tally.min"])
