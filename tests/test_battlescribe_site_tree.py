@@ -170,6 +170,12 @@ def test_every_download_of_a_roster_tree_answers(dwarves, api_alice, client):
     for fmt in ("txt", "json", "pdf"):
         response = client.get(f"/lists/{dwarves.pk}/download/{fmt}/")
         assert response.status_code == 200, fmt
+    from pypdf import PdfReader
+
+    pdf = client.get(f"/lists/{dwarves.pk}/download/pdf/?variant=full").content
+    printed = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Characters 215 pts · 10.8% King 215 pts" in printed
+    assert "Roster must have 1 more selections of Army General (minimum 1)" in printed
     text = client.get(f"/lists/{dwarves.pk}/download/txt/").content.decode()
     assert "== Characters: 215 pts (10.8%) ==\n215 - King\n" in text
     assert "x bs.constraint.min: Core must have 25% more pts of Core (minimum 25%)" in text
