@@ -12,7 +12,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from xml.etree.ElementTree import Element
 
-from armylists.importers.battlescribe.elements import kids
+from armylists.importers.battlescribe.elements import kids, number
 from armylists.importers.battlescribe.rosters import ROSTER_NS, selection_number
 from armylists.importers.battlescribe.sources import BattleScribeInputError
 from armylists.rules.battlescribe import GameData, Roster, place, set_cost_limit
@@ -25,11 +25,8 @@ def read_tree(root: Element, game: GameData, source: str) -> Roster:
     """The evaluator's roster for a <roster> element, every force and selection as saved."""
     roster = Roster(game)
     for limit in kids(root, "costLimits", "costLimit"):
-        try:
-            value = float(limit.get("value", "-1"))
-        except ValueError:
-            raise BattleScribeInputError(source, f"<costLimit typeId={limit.get('typeId')!r}>",
-                                         f"{limit.get('value')!r} is not a number") from None
+        # finite and bounded, as every number of a roster (elements.number): 1e999 is refused, not infinite
+        value = number(source, "<costLimit> value", limit.get("value"), -1)
         if value >= 0:
             set_cost_limit(roster, limit.get("typeId", ""), value)
     start_past(roster, [e.get("id", "") for e in root.iter() if e.tag.endswith(("}force", "}selection"))])
