@@ -159,10 +159,23 @@ def test_the_editor_adds_a_unit_sets_an_option_and_removes_a_unit(dwarves, clien
     assert [s["entry"] for s in dwarves.document["forces"][0]["selections"][0]["selections"]][-1] == GENERAL
     unknown = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/", {"revision": 3, "only": "sel-nothing"})
     assert unknown.status_code == 400
-    removed = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/remove/", {"revision": 3})
+    # The editor's script (htmx): the answer is the redrawn list, the card open with the option ticked.
+    shield = "e1b5-41cd-8f96-9563::ff97-a295-86c8-76d5"
+    htmx = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/", {"revision": 3, "only": f"sel-{shield}",
+                                                                     f"sel-{shield}": "on"}, HTTP_HX_REQUEST="true")
+    assert htmx.status_code == 200 and htmx["X-List-Revision"] == "4"
+    assert f'name="sel-{shield}" value="1" checked'.encode() in htmx.content
+    dwarves.refresh_from_db()
+    assert dwarves.total_points == 235   # the King's Shield: +20 pts
+    undo = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/", {"revision": 4, "only": f"sel-{shield}"},
+                       HTTP_HX_REQUEST="true")
+    assert undo.status_code == 200
+    dwarves.refresh_from_db()
+    assert (dwarves.total_points, dwarves.revision) == (215, 5)   # +20 pts for the Shield, then taken off
+    removed = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/remove/", {"revision": 5})
     assert removed.status_code == 302
     dwarves.refresh_from_db()
-    assert (dwarves.document["forces"][0]["selections"], dwarves.total_points, dwarves.revision) == ([], 0, 4)
+    assert (dwarves.document["forces"][0]["selections"], dwarves.total_points, dwarves.revision) == ([], 0, 6)
 
 
 def test_every_download_of_a_roster_tree_answers(dwarves, api_alice, client):
