@@ -272,3 +272,16 @@ def test_a_list_in_the_older_flattened_shape_is_still_judged_by_our_engine(api_a
 # Our engine over the flattened book: the King at 215 pts with its minimums unmet (nothing is
 # selected by itself there: the reason lists of such books are now trees).
 OLD_WAY = (215, ["tally.min", "tally.min", "tally.min", "tally.min"])
+
+
+def test_the_settings_of_a_roster_tree_set_its_limit_and_refuse_a_composition(dwarves, client):
+    changed = client.post(f"/lists/{dwarves.pk}/settings/", {"revision": 1, "name": "Hold", "points_limit": "2500"})
+    assert changed.status_code == 302
+    dwarves.refresh_from_db()
+    assert (dwarves.points_limit, dwarves.document["points_limit"]) == (2500, 2500)
+    refused = client.post(f"/lists/{dwarves.pk}/settings/", {"revision": 2, "name": "Hold", "points_limit": "2500",
+                                                             "composition": "anything"})
+    assert refused.status_code == 400 and refused.context["settings"]["errors"] == {
+        "composition": ["Select a valid choice. anything is not one of the available choices."]}
+    dwarves.refresh_from_db()
+    assert dwarves.revision == 2 and "composition" not in dwarves.document

@@ -122,7 +122,7 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
                                                      data_as_of=data_as_of(roster.system, roster.book, roster.book_version,
                                                                            book.imported)),
         "settings": settings,
-        "compositions": [(cid, c.name) for cid, c in book.compositions.items()],
+        "compositions": [] if roster.is_tree else [(cid, c.name) for cid, c in book.compositions.items()],
         "mode_choices": [(mid, m.name) for mid, m in book.system.modes.items()],
         "takes_allies": book.system.allies is not None, "ally_choices": ally_choices, "allies_book": loaded.allies,
         "messages_": messages or [], "focus": focus or "", "stale": stale, "scroll_to": scroll_to,
@@ -252,6 +252,8 @@ def messages_from(form: forms.Form) -> dict[str, Any]:
 def edit_settings(request: HttpRequest, pk: int) -> HttpResponse:
     def change(loaded: Loaded, form: ListSettingsForm) -> tuple[Roster, str | None]:
         data = form.cleaned_data
+        if loaded.roster.is_tree and data.get("composition"):   # its forces say what the army is
+            raise EditError("A list kept as a BattleScribe roster has forces, not a composition.", "composition")
         roster = edits.set_list_settings(loaded.book, loaded.roster, data["name"], data["points_limit"],
                                               data.get("composition") or None)
         modes = form.chosen_modes()
