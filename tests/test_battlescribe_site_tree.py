@@ -285,3 +285,23 @@ def test_the_settings_of_a_roster_tree_set_its_limit_and_refuse_a_composition(dw
         "composition": ["Select a valid choice. anything is not one of the available choices."]}
     dwarves.refresh_from_db()
     assert dwarves.revision == 2 and "composition" not in dwarves.document
+
+
+GREAT_WEAPON = "8292-fa41-8aee-5573::2837-ec0d-956f-690a"
+
+
+def test_an_error_inside_a_unit_is_shown_on_its_card(dwarves, api_alice, client):
+    king = api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "King"}, format="json").json()["unit"]
+    response = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/",
+                           {"revision": 2, "only": f"sel-{GREAT_WEAPON}", f"sel-{GREAT_WEAPON}": "on"})
+    assert response.status_code == 302
+    report = api_alice.get(f"/api/v1/lists/{dwarves.pk}/report/").json()
+    assert [(v["code"], v["message"], v["unit"]) for v in report["violations"]] == UNIT_ERRORS(king["id"])
+    page = client.get(f"/lists/{dwarves.pk}/edit/").content.decode()
+    assert ('<span class="unit-problem problem-error">King has 1 too many selections of Melee Weapon (maximum 1)'
+            '</span>') in page
+def UNIT_ERRORS(uid: str) -> list[tuple[str, str, str | None]]:
+    """The army's limits (on no unit), and the King's two melee weapons, on the King (the data's own
+    "Melee Weapon" group: at most 1)."""
+    return [(code, message, None) for code, message, _s in ARMY] + [
+        ("bs.constraint.max", "King has 1 too many selections of Melee Weapon (maximum 1)", uid)]

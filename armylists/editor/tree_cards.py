@@ -48,6 +48,10 @@ def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, ope
     tree = evaluated(loaded.roster)
     unit = loaded.book.system.budget_unit
     lines = {u.id: u for u in report.units}
+    by_unit: dict[str, list] = {}
+    for v in report.violations:
+        if v.unit:
+            by_unit.setdefault(v.unit, []).append(v)
     sections = []
     for force in tree.all_forces():
         cards = []
@@ -55,7 +59,9 @@ def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, ope
             line = lines.get(selection.uid)
             card = UnitCard(id=selection.uid, name=selection.state.name, label="", size=None,
                             points=line.points if line else 0, roles=[], summary=_words(selection),
-                            errors=[], warnings=[], category=line.category if line else "",
+                            errors=[v for v in by_unit.get(selection.uid, []) if v.severity == "error"],
+                            warnings=[v for v in by_unit.get(selection.uid, []) if v.severity != "error"],
+                            category=line.category if line else "",
                             open=selection.uid in open_ids)
             if editable:
                 card.form = _form_view(selection, unit_offers(tree, selection), unit,

@@ -113,6 +113,15 @@ class TreeIssue:
     code: str       # bs.constraint.max | bs.constraint.min | bs.hidden | bs.cost_limit | bs.error | bs.unsupported
     message: str
     severity: str = "error"
+    where: str = ""   # the uid of the selection it is on, if any
+
+
+def _root_uid(roster: Roster, uid: str) -> str | None:
+    """The unit (root selection) a selection is in."""
+    element = roster.by_uid.get(uid)
+    while isinstance(element, Selection) and isinstance(element.parent, Selection):
+        element = element.parent
+    return element.uid if isinstance(element, Selection) else None
 
 
 def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
@@ -130,7 +139,7 @@ def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
             code = "bs.constraint.min"
         else:
             code = "bs.error"
-        issues.append(TreeIssue(code, error.message, error.severity))
+        issues.append(TreeIssue(code, error.message, error.severity, error.where))
     issues += [TreeIssue("bs.unsupported", f"not understood, so the roster is not called legal: {item}")
                for item in result.unsupported]
     return result, issues
@@ -156,7 +165,9 @@ def tree_report(roster: Roster, system: str, book: str, version: str) -> Report:
     categories = tuple(CategoryLine(c, game.name_of(c), points, round(100 * points / limit, 1) if limit else 0.0,
                                     units=sum(1 for u in units if u.category == c))
                        for c, points in per_category.items())
-    violations = tuple(Violation(i.code, i.message, ERROR if i.severity == "error" else WARNING) for i in issues)
+    units_of = {uid: _root_uid(roster, uid) for uid in {i.where for i in issues if i.where}}
+    violations = tuple(Violation(i.code, i.message, ERROR if i.severity == "error" else WARNING,
+                                 unit=units_of.get(i.where)) for i in issues)
     unit_name = (game.cost_types[0].get("name") or "pts").strip() if game.cost_types else "pts"
     return Report(system=system, book=book, book_version=version, points_limit=limit,
                   total_points=int(round(result.costs.get(cost_type, 0))), band=None, band_name=None,
