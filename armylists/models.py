@@ -40,6 +40,37 @@ class RulesFile(models.Model):
         return f"{self.kind} {self.system}/{self.slug} {self.version}"
 
 
+class BattleScribeDocument(models.Model):
+    """A BattleScribe game system or catalogue as the tree evaluator reads it (rules/battlescribe/packed.py:
+    its plain data, MessagePack and zlib), stored once however many books need it (its digest)."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    kind = models.CharField(max_length=10)  # system, catalogue
+    bs_id = models.CharField(max_length=100)
+    revision = models.IntegerField()
+    name = models.CharField(max_length=200)
+    packed = models.BinaryField()
+    stored_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["bs_id", "revision"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.name} r{self.revision}"
+
+
+class BookGameData(models.Model):
+    """What the evaluator needs of an imported BattleScribe book: the game system, the catalogue and the
+    catalogues it links, in that order (digests of `BattleScribeDocument`s)."""
+
+    book = models.OneToOneField(RulesFile, on_delete=models.CASCADE, related_name="game_data")
+    catalogue_id = models.CharField(max_length=100)  # the catalogue's BattleScribe id
+    documents = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"game data of {self.book}"
+
+
 MAX_REVISION = 2**31 - 1  # the revision column's range on every database; a larger one sent is refused
 
 

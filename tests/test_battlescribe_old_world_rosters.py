@@ -81,9 +81,29 @@ def validated(name: str) -> tuple[int, list[tuple[str, str]], bool]:
     return exit_.value.code, [(v["code"], v["message"]) for v in report["violations"]], report["valid"]
 
 
-def test_validate_list_judges_each_saved_roster_by_the_data(db):
-    """One import of the data (about 20 s), then every example roster: its exit status, its violations."""
+def on_the_site(client, name: str) -> tuple[list[tuple[str, str]], bool, int]:
+    """The roster imported through the API (a list of the book's roster tree), then the list's Report
+    as the site gives it: its violations, its verdict, the stored total."""
+    created = client.post("/api/v1/lists/import/", (EXAMPLES / name).read_bytes(), content_type="application/xml")
+    assert created.status_code == 201, created.content
+    pk = created.json()["id"]
+    report = client.get(f"/api/v1/lists/{pk}/report/").json()
+    return [(v["code"], v["message"]) for v in report["violations"]], report["valid"], report["total_points"]
+
+
+def test_validate_list_judges_each_saved_roster_by_the_data(db, alice):
+    """One import of the data (about 20 s), then every example roster: its exit status, its violations;
+    and the same roster imported on the site as a list is judged the same (issue 21 item 1)."""
+    from rest_framework.test import APIClient
+
     call_command("import_battlescribe", str(DATA), verbosity=0)
     assert sorted(p.name for p in EXAMPLES.glob("*.ros")) == sorted(name for name, _s, _v in CASES)
     assert [(name, *validated(name)) for name, _s, _v in CASES] == [
         (name, status, violations, status == 0) for name, status, violations in CASES]
+    client = APIClient()
+    client.force_authenticate(alice)
+    site = {name: on_the_site(client, name) for name, _s, _v in CASES}
+    assert {name: found[:2] for name, found in site.items()} == {
+        name: (violations, status == 0) for name, status, violations in CASES}
+    assert [site[name][2] for name in ("empire-of-man-legal.ros", "dwarfen-mountain-holds-legal.ros",
+                                       "warriors-of-chaos-legal.ros")] == [1988, 1925, 1870]

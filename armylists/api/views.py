@@ -22,6 +22,7 @@ from armylists.listfiles.formats import ListFileError, format_of
 from armylists.listfiles.importing import ImportProblem, import_list
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
+from armylists.listfiles.formats import WRITERS, ListFileError
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import Book, ListDocumentError, Roster, roster_to_dict
 from armylists.rules.archives import unpack_budget
@@ -206,9 +207,11 @@ class ListReportView(APIView):
 class ListExportView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_scope = "export"
-    FORMATS = ("json", "text", "pdf")
+    FORMATS = ("json", "text", "pdf", "ros", "rosz")
 
-    @extend_schema(parameters=[OpenApiParameter("as", str, enum=list(FORMATS), description="Export format (json).")],
+    @extend_schema(parameters=[OpenApiParameter("as", str, enum=list(FORMATS),
+                                                description="Export format (json); ros and rosz for a list kept as a "
+                                                            "BattleScribe roster tree.")],
                    responses={(200, "application/json"): OpenApiTypes.OBJECT,
                               (200, "text/plain"): OpenApiTypes.STR,
                               (200, "application/pdf"): OpenApiTypes.BINARY,
@@ -226,7 +229,17 @@ class ListExportView(APIView):
         else:
             book = book_for(roster)
             report = validate_roster(book, roster)
-            if kind == "text":
+            if kind in ("ros", "rosz"):
+                writer = WRITERS[kind]
+                if not writer.applies(roster, book):
+                    raise ValidationError({"as": [f"only a list of an imported BattleScribe book kept as a roster "
+                                                  f"tree can be written as .{kind}"]})
+                try:
+                    response = HttpResponse(writer.write(roster, book, report.total_points),
+                                            content_type=writer.content_type)
+                except ListFileError as exc:
+                    raise ValidationError({"as": [str(exc)]}) from None
+            elif kind == "text":
                 response = HttpResponse(export_text(book, roster, report, allies_book_for(roster)),
                                         content_type="text/plain; charset=utf-8")
             else:

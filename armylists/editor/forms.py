@@ -165,13 +165,17 @@ class AddUnitForm(RevisionForm):
     entry = forms.ChoiceField()
     allied = forms.BooleanField(required=False)
 
-    def __init__(self, book: Book, *args: Any, allies: Book | None = None, **kwargs: Any):
+    def __init__(self, book: Book, *args: Any, allies: Book | None = None,
+                 entries: list[tuple[str, str]] | None = None, **kwargs: Any):
+        """`entries`: (id, name) of what may be added instead of the book's entries (a roster tree's)."""
         super().__init__(*args, **kwargs)
         self.allies = allies
         from_book = book
         if self.data.get("allied") not in (None, "", "0", "false", "False"):
             from_book = allies
         self.fields["entry"].choices = [(e.id, e.name) for e in from_book.entries.values()] if from_book else []
+        if entries is not None:
+            self.fields["entry"].choices = entries
 
     def clean_allied(self) -> bool:
         allied = self.cleaned_data.get("allied", False)
@@ -337,4 +341,45 @@ class UnitForm(RevisionForm):
             out["general"] = data.get("general", False)
         if "path" in fields:
             out["path"] = data.get("path") or None
+        return out
+
+
+class TreeUnitForm(RevisionForm):
+    """The selections inside one unit of a roster tree (an imported BattleScribe book's list): a field
+    `sel-<entry id path>` per option the unit offers, a checkbox where it may be taken once, else a
+    number. As for UnitForm, the whole form sets every field (an unticked box is none), and the
+    editor's script sends one field at a time (`only=<field>`)."""
+
+    unit_id = ""  # the selection the form is about, for the editor to show it open with its errors
+
+    def __init__(self, offers: list[dict[str, Any]], *args: Any, only: str | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.offers = {f"sel-{o['entry']}": o for o in offers}
+        for name, offer in self.offers.items():
+            if offer["max"] == 1:
+                self.fields[name] = forms.BooleanField(required=False, label=offer["name"])
+            else:
+                self.fields[name] = forms.IntegerField(
+                    required=False, min_value=0, max_value=offer["max"] or MAX_SIZE, label=offer["name"],
+                    error_messages={"invalid": "Enter how many, a whole number."})
+        self.unknown_only = None
+        if only:
+            if only not in self.offers:
+                self.unknown_only = only
+                self.fields = {"revision": self.fields["revision"]}
+            else:
+                self.fields = {name: self.fields[name] for name in ("revision", only)}
+
+    def clean(self) -> dict[str, Any]:
+        if self.unknown_only:
+            raise forms.ValidationError(f"This unit has no option {self.unknown_only!r}.")
+        return super().clean()
+
+    def counts(self) -> dict[str, int]:
+        """Entry id path -> how many, for every field the form set."""
+        out = {}
+        for name in self.fields:
+            if name in self.offers:
+                value = self.cleaned_data.get(name)
+                out[self.offers[name]["entry"]] = int(value or 0) if not isinstance(value, bool) else int(value)
         return out

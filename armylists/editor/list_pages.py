@@ -22,12 +22,15 @@ from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.editor.forms import NewListForm, RenameForm, ShareForm
 from armylists.lists.edits import EditError
 from armylists.models import ArmyList
-from armylists.rules import Book
+from armylists.listfiles.formats import WRITERS, ListFileError, writers_for
+from armylists.rules import Book, Roster
 
 from armylists.editor.views import unavailable
 from armylists.lists.stored import Loaded, Unavailable, load
+from armylists.lists.tree_lists import is_tree_book, start_tree
 from armylists.editor.report_panel import report_panel
 from armylists.editor.unit_cards import unit_sections
+from armylists.editor.tree_cards import tree_sections
 
 DOWNLOADS = ("json", "txt", "pdf")
 # The printed rosters offered beside a list, by variant (armylists/exports/pdf.py): the system's own sheet
@@ -36,12 +39,15 @@ PDF_LABELS = {"full": "PDF roster", "compact": "PDF, compact", "hidden": "PDF, h
               "warband": "PDF warband sheet"}
 
 
-def download_links(link_base: str, book: Book) -> list[tuple[str, str]]:
-    """(label, address) of every download of a list: text, JSON and each PDF variant."""
+def download_links(link_base: str, book: Book, roster: Roster | None = None) -> list[tuple[str, str]]:
+    """(label, address) of every download of a list: text, JSON, each PDF variant, and the files other
+    tools read that an importer writes for this list (a roster tree's .ros and .rosz)."""
     first = default_variant(book)
     variants = [first] + [v for v in ("full", "compact", "hidden") if v != first]
+    others = writers_for(roster, book) if roster is not None else []
     return [("Text", f"{link_base}txt/"), ("JSON", f"{link_base}json/"),
-            *((PDF_LABELS[v], f"{link_base}pdf/?variant={v}") for v in variants)]
+            *((PDF_LABELS[v], f"{link_base}pdf/?variant={v}") for v in variants),
+            *((w.label, f"{link_base}{w.extension}/") for w in others)]
 
 
 def _books() -> list[Book]:
@@ -77,8 +83,11 @@ def new_list(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             book = form.cleaned_data["book_obj"]
             try:
-                roster = edits.start_roster(book, form.cleaned_data["name"], form.cleaned_data["points_limit"],
-                                                 form.cleaned_data["composition_id"])
+                if is_tree_book(book):   # an imported BattleScribe book: a roster tree (lists/tree_lists.py)
+                    roster = start_tree(book, form.cleaned_data["name"], form.cleaned_data["points_limit"])
+                else:
+                    roster = edits.start_roster(book, form.cleaned_data["name"], form.cleaned_data["points_limit"],
+                                                form.cleaned_data["composition_id"])
                 if form.cleaned_data["allies_book"] is not None:
                     roster, _ = edits.set_allies(book, roster, form.cleaned_data["allies_book"],
                                                       form.cleaned_data["allies_composition"])
@@ -118,11 +127,12 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
     names = {u.id: u.name for u in report.units}
     return {
         "army_list": loaded.army_list, "roster": loaded.roster, "book": loaded.book,
-        "sections": unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies),
+        "sections": (tree_sections(loaded, report) if loaded.roster.is_tree
+                     else unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies)),
         "panel": report_panel(report, names, system=loaded.book.system,
                               data_as_of=data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version,
                                                     loaded.book.imported, loaded.book.name)),
-        "downloads": download_links(link_base, loaded.book),
+        "downloads": download_links(link_base, loaded.book, loaded.roster),
     }
 
 
@@ -275,6 +285,14 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
         content = render_pdf(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster), variant,
                              share_url=share_url, allies=loaded.allies, data_as_of=as_of["text"])
         content_type = "application/pdf"
+    elif fmt in WRITERS and WRITERS[fmt].applies(loaded.roster, loaded.book):
+        writer = WRITERS[fmt]
+        try:
+            content = writer.write(loaded.roster, loaded.book,
+                                   validate_roster(loaded.book, loaded.roster).total_points)
+        except ListFileError as exc:
+            return unavailable(request, army_list, str(exc))
+        content_type = writer.content_type
     else:
         raise Http404("Unknown download format.")
     response = HttpResponse(content, content_type=content_type)

@@ -21,14 +21,14 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
-from armylists.lists import edits
+from armylists.lists import edits, tree_lists
 from armylists.lists.access import get_rw_list_for_user
 from armylists.lists.entries import cost_as_added
 from armylists.lists.catalogue import listed_books, validate_roster
 from armylists.lists.data_as_of import data_as_of
 from armylists.editor.forms import (
-    AddUnitForm, ItemForm, ListSettingsForm, MoveUnitForm, RevisionForm, UnitForm, allies_key, ally_label,
-    ally_options,
+    AddUnitForm, ItemForm, ListSettingsForm, MoveUnitForm, RevisionForm, TreeUnitForm, UnitForm, allies_key,
+    ally_label, ally_options,
 )
 from armylists.lists.edits import EditError
 from armylists.lists.stored import Loaded, Unavailable, load, save_edit
@@ -38,6 +38,7 @@ from armylists.rules import Book, ListDocumentError, Report, Roster
 from armylists.editor.changes import changed_units
 from armylists.editor.report_panel import report_panel
 from armylists.editor.unit_cards import cost_text, unit_sections
+from armylists.editor.tree_cards import tree_catalogue, tree_sections
 
 
 def unavailable(request: HttpRequest, army_list: ArmyList, reason: str) -> HttpResponse:
@@ -88,8 +89,14 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
     if focus:
         open_ids.add(focus)
     unit_url = reverse("unit-update", args=[army_list.pk, "UNIT"]).replace("UNIT", "{unit}")
-    sections = unit_sections(book, roster, report, editable=True, open_ids=open_ids, bound_form=bound_form,
-                             item_errors=item_errors, unit_url=unit_url, allies=loaded.allies, forms_for=forms_for)
+    if roster.is_tree:   # an imported BattleScribe book's list (editor/tree_cards.py)
+        tree_form = bound_form if isinstance(bound_form, TreeUnitForm) else None
+        sections = tree_sections(loaded, report, editable=True, open_ids=open_ids, unit_url=unit_url,
+                                 bound_form=tree_form, bound_unit=tree_form.unit_id if tree_form else "")
+    else:
+        sections = unit_sections(book, roster, report, editable=True, open_ids=open_ids, bound_form=bound_form,
+                                 item_errors=item_errors, unit_url=unit_url, allies=loaded.allies,
+                                 forms_for=forms_for)
     names = {}
     for u in roster.units:
         entries = loaded.book_of(u).entries
@@ -115,7 +122,7 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
                                                      data_as_of=data_as_of(roster.system, roster.book, roster.book_version,
                                                                            book.imported, book.name)),
         "settings": settings,
-        "compositions": [(cid, c.name) for cid, c in book.compositions.items()],
+        "compositions": [] if roster.is_tree else [(cid, c.name) for cid, c in book.compositions.items()],
         "mode_choices": [(mid, m.name) for mid, m in book.system.modes.items()],
         "takes_allies": book.system.allies is not None, "ally_choices": ally_choices, "allies_book": loaded.allies,
         "messages_": messages or [], "focus": focus or "", "stale": stale, "scroll_to": scroll_to,
@@ -138,13 +145,19 @@ def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = 
         return response
     if request.htmx:
         if context["refresh_catalogue"]:  # the allies changed: their entries are redrawn too
-            context.update(catalogue=catalogue(loaded.book, "", loaded.allies), query="")
+            context.update(catalogue=_catalogue_of(loaded, ""), query="")
         response = render(request, "lists/editor_main.html", {**context, "oob": True}, status=status)
         response["X-List-Revision"] = str(loaded.army_list.revision)  # the editor's script sends it next
         return response
     query = request.GET.get("q", "").strip()
-    context.update(catalogue=catalogue(loaded.book, query, loaded.allies), query=query)
+    context.update(catalogue=_catalogue_of(loaded, query), query=query)
     return render(request, "lists/editor.html", context, status=status)
+
+
+def _catalogue_of(loaded: Loaded, query: str) -> list[dict[str, Any]]:
+    if loaded.roster.is_tree:
+        return tree_catalogue(loaded, query)
+    return catalogue(loaded.book, query, loaded.allies)
 
 
 @login_required
@@ -239,6 +252,8 @@ def messages_from(form: forms.Form) -> dict[str, Any]:
 def edit_settings(request: HttpRequest, pk: int) -> HttpResponse:
     def change(loaded: Loaded, form: ListSettingsForm) -> tuple[Roster, str | None]:
         data = form.cleaned_data
+        if loaded.roster.is_tree and data.get("composition"):   # its forces say what the army is
+            raise EditError("A list kept as a BattleScribe roster has forces, not a composition.", "composition")
         roster = edits.set_list_settings(loaded.book, loaded.roster, data["name"], data["points_limit"],
                                               data.get("composition") or None)
         modes = form.chosen_modes()
@@ -267,15 +282,25 @@ def edit_settings(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def add_unit(request: HttpRequest, pk: int) -> HttpResponse:
     def change(loaded: Loaded, form: AddUnitForm) -> tuple[Roster, str | None]:
+        if loaded.roster.is_tree:   # a root selection, with what its minimums and defaults select
+            return tree_lists.add_root_selection(loaded.roster, form.cleaned_data["entry"])
         allied = form.cleaned_data["allied"]
         return edits.add_unit(loaded.allies if allied else loaded.book, loaded.roster,
                                    form.cleaned_data["entry"], allied=allied)
 
-    return run_edit(request, pk, lambda loaded: AddUnitForm(loaded.book, request.POST, allies=loaded.allies),
-                    change, messages_from)
+    def make_form(loaded: Loaded) -> AddUnitForm:
+        entries = None
+        if loaded.roster.is_tree:
+            entries = [(e["id"], e["name"]) for section in tree_catalogue(loaded) for e in section["entries"]]
+        return AddUnitForm(loaded.book, request.POST, allies=loaded.allies, entries=entries)
+
+    return run_edit(request, pk, make_form, change, messages_from)
 
 
 def _unit_of(loaded: Loaded, unit_id: str):
+    if loaded.roster.is_tree:   # a unit of a roster tree is a root selection of a force
+        return next((s for top in loaded.roster.forces or () for f in top.walk_forces() for s in f.selections
+                     if s.id == unit_id), None)
     for unit in loaded.roster.units:
         if unit.id == unit_id:
             return unit
@@ -289,13 +314,21 @@ def update_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
         unit = _unit_of(loaded, unit_id)
         if unit is None:
             return _missing_unit_form(request, unit_id)
+        if loaded.roster.is_tree:
+            tree = tree_lists.evaluated(loaded.roster)
+            form = TreeUnitForm(tree_lists.unit_offers(tree, tree.by_uid[unit_id]), request.POST,
+                                only=request.POST.get("only") or None)
+            form.unit_id = unit_id
+            return form
         return UnitForm(loaded.book_of(unit), unit, request.POST, only=request.POST.get("only") or None)
 
-    def change(loaded: Loaded, form: UnitForm) -> tuple[Roster, str | None]:
+    def change(loaded: Loaded, form: forms.Form) -> tuple[Roster, str | None]:
+        if isinstance(form, TreeUnitForm):
+            return tree_lists.set_children(loaded.roster, unit_id, form.counts()), unit_id
         return edits.update_unit(form.book, loaded.roster, unit_id, form.changes()), unit_id
 
     def errors_at(form: forms.Form) -> dict[str, Any]:
-        return {"bound_form": form} if isinstance(form, UnitForm) else messages_from(form)
+        return {"bound_form": form} if isinstance(form, (UnitForm, TreeUnitForm)) else messages_from(form)
 
     return run_edit(request, pk, make_form, change, errors_at)
 
@@ -326,8 +359,12 @@ def _unit_action(request: HttpRequest, pk: int, unit_id: str, form_class: type[f
 @login_required
 @require_POST
 def remove_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
-    return _unit_action(request, pk, unit_id, RevisionForm,
-                        lambda loaded, form: (edits.remove_unit(loaded.roster, unit_id), None))
+    def change(loaded: Loaded, form: forms.Form) -> tuple[Roster, str | None]:
+        if loaded.roster.is_tree:
+            return tree_lists.remove_selection(loaded.roster, unit_id), None
+        return edits.remove_unit(loaded.roster, unit_id), None
+
+    return _unit_action(request, pk, unit_id, RevisionForm, change)
 
 
 @login_required

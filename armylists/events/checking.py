@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from armylists.lists.catalogue import allies_book_for, book_for, book_name, site_library, system_name
+from armylists.lists.tree_lists import tree_validate
 from armylists.models import Event, Submission
 from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, parse_roster
 from armylists.rules.event import EventRules, Ruleset, check_list, check_team, parse_event_rules
@@ -108,7 +109,7 @@ def evaluate(submissions: Sequence[Submission], ruleset: Ruleset, progress: Prog
         except ListDocumentError as exc:
             checked[sub.pk] = Checked(error=exc.reason)
             continue
-        checked[sub.pk] = Checked(book, roster, check_list(ruleset, book, roster, allies), allies=allies)
+        checked[sub.pk] = Checked(book, roster, check_list(ruleset, book, roster, allies, tree_validate), allies=allies)
     if ruleset.event.team_rules:
         # A team is the registered one (events.teams): its members' lists and those uploaded into it.
         teams: dict[int, list] = {}

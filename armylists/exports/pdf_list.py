@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from armylists.rules import Book, Report, Roster
+from armylists.rules import Book, Report, Roster, RosterUnit
 from armylists.rules.report import UnitLine
 
 from armylists.exports.text import UnitWords, describe_unit
@@ -24,6 +24,8 @@ class PrintedList:
         self.data_as_of = data_as_of  # the book and the game data version it came from, for the stamp
         lines = {u.id: u for u in report.units}
         self.units = []
+        if roster.is_tree:   # a roster tree's units are the Report's lines: its root selections, by name
+            self.units = [PrintedUnit(_tree_words(line), line, book) for line in report.units]
         for u in roster.units:
             own = allies if u.allied and allies is not None else book
             self.units.append(PrintedUnit(describe_unit(own, u), lines.get(u.id), own))
@@ -43,3 +45,10 @@ class PrintedList:
 
     def points(self, unit: PrintedUnit) -> str:
         return f"{unit.line.points} {self.report.budget_unit}" if unit.line else "?"
+
+
+def _tree_words(line: UnitLine) -> UnitWords:
+    """A root selection of a roster tree in the words the Report has for it (its name); what it holds
+    is printed by issue 22's cards."""
+    return UnitWords(unit=RosterUnit(id=line.id, entry=line.entry), entry=None, name=line.name, size=None,
+                     roles=(), options=(), models=(), mount=None, command=(), items=())

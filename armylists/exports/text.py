@@ -165,6 +165,13 @@ def export_text(book: Book, roster: Roster, report: Report, allies: Book | None 
     def words(unit: RosterUnit) -> str:
         return unit_text(describe_unit(allies if unit.allied else book, unit))
 
+    if roster.is_tree:   # a roster tree: its units are the Report's lines (root selections), by category
+        for cat in report.categories:
+            lines += ["", f"== {cat.name}: {cat.points} {budget} ({cat.percent:.1f}%) =="]
+            lines += [f"{u.points} - {_one_line(u.name)}" for u in report.units if u.category == cat.id]
+        others = [u for u in report.units if u.category not in {c.id for c in report.categories}]
+        if others:
+            lines += ["", "== Other =="] + [f"{u.points} - {_one_line(u.name)}" for u in others]
     for cat in report.categories:
         units = [u for u in roster.units if u.id in points and points[u.id].category == cat.id]
         if not units:

@@ -7,12 +7,13 @@ a version and a version's content must never change.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, transaction
 
-from armylists.models import RulesFile
+from armylists.models import BattleScribeDocument, BookGameData, RulesFile
+from armylists.rules.battlescribe.packed import digest as packed_digest, pack
 from armylists.rules.loader import content_hash
 
 from armylists.importers import battlescribe, owb
@@ -27,6 +28,8 @@ class StoredFile:
     name: str
     data: dict
     where: str  # the file it came from, for people
+    # An imported BattleScribe book: the plain documents its tree evaluator needs (system, catalogue, linked)
+    game_data: list[dict] = field(default_factory=list, compare=False, repr=False)
 
 
 def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str], int, list[str]]:
@@ -39,17 +42,35 @@ def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str
             digest = content_hash(f.data)
             row = RulesFile.objects.filter(kind=f.kind, system=f.system, slug=f.slug, version=f.version).first()
             if row is None:
-                RulesFile.objects.create(kind=f.kind, system=f.system, slug=f.slug, version=f.version, name=f.name[:200],
-                                         content_hash=digest, data=f.data, source_path=f.where[:300])
+                row = RulesFile.objects.create(kind=f.kind, system=f.system, slug=f.slug, version=f.version,
+                                               name=f.name[:200], content_hash=digest, data=f.data,
+                                               source_path=f.where[:300])
                 created.append(f"{f.kind} {f.slug} {f.version}")
+                keep_game_data(row, f.game_data)
             elif row.content_hash == digest:
                 unchanged += 1
+                keep_game_data(row, f.game_data)  # a book imported before its game data was kept gets it now
             else:
                 refused.append(f"version {f.version} of {f.kind} {f.slug!r} is already loaded with other content; "
                                f"a version's content never changes ({bump_hint})")
         if refused:
             transaction.set_rollback(True)
     return created, unchanged, refused
+
+
+def keep_game_data(row: RulesFile, documents: list[dict]) -> None:
+    """Store what the tree evaluator needs of a book (each document once, by digest), unless it has it."""
+    if not documents or BookGameData.objects.filter(book=row).exists():
+        return
+    digests = []
+    for document in documents:
+        packed = pack(document)
+        key = packed_digest(packed)
+        BattleScribeDocument.objects.get_or_create(digest=key, defaults={
+            "kind": document["kind"], "bs_id": document["id"][:100], "revision": int(document.get("revision") or 0),
+            "name": str(document.get("name", ""))[:200], "packed": packed})
+        digests.append(key)
+    BookGameData.objects.create(book=row, catalogue_id=documents[1]["id"][:100], documents=digests)
 
 
 def store_for_command(command: BaseCommand, files: list[StoredFile], bump_hint: str, what: str) -> None:
@@ -72,7 +93,8 @@ def battlescribe_files(conversion: battlescribe.Conversion) -> tuple[list[Stored
     """The rows a BattleScribe conversion stores (its systems, then its books) and the hint for a refusal."""
     rows = [StoredFile("system", s["id"], s["id"], s["version"], s["name"], s, conversion.sources[s["id"]])
             for s in conversion.systems]
-    rows += [StoredFile("book", b["system"], b["id"], b["version"], b["name"], b, conversion.sources[b["id"]])
+    rows += [StoredFile("book", b["system"], b["id"], b["version"], b["name"], b, conversion.sources[b["id"]],
+                        conversion.game_data.get(b["id"], []))
              for b in conversion.books]
     hint = (f"bump IMPORTER_REVISION ({battlescribe.IMPORTER_REVISION}) in armylists/importers/battlescribe/__init__.py "
             "if the importer changed")

@@ -49,3 +49,25 @@ def register(list_format: ListFormat) -> None:
 def format_of(data: bytes, source: str) -> ListFormat | None:
     """The first registered format that recognises `data`, or None (then it is one of ours, or nothing)."""
     return next((f for f in FORMATS if f.recognise(data, source)), None)
+
+
+@dataclass(frozen=True)
+class ListWriter:
+    """A list file another tool reads, written by an importer for the lists it applies to."""
+    extension: str  # "ros": the download's file extension and the export's `as=`
+    label: str  # the download link's text
+    content_type: str
+    applies: Callable[["Roster", "Book"], bool]  # cheap: may this list be written so?
+    write: Callable[["Roster", "Book", int], bytes]  # (roster, book, its total) -> the file, or a ListFileError
+
+
+WRITERS: dict[str, ListWriter] = {}
+
+
+def register_writer(writer: ListWriter) -> None:
+    WRITERS[writer.extension] = writer
+
+
+def writers_for(roster: "Roster", book: "Book") -> list[ListWriter]:
+    """The registered writers that can write this list, in the order they were registered."""
+    return [w for w in WRITERS.values() if w.applies(roster, book)]

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from armylists.lists.books_cache import load_library
+from armylists.lists.tree_lists import tree_validate
 from armylists.rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, validate
 from armylists.rules.list_reader import SLUG_PATTERN
 from armylists.rules.loader import build_from_stored, load_one_book, load_system_folder, load_system_part
@@ -258,7 +259,11 @@ def _find(system: str, book_id: str, version: str, source: str, where: tuple) ->
 
 
 def validate_roster(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), source: str = "list") -> Report:
-    """`validate` with the roster's allies book found here: what every caller outside the engine uses."""
+    """`validate` with the roster's allies book found here: what every caller outside the engine uses.
+    A list kept as a roster tree (an imported BattleScribe book's) is judged by the tree evaluator over
+    the book's stored game data instead (lists/tree_lists.py); our rules (`extra_rules`) do not read it."""
+    if roster.is_tree:
+        return tree_validate(roster, source)
     return validate(book, roster, extra_rules, allies=allies_book_for(roster, source))
 
 

@@ -79,17 +79,17 @@ def new_unit_id(roster: Roster, entry_id: str) -> str:
 
 def start_roster(book: Book, name: str, points_limit: int, composition: str | None = None) -> Roster:
     """An empty list pinned to `book`."""
-    _check_limit(points_limit)
+    check_limit(points_limit)
     return Roster(system=book.system.id, book=book.id, book_version=book.version, points_limit=points_limit,
-                  name=_check_name(name), composition=composition or None)
+                  name=check_name(name), composition=composition or None)
 
 
 def set_list_settings(book: Book, roster: Roster, name: str, points_limit: int,
                       composition: str | None = None) -> Roster:
-    _check_limit(points_limit)
+    check_limit(points_limit)
     if composition and composition not in book.compositions:
         raise EditError(f"{book.name} has no composition {composition!r}.", "composition")
-    return replace(roster, name=_check_name(name), points_limit=points_limit, composition=composition or None)
+    return replace(roster, name=check_name(name), points_limit=points_limit, composition=composition or None)
 
 
 def set_modes(book: Book, roster: Roster, modes: Iterable[str]) -> Roster:
@@ -125,7 +125,7 @@ def set_allies(book: Book, roster: Roster, allies: Book | None, composition: str
 
 
 def rename(roster: Roster, name: str) -> Roster:
-    return replace(roster, name=_check_name(name))
+    return replace(roster, name=check_name(name))
 
 
 def set_player(roster: Roster, player: str, team: str) -> Roster:
@@ -136,7 +136,7 @@ def set_player(roster: Roster, player: str, team: str) -> Roster:
     return replace(roster, player=player, team=team)
 
 
-def _check_name(name: str) -> str:
+def check_name(name: str) -> str:
     name = name.strip()
     if not name:
         raise EditError("Give the list a name.", "name")
@@ -145,7 +145,7 @@ def _check_name(name: str) -> str:
     return name
 
 
-def _check_limit(points_limit: int) -> None:
+def check_limit(points_limit: int) -> None:
     if not 1 <= points_limit <= MAX_LIMIT:
         raise EditError(f"The limit must be between 1 and {MAX_LIMIT}.", "points_limit")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from armylists.lists.catalogue import allies_book_for, book_for, validate_roster
+from armylists.lists.tree_lists import game_for
 from armylists.models import ArmyList
 from armylists.rules import Book, ListDocumentError, Report, Roster, RosterUnit, parse_roster, roster_to_dict
 
@@ -33,6 +34,8 @@ def load(army_list: ArmyList) -> Loaded:
     try:
         roster = parse_roster(army_list.document, f"list {army_list.pk}")
         book = book_for(roster, f"list {army_list.pk}")
+        if roster.is_tree:   # its book's stored game data must be there to judge it (lists/tree_lists.py)
+            game_for(roster, f"list {army_list.pk}")
         return Loaded(army_list, roster, book, allies_book_for(roster, f"list {army_list.pk}"))
     except ListDocumentError as exc:
         # A book no longer loaded is said in a player's words; another problem names where it is.

@@ -195,7 +195,8 @@ class Ruleset:
         return book in self.books and (not self.books[book] or version in self.books[book])
 
 
-def check_list(ruleset: Ruleset, book: Book, roster: Roster, allies: Book | None = None) -> Report:
+def check_list(ruleset: Ruleset, book: Book, roster: Roster, allies: Book | None = None,
+               judge: Callable[[Roster], Report] | None = None) -> Report:
     """The Report of `roster` at the event: its book's rules, the event's settings and the event's rules.
 
     `allies` is the book of the list's allied units, if it has any (catalogue.allies_book_for)."""
@@ -228,7 +229,12 @@ def check_list(ruleset: Ruleset, book: Book, roster: Roster, allies: Book | None
                                f"with the event's: {', '.join(names) or 'none'}.", severity=WARNING,
                                rule="event", source="event"))
     checked = replace(roster, points_limit=ruleset.points_limit, composition=composition, modes=ruleset.modes)
-    report = validate(book, checked, ruleset.event.rules, allies)
+    if checked.is_tree and judge is not None:
+        # A roster tree (an imported BattleScribe book's list) is judged by the tree evaluator that the
+        # caller passes; the event's own rules are written in our vocabulary and do not read a tree.
+        report = judge(checked)
+    else:
+        report = validate(book, checked, ruleset.event.rules, allies)
     return replace(report, violations=(*event, *report.violations)) if event else report
 
 

@@ -56,6 +56,26 @@ class AlliesDocument(Struct, forbid_unknown_fields=True):
     composition: Slug | None = None
 
 
+TreeId = Annotated[str, Meta(pattern="^[A-Za-z0-9_.-]+$", min_length=1, max_length=60)]
+DataId = Annotated[str, Meta(pattern="^[A-Za-z0-9_.:-]+$", min_length=1, max_length=400)]
+
+
+class SelectionDocument(Struct, forbid_unknown_fields=True):
+    """A selection of a BattleScribe book's list: its entry id path, its number, its children."""
+    id: TreeId
+    entry: DataId
+    number: Annotated[int, Meta(ge=1, le=10000)] = 1
+    selections: Annotated[tuple[SelectionDocument, ...], Meta(max_length=200)] = ()
+
+
+class ForceDocument(Struct, forbid_unknown_fields=True):
+    id: TreeId
+    entry: DataId
+    catalogue: DataId
+    selections: Annotated[tuple[SelectionDocument, ...], Meta(max_length=200)] = ()
+    forces: Annotated[tuple[ForceDocument, ...], Meta(max_length=20)] = ()
+
+
 class ListDocument(Struct, forbid_unknown_fields=True):
     format: Literal["armylist/1"]
     system: Slug
@@ -70,6 +90,10 @@ class ListDocument(Struct, forbid_unknown_fields=True):
     notes: Annotated[str, Meta(max_length=5000)] = ""
     modes: Annotated[tuple[Slug, ...], Meta(max_length=10)] = ()
     allies: AlliesDocument = None  # type: ignore[assignment]
+    # A list of a book imported from BattleScribe data (selection_tree.py): its roster tree, and its cost
+    # limits other than `points_limit` (the game system's first cost type) by cost type id.
+    forces: Annotated[tuple[ForceDocument, ...], Meta(max_length=20)] = None  # type: ignore[assignment]
+    cost_limits: Annotated[dict[DataId, Annotated[float, Meta(ge=0, le=1e9)]], Meta(max_length=10)] = {}
 
 
 _decoder = msgspec.json.Decoder(ListDocument)

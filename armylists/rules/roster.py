@@ -15,6 +15,7 @@ from armylists.rules.data_files import check_schema
 from armylists.rules.errors import ListDocumentError
 from armylists.rules.list_reader import ListDocument, convert_document, decode_document
 from armylists.rules.plain_data import UnstorableData, check_plain, load_json, text_problem
+from armylists.rules.selection_tree import MAX_TREE_DEPTH, TreeForce, tree_depth, tree_from_document, tree_to_list
 
 FORMAT = "armylist/1"
 MAX_DOCUMENT_BYTES = 512 * 1024  # a 200-unit list is about 60 kB; anything far larger is not a list
@@ -66,6 +67,14 @@ class Roster:
     notes: str = ""
     modes: tuple[str, ...] = ()
     allies: Allies | None = None
+    # A list of a book imported from BattleScribe data (selection_tree.py): its roster tree (None for
+    # every other list, whose units are `units`), and cost limits besides `points_limit`.
+    forces: tuple[TreeForce, ...] | None = None
+    cost_limits: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def is_tree(self) -> bool:
+        return self.forces is not None
 
 
 def parse_roster(data: Any, source: str = "list") -> Roster:
@@ -145,13 +154,33 @@ def roster_from_document(document: ListDocument, source: str = "list") -> Roster
             u.experience, tuple(tuple(m.items()) for m in u.model_options) if u.model_options else (), u.allied,
             u.accompanies,
         ))
+    forces = None
+    if document.forces is not None:
+        if units:
+            raise ListDocumentError(source, ("units",), "a list kept as a roster tree (\"forces\") has no units")
+        if tree_depth(document.forces) > MAX_TREE_DEPTH:
+            raise ListDocumentError(source, ("forces",), f"selections nest more than {MAX_TREE_DEPTH} levels deep")
+        forces = tree_from_document(document.forces)
+        _check_tree_ids(forces, source)
     return Roster(
+        forces=forces, cost_limits=tuple(sorted(document.cost_limits.items())),
         system=document.system, book=document.book, book_version=document.book_version,
         points_limit=document.points_limit, units=tuple(units), name=document.name, player=document.player,
         team=document.team,
         composition=document.composition, notes=document.notes, modes=document.modes,
         allies=Allies(allies.book, allies.book_version, allies.composition) if allies is not None else None,
     )
+
+
+def _check_tree_ids(forces: tuple[TreeForce, ...], source: str) -> None:
+    """Every force and selection id once in the list: edits name them."""
+    seen: set[str] = set()
+    for top in forces:
+        for force in top.walk_forces():
+            for node in (force, *(n for s in force.selections for n in s.walk())):
+                if node.id in seen:
+                    raise ListDocumentError(source, ("forces",), f"the id {node.id!r} is used twice")
+                seen.add(node.id)
 
 
 def roster_to_dict(roster: Roster) -> dict[str, Any]:
@@ -176,11 +205,15 @@ def roster_to_dict(roster: Roster) -> dict[str, Any]:
     doc["points_limit"] = roster.points_limit
     if roster.notes:
         doc["notes"] = roster.notes
-    doc["units"] = [_unit_to_dict(u) for u in roster.units]
+    doc["units"] = [unit_to_dict(u) for u in roster.units]
+    if roster.forces is not None:
+        doc["forces"] = tree_to_list(roster.forces)
+    if roster.cost_limits:
+        doc["cost_limits"] = dict(roster.cost_limits)
     return doc
 
 
-def _unit_to_dict(u: RosterUnit) -> dict[str, Any]:
+def unit_to_dict(u: RosterUnit) -> dict[str, Any]:
     out: dict[str, Any] = {"id": u.id, "entry": u.entry}
     if u.allied:
         out["allied"] = True

@@ -9,7 +9,7 @@ import pytest
 
 from armylists.gamedata.sources import add_source, hold, release_hold
 from armylists.gamedata.updating import Busy, current, update
-from armylists.models import GameDataSource, GameDataVersion, RulesFile
+from armylists.models import BattleScribeDocument, BookGameData, GameDataSource, GameDataVersion, RulesFile
 from tests.fake_github import Repo, zip_of
 from tests.gamedata.conftest import SHA
 
@@ -42,6 +42,10 @@ class TestUpdates:
         assert (source.kind, source.busy_since, source.last_message) == \
             ("battlescribe", None, "Imported release v1.0: 1 books; 2 files new, 0 unchanged.")
         assert stored() == STORED
+        # The book's game data for the tree evaluator is kept with it, as import_battlescribe keeps it.
+        kinds = dict(BattleScribeDocument.objects.values_list("digest", "kind"))
+        assert [(g.book.slug, [kinds[d] for d in g.documents]) for g in BookGameData.objects.all()] == [
+            ("bs-reiklanders-1a", ["system", "catalogue"])]
         assert set(network.connected) == {"127.0.0.1"}
 
     def test_a_repository_without_a_release_gives_its_default_branchs_head(self, hub, mordheim_zip):

@@ -18,7 +18,7 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from armylists.listfiles.reading import ListFileError, read_list_data
-from armylists.models import ArmyList, RulesFile
+from armylists.models import ArmyList, BookGameData, RulesFile
 from armylists.rules.plain_data import MAX_DEPTH
 
 from ..battlescribe_samples import GST, catalogue
@@ -85,10 +85,16 @@ def test_a_roster_number_out_of_range_is_a_clear_error_on_every_path(imported, a
 
 
 def test_the_boundary_numbers_of_a_roster_are_read(imported):
-    """10,000 models and a revision that names the imported book: read (the schema then judges the size)."""
-    roster, book = read_list_data(hostile_roster((b'entryId="knight" number="4"', b'entryId="knight" number="6"')),
-                                  "army.ros")
-    assert [u.size for u in roster.units] == [None, 6, 6] and book.version == "r7"
+    """10,000 models and a revision that names the imported book: read (the schema then judges the size);
+    into the roster tree (the book's game data stored), and into our flattened shape (a book without)."""
+    data = hostile_roster((b'entryId="knight" number="4"', b'entryId="knight" number="10000"'))
+    roster, book = read_list_data(data, "army.ros")
+    knights = roster.forces[0].selections[1]
+    assert (knights.entry, [(s.entry, s.number) for s in knights.selections][0], book.version) == (
+        "knights", ("knight", 10000), "r7")
+    BookGameData.objects.all().delete()
+    roster, book = read_list_data(data, "army.ros")
+    assert [u.size for u in roster.units] == [None, 10000, 6] and book.version == "r7"
 
 
 @pytest.mark.parametrize("where, value, message", [

@@ -45,6 +45,9 @@ class Conversion:
     books: list[dict] = field(default_factory=list)
     reports: list[BookReport] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)  # system or book id -> the file it came from
+    # book id -> the plain documents the tree evaluator needs for it: the game system, the catalogue and
+    # the catalogues it links (nested), stored with the book so the site never reads the files again
+    game_data: dict[str, list[dict]] = field(default_factory=dict)
 
 
 def version(revision: int) -> str:
@@ -88,6 +91,7 @@ def convert(documents: list[Document]) -> Conversion:
                 f"every entry and option costs 0 {info['system']['budget']['unit']}: the catalogue names no cost "
                 f"of a type it or its game system uses ({', '.join(_cost_types_used(catalogue)) or 'none'}); "
                 f"its lists will show no points"]
+            conversion.game_data[book["id"]] = [system, *linked_catalogues(catalogue, by_id)]
             conversion.reports.append(BookReport(catalogue["name"], book["id"], info["system_id"],
                                                  catalogue["revision"], catalogue["source"], len(book["entries"]),
                                                  maker.cov.figures(), warnings))
@@ -139,6 +143,16 @@ def _priced(value) -> bool:
     if isinstance(value, list):
         return any(_priced(v) for v in value)
     return False
+
+
+def linked_catalogues(catalogue: dict, by_id: dict[str, dict]) -> list[dict]:
+    """The catalogue and every catalogue it links, nested (a library's own links too), itself first."""
+    found = [catalogue]
+    for doc in found:
+        for target, _roots in doc["catalogue_links"]:
+            if target in by_id and by_id[target] not in found:
+                found.append(by_id[target])
+    return found
 
 
 def own_ids(doc: dict) -> dict[str, dict]:

@@ -1,11 +1,11 @@
 """BattleScribe / New Recruit rosters (.ros, .rosz) as the site reads them, registered with the list
-files part (armylists/listfiles/formats.py) when the app starts; roster_files.py finds the imported book
-a roster names."""
+files part (armylists/listfiles/formats.py) when the app starts, and written (a list kept as a roster
+tree, as .ros and .rosz); roster_files.py finds the imported book a roster names."""
 from __future__ import annotations
 
-from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data
+from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data, roster_xml, roster_zip
 from armylists.importers.battlescribe.rosters import looks_like_roster
-from armylists.listfiles.formats import ListFileError, ListFormat, register
+from armylists.listfiles.formats import ListFileError, ListFormat, ListWriter, register, register_writer
 from armylists.rules import Book, Roster
 
 
@@ -17,3 +17,24 @@ def _read(data: bytes, source: str) -> tuple[Roster, Book]:
 
 
 register(ListFormat("BattleScribe / New Recruit roster (.ros, .rosz)", looks_like_roster, _read))
+
+
+def _tree(roster: Roster, book: Book) -> bool:
+    """Only a roster tree is written from the site: it maps onto a .ros one to one (a list of an
+    imported book in our older flattened shape is written by `export_list --format ros`)."""
+    return roster.is_tree
+
+
+def _write(roster: Roster, book: Book, total: int) -> bytes:
+    try:
+        return roster_xml(roster, book, total)
+    except RosterFileError as exc:
+        raise ListFileError(str(exc)) from None
+
+
+def _write_zip(roster: Roster, book: Book, total: int) -> bytes:
+    return roster_zip(_write(roster, book, total), roster.name)
+
+
+register_writer(ListWriter("ros", "BattleScribe (.ros)", "application/xml", _tree, _write))
+register_writer(ListWriter("rosz", "BattleScribe (.rosz)", "application/zip", _tree, _write_zip))

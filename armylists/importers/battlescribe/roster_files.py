@@ -1,20 +1,30 @@
 """BattleScribe / New Recruit rosters for the site: the imported book a roster needs, from the database.
 
 `read_roster_data(data, source)` gives the Roster and its Book of a .ros/.rosz (import_list, the list
-file reader, the API and the import page); `roster_xml(roster, book, total)` the .ros of a list of an
-imported book (export_list --format ros). The reading and writing is the importer's
+file reader, the API and the import page): a roster tree, one to one, when the book's game data is
+stored (lists/battlescribe_data.py), else our flattened shape; `roster_xml(roster, book, total)` the
+.ros of a list of an imported book (export_list --format ros, the list page, the API). The reading and writing is the importer's
 (armylists/importers/battlescribe/rosters.py); this module finds the book's stored data (its entries'
 tags in order) and, for writing, the files it was imported from (the catalogue's own ids).
 """
 from __future__ import annotations
 
+import io
+import re
+import zipfile
+
 from django.db import DatabaseError
 
+from armylists.lists.battlescribe_data import GameDataUnavailable, game_data_for
 from armylists.lists.catalogue import book_for
+from armylists.lists.tree_lists import evaluator
 from armylists.importers.battlescribe.rosters import (
     book_key, book_names, catalogue_ids, parse_roster_file, roster_document, write_roster,
 )
+from armylists.importers.battlescribe.roster_tree import read_tree, write_tree
 from armylists.importers.battlescribe.sources import BattleScribeInputError, read_sources
+from armylists.rules.battlescribe import GameData, RosterError
+from armylists.rules.battlescribe.document import document_tree
 from armylists.rules import Book, ListDocumentError, Roster, parse_roster, roster_to_dict
 
 
@@ -49,17 +59,44 @@ def read_roster_data(data: bytes, source: str) -> tuple[Roster, Book]:
             raise RosterFileError(f"{source}: the roster is for {book_name} {version} of {system_name}, which this site "
                                   f"has not imported" + (f" (it has {', '.join(have)})" if have else "")
                                   + "; import that catalogue revision with manage.py import_battlescribe")
+        game = stored_game_data(root, system, book_id, version)
+        if game is not None:   # read one to one into the list's roster tree
+            tree = read_tree(root, game, source)
+            forces, limit, others = document_tree(tree)
+            if limit < 1:
+                raise BattleScribeInputError(source, "<costLimits>", "the roster sets no points limit; set one in "
+                                                                    "BattleScribe or New Recruit and export it again")
+            roster = Roster(system=system, book=book_id, book_version=version, points_limit=limit,
+                            name=(root.get("name") or "")[:200], forces=forces, cost_limits=others)
+            parse_roster(roster_to_dict(roster), source)   # within the document's bounds
+            return roster, book_for(roster, source)
         document = roster_document(root, row.data, source)
         roster = parse_roster(document, source)
         return roster, book_for(roster, source)
     except BattleScribeInputError as exc:
         raise RosterFileError(str(exc)) from None
-    except ListDocumentError as exc:
+    except (ListDocumentError, RosterError) as exc:
         raise RosterFileError(str(exc)) from None
 
 
+def stored_game_data(root, system: str, book_id: str, version: str) -> GameData | None:
+    """The book's stored game data with the catalogues of the roster's other forces, or None."""
+    catalogues = tuple({f.get("catalogueId", "") for f in root.iter() if f.tag.endswith("force")} - {""})
+    try:
+        return game_data_for(system, book_id, version, catalogues)
+    except GameDataUnavailable as exc:
+        raise RosterFileError(f"{book_id} {version}: {exc}") from None
+
+
 def roster_xml(roster: Roster, book: Book, total: int) -> bytes:
-    """The .ros of a list of a book imported from BattleScribe data, or a RosterFileError."""
+    """The .ros of a list of a book imported from BattleScribe data, or a RosterFileError. A roster
+    tree is written one to one from the book's stored game data; a list in our flattened shape from
+    the files the book was imported from."""
+    if roster.is_tree:
+        try:
+            return write_tree(evaluator(roster, book.name), roster.name)
+        except ListDocumentError as exc:
+            raise RosterFileError(str(exc)) from None
     row = _stored("book", book.system.id, book.id, book.version)
     if not book.imported or row is None or not book.id.startswith("bs-"):
         raise RosterFileError(f"{book.name}: only lists of books imported from BattleScribe or New Recruit data "
@@ -73,6 +110,15 @@ def roster_xml(roster: Roster, book: Book, total: int) -> bytes:
         return write_roster(roster_to_dict(roster), row.data, ids, total, book.system.name)
     except BattleScribeInputError as exc:
         raise RosterFileError(str(exc)) from None
+
+
+def roster_zip(ros: bytes, name: str) -> bytes:
+    """A .rosz: the .ros alone in a zip archive, as BattleScribe saves one."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:80] or "roster"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(f"{stem}.ros", ros)
+    return buffer.getvalue()
 
 
 def _source_roots(path: str, name: str) -> list:

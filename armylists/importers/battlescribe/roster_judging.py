@@ -1,11 +1,11 @@
 """A .ros/.rosz judged by the tree evaluator (armylists/rules/battlescribe/) over the data the site
 imported its catalogue from, as our Report (validate_list).
 
-The evaluator needs the catalogue's own data, which the stored book (our flattened form) does not keep:
-it is read again from the files `import_battlescribe` read, as the roster writer does: the game
-system's file, and every .gst/.cat beside the catalogue's file (its linked and library catalogues sit
-there in a data set's folder or archive). A catalogue imported from a URL is refused with a message
-saying to import it again from a file or folder.
+The evaluator needs the catalogue's own data: `import_battlescribe` keeps it with the book
+(lists/battlescribe_data.py), with the game system and the catalogues it links; the catalogues other
+forces of the roster name are added. A book imported before that was kept is judged over the files
+it was imported from, read again (the game system's file and every .gst/.cat beside the catalogue's);
+one imported from a URL is then refused with a message saying to import it again.
 """
 from __future__ import annotations
 
@@ -13,17 +13,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from armylists.importers.battlescribe.plain import plain_document
-from armylists.importers.battlescribe.roster_files import RosterFileError, _stored
-from armylists.importers.battlescribe.roster_tree import judged, read_tree
+from armylists.importers.battlescribe.roster_files import RosterFileError, _stored, stored_game_data
+from armylists.importers.battlescribe.roster_tree import read_tree
 from armylists.importers.battlescribe.rosters import book_key, book_names, parse_roster_file
 from armylists.importers.battlescribe.sources import BattleScribeInputError, read_sources
-from django.conf import settings
-
-from armylists.lists.catalogue import system_part
+from armylists.lists.tree_lists import our_rules
 from armylists.rules.battlescribe import GameData, GameDataError
-from armylists.rules.battlescribe_systems import MAPPING_FILE, load_mappings, system_violations
+from armylists.rules.battlescribe.document import tree_report
 from armylists.rules.errors import RulesDataError
-from armylists.rules.report import ERROR, WARNING, Report, Violation
+from armylists.rules.report import Report
 
 
 def judge_roster(data: bytes, source: str) -> Report:
@@ -36,38 +34,18 @@ def judge_roster(data: bytes, source: str) -> Report:
             system_name, book_name = book_names(root, source)
             raise RosterFileError(f"{source}: the roster is for {book_name} {version} of {system_name}, which this "
                                   f"site has not imported; import it with manage.py import_battlescribe")
-        system_row = _stored("system", system, system)
-        game = _game_data(row.source_path, system_row.source_path if system_row else "", book_name_of(row))
+        game = stored_game_data(root, system, book_id, version)
+        if game is None:   # imported before the game data was kept with the book
+            system_row = _stored("system", system, system)
+            game = _game_data(row.source_path, system_row.source_path if system_row else "", book_name_of(row))
         roster = read_tree(root, game, source)
-        result, issues = judged(roster)
     except BattleScribeInputError as exc:
         raise RosterFileError(str(exc)) from None
-    # the points of the report: the cost type the roster limits, else the data's first one that is spent
-    types = [c["id"] for c in game.cost_types]
-    cost_type = next((t for t in types if t in roster.cost_limits), None) or next(
-        (t for t in types if result.costs.get(t)), types[0] if types else "")
-    violations = tuple(Violation(i.code, i.message, ERROR if i.severity == "error" else WARNING) for i in issues)
-    violations += tuple(_system_rules(roster, result, game))
-    return Report(system=system, book=book_id, book_version=version,
-                  points_limit=int(roster.cost_limits.get(cost_type, 0)),
-                  total_points=int(round(result.costs.get(cost_type, 0))), band=None, band_name=None,
-                  categories=(), units=(), figures={}, violations=violations,
-                  budget_unit=game.cost_type_name(cost_type).strip() or "pts")
-
-
-def _system_rules(roster, result, game: GameData) -> list[Violation]:
-    """Our system's system-wide rules, where rules_data/battlescribe_systems.yaml maps the data's game
-    system to one of ours (the General, the Battle Standard, how far under the limit, each magic item once,
-    category bounds the catalogue lacks), each said once."""
-    root = Path(settings.RULES_DATA_DIR)
     try:
-        mapping = load_mappings(root).find(game.system) if (root / MAPPING_FILE).is_file() else None
-        if mapping is None or not (root / mapping.system / "system.yaml").is_file():
-            return []   # a game we do not know, or a system this site's rules data does not hold
-        system = system_part(root / mapping.system)[0]
+        ours = our_rules(game)
     except RulesDataError as exc:
         raise RosterFileError(f"{game.system.get('name')}: our rules for its game cannot be read: {exc}") from None
-    return system_violations(roster, result, system, mapping)
+    return tree_report(roster, system, book_id, version, ours)
 
 
 def book_name_of(row) -> str:

@@ -1,5 +1,6 @@
 """A saved roster (.ros/.rosz) read one to one into the tree evaluator (armylists/rules/battlescribe/),
-and the evaluator's result as issues with stable codes. No Django: roster_files.py finds the data.
+and the evaluator's roster written out as one. No Django: roster_files.py finds the data; the verdict
+as issues with stable codes is rules/battlescribe/document.py's `judged`.
 
 Forces (and the forces inside them) are placed by their force entry id and catalogue id, selections by
 their entry id path (`link::entry`) and number with `place()`, so nothing is added by itself: the
@@ -9,14 +10,14 @@ none). An entry id the data does not know is an error naming the selection.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
-from armylists.importers.battlescribe.elements import kids
+from armylists.importers.battlescribe.elements import kids, number
 from armylists.importers.battlescribe.rosters import ROSTER_NS, selection_number
 from armylists.importers.battlescribe.sources import BattleScribeInputError
-from armylists.rules.battlescribe import GameData, Roster, evaluate, place, set_cost_limit
-from armylists.rules.battlescribe.evaluate import Result, refresh
+from armylists.rules.battlescribe import GameData, Roster, place, set_cost_limit
+from armylists.rules.battlescribe.document import TreeIssue, judged, keep_uid, start_past  # noqa: F401 (TreeIssue, judged: the importer's names for them)
+from armylists.rules.battlescribe.evaluate import refresh
 from armylists.rules.battlescribe.tree import Force, RosterError
 
 
@@ -24,13 +25,11 @@ def read_tree(root: Element, game: GameData, source: str) -> Roster:
     """The evaluator's roster for a <roster> element, every force and selection as saved."""
     roster = Roster(game)
     for limit in kids(root, "costLimits", "costLimit"):
-        try:
-            value = float(limit.get("value", "-1"))
-        except ValueError:
-            raise BattleScribeInputError(source, f"<costLimit typeId={limit.get('typeId')!r}>",
-                                         f"{limit.get('value')!r} is not a number") from None
+        # finite and bounded, as every number of a roster (elements.number): 1e999 is refused, not infinite
+        value = number(source, "<costLimit> value", limit.get("value"), -1)
         if value >= 0:
             set_cost_limit(roster, limit.get("typeId", ""), value)
+    start_past(roster, [e.get("id", "") for e in root.iter() if e.tag.endswith(("}force", "}selection"))])
     for element in kids(root, "forces", "force"):
         _force(roster, element, None, source)
     # Placed selections have no state yet, and the evaluator's single pass reads other selections' live
@@ -53,6 +52,7 @@ def _force(roster: Roster, element: Element, parent: Force | None, source: str) 
     force = Force(roster.new_uid("force"), roster.game.forces[entry_id][0], catalogue_id, owner, roster)
     owner.forces.append(force)
     roster.register(force)
+    keep_uid(roster, force, element.get("id", ""))   # the ids it was saved with: one to one
     for selection in kids(element, "selections", "selection"):
         _selection(roster, force, selection, source)
     for child in kids(element, "forces", "force"):
@@ -65,36 +65,9 @@ def _selection(roster: Roster, container, element: Element, source: str) -> None
     except RosterError as exc:
         raise BattleScribeInputError(source, f"<selection name={element.get('name')!r} "
                                              f"entryId={element.get('entryId')!r}>", str(exc)) from None
+    keep_uid(roster, placed, element.get("id", ""))
     for child in kids(element, "selections", "selection"):
         _selection(roster, placed, child, source)
-
-
-@dataclass(frozen=True)
-class TreeIssue:
-    code: str       # bs.constraint.max | bs.constraint.min | bs.hidden | bs.cost_limit | bs.error | bs.unsupported
-    message: str
-    severity: str = "error"
-
-
-def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
-    """The evaluator's verdict and its issues: one per error or warning, one per unsupported construct."""
-    result = evaluate(roster)
-    issues = []
-    for error in result.errors:
-        if error.constraint_id == "hidden":
-            code = "bs.hidden"
-        elif error.source_id == "costLimits":
-            code = "bs.cost_limit"
-        elif "too many" in error.message:
-            code = "bs.constraint.max"
-        elif "too few" in error.message or "must have" in error.message:
-            code = "bs.constraint.min"
-        else:
-            code = "bs.error"
-        issues.append(TreeIssue(code, error.message, error.severity))
-    issues += [TreeIssue("bs.unsupported", f"not understood, so the roster is not called legal: {item}")
-               for item in result.unsupported]
-    return result, issues
 
 
 def write_tree(roster: Roster, name: str = "") -> bytes:

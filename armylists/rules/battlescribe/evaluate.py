@@ -80,7 +80,8 @@ def _loop_errors(roster: Roster, messages: list[tuple[str, str, str]]) -> list[E
         if severity not in ("cycle", "error") or not isinstance(selection, Selection):
             continue
         key = (selection.option.entry["id"], text)
-        out.setdefault(key, Error("selection", frozenset(selection.option.ids), key[0], severity, text))
+        out.setdefault(key, Error("selection", frozenset(selection.option.ids), key[0], severity, text,
+                                  where=selection.uid))
     return list(out.values())
 
 

@@ -12,7 +12,7 @@ checked (as in BattleScribe).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from armylists.rules.battlescribe.data import GroupStep, Option
 from armylists.rules.battlescribe.effective import effective, shown
@@ -31,6 +31,9 @@ class Error:
     message: str
     severity: str = "error"
     instance: str = ""        # the force a force entry's limit was checked in (one error per force)
+    # The uid of the selection the error is on (its first, where one limit is seen from several), for the
+    # list pages to show it by its unit; no part of what makes two errors one.
+    where: str = field(default="", compare=False)
 
 
 def _owner(element, category: str | None = None) -> tuple[str, frozenset]:
@@ -91,7 +94,8 @@ class Validator:
         owner_type, ids = _owner(selection)
         where = parent.state.name if isinstance(parent, Selection) else selection.force.state.name
         self.errors.append(Error(owner_type, ids, selection.option.entry["id"], "hidden",
-                                 f"{where} cannot have any selections of {selection.state.name} (hidden)"))
+                                 f"{where} cannot have any selections of {selection.state.name} (hidden)",
+                                 where=selection.uid))
 
     # force entries and categories
 
@@ -324,7 +328,8 @@ class Validator:
             text = f"{name} has {shown(got - value)}{unit} too many {what} of {of} (maximum {shown(value)}{unit})"
         else:
             text = f"{name} must have {shown(value - got)}{unit} more {what} of {of} (minimum {shown(value)}{unit})"
-        error = Error(owner_type, ids, source.get("id", ""), constraint.get("id", ""), text, instance=instance)
+        error = Error(owner_type, ids, source.get("id", ""), constraint.get("id", ""), text, instance=instance,
+                      where=owner.uid if isinstance(owner, Selection) else "")
         if error not in self.errors:   # one limit seen from several containers is one error
             self.errors.append(error)
 

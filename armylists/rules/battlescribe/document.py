@@ -1,0 +1,182 @@
+"""A list document kept as a roster tree (rules/selection_tree.py) to and from the evaluator's Roster,
+and the evaluator's verdict as our Report.
+
+    roster = tree_roster(game, list_roster)      # forces and selections placed as the document says
+    report = tree_report(roster, list_roster)     # costs, errors (bs.* codes), units, categories
+    forces, limits = document_tree(roster)        # back to the document after an action
+
+The document's ids are the evaluator's uids, kept across a round trip so an edit names a selection;
+the first cost type's limit is the list's `points_limit`, other cost limits its `cost_limits`.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from armylists.rules.battlescribe.actions import place
+from armylists.rules.battlescribe.data import GameData
+from armylists.rules.battlescribe.evaluate import Result, evaluate, refresh
+from armylists.rules.battlescribe.tree import Force, Roster, RosterError, Selection
+from armylists.rules.report import ERROR, WARNING, CategoryLine, Report, UnitLine, Violation
+from armylists.rules.roster import Roster as ListRoster
+from armylists.rules.selection_tree import TreeForce, TreeSelection
+
+
+def primary_cost_type(game: GameData) -> str:
+    return game.cost_types[0]["id"] if game.cost_types else ""
+
+
+def tree_roster(game: GameData, roster: ListRoster) -> Roster:
+    """The evaluator's roster of a tree list, every selection placed as saved (nothing added by itself);
+    a RosterError names a force or selection the data does not know."""
+    tree = Roster(game)
+    tree.cost_limits = {}
+    if primary_cost_type(game):
+        tree.cost_limits[primary_cost_type(game)] = float(roster.points_limit)
+    tree.cost_limits.update(dict(roster.cost_limits))
+    start_past(tree, [n.id for top in roster.forces or () for f in top.walk_forces()
+                      for n in (f, *(x for s in f.selections for x in s.walk()))])
+    for force in roster.forces or ():
+        _place_force(tree, force, None)
+    # Two passes, as read_tree: placed selections take the states an editor kept from its last action.
+    refresh(tree)
+    refresh(tree)
+    return tree
+
+
+def _place_force(tree: Roster, node: TreeForce, parent: Force | None) -> None:
+    if node.entry not in tree.game.forces:
+        raise RosterError(f"force {node.id}: {node.entry!r} is not a force entry of the book's data")
+    if node.catalogue not in tree.game.docs:
+        raise RosterError(f"force {node.id}: catalogue {node.catalogue!r} is not in the book's data")
+    owner = parent if parent is not None else tree
+    force = Force(node.id, tree.game.forces[node.entry][0], node.catalogue, owner, tree)
+    owner.forces.append(force)
+    tree.register(force)
+    for selection in node.selections:
+        _place_selection(tree, force, selection)
+    for child in node.forces:
+        _place_force(tree, child, force)
+
+
+def _place_selection(tree: Roster, container, node: TreeSelection) -> None:
+    try:
+        placed = place(tree, container, node.entry, node.number)
+    except RosterError as exc:
+        raise RosterError(f"selection {node.id}: {exc}") from None
+    keep_uid(tree, placed, node.id)
+    for child in node.selections:
+        _place_selection(tree, placed, child)
+
+
+KEPT_ID = re.compile(r"^[A-Za-z0-9_.-]{1,60}$")   # the list document's id (list_reader.TreeId)
+
+
+def start_past(tree: Roster, kept: list[str]) -> None:
+    """The uids the actions make start past every kept id's number, so a new one never meets a kept one."""
+    numbers = [int(m.group(1)) for uid in kept if (m := re.search(r"(\d+)$", uid))]
+    tree._ids = itertools.count(max(numbers, default=0) + 1)
+
+
+def keep_uid(tree: Roster, item: Selection | Force, wanted: str) -> None:
+    """Give a placed selection or force the id it was saved with, where the document can hold it and
+    nothing else has it."""
+    if not KEPT_ID.match(wanted or "") or wanted in tree.by_uid:
+        return
+    del tree.by_uid[item.uid]
+    item.uid = wanted
+    tree.register(item)
+
+
+def document_tree(tree: Roster) -> tuple[tuple[TreeForce, ...], int, tuple[tuple[str, float], ...]]:
+    """The document's forces, points limit and other cost limits for the evaluator's roster."""
+    primary = primary_cost_type(tree.game)
+    limit = int(tree.cost_limits.get(primary, 0))
+    others = tuple(sorted((k, float(v)) for k, v in tree.cost_limits.items() if k != primary))
+    return tuple(_force_node(f) for f in tree.forces), limit, others
+
+
+def _force_node(force: Force) -> TreeForce:
+    return TreeForce(force.uid, force.entry_id, force.catalogue_id,
+                     tuple(_selection_node(s) for s in force.selections),
+                     tuple(_force_node(f) for f in force.forces))
+
+
+def _selection_node(selection: Selection) -> TreeSelection:
+    return TreeSelection(selection.uid, selection.entry_id, selection.number,
+                         tuple(_selection_node(c) for c in selection.children))
+
+
+@dataclass(frozen=True)
+class TreeIssue:
+    code: str       # bs.constraint.max | bs.constraint.min | bs.hidden | bs.cost_limit | bs.error | bs.unsupported
+    message: str
+    severity: str = "error"
+    where: str = ""   # the uid of the selection it is on, if any
+
+
+def _root_uid(roster: Roster, uid: str) -> str | None:
+    """The unit (root selection) a selection is in."""
+    element = roster.by_uid.get(uid)
+    while isinstance(element, Selection) and isinstance(element.parent, Selection):
+        element = element.parent
+    return element.uid if isinstance(element, Selection) else None
+
+
+def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
+    """The evaluator's verdict and its issues: one per error or warning, one per unsupported construct."""
+    result = evaluate(roster)
+    issues = []
+    for error in result.errors:
+        if error.constraint_id == "hidden":
+            code = "bs.hidden"
+        elif error.source_id == "costLimits":
+            code = "bs.cost_limit"
+        elif "too many" in error.message:
+            code = "bs.constraint.max"
+        elif "too few" in error.message or "must have" in error.message:
+            code = "bs.constraint.min"
+        else:
+            code = "bs.error"
+        issues.append(TreeIssue(code, error.message, error.severity, error.where))
+    issues += [TreeIssue("bs.unsupported", f"not understood, so the roster is not called legal: {item}")
+               for item in result.unsupported]
+    return result, issues
+
+
+def tree_report(roster: Roster, system: str, book: str, version: str,
+                more: Callable[[Roster, Result], list[Violation]] | None = None) -> Report:
+    """Our Report of the evaluator's verdict: the total and limit in the cost type the roster limits (else
+    the data's first one spent, else its first), a line per root selection (its primary category's id,
+    its cost with its children's), points per primary category, and the errors as violations with bs.*
+    codes (the evaluator's own messages), then those `more` adds (our system's rules for a mapped game:
+    rules/battlescribe_systems.py)."""
+    result, issues = judged(roster)
+    game = roster.game
+    types = [c["id"] for c in game.cost_types]
+    cost_type = next((t for t in types if t in roster.cost_limits), None) or next(
+        (t for t in types if result.costs.get(t)), primary_cost_type(game))
+    limit = int(roster.cost_limits.get(cost_type, 0))
+    units, per_category = [], {}
+    for force in roster.all_forces():
+        for selection in force.selections:
+            points = int(round(sum(s.state.costs.get(cost_type, 0) for s in selection.walk())))
+            category = selection.state.primary or ""
+            units.append(UnitLine(selection.uid, selection.entry_id, selection.state.name, category, points,
+                                  selection.number))
+            if category:
+                per_category[category] = per_category.get(category, 0) + points
+    categories = tuple(CategoryLine(c, game.name_of(c), points, round(100 * points / limit, 1) if limit else 0.0,
+                                    units=sum(1 for u in units if u.category == c))
+                       for c, points in per_category.items())
+    units_of = {uid: _root_uid(roster, uid) for uid in {i.where for i in issues if i.where}}
+    violations = tuple(Violation(i.code, i.message, ERROR if i.severity == "error" else WARNING,
+                                 unit=units_of.get(i.where)) for i in issues)
+    violations += tuple(more(roster, result)) if more is not None else ()
+    unit_name = game.cost_type_name(cost_type).strip() if game.cost_types else "pts"
+    return Report(system=system, book=book, book_version=version, points_limit=limit,
+                  total_points=int(round(result.costs.get(cost_type, 0))), band=None, band_name=None,
+                  categories=categories, units=tuple(units), figures={}, violations=violations,
+                  budget_unit=unit_name or "pts")
