@@ -5,8 +5,10 @@
 
 Every check is made on the archive's table of contents before a byte is unpacked: the number of files,
 what they unpack to together, names that leave the folder (`../x`, `/x`, `C:x`), and members that
-unpack to far more than their packed size (a zip bomb). Links are never made: every member is written
-as a plain file. Standard library only.
+unpack to far more than their packed size (a zip bomb, every member whatever its size). Links are never
+made: every member is written as a plain file. Its files and bytes are taken from the budget open for the
+update (armylists/rules/archives.py, "an import run"), which the catalogues' own archives (.catz) share
+when the folder is imported, one level deeper. Standard library only.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import io
 import zipfile
 from pathlib import Path, PurePosixPath
 
-MAX_RATIO = 200  # text packs 10 to 20 times; a bomb packs thousands of times
+from armylists.rules import archives as shared
 
 
 class ArchiveError(Exception):
@@ -24,6 +26,14 @@ class ArchiveError(Exception):
 def unpack(data: bytes, target: Path, max_files: int, max_unpacked: int) -> Path:
     """Unpack the zip `data` under `target` (an empty folder); the folder its files sit in: the
     archive's one top folder (as GitHub's archives have), else `target`."""
+    try:
+        with shared.unpack_budget("run") as budget:
+            return _unpack(data, target, max_files, max_unpacked, budget)
+    except shared.ArchiveError as exc:  # the run's budget: files or bytes past it
+        raise ArchiveError(exc.message) from None
+
+
+def _unpack(data: bytes, target: Path, max_files: int, max_unpacked: int, budget: shared.Budget) -> Path:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
@@ -35,15 +45,17 @@ def unpack(data: bytes, target: Path, max_files: int, max_unpacked: int) -> Path
     total = sum(m.file_size for m in files)
     if total > max_unpacked:
         raise ArchiveError(f"the archive unpacks to {total} bytes; at most {max_unpacked}")
+    budget.take_members(len(members), "the archive")
+    budget.check_bytes(total, "the archive")
     tops = set()
     for member in members:
         name = member.filename.replace("\\", "/")
         parts = PurePosixPath(name).parts
         if name.startswith("/") or ".." in parts or (parts and ":" in parts[0]) or "\x00" in name:
             raise ArchiveError(f"the archive names a path outside itself ({member.filename!r}); refused")
-        if member.file_size > MAX_RATIO * max(member.compress_size, 1) and member.file_size > 1 << 20:
+        if member.file_size > budget.limits.ratio * max(member.compress_size, 1):  # whatever its size
             raise ArchiveError(f"{member.filename} unpacks to {member.file_size // max(member.compress_size, 1)} "
-                               f"times its packed size: a zip bomb; refused")
+                               f"times its packed size, more than {budget.limits.ratio}: a zip bomb; refused")
         if parts:
             tops.add(parts[0] if len(parts) > 1 or member.is_dir() else "")
     written = 0
@@ -57,9 +69,11 @@ def unpack(data: bytes, target: Path, max_files: int, max_unpacked: int) -> Path
                     written += len(chunk)
                     if written > max_unpacked:
                         raise ArchiveError(f"the archive unpacks to more than {max_unpacked} bytes; refused")
+                    budget.take_bytes(len(chunk), member.filename)
                     out.write(chunk)
         except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError, EOFError) as exc:
             raise ArchiveError(f"{member.filename} cannot be unpacked ({exc})") from None
+    budget.outer = 1  # what is read from the folder next is inside this archive
     if len(tops) == 1 and "" not in tops:
         return target / next(iter(tops))
     return target

@@ -24,6 +24,8 @@ from django.utils.dateparse import parse_datetime
 
 from armylists.models import GameDataSource, GameDataVersion
 
+from armylists.rules.archives import unpack_budget
+
 from armylists.gamedata import github
 from armylists.gamedata.archives import ArchiveError, guess_kind, unpack
 from armylists.gamedata.fetching import FetchError, Policy, fetch, shown
@@ -108,7 +110,8 @@ def _update(source: GameDataSource) -> tuple[GameDataVersion | None, str]:
 
 
 def _import(source: GameDataSource, data: bytes, ref: str):
-    with tempfile.TemporaryDirectory(prefix="armylists-game-data-") as tmp:
+    # One budget for the download and every archive inside it (.catz), as one import_battlescribe run has.
+    with tempfile.TemporaryDirectory(prefix="armylists-game-data-") as tmp, unpack_budget("run"):
         folder = unpack(data, Path(tmp), settings.GAME_DATA_MAX_FILES, settings.GAME_DATA_MAX_UNPACKED)
         kind = source.kind or guess_kind(folder)
         name = (source.repository or shown(source.url)).replace("/", "-") + "-" + ref[:12]

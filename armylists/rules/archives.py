@@ -73,6 +73,9 @@ class Budget:
 
     def __init__(self, limits: Limits):
         self.limits, self.bytes, self.members = limits, 0, 0
+        # Archive levels already open around what this budget unpacks next: a downloaded repository unpacked
+        # into a folder (armylists/gamedata) makes its .catz the second level, as in import_battlescribe.
+        self.outer = 0
 
     def take_members(self, count: int, source: str) -> None:
         self.members += count
@@ -123,7 +126,7 @@ def unpack(data: bytes, source: str, *, member_bytes: int, pick: Callable[[str],
     it, must hold exactly one file (a roster's .rosz) and nothing else is unpacked. `member_bytes` caps
     each member. The budget is the one open (`unpack_budget`), else one of `LIMITS[kind]` for this call."""
     budget = _budget.get() or Budget(LIMITS[kind])
-    yield from _unpack(data, source, budget, member_bytes, pick, one_file, 1)
+    yield from _unpack(data, source, budget, member_bytes, pick, one_file, 1 + budget.outer)
 
 
 def _unpack(data: bytes, source: str, budget: Budget, member_bytes: int, pick: Callable[[str], bool] | None,

@@ -23,6 +23,7 @@ from armylists.gamedata.sources import add_source
 from armylists.importers.battlescribe import convert, read_sources
 from armylists.gamedata.updating import update
 from armylists.models import GameDataVersion, RulesFile
+from armylists.rules import archives
 from armylists.rules.loader import content_hash
 from tests.battlescribe_samples import GST, catalogue
 from tests.fake_github import Repo, zip_of
@@ -279,3 +280,45 @@ def test_the_good_repository_is_imported_so_the_refusals_above_are_the_cases(hub
                                     release="v1")
     version = update(add_source("BSData/test"))
     assert (version.status, [b["book"] for b in version.books]) == (GameDataVersion.OK, ["bs-test-knights"])
+
+
+def updated(hub, files: dict[str, bytes]) -> GameDataVersion:
+    hub.repos["BSData/test"] = Repo(archive=repository(files), release="v1")
+    with hang_guard("the update"):
+        return update(add_source("BSData/test"))
+
+
+def test_an_update_checks_the_ratio_of_every_member_whatever_its_size(hub):
+    """Issue 25, item 1: the game-data unpacker checked the ratio only past 1 MiB; 512 kB of spaces pack ~1,000 times."""
+    version = updated(hub, {"test.gst": GST.encode(), "knights.cat": CAT.encode() + b" " * (512 << 10)})
+    assert (version.status, version.message) == (GameDataVersion.FAILED, "BSData-test-0123456/knights.cat unpacks to "
+                                                 f"{version.message.split(' unpacks to ')[1].split()[0]} times its "
+                                                 "packed size, more than 100: a zip bomb; refused")
+    assert int(version.message.split(" unpacks to ")[1].split()[0]) > 100
+    assert not RulesFile.objects.exists()
+
+
+def test_an_updates_archive_is_the_first_level_of_nesting_as_import_battlescribe_counts_it(hub):
+    """The repository (1) holding a .catz (2) holding a zip (3) is read; one zip more (4) is refused."""
+    version = updated(hub, {"test.gst": GST.encode(), "knights.catz": nested(2, CAT.encode())})
+    assert (version.status, [b["book"] for b in version.books]) == (GameDataVersion.OK, ["bs-test-knights"])
+    hub.repos["BSData/test"].archive = repository({"test.gst": GST.encode(), "knights.catz": nested(3, CAT.encode())})
+    hub.repos["BSData/test"].release = "v2"
+    with hang_guard("the update"):
+        version = update(version.source)
+    assert version.status == GameDataVersion.FAILED
+    assert version.message == ("Nothing imported. knights.catz!again.catz!again.catz: archives nested more than 3 deep; "
+                               "refused")
+    assert RulesFile.objects.filter(kind="book").count() == 1
+
+
+def test_an_update_has_one_budget_for_the_download_and_the_archives_in_it(hub, monkeypatch):
+    """Scaled down: the repository's own bytes and its .catz's together pass the run's budget."""
+    monkeypatch.setitem(archives.LIMITS, "run", archives.Limits(total_bytes=len(GST) + len(CAT) + 100, members=50,
+                                                                scope="one import run"))
+    version = updated(hub, {"test.gst": GST.encode(), "knights.catz": zipped({"knights.cat": CAT.encode()}),
+                            "more.catz": zipped({"more.cat": CAT.encode()})})
+    assert version.status == GameDataVersion.FAILED
+    assert version.message.endswith("unpacking it would pass " f"{len(GST) + len(CAT) + 100} bytes, the most one import "
+                                    "run may unpack (every file and nested archive counted); refused"), version.message
+    assert not RulesFile.objects.exists()
