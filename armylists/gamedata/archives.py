@@ -37,7 +37,7 @@ def _unpack(data: bytes, target: Path, max_files: int, max_unpacked: int, budget
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+    except shared.UNPACKING_ERRORS as exc:  # NotImplementedError too: a zip version past 6.3
         raise ArchiveError(f"the download is not a readable zip archive ({exc})") from None
     files = [m for m in members if not m.is_dir()]
     if len(files) > max_files:
@@ -71,7 +71,7 @@ def _unpack(data: bytes, target: Path, max_files: int, max_unpacked: int, budget
                         raise ArchiveError(f"the archive unpacks to more than {max_unpacked} bytes; refused")
                     budget.take_bytes(len(chunk), member.filename)
                     out.write(chunk)
-        except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError, EOFError) as exc:
+        except shared.UNPACKING_ERRORS as exc:
             raise ArchiveError(f"{member.filename} cannot be unpacked ({exc})") from None
     budget.outer = 1  # what is read from the folder next is inside this archive
     if len(tops) == 1 and "" not in tops:

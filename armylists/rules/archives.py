@@ -150,7 +150,7 @@ def _members(data: bytes, source: str, budget: Budget, member_bytes: int, pick: 
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+    except UNPACKING_ERRORS as exc:  # NotImplementedError: a directory naming a zip version past 6.3 (a 500 before)
         raise ArchiveError(source, f"is not a readable zip archive ({exc})") from None
     budget.take_members(len(infos), source)
     files = []

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
-from armylists.rules.archives import ArchiveError, unpack, unpack_budget
+from armylists.rules.archives import UNPACKING_ERRORS, ArchiveError, unpack, unpack_budget
 from armylists.rules.plain_data import UnstorableData, load_json
 
 # The files of the repository that are not armies (FORMAT.md, "Files").
@@ -219,7 +219,7 @@ def _zip_source(path: Path) -> FolderSource:
                       if m.filename.endswith(".json")]
     except ArchiveError as exc:
         raise NrSourceError(str(exc)) from None
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+    except UNPACKING_ERRORS as exc:
         raise NrSourceError(f"{path}: not a readable zip archive ({exc})") from None
     if not files:
         raise NrSourceError(f"{path}: the archive holds no JSON files")
