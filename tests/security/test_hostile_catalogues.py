@@ -11,7 +11,6 @@ update leaves a failed version with its reason and no rules file. Each case runs
 from __future__ import annotations
 
 import io
-import json
 import zipfile
 
 import pytest
@@ -27,7 +26,6 @@ from armylists.rules import archives
 from armylists.rules.loader import content_hash
 from tests.battlescribe_samples import GST, catalogue
 from tests.fake_github import Repo, zip_of
-from tests.gamedata.conftest import hub, network  # noqa: F401 (the fake GitHub on loopback, as fixtures)
 
 from .hang_guard import hang_guard
 

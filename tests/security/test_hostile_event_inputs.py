@@ -191,6 +191,7 @@ def test_an_upload_past_what_django_reads_is_a_400_naming_the_limit_and_stores_n
     assert response.status_code == 400
     assert ("<p>The request sends more than 201 files; an upload takes at most 200 list files at once. Nothing was "
             "stored.</p>") in response.content.decode()
+    assert "Content-Security-Policy" in response.headers and response.headers["X-Frame-Options"] == "DENY"
     assert stored() == (0, 0)
 
 

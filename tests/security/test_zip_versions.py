@@ -21,7 +21,6 @@ from armylists.models import ArmyList, Event, GameDataVersion, RulesFile, Submis
 from armylists.rules.archives import ArchiveError, unpack
 from tests.battlescribe_samples import GST, catalogue
 from tests.fake_github import Repo
-from tests.gamedata.conftest import hub, network  # noqa: F401 (the fake GitHub on loopback, as fixtures)
 
 from .hang_guard import hang_guard
 
