@@ -320,3 +320,20 @@ def test_an_update_has_one_budget_for_the_download_and_the_archives_in_it(hub, m
     assert version.message.endswith("unpacking it would pass " f"{len(GST) + len(CAT) + 100} bytes, the most one import "
                                     "run may unpack (every file and nested archive counted); refused"), version.message
     assert not RulesFile.objects.exists()
+
+
+def test_names_of_5000_characters_make_ids_the_database_stores(tmp_path):
+    """Found on PostgreSQL by hypothesis: 5,000 digits in a game system's name made its id 5,000 characters
+    long; PostgreSQL refused the row (varchar(80)) and the command said "has migrate been run?", exit 1.
+    An id is now cut to 80 characters and ends with a short hash, so two long names stay apart."""
+    long_name = "Test " + "9" * 5000
+    (tmp_path / "test.gst").write_bytes(GST.replace('name="Test Battles"', f'name="{long_name} A"').encode())
+    (tmp_path / "knights.cat").write_bytes(CAT.replace('name="Test Knights"', f'name="{long_name} A"').encode())
+    (tmp_path / "more.cat").write_bytes(CAT.replace('name="Test Knights"', f'name="{long_name} B"')
+                                        .replace('id="cat-1"', 'id="cat-2"').encode())
+    assert run_import(tmp_path)[0] == 0
+    rows = sorted(RulesFile.objects.values_list("kind", "system", "slug"))
+    prefix = "bs-test-" + "9" * 63
+    assert [(kind, len(system), len(slug), slug[:71]) for kind, system, slug in rows] == [
+        ("book", 80, 80, prefix), ("book", 80, 80, prefix), ("system", 80, 80, prefix)]
+    assert len({slug for _, _, slug in rows}) == 2  # the two books apart; the system's id is its own

@@ -95,6 +95,8 @@ FOLDERS = {
                          "Test Army: a cycle of links (pool 'ench' -> pool 'ench'); refused"),
     "a cycle of mounts": ({"ta.json": json.dumps(MOUNT_CYCLE).encode()},
                           "Test Army: a cycle of links (mount 'm1' -> mount 'm2' -> mount 'm1'); refused"),
+    "a version of 30 characters": ({"ta.json": json.dumps(army_data(version="v" * 30)).encode()},
+                                   "Test Army: version 'vvvvvvvvvvvvvvvvvvvv'... is 41 characters; at most 40"),
     "no army": ({"ta.json": b"[]"}, "no army file (a JSON file with `name` and an `army` tree) was read"),
     "an army that is text": ({"ta.json": json.dumps(army_data(army="x")).encode()}, "the data has a shape the "
                                                                                      "importer does not know ("),
@@ -140,6 +142,15 @@ def test_a_hostile_folder_exits_2_naming_why_and_stores_nothing(tmp_path, case):
         (tmp_path / name).write_bytes(data)
     message = refused(tmp_path)
     assert ending in message, message
+
+
+@pytest.mark.django_db
+def test_a_version_of_29_characters_is_stored_on_every_database(tmp_path):
+    """The boundary of RulesFile.version (40 characters): the data's version, "@" and the date (11). Found on
+    the way: a longer one was refused by PostgreSQL as "the database cannot be written", exit 1."""
+    (tmp_path / "ta.json").write_text(json.dumps(army_data(version="v" * 29)))
+    assert run(tmp_path)[0] == 0
+    assert len(RulesFile.objects.get(kind="book").version) == 40
 
 
 @pytest.mark.django_db

@@ -77,6 +77,8 @@ class ArmyConverter:
         self.short = str(data.get("short") or slug(data.get("name", "army")))
         self.book_id = slug(data["name"])
         self.version = f"{data.get('version', '?')}@{date}"
+        if len(self.version) > 40:  # RulesFile.version's length: PostgreSQL refuses a longer one
+            raise NrSourceError(f"{data['name'][:60]}: version {self.version[:20]!r}... is {len(self.version)} characters; at most 40")
         self.report = ArmyReport(self.short, self.book_id, self.version)
 
     # -- the army ----------------------------------------------------------------------------
@@ -324,7 +326,7 @@ class ArmyConverter:
         """A pool or mount expanded inside itself is a cycle (none in the data's history): refused by name."""
         if link in self.following:
             cycle = self.following[self.following.index(link):] + [link]
-            raise NrSourceError(f"{self.data['name']}: a cycle of links ({' -> '.join(cycle)}); refused")
+            raise NrSourceError(f"{self.data['name'][:60]}: a cycle of links ({' -> '.join(cycle)}); refused")
         self.following.append(link)
 
     def option(self, node: dict, ctx: Ctx) -> None:
