@@ -11,6 +11,7 @@ update leaves a failed version with its reason and no rules file. Each case runs
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 
 import pytest
@@ -139,19 +140,30 @@ def test_import_battlescribe_refuses_each_hand_made_case_with_exit_2_and_stores_
     assert stored() == before
 
 
-@pytest.mark.parametrize("case, extra", [("duplicate ids", DUPLICATE), ("a cycle of group links", GROUP_CYCLE),
-                                         ("an entry linking to itself", SELF_LINK)])
-def test_duplicate_ids_and_cycles_of_links_end_in_an_answer_and_a_refusal_stores_nothing(tmp_path, case, extra):
+@pytest.mark.parametrize("extra, unchecked", [
+    (GROUP_CYCLE, [("link that loops back to itself", "Test Knights > B > A again", 1)]),
+    (SELF_LINK, [("link that loops back to itself", "Test Knights > Selfish > Me", 2)]),
+], ids=["a cycle of group links", "an entry linking to itself"])
+def test_a_cycle_of_entry_links_ends_and_is_reported_as_not_checked(tmp_path, extra, unchecked):
+    """A link back to an entry it is inside is followed once and named, never looped over nor priced."""
     (tmp_path / "test.gst").write_bytes(GST.encode())
     (tmp_path / "knights.cat").write_bytes(with_entries(extra))
-    before = stored()
-    status, message = run_import(tmp_path)
-    assert status in (0, 2), message
-    if status == 2:
-        assert message.startswith("Nothing imported. ") and "\n" not in message
-        assert stored() == before
-    else:
-        assert RulesFile.objects.filter(kind="book", slug="bs-test-knights").count() == 1
+    with hang_guard("import_battlescribe over a cycle"):
+        call_command("import_battlescribe", str(tmp_path), "--json", str(tmp_path / "report.json"), verbosity=0,
+                     stdout=io.StringIO())
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert [(u["kind"], u["where"], u["count"]) for u in report["books"][0]["unchecked"]
+            if u["kind"] == "link that loops back to itself"] == unchecked
+    assert RulesFile.objects.filter(kind="book", slug="bs-test-knights").count() == 1
+
+
+def test_an_entry_with_another_entrys_id_is_a_unit_of_its_own(tmp_path):
+    """Two root entries with one id: each becomes an entry by its name; the first keeps its rules."""
+    (tmp_path / "test.gst").write_bytes(GST.encode())
+    (tmp_path / "knights.cat").write_bytes(with_entries(DUPLICATE))
+    assert run_import(tmp_path)[0] == 0
+    book = RulesFile.objects.get(kind="book", slug="bs-test-knights").data
+    assert sorted(e["id"] for e in book["entries"]) == ["captain", "knights", "knights-again"]
 
 
 def nested_elements(count: int) -> bytes:
