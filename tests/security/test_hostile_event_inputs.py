@@ -33,7 +33,7 @@ from .test_event_rules_input import event_form, form_errors
 
 pytestmark = pytest.mark.django_db
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
-RUNS = dict(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture,
+RUNS = dict(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                     HealthCheck.too_slow])
 GOOD_RULES = ("name: Spring\nrules:\n  - {id: no-named, type: count, params: {label: Named characters, "
               "select: {tag: named}, max: 0}}\n  - id: small\n    type: count\n    params:\n      label: \"Small\"\n"

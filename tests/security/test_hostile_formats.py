@@ -31,7 +31,7 @@ from .hang_guard import hang_guard
 
 pytestmark = pytest.mark.django_db
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
-RUNS = dict(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture,
+RUNS = dict(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                     HealthCheck.too_slow])
 
 
