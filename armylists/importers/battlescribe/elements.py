@@ -35,7 +35,7 @@ def number(source: str, element: str, value: str | None, default: float = 0.0, l
     BattleScribeInputError naming the element: "nan", "inf", "1e999" and 5,000 digits (a float of
     infinity) would end in int() raising, or in a number no column or JSON reader holds."""
     if value in (None, ""):
-        return default
+        return float(default)  # a float as every other answer: `revision` asks is_integer(), which int lacks on 3.11
     try:
         result = float(value)
     except ValueError:
