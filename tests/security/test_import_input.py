@@ -185,3 +185,11 @@ def test_a_roster_without_a_catalogue_revision_is_read_as_revision_1_on_every_pa
     page = client.post(reverse("list-import"), {"file": SimpleUploadedFile("army.ros", data)})
     assert (page.status_code, page.context["form"].non_field_errors()) == (400, [f"army.ros: {message}"])
     assert not ArmyList.objects.exists()
+
+
+def test_a_selection_without_a_number_is_taken_once(imported):
+    """As an absent revision: an absent `number` was the int 1, and `is_integer()` raised (a 500)."""
+    roster, _ = read_list_data(hostile_roster((b'entryId="lance" number="1"', b'entryId="lance"')), "army.ros")
+    with_number, _ = read_list_data(hostile_roster((b'entryId="lance" number="1"', b'entryId="lance" number="1"')),
+                                    "army.ros")
+    assert roster.units == with_number.units
