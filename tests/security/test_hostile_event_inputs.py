@@ -15,6 +15,7 @@ import shutil
 import zipfile
 from datetime import date, timedelta
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -82,8 +83,10 @@ def test_every_mangled_rules_text_saves_or_is_a_400_naming_it_and_nothing_is_sav
     def check(rules_text, edit):
         before = list(Event.objects.order_by("pk").values())
         url = reverse("event-edit", args=[event.pk]) if edit else reverse("event-new")
+        # The form's bytes as a client sends them: a lone surrogate goes as its three (invalid UTF-8) bytes.
+        body = urlencode({k: v.encode("utf-8", "surrogatepass") for k, v in event_form(rules_text).items()})
         with hang_guard("the event form"):
-            response = organiser.post(url, event_form(rules_text))
+            response = organiser.post(url, body, content_type="application/x-www-form-urlencoded")
         assert response.status_code in (302, 400), response.status_code
         if response.status_code == 400:  # the form's message, or the NUL refused before any view, in words
             said = form_errors(response) if response.context else response.content.decode()
@@ -96,6 +99,16 @@ def test_every_mangled_rules_text_saves_or_is_a_400_naming_it_and_nothing_is_sav
             Event.objects.filter(pk=event.pk).update(rules_text="")
 
     check()
+
+
+def test_a_lone_surrogates_bytes_in_the_form_are_stored_as_replacement_characters(organiser):
+    """A client can send a lone surrogate only as bytes that are not UTF-8: Django reads each as U+FFFD, which
+    every database stores (the escape "\\ud800" in the YAML is refused by name: test_event_rules_input.py)."""
+    rules = GOOD_RULES.replace("Spring", "Spring \ud800")
+    body = urlencode({k: v.encode("utf-8", "surrogatepass") for k, v in event_form(rules).items()})
+    response = organiser.post(reverse("event-new"), body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 302
+    assert Event.objects.get().rules_text.startswith("name: Spring \ufffd")
 
 
 def test_rules_of_exactly_64_kb_are_read_and_one_byte_more_is_refused(organiser):
