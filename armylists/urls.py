@@ -83,3 +83,4 @@ urlpatterns = [
 ]
 
 handler404 = "armylists.api.errors.api_not_found"
+handler400 = "armylists.api.errors.bad_request"

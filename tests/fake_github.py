@@ -33,6 +33,7 @@ class Repo:
     archive_status: int = 200
     block: threading.Event | None = None
     archive_asked: threading.Event = field(default_factory=threading.Event)
+    release_body: bytes | None = None  # releases/latest's body as sent, when a test needs a broken one
 
 
 def zip_of(files: dict[str, bytes], top: str) -> bytes:
@@ -99,6 +100,8 @@ class FakeGitHub:
         if rest == []:
             return self.json(handler, {"full_name": name, "default_branch": repo.branch})
         if rest == ["releases", "latest"]:
+            if repo.release_body is not None:
+                return self.send(handler, 200, repo.release_body)
             if repo.release is None:
                 return self.send(handler, 404, b'{"message": "Not Found"}')
             return self.json(handler, {"tag_name": repo.release, "published_at": repo.date})

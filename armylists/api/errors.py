@@ -82,3 +82,31 @@ def api_not_found(request, exception=None):
         body = {"error": {"status": 404, "code": "not_found", "message": "No such resource.", "fields": []}}
         return JsonResponse(body, status=404)
     return page_not_found(request, exception)
+
+
+def bad_request(request, exception=None):
+    """Django's 400 for a request it refuses before any view (SuspiciousOperation): the limit it passed, said
+    in words (its own page is a bare "Bad Request (400)"); JSON in the API's shape under /api/, HTML elsewhere.
+    Other refusals are named only generally: their text may quote the request's headers."""
+    from django.conf import settings
+    from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+    from django.http import HttpResponseBadRequest, JsonResponse
+    from django.utils.html import escape
+
+    from armylists.events.submitting import MAX_UPLOAD_FILES
+
+    if isinstance(exception, TooManyFilesSent):
+        message = (f"The request sends more than {settings.DATA_UPLOAD_MAX_NUMBER_FILES} files; an upload takes at "
+                   f"most {MAX_UPLOAD_FILES} list files at once. Nothing was stored.")
+    elif isinstance(exception, TooManyFieldsSent):
+        message = f"The request sends more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} fields. Nothing was stored."
+    elif isinstance(exception, RequestDataTooBig):
+        message = (f"The request's form data is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes (files "
+                   f"aside). Nothing was stored.")
+    else:
+        message = "The request could not be read. Nothing was stored."
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": {"status": 400, "code": "bad_request", "message": message, "fields": []}},
+                            status=400)
+    return HttpResponseBadRequest(f'<!doctype html>\n<html lang="en"><head><title>Bad request (400)</title></head>'
+                                  f"<body><h1>Bad request (400)</h1><p>{escape(message)}</p></body></html>\n")

@@ -36,11 +36,15 @@ def unpack(data: bytes, target: Path, source: str) -> Path:
     cap = budget.limits.total_bytes if budget is not None else settings.GAME_DATA_MAX_UNPACKED
     names = []
     for where, body in read_members(data, source, member_bytes=cap, nested=False):
+        if "\x00" in where:  # no file system takes it; refused as any name outside the folder is
+            raise ArchiveError(where.replace("\x00", "\\x00"), "the archive names a path with a NUL byte; refused")
         parts = PurePosixPath(where[len(source) + 1:].replace("\\", "/")).parts
         path = target.joinpath(*parts)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(body)
         names.append(parts)
+    if budget is not None:
+        budget.outer = 1  # what is read from the folder next (a .catz) is one level inside this archive
     tops = {parts[0] if len(parts) > 1 else "" for parts in names}
     if len(tops) == 1 and "" not in tops:
         return target / next(iter(tops))

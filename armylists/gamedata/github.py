@@ -9,13 +9,15 @@ the repository's files under one top folder. Standard library only.
 """
 from __future__ import annotations
 
-import json
 import re
 import urllib.parse
 from dataclasses import dataclass
 
+from armylists.rules.plain_data import UnstorableData, load_json
+
 from armylists.gamedata.fetching import FetchError, NotFound, Policy, fetch
 
+MAX_TEXT = 200  # a tag or a sha, as GameDataVersion.ref stores it; a date is far shorter
 REPOSITORY = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
 
 
@@ -28,8 +30,10 @@ class Ref:
 
 def _json(url: str, policy: Policy) -> dict:
     body, _ = fetch(url, policy, accept="application/vnd.github+json")
-    try:
-        data = json.loads(body)
+    try:  # an answer from outside: no nesting thousands deep, NaN, NUL or lone surrogates (load_json)
+        data = load_json(body)
+    except UnstorableData as exc:
+        raise FetchError(f"GitHub's answer is not JSON ({exc.reason})") from None
     except ValueError as exc:
         raise FetchError(f"GitHub's answer is not JSON ({exc})") from None
     if not isinstance(data, dict):
@@ -42,6 +46,8 @@ def _text(data: dict, *path: str) -> str:
         data = data.get(key) if isinstance(data, dict) else None
     if not isinstance(data, str) or not data:
         raise FetchError(f"GitHub's answer has no {'.'.join(path)}")
+    if len(data) > MAX_TEXT:
+        raise FetchError(f"GitHub's answer has a {path[-1]} of {len(data)} characters; at most {MAX_TEXT}")
     return data
 
 

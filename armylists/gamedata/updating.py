@@ -79,7 +79,7 @@ def _update(source: GameDataSource) -> tuple[GameDataVersion | None, str]:
     try:
         if source.repository:
             found = github.latest(source.repository, api, rules)
-            ref, ref_kind, date = found.ref, found.kind, parse_datetime(found.date) if found.date else None
+            ref, ref_kind, date = found.ref, found.kind, _date(found.date)
             if source.versions.filter(status=GameDataVersion.OK, ref=ref).exists():
                 return None, f"Already current: {ref_kind} {_short(ref, ref_kind)}."
             data = None
@@ -121,6 +121,14 @@ def _failed(source, ref: str, ref_kind: str, date: datetime | None, reason: str)
     version = GameDataVersion.objects.create(source=source, ref=ref, ref_kind=ref_kind, date=date,
                                              status=GameDataVersion.FAILED, kind=source.kind, message=reason)
     return version, f"Failed at {ref_kind} {_short(ref, ref_kind)}: {reason}"
+
+
+def _date(text) -> datetime | None:
+    """GitHub's date of a release or commit; None where it is no date ("2024-13-45T00:00:00Z", a number)."""
+    try:
+        return parse_datetime(text) if isinstance(text, str) and 0 < len(text) <= 40 else None
+    except ValueError:
+        return None
 
 
 def _short(ref: str, ref_kind: str) -> str:

@@ -73,6 +73,9 @@ class Budget:
 
     def __init__(self, limits: Limits):
         self.limits, self.bytes, self.members = limits, 0, 0
+        # Archive levels already open around what this budget unpacks next: a downloaded repository unpacked
+        # into a folder (armylists/gamedata) makes its .catz the second level, as in import_battlescribe.
+        self.outer = 0
 
     def take_members(self, count: int, source: str) -> None:
         self.members += count
@@ -134,7 +137,7 @@ def unpack(data: bytes, source: str, *, member_bytes: int, pick: Callable[[str],
     if not nested:
         yield from _members(data, source, budget, member_bytes, pick, one_file)
         return
-    yield from _unpack(data, source, budget, member_bytes, pick, one_file, 1)
+    yield from _unpack(data, source, budget, member_bytes, pick, one_file, 1 + budget.outer)
 
 
 def _unpack(data: bytes, source: str, budget: Budget, member_bytes: int, pick: Callable[[str], bool] | None,
@@ -158,7 +161,7 @@ def _members(data: bytes, source: str, budget: Budget, member_bytes: int, pick: 
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+    except UNPACKING_ERRORS as exc:  # NotImplementedError: a directory naming a zip version past 6.3 (a 500 before)
         raise ArchiveError(source, f"is not a readable zip archive ({exc})") from None
     budget.take_members(len(infos), source)
     files = []

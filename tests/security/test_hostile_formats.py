@@ -5,8 +5,8 @@ list, a BattleScribe roster .ros and its .rosz) is cut short, has bytes put in o
 surrogate's escape, invalid UTF-8, 1e999, nesting thousands deep, an XML entity, a zip's header), by
 hypothesis. Each result goes to the import page, the API's import and `manage.py validate_list`: the answer
 is a success or a 4xx (exit 0, 1 or 2 for the command) with a message, never a 5xx or a traceback; a
-refusal stores nothing and whatever is stored reads back as a list document. Runs on SQLite and, with
-DATABASE_URL, on PostgreSQL.
+refusal stores nothing and whatever is stored reads back as a list document, each case under a hang guard
+(hang_guard.py). Runs on SQLite and, with DATABASE_URL, on PostgreSQL.
 """
 from __future__ import annotations
 
@@ -27,10 +27,11 @@ from armylists.models import ArmyList
 from armylists.rules import parse_roster
 
 from ..web.test_list_import import OWB_TEXT
+from .hang_guard import hang_guard
 
 pytestmark = pytest.mark.django_db
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
-RUNS = dict(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture,
+RUNS = dict(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                     HealthCheck.too_slow])
 
 
@@ -120,7 +121,8 @@ def test_the_import_page_answers_every_mangled_file_with_a_page_or_a_refusal(cli
     @given(data=mangled(name))
     def check(data):
         before = ArmyList.objects.count()
-        response = client_alice.post(reverse("list-import"), {"file": SimpleUploadedFile(filename, data)})
+        with hang_guard(f"the import page with {filename}"):
+            response = client_alice.post(reverse("list-import"), {"file": SimpleUploadedFile(filename, data)})
         assert response.status_code in (302, 400), response.status_code
         if response.status_code == 400:
             assert ArmyList.objects.count() == before
@@ -138,7 +140,8 @@ def test_the_apis_import_answers_every_mangled_body_with_201_or_a_4xx(api_alice,
     @given(data=mangled(name))
     def check(data):
         before = ArmyList.objects.count()
-        response = api_alice.post(reverse("api-lists-import"), data=data, content_type=content_type)
+        with hang_guard(f"the API's import of {content_type}"):
+            response = api_alice.post(reverse("api-lists-import"), data=data, content_type=content_type)
         assert response.status_code in (201, 400, 413, 415), (response.status_code, response.content[:300])
         if response.status_code != 201:
             assert ArmyList.objects.count() == before
@@ -157,7 +160,8 @@ def test_validate_list_answers_every_mangled_file_with_exit_0_1_or_2(tmp_path, n
     def check(data):
         path.write_bytes(data)
         try:
-            call_command("validate_list", str(path), stdout=io.StringIO(), stderr=io.StringIO())
+            with hang_guard(f"validate_list {path.name}"):
+                call_command("validate_list", str(path), stdout=io.StringIO(), stderr=io.StringIO())
         except CommandError as exc:  # exit 1 (illegal) or 2 (not a list): said in words, never a traceback
             assert exc.returncode in (1, 2) and str(exc)
         except SystemExit as exc:

@@ -172,3 +172,30 @@ def test_an_owb_text_export_with_a_nul_is_refused_as_our_text_is():
     with pytest.raises(ListFileError) as caught:
         read_list_data(data, "x.txt")
     assert str(caught.value) == f"x.txt: contains a NUL character (at position {OWB_TEXT.index('Halberds') + 3})"
+
+
+@pytest.mark.parametrize("revision", [b'catalogueRevision=""', b""], ids=["empty", "absent"])
+def test_a_roster_without_a_catalogue_revision_is_read_as_revision_1_on_every_path(imported, api_alice, client, alice,
+                                                                                    revision):
+    """Found by the hostile suite: an empty or absent catalogueRevision was a 500 on the import page
+    (elements.number gave its default as an int, and int has no is_integer() on Python 3.11). BattleScribe
+    reads an absent revision as 1: the imported book is revision 7, so the roster names a revision we lack."""
+    data = hostile_roster((b'catalogueRevision="7"', revision))
+    with pytest.raises(ListFileError) as caught:
+        read_list_data(data, "army.ros")
+    message = str(caught.value).removeprefix("army.ros: ")
+    assert "revision 1" in message or "r1" in message, message
+    response = api_alice.post("/api/v1/lists/import/", data, content_type="application/xml")
+    assert response.status_code == 400 and response.json()["error"]["message"]
+    client.force_login(alice)
+    page = client.post(reverse("list-import"), {"file": SimpleUploadedFile("army.ros", data)})
+    assert (page.status_code, page.context["form"].non_field_errors()) == (400, [f"army.ros: {message}"])
+    assert not ArmyList.objects.exists()
+
+
+def test_a_selection_without_a_number_is_taken_once(imported):
+    """As an absent revision: an absent `number` was the int 1, and `is_integer()` raised (a 500)."""
+    roster, _ = read_list_data(hostile_roster((b'entryId="lance" number="1"', b'entryId="lance"')), "army.ros")
+    with_number, _ = read_list_data(hostile_roster((b'entryId="lance" number="1"', b'entryId="lance" number="1"')),
+                                    "army.ros")
+    assert roster.units == with_number.units

@@ -17,7 +17,7 @@ from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book, build_system
 
 from armylists.importers.battlescribe.books import OTHER, BookMaker
-from armylists.importers.battlescribe.names import slug
+from armylists.importers.battlescribe.names import capped_id, slug
 from armylists.importers.battlescribe.plain import plain_document
 from armylists.importers.battlescribe.sources import BattleScribeInputError, Document, read_sources
 
@@ -79,7 +79,7 @@ def convert(documents: list[Document]) -> Conversion:
             scope = {**index, **own_ids(system)}
             for doc in [*near, catalogue]:
                 scope.update(own_ids(doc))
-            book_info = {**info, "book_id": "bs-" + slug(catalogue["name"]), "version": version(catalogue["revision"]),
+            book_info = {**info, "book_id": capped_id("bs-", catalogue["name"]), "version": version(catalogue["revision"]),
                          "credit": f"{catalogue['name']} (BattleScribe catalogue, revision {catalogue['revision']}) "
                                    f"for {system['name']} (revision {system['revision']})"}
             book_info["cost_type"] = book_cost_type(catalogue, [*near, system], info["cost_type"])
@@ -162,7 +162,7 @@ def own_ids(doc: dict) -> dict[str, dict]:
 
 def system_info(system: dict, catalogues: list[dict]) -> dict:
     """The system dict of our rules data for a game system, and what its books need to know of it."""
-    system_id = "bs-" + slug(system["name"])
+    system_id = capped_id("bs-", system["name"])
     cost_type = next(iter(system["cost_types"]), "pts")
     unit = (system["cost_types"].get(cost_type) or "pts").strip() or "pts"
     categories: dict[str, str] = {}  # BattleScribe category id -> ours (by name, so catalogues' own "Core" is Core)

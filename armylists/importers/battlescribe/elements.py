@@ -50,7 +50,7 @@ def number(source: str, element: str, value: str | None, default: float = 0.0, l
 def revision(source: str, element: str, value: str | None) -> int:
     """A game system's, catalogue's or roster's revision: a whole number from 0 to MAX_REVISION (1 when absent)."""
     result = number(source, element, value, 1, 0, MAX_REVISION)
-    if not result.is_integer():
+    if not float(result).is_integer():  # float(): the default 1 is an int, which has no is_integer() on 3.11
         raise BattleScribeInputError(source, element, f"{_quoted(value or '')} is not a whole number from 0 to "
                                                       f"{MAX_REVISION}")
     return int(result)

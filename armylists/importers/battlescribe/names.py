@@ -1,13 +1,25 @@
 """Ids for what the importer makes: slugs of BattleScribe's names, unique within a book or an entry."""
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
+
+ID_LENGTH = 80  # a stored system's or book's id (RulesFile.system and .slug, 80 characters on every database)
 
 
 def slug(text: str) -> str:
     text = unicodedata.normalize("NFKD", re.sub(r"['’`]", "", text)).encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "x"
+
+
+def capped_id(prefix: str, name: str) -> str:
+    """`prefix` and the name's slug, at most ID_LENGTH characters: a longer one (a name of 5,000 characters,
+    which PostgreSQL refused to store) is cut and ends with a short hash of the whole, so two stay apart."""
+    found = prefix + slug(name)
+    if len(found) > ID_LENGTH:
+        found = found[:ID_LENGTH - 9].rstrip("-") + "-" + hashlib.sha1(found.encode()).hexdigest()[:8]
+    return found
 
 
 class Ids:

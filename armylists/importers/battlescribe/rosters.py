@@ -185,7 +185,7 @@ def selection_number(selection: Element, source: str) -> int:
     """How many times a selection is taken: a whole number from 0 to MAX_SELECTION_NUMBER (1 when absent)."""
     where = f"<selection name={selection.get('name')!r} entryId={selection.get('entryId')!r}> number"
     count = number(source, where, selection.get("number"), 1, 0, MAX_SELECTION_NUMBER)
-    if not count.is_integer():
+    if not float(count).is_integer():  # float(): the default 1 is an int, which has no is_integer() on 3.11
         raise BattleScribeInputError(source, where, f"{selection.get('number')!r} is not a whole number")
     return int(count)
 

@@ -25,6 +25,9 @@ from armylists.rules.archives import ArchiveError, is_zip, unpack, unpack_budget
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the largest catalogue we know is under 2 MB
 MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
 DOWNLOAD_TIMEOUT = 60
+# Elements nested at most this deep: the deepest file we know (a T9A 0.11 catalogue) is 21. The readers
+# after the parser recurse, so a file nested thousands deep is refused here, by name, before any of them.
+MAX_XML_DEPTH = 100
 TLS_CONTEXT: ssl.SSLContext | None = None  # None: the system's trusted certificates (tests trust their own)
 EXTENSIONS = (".gst", ".cat")
 ZIPPED = (".gstz", ".catz")
@@ -169,4 +172,17 @@ def parse_xml(source: str, data: bytes) -> Element:
         raise BattleScribeInputError(source, "", f"is not XML ({exc})") from None
     except LookupError as exc:  # an XML declaration naming an encoding Python does not know ("TF-8")
         raise BattleScribeInputError(source, "", f"declares a text encoding that does not exist ({exc})") from None
+    _check_depth(source, root)
     return root
+
+
+def _check_depth(source: str, root: Element) -> None:
+    """Refuse elements nested more than MAX_XML_DEPTH deep, walking without recursion."""
+    stack = [(root, 1)]
+    while stack:
+        element, depth = stack.pop()
+        if depth > MAX_XML_DEPTH:
+            tag = element.tag.rpartition("}")[2]
+            raise BattleScribeInputError(source, f"<{tag} id={element.get('id')!r}>" if element.get("id") else f"<{tag}>",
+                                         f"elements nested more than {MAX_XML_DEPTH} deep; refused")
+        stack.extend((child, depth + 1) for child in element)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from armylists.importers.nr_t9a.source import NrSourceError
 from armylists.importers.nr_t9a.limits import Limits, condition_refs, listed, norm_ref, ref_tag, refs_of, slug
 from armylists.importers.nr_t9a.variants import category_override, extra_by_option, moved, with_option
 
@@ -72,9 +73,12 @@ class ArmyConverter:
         # The Special Items: the options of the pools; their rarity is how often an army takes one.
         self.pool_items = {id(item) for items in pools.values() for item in items}
         self.limits = Limits()
+        self.following: list[str] = []  # the pools and mounts being expanded, outermost first
         self.short = str(data.get("short") or slug(data.get("name", "army")))
         self.book_id = slug(data["name"])
         self.version = f"{data.get('version', '?')}@{date}"
+        if len(self.version) > 40:  # RulesFile.version's length: PostgreSQL refuses a longer one
+            raise NrSourceError(f"{data['name'][:60]}: version {self.version[:20]!r}... is {len(self.version)} characters; at most 40")
         self.report = ArmyReport(self.short, self.book_id, self.version)
 
     # -- the army ----------------------------------------------------------------------------
@@ -303,16 +307,27 @@ class ArmyConverter:
                          inner.needs)
             seen = set()
             for pool in node["optionsDict"]:
+                self._follow(f"pool {pool!r}")
                 for item in self.pools.get(pool, []):
                     if id(item) not in seen:
                         seen.add(id(item))
                         self.node(item, pooled)
+                self.following.pop()
         if node.get("refopt"):
             mount = self.mounts.get(node["refopt"])
             if mount is None:
                 self.limits.not_understood("refopt to a unit not in the data")
             else:
+                self._follow(f"mount {node['refopt']!r}")
                 self.children(mount, Ctx(ctx.parent, False, 1, "", None, ctx.allowance))
+                self.following.pop()
+
+    def _follow(self, link: str) -> None:
+        """A pool or mount expanded inside itself is a cycle (none in the data's history): refused by name."""
+        if link in self.following:
+            cycle = self.following[self.following.index(link):] + [link]
+            raise NrSourceError(f"{self.data['name'][:60]}: a cycle of links ({' -> '.join(cycle)}); refused")
+        self.following.append(link)
 
     def option(self, node: dict, ctx: Ctx) -> None:
         name = f"{node['name']}{ctx.suffix}"

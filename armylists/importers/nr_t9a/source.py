@@ -8,11 +8,15 @@ A folder or a zip is one snapshot, dated by its newest file. For git the files a
 itself (`git clone --bare` of a bundle into a temporary folder, then `git cat-file`); nothing is
 checked out. Each file also has a key (its blob id, or a hash of its bytes) so a caller may keep what
 it made from a file and make it again only when the file changed.
+
+Every source is untrusted: a zip is unpacked by the one archive reader (armylists/rules/archives.py, one
+budget for the run, nested archives included), each file is at most MAX_FILE_BYTES, and each is decoded
+by `load_json` (no NaN or Infinity, no number past 2^53, no NUL or lone surrogate, at most 32 levels deep:
+the deepest army file of the history is 21), so a hostile file is a `NrSourceError` naming it.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import shutil
 import subprocess
@@ -20,10 +24,16 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+
+from armylists.rules.archives import UNPACKING_ERRORS, ArchiveError, unpack, unpack_budget
+from armylists.rules.plain_data import UnstorableData, load_json
 
 # The files of the repository that are not armies (FORMAT.md, "Files").
 SHARED_FILES = ("special.json", "spells.json", "ruledefs.json", "unitstats.json")
+MAX_FILE_BYTES = 16 << 20  # one file; the largest army file of the history is 1.3 MB
+MAX_ZIP_BYTES = 64 << 20  # a zip of a checkout, read whole (a checkout is about 20 MB)
+MAX_FILES = 1000  # JSON files of a folder; a checkout holds 20 to 30
 
 
 class NrSourceError(Exception):
@@ -48,8 +58,11 @@ class Snapshot:
     def json(self, name: str) -> dict:
         if name not in self._cache:
             try:
-                self._cache[name] = json.loads(self._read(name))
-            except ValueError as exc:
+                self._cache[name] = load_json(self._read(name))
+            except UnstorableData as exc:
+                where = "".join(f"[{p!r}]" for p in exc.path)
+                raise NrSourceError(f"{name}{where} at {self.commit}: {exc.reason}; refused") from None
+            except ValueError as exc:  # not JSON, or not UTF-8 (UnicodeDecodeError)
                 raise NrSourceError(f"{name} at {self.commit}: not JSON ({exc})") from None
         return self._cache[name]
 
@@ -92,8 +105,9 @@ class GitSource:
         try:
             done = subprocess.run(command, capture_output=True, input=data, check=True)
         except (OSError, subprocess.CalledProcessError) as exc:
-            detail = getattr(exc, "stderr", b"") or b""
-            raise NrSourceError(f"git {' '.join(args[:2])}: {detail.decode(errors='replace').strip() or exc}") from None
+            detail = (getattr(exc, "stderr", b"") or b"").decode(errors="replace").strip()
+            first = detail.splitlines()[0] if detail else str(exc)  # one line: git's first says what is wrong
+            raise NrSourceError(f"git {' '.join(args[:2])}: {first}") from None
         return done.stdout.decode()
 
     def commits(self) -> list[tuple[str, str]]:
@@ -132,6 +146,9 @@ class GitSource:
         header = self._batch.stdout.readline().split()
         if len(header) != 3:
             raise NrSourceError(f"git cat-file: no blob {blob}")
+        if int(header[2]) > MAX_FILE_BYTES:
+            self.close()  # the rest of the blob is never read
+            raise NrSourceError(f"blob {blob} is {int(header[2])} bytes; at most {MAX_FILE_BYTES} are read")
         data = self._batch.stdout.read(int(header[2]))
         self._batch.stdout.read(1)
         return data
@@ -155,15 +172,55 @@ def open_source(path: Path) -> FolderSource | GitSource:
     path = Path(path)
     if not path.exists():
         raise NrSourceError(f"{path}: no such file or folder")
-    if path.is_file() and zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as z:
-            members = [m for m in z.infolist() if m.filename.endswith(".json") and not m.is_dir()]
-            files = {Path(m.filename).name: z.read(m) for m in members}
-            stamps = [datetime(*m.date_time, tzinfo=timezone.utc).timestamp() for m in members]
-        return FolderSource(files, path.stem, _newest(stamps))
+    if path.is_file() and (path.suffix.lower() == ".zip" or zipfile.is_zipfile(path) or _starts_as_zip(path)):
+        return _zip_source(path)
     if path.is_file() or (path / "HEAD").is_file() or (path / ".git").exists():
         return GitSource(path)
-    files = {p.name: p.read_bytes() for p in sorted(path.glob("*.json"))}
-    if not files:
+    paths = sorted(path.glob("*.json"))
+    if not paths:
         raise NrSourceError(f"{path}: no JSON files (a checkout of vflam/nr-t9a holds de.json, dh.json, ...)")
-    return FolderSource(files, path.name, _newest([p.stat().st_mtime for p in path.glob("*.json")]))
+    if len(paths) > MAX_FILES:
+        raise NrSourceError(f"{path}: holds {len(paths)} JSON files; at most {MAX_FILES} are read")
+    files = {p.name: _read_capped(p, MAX_FILE_BYTES) for p in paths}
+    return FolderSource(files, path.name, _newest([p.stat().st_mtime for p in paths]))
+
+
+def _starts_as_zip(path: Path) -> bool:
+    """A zip cut short has no directory (is_zipfile says no) but still begins as one: not a git bundle."""
+    with open(path, "rb") as f:
+        return f.read(4) == b"PK\x03\x04"
+
+
+def _read_capped(path: Path, cap: int) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > cap:
+            raise NrSourceError(f"{path} is {size} bytes; at most {cap} are read")
+        return path.read_bytes()
+    except OSError as exc:
+        raise NrSourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _zip_source(path: Path) -> FolderSource:
+    """A zip of a checkout: its .json files (by their names without folders), unpacked within the run's budget;
+    a nested archive among them is unpacked in turn, within the reader's depth."""
+    data = _read_capped(path, MAX_ZIP_BYTES)
+    files: dict[str, bytes] = {}
+    try:
+        with unpack_budget("run"):
+            for where, body in unpack(data, path.name, member_bytes=MAX_FILE_BYTES, kind="run",
+                                      pick=lambda name: name.endswith(".json")):
+                name = PurePosixPath(where.rsplit("!", 1)[-1]).name
+                if name in files:
+                    raise NrSourceError(f"{where}: a second file named {name}; refused")
+                files[name] = body
+        with zipfile.ZipFile(path) as z:  # its directory was judged by the reader above
+            stamps = [datetime(*m.date_time, tzinfo=timezone.utc).timestamp() for m in z.infolist()
+                      if m.filename.endswith(".json")]
+    except ArchiveError as exc:
+        raise NrSourceError(str(exc)) from None
+    except UNPACKING_ERRORS as exc:
+        raise NrSourceError(f"{path}: not a readable zip archive ({exc})") from None
+    if not files:
+        raise NrSourceError(f"{path}: the archive holds no JSON files")
+    return FolderSource(files, path.stem, _newest(stamps))

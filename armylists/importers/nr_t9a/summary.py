@@ -9,6 +9,11 @@ size (and repeat counts) solved from the recorded cost. The first reading whose 
 cost wins; where none is, the closest is kept and `Reading.cause` says why.
 
     reading = read_list(summary, book, limit)      # .document: the list document; .units: per unit
+
+A summary comes from outside: `read_list` checks its shape first (`check_summary`) and refuses with a
+`SummaryError` naming the field: units, options, names and costs of the right kind and within bounds far
+above what New Recruit's 5,812 tournament lists hold (32 units, 15 options to a unit, 1,020 points to a
+unit, names of 49 characters), text without NUL or lone surrogates.
 """
 from __future__ import annotations
 
@@ -18,12 +23,58 @@ from dataclasses import dataclass, field
 
 from armylists.rules import parse_roster, validate
 from armylists.rules.book import Book, Entry, Option
+from armylists.rules.plain_data import text_problem
 
 from armylists.importers.nr_t9a.army import MAPPING
 from armylists.importers.nr_t9a.limits import ref_tag, slug
 
 GENERAL_TAGS = frozenset(ref_tag(r) for r in MAPPING["general_refs"])
 MAX_READINGS = 4096  # option readings tried per unit before giving up on an exact one
+MAX_UNITS = 100
+MAX_OPTIONS = 50  # of one unit
+MAX_COST = 100_000  # points of one unit
+MAX_NAME = 200  # characters of a name
+
+
+class SummaryError(ValueError):
+    """A summary that cannot be read; str() names the field and says why."""
+
+
+def _text(value, where: str, required: bool = True) -> None:
+    if value is None and not required:
+        return
+    if not isinstance(value, str):
+        raise SummaryError(f"{where}: is not text")
+    if len(value) > MAX_NAME:
+        raise SummaryError(f"{where}: is {len(value)} characters long; at most {MAX_NAME}")
+    problem = text_problem(value)
+    if problem:
+        raise SummaryError(f"{where}: {problem}")
+
+
+def check_summary(summary) -> None:
+    """Refuse (SummaryError) a summary whose units, options, names or costs are not what `read_list` reads."""
+    if not isinstance(summary, dict):
+        raise SummaryError("the summary is not an object")
+    _text(summary.get("tournament_name"), "tournament_name", required=False)
+    units = summary.get("units", [])
+    if not isinstance(units, list) or len(units) > MAX_UNITS:
+        raise SummaryError(f"units: is not a list of at most {MAX_UNITS} units")
+    for i, unit in enumerate(units):
+        if not isinstance(unit, dict):
+            raise SummaryError(f"units[{i}]: is not an object")
+        _text(unit.get("name"), f"units[{i}].name")
+        _text(unit.get("category"), f"units[{i}].category", required=False)
+        cost = unit.get("cost")
+        if type(cost) is not int or not 0 <= cost <= MAX_COST:
+            raise SummaryError(f"units[{i}].cost: is not a whole number from 0 to {MAX_COST}")
+        options = unit.get("options", [])
+        if not isinstance(options, list) or len(options) > MAX_OPTIONS:
+            raise SummaryError(f"units[{i}].options: is not a list of at most {MAX_OPTIONS} options")
+        for j, option in enumerate(options):
+            if not isinstance(option, dict):
+                raise SummaryError(f"units[{i}].options[{j}]: is not an object")
+            _text(option.get("name"), f"units[{i}].options[{j}].name")
 
 
 def plain(name: str) -> str:
@@ -226,7 +277,9 @@ def _unit_errors(book: Book, reading: UnitReading) -> int:
 
 
 def read_list(summary: dict, book: Book, limit: int) -> Reading:
-    """The summary's list as a list document of `book` (the units it cannot place are left out and named)."""
+    """The summary's list as a list document of `book` (the units it cannot place are left out and named);
+    SummaryError for a summary `check_summary` refuses."""
+    check_summary(summary)
     entries = _entries(book)
     units, readings = [], []
     for i, unit in enumerate(summary.get("units", [])):

@@ -11,7 +11,8 @@ the importer does not understand is listed per army (docs/import-nr-t9a.md).
 
 Stored in the database with the system file, all or nothing, as load_rules does: the same content under
 the same version changes nothing, other content under a stored version is refused. `--check` converts and
-checks, and writes nothing.
+checks, and writes nothing. Exit status: 0 imported (or checked), 2 the source cannot be read or holds no
+army (nothing written), 1 the database refused (a stored version with other content).
 """
 from __future__ import annotations
 
@@ -38,14 +39,15 @@ class Command(BaseCommand):
                **options):
         system = disk_library().systems.get(SYSTEM_ID)
         if system is None:
-            raise CommandError(f"Nothing imported. The rules data has no {SYSTEM_ID!r} system to import into.")
+            raise CommandError(f"Nothing imported. The rules data has no {SYSTEM_ID!r} system to import into.",
+                               returncode=2)
         categories = frozenset(c.id for c in system.categories)
         verbosity = int(options.get("verbosity", 1))
         rows = []
         try:
             data = open_source(source)
         except NrSourceError as exc:
-            raise CommandError(f"Nothing imported. {exc}") from None
+            raise CommandError(f"Nothing imported. {exc}", returncode=2) from None
         try:
             if all_versions:
                 last_of_day = {date: commit for commit, date in data.commits()}
@@ -68,12 +70,16 @@ class Command(BaseCommand):
                     rows.append(StoredFile("book", SYSTEM_ID, book["id"], book["version"], book["name"], book,
                                            f"{source.name}:{snapshot.commit}:{report.army}.json"))
         except NrSourceError as exc:
-            raise CommandError(f"Nothing imported. {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise CommandError(f"Nothing imported. {exc}", returncode=2) from None
+        # A shape we do not know; ArithmeticError and RecursionError: what load_json's checks should stop first.
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError, RecursionError) as exc:
             raise CommandError(f"Nothing imported. {source}: the data has a shape the importer does not know "
-                               f"({type(exc).__name__}: {exc})") from None
+                               f"({type(exc).__name__}: {str(exc)[:200]})", returncode=2) from None
         finally:
             data.close()
+        if not rows:
+            raise CommandError(f"Nothing imported. {source}: no army file (a JSON file with `name` and an `army` "
+                               f"tree) was read", returncode=2)
         if check:
             self.stdout.write(f"{len(rows)} books are good; nothing written.")
             return
