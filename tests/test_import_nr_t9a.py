@@ -208,6 +208,46 @@ class TestConstructs:
         reading = read_list(summary, book, 4500)
         assert (reading.units[0].entry, reading.units[0].size) == ("tigers-as-core", 5)
 
+    def test_an_army_option_replaces_a_limit_in_the_army(self):
+        # Orcs and Goblins' Git Launcher: at most 1, at most 2 where the army has Darrmu (an `override` whose
+        # `armyHasOption` replaces the node's `armyHasNotOption`); the army root's own limits likewise.
+        launcher = check_option("Git Launcher", 80, refs=["git_launcher"], armyHasNotOption=[
+            {"refs": ["git_launcher"], "amount": 1}], override=[{"armyHasOption": [{"refs": ["darrmu"], "amount": 1}],
+                                                                "options": {"armyHasNotOption": [
+                                                                    {"refs": ["git_launcher"], "amount": 2}]}}])
+        artillery = {"name": "Artillery", "unit_id": "art", "cost": 90, "refs": ["art"], "options": [launcher]}
+        boss = hero("Boss", 100, [check_option("Darrmu", 0, refs=["darrmu"])])
+        book, report = army(characters=[boss], special=[artillery], root={
+            "armyHasNotOption": [{"refs": ["art"], "amount": 1, "perPoints": 1500}],
+            "override": [{"armyHasOption": [{"refs": ["darrmu"], "amount": 1}],
+                          "options": {"armyHasNotOption": [{"refs": ["art"], "amount": 1, "perPoints": 750}]}}]})
+        assert not [c for c in report.unchecked if "override" in c]
+        guns = [{"id": f"a{i}", "entry": "artillery", "options": {"git-launcher": 1}} for i in range(3)]
+        plain_boss, darrmu_boss = {"entry": "boss"}, {"entry": "boss", "options": {"darrmu": 1}}
+        assert judge(book, [plain_boss] + guns[:1], limit=1500)[1] == []
+        assert judge(book, [plain_boss] + guns[:2], limit=1500)[1] == ["tally.max"]  # 2 launchers, 2 per 1500
+        report, codes = judge(book, [darrmu_boss] + guns[:2], limit=1500)
+        assert codes == []  # 2 launchers with Darrmu; 2 artillery per 750 of 1500
+        report, codes = judge(book, [darrmu_boss] + guns, limit=1500)
+        assert sorted(v.message for v in report.violations if v.code == "tally.max") == [
+            "art per 750 points: 3 taken in the army; at most 2.", "git_launcher: 3 taken in the army; at most 2."]
+
+    def test_a_unit_is_in_another_category_unless_it_has_an_option(self):
+        # Saurian Ancients' Raptor Pack: Core unless it takes an option counting it as Special (`hasNotOption`).
+        packs = {"name": "Raptor Pack", "unit_id": "rp", "cost": 88, "refs": ["rp"], "category": "special",
+                 "options": [check_option("Ambush", 0, refs=["ambush", "count_special"])],
+                 "override": [{"hasNotOption": [{"refs": ["count_special"], "amount": 1}],
+                               "options": {"replaceCategory": "core"}}]}
+        book, _ = army(special=[packs])
+        assert [(e.id, e.category) for e in book.entries.values()] == [
+            ("raptor-pack", "special"), ("raptor-pack-as-core", "core")]
+        assert judge(book, [{"entry": "raptor-pack-as-core"}])[1] == []
+        assert judge(book, [{"entry": "raptor-pack-as-core", "options": {"ambush": 1}}])[1] == ["tally.max"]
+        assert judge(book, [{"entry": "raptor-pack", "options": {"ambush": 1}}])[1] == []
+        assert judge(book, [{"entry": "raptor-pack"}])[1] == ["tally.min"]
+        summary = {"units": [{"name": "Raptor Pack", "cost": 88, "category": "Core", "options": []}]}
+        assert read_list(summary, book, 4500).units[0].entry == "raptor-pack-as-core"
+
     def test_it_limits_a_special_item_by_its_rarity_and_warns_of_other_rarities(self):
         pool = {"refs": ["artefact"], "options": [check_option("Relic", 30, rarity="Legendary", refs=["shared_ref"]),
                                                   check_option("Charm", 10, rarity="Rare", refs=["shared_ref"])]}

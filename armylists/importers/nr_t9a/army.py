@@ -16,7 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.limits import Limits, condition_refs, listed, norm_ref, ref_tag, refs_of, slug
+from armylists.importers.nr_t9a.limits import (Limits, army_gates, condition_refs, listed, norm_ref, ref_tag, refs_of,
+                                                slug)
 from armylists.importers.nr_t9a.variants import category_override, extra_by_option, moved, with_option
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
@@ -119,9 +120,9 @@ class ArmyConverter:
                 rules.append(rule)
             if cat.get("override"):
                 self.limits.not_understood("category override", len(cat["override"]))
-        for key in ("armyHasNotOption",):
-            self.limits.army_has_not(root.get(key), [], None, "the army")
-        if root.get("armyHasOption") or root.get("override"):
+        gates, rest = army_gates(listed(root.get("override")))
+        self.limits.army_has_not(root.get("armyHasNotOption"), [], None, "the army", gates)
+        if root.get("armyHasOption") or rest:
             self.limits.not_understood("army root armyHasOption/override")
         entries, ids = [], set()
         for cat in containers:
@@ -207,10 +208,10 @@ class ArmyConverter:
         self.resolve_conditions()
         for tag, points, overrides in self.allowances:
             self.limits.allowance(eid, tag, points, f"{unit['name']}: special items allowance", overrides)
-        if unit.get("armyHasNotOption"):
+        gates, unit_overrides = army_gates(listed(unit.get("override")))
+        if unit.get("armyHasNotOption") or gates:
             tags.append(own_tag)
-            for t in self.limits.army_has_not(unit["armyHasNotOption"], refs_of(unit), own_tag, unit["name"]):
-                tags.append(t)
+            tags += self.limits.army_has_not(unit.get("armyHasNotOption"), refs_of(unit), own_tag, unit["name"], gates)
         if unit.get("armyHasOption"):
             tags.append(own_tag)
             self.limits.army_has(unit["armyHasOption"], own_tag, unit["name"])
@@ -221,7 +222,7 @@ class ArmyConverter:
         number = None
         if size_group is not None:
             number = next((c for c in size_group.get("options", []) if c.get("type") == "numeric"), None)
-        sources = [("unit", o) for o in listed(unit.get("override"))]
+        sources = [("unit", o) for o in unit_overrides]
         sources += [("size", o) for o in listed((size_group or {}).get("override"))]
         sources += [("number", o) for o in listed((number or {}).get("override"))]
         for where, o in sources:
@@ -416,9 +417,11 @@ class ArmyConverter:
                     continue
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 option.setdefault("excludes", []).extend(i for i in ids if i not in option.get("excludes", []))
-            if node.get("armyHasNotOption"):
+            gates, rest = army_gates(listed(node.get("override")))
+            if node.get("armyHasNotOption") or gates:
                 tags.add(own_tag)
-                tags.update(self.limits.army_has_not(node["armyHasNotOption"], refs_of(node), own_tag, option["name"]))
+                tags.update(self.limits.army_has_not(node.get("armyHasNotOption"), refs_of(node), own_tag,
+                                                     option["name"], gates))
             if node.get("armyHasOption"):
                 tags.add(own_tag)
                 self.limits.army_has(node["armyHasOption"], own_tag, option["name"])
@@ -435,7 +438,7 @@ class ArmyConverter:
                 option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
             for key in ("override", "sharedRarity", "hasStat", "uniqueChildrenCombo",
                         "guidingCost", "dominant", "extraLeafCost"):
-                if key == "override" and id(node) in self.priced_otherwise:
+                if key == "override" and (id(node) in self.priced_otherwise or not rest):
                     continue
                 if node.get(key):
                     tags.add(self.limits.not_understood(f"option {key}"))

@@ -68,6 +68,43 @@ def condition_refs(value) -> list[tuple[list[str], dict]]:
     return out
 
 
+def army_gates(overrides: list[dict]) -> tuple[list[dict], list[dict]]:
+    """A node's `override`s split: those that replace its `armyHasNotOption` where the army has an option
+    (Orcs and Goblins with Darrmu: Git Launchers at most 2, not 1), and the others."""
+    gates, rest = [], []
+    for o in overrides:
+        changes = o.get("options") if isinstance(o.get("options"), dict) else {}
+        if set(o) == {"armyHasOption", "options"} and set(changes) == {"armyHasNotOption"} \
+                and condition_refs(o["armyHasOption"]):
+            gates.append(o)
+        else:
+            rest.append(o)
+    return gates, rest
+
+
+def army_condition(value) -> dict:
+    """`armyHasOption` as a modifier's condition: the army holds `amount` (1) of the refs, each pair."""
+    conds = [{"tally": {"count": sorted({ref_tag(r) for r in refs})}, "is": "atLeast", "value": keys.get("amount", 1)}
+             for refs, keys in condition_refs(value) if refs]
+    return conds[0] if len(conds) == 1 else {"all": conds}
+
+
+def gated(limit: dict, when: dict | None, unless: list[dict]) -> dict:
+    """The limit only where `when` holds (its bounds none elsewhere), and none where any of `unless` does."""
+    limit = {k: v for k, v in limit.items() if k != "id"}
+    mods = list(limit.get("modifiers", ()))
+    if when is not None:
+        mods = [{"target": "max", "op": "set", "value": limit.get("max", -1), "when": when}] + \
+               [{**m, "when": {"all": [when, m["when"]]} if "when" in m else when} for m in mods]
+        limit["max"] = -1
+    if unless:
+        mods.append({"target": "max", "op": "set", "value": -1,
+                     "when": unless[0] if len(unless) == 1 else {"any": unless}})
+    if mods:
+        limit["modifiers"] = mods
+    return limit
+
+
 class Limits:
     """The army-wide limits gathered while converting one army, each once, and what was left unread."""
 
@@ -89,12 +126,33 @@ class Limits:
         self.unchecked_tags[tag] = construct
         return tag
 
-    def army_has_not(self, value, own_refs: list[str], own_tag: str, name: str) -> list[str]:
+    def army_has_not(self, value, own_refs: list[str], own_tag: str, name: str, overrides: list[dict] = ()
+                     ) -> list[str]:
         """`armyHasNotOption` on a node (or the army): for a ref the node carries, the army holds at most
         `amount` of it (1 for a plain ref), `perPoints` making that amount per so many points of the limit
         (rounded up), `armyPercent`/`cost` a share or a number of points; for a ref it does not
-        carry, the node is refused once the army holds `amount` of that ref. Returns the tags of
+        carry, the node is refused once the army holds `amount` of that ref. `overrides`: the node's
+        `override`s that replace its `armyHasNotOption` where the army has an option (`army_gates`): each
+        one's limits hold where its condition does, the node's own where none does. Returns the tags of
         constructs not understood."""
+        whens = [army_condition(o["armyHasOption"]) for o in overrides]
+        extra = self._army_has_not(value, own_refs, own_tag, name, None, whens)
+        for o, when in zip(overrides, whens):
+            extra += self._army_has_not(o["options"]["armyHasNotOption"], own_refs, own_tag, name, when, [])
+        return extra
+
+    def _army_has_not(self, value, own_refs, own_tag, name, when: dict | None, unless: list[dict]) -> list[str]:
+        kept, self.limits = self.limits, {}
+        try:
+            extra = self._limits_of(value, own_refs, own_tag, name)
+            made = list(self.limits.values())
+        finally:
+            self.limits = kept
+        for limit in made:
+            self.add(gated(limit, when, unless))
+        return extra
+
+    def _limits_of(self, value, own_refs: list[str], own_tag: str, name: str) -> list[str]:
         extra = []
         for refs, keys in condition_refs(value):
             if not refs:
