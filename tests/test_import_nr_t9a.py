@@ -147,6 +147,21 @@ class TestConstructs:
         _, codes = judge(book, [{"entry": "hero", "general": True, "options": {"general": 1, "solitary": 1}}])
         assert codes == ["options.excludes"]
 
+    def test_has_option_of_a_ref_the_unit_itself_carries_always_holds(self):
+        # Vampire Counts' Eternity Gem: `hasOption: [tag_Vampire]`; the Count is tag_Vampire itself, and so is
+        # one of its mounts (Court of the Damned): the gem needs no mount (New Recruit prices it without one).
+        gem = check_option("Eternity Gem", 45, hasOption=["tag_vampire"])
+        court = check_option("Court of the Damned", 300, refs=["tag_vampire"])
+        mounts = {"optionsLabel": "Mount", "maxSize": 1, "options": [check_option("On Foot"), court]}
+        count = hero("Count", 200, [mounts, gem], refs=["count", "tag_vampire"])
+        ghoul = hero("Ghoul", 50, [mounts, gem])
+        book, _ = army(characters=[count, ghoul])
+        assert (book.entries["count"].options["eternity-gem"].requires,
+                book.entries["ghoul"].options["eternity-gem"].requires) == ((), ("court-of-the-damned",))
+        summary = {"units": [{"name": "Count", "cost": 245, "category": "Characters",
+                              "options": [{"name": "Eternity Gem", "type": "Magic Items"}]}]}
+        assert read_list(summary, book, 4500).units[0].options == {"eternity-gem": 1}
+
     def test_it_limits_refs_in_the_army_per_points_rounded_up(self):
         raiders = {"name": "Raiders", "unit_id": "raiders", "cost": 50, "refs": ["raiders"], "options": []}
         for round_up in ({}, {"roundUp": True}):  # rounded up either way (measured: docs/import-nr-t9a.md)

@@ -398,6 +398,8 @@ class ArmyConverter:
             own_tag = f"o-{slug(self.eid, 35)}-{slug(option['id'], 40)}"
             conditions = [c for value in option.pop("_needs", ()) for c in condition_refs(value)]
             for refs, keys in condition_refs(node.get("hasOption")) + conditions:
+                if keys.get("amount", 1) == 1 and set(refs) & set(self.entry_refs()):
+                    continue  # the unit itself carries the ref (a Vampire Count is tag_Vampire): it always holds
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 if keys.get("amount", 1) != 1 or not ids:
                     if not ids and set(refs) - set(self.entry_refs()):
