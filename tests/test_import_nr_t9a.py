@@ -8,6 +8,7 @@ are skipped when they are absent.
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import io
 import json
 import subprocess
@@ -124,6 +125,26 @@ class TestConstructs:
         assert report.units[0].points == 130
         _, codes = judge(book, [{"entry": "hero", "options": {"rune-of-might": 4}}])
         assert codes == ["options.max"]
+
+    def test_a_group_bounds_how_often_its_numeric_options_are_taken_in_all(self):
+        # Dwarven Holds' Armour Runes: a group of `numeric` runes without a maxSize of their own, maxSize 3:
+        # three runes in all, of one kind or several (so a summary's hidden counts are read within it).
+        iron, forge = check_option("Rune of Iron", 25, type="numeric"), check_option("Rune of the Forge", 10, type="numeric")
+        battle = {"optionsLabel": "Battle Runes", "maxSize": 3, "options": [check_option("Battle Rune(s)", 30, type="numeric")]}
+        armour = {"optionsLabel": "Armour Runes", "maxSize": 3, "options": [iron, forge]}
+        book, _ = army(characters=[hero("Smith", 100, [armour, battle])])
+        options = book.entries["smith"].options
+        assert (options["rune-of-iron"].max, options["battle-rune-s"].max) == (3, 3)
+        assert judge(book, [{"entry": "smith", "options": {"rune-of-iron": 2, "rune-of-the-forge": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "smith", "options": {"rune-of-iron": 2, "rune-of-the-forge": 2}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "smith: Armour Runes: 4 taken in Smith (u1); at most 3."]
+        # 100 + 25 + 10 + 30 = 165 with one of each; 235 is 70 more: two more Battle Runes and one Forge, not
+        # two more Iron and Forge (six armour runes), though those are the first two the summary names.
+        summary = {"units": [{"name": "Smith", "cost": 235, "category": "Characters", "options": [
+            {"name": "Rune of Iron"}, {"name": "Rune of the Forge"}, {"name": "Battle Rune"}]}]}
+        assert read_list(summary, book, 4500).units[0].options == {
+            "rune-of-iron": 1, "rune-of-the-forge": 2, "battle-rune-s": 3}
 
     def test_it_caps_the_allowance_without_ignore_cost_options(self):
         equipment = {"type": "group", "optionsLabel": "Equipment", "leafMaxCost": 100, "options": [
@@ -411,3 +432,16 @@ def test_it_reads_a_folder_a_zip_and_a_git_repository(tmp_path):
             source.at("2025-03-01")  # nothing before that day
     finally:
         source.close()
+
+
+def test_the_benchmark_judges_an_event_at_the_round_size_nearest_its_median_list():
+    # Not the round size above its largest list: one list of 4,005 at a 4,000-pt event would judge every
+    # other list's Core minimum against 4,500 (docs/import-nr-t9a.md, "The event's points limit").
+    spec = importlib.util.spec_from_file_location("t9a_bench", ROOT / "bench" / "t9a_tournament_lists.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    event = [{"tournament": "t", "points_per_category": {"Total": total}} for total in (3990, 4000, 4005)]
+    assert bench.event_limits(event) == {"t": 4000}
+    halfway = [{"tournament": t, "points_per_category": {"Total": total}} for t, total in (("a", 4249), ("b", 4250))]
+    assert bench.event_limits(halfway) == {"a": 4000, "b": 4500}
+    assert bench.event_limits([{"tournament": "c", "points_per_category": {"Total": 100}}]) == {"c": 500}

@@ -308,6 +308,8 @@ class ArmyConverter:
                     if id(item) not in seen:
                         seen.add(id(item))
                         self.node(item, pooled)
+        if inner.group:
+            self.group_count(inner.group)
         if node.get("refopt"):
             mount = self.mounts.get(node["refopt"])
             if mount is None:
@@ -335,7 +337,9 @@ class ArmyConverter:
         if ctx.group:
             option["group"] = ctx.group
         if node.get("type") == "numeric":
-            option["max"] = int(node.get("maxSize") or NUMERIC_MAX)
+            # Without a maxSize of its own, its group's bounds how often (Battle Rune(s): up to 3, not 9).
+            option["max"] = int(node.get("maxSize") or min(NUMERIC_MAX, self.groups.get(ctx.group, {}).get(
+                "max", NUMERIC_MAX)))
         if ctx.parent:
             option["requires"] = [ctx.parent]
             self.has_children.add(ctx.parent)
@@ -372,6 +376,19 @@ class ArmyConverter:
                 option.setdefault("_unless", []).append(ref)
         self.children(node, Ctx(oid, per_model, ctx.factor, "" if node.get("optionsDict") else ctx.suffix, None,
                                 ctx.allowance))
+
+    def group_count(self, gid: str) -> None:
+        """A group whose options may be taken several times (`numeric` runes): its `maxSize` bounds how many
+        are taken in all (Armour Runes: three, of one rune or of several), as a count of the unit's options."""
+        members = [o for o in self.options if o.get("group") == gid]
+        high = self.groups[gid]["max"]
+        if high >= GROUP_ANY or not any(o.get("max", 1) > 1 for o in members):
+            return
+        tag = f"gs-{slug(self.eid, 60)}-{gid}"
+        for o in members:
+            o["tags"].add(tag)
+        self.limits.add({"label": f"{self.eid}: {self.groups[gid]['name']}", "count": [tag], "scope": "unit",
+                         "entries": [self.eid], "max": high})
 
     def allowance(self, node: dict, ctx: Ctx) -> None:
         """`leafMaxCost`: the leaves below the node (and `countAsLeaf` nodes) that are not `ignoreCost` are

@@ -24,6 +24,7 @@ from armylists.importers.nr_t9a.limits import ref_tag, slug
 
 GENERAL_TAGS = frozenset(ref_tag(r) for r in MAPPING["general_refs"])
 MAX_READINGS = 4096  # option readings tried per unit before giving up on an exact one
+MAX_REPEATS = 729  # repeat counts tried per reading (six options taken up to three times)
 
 
 def plain(name: str) -> str:
@@ -120,8 +121,8 @@ def _conflicts(entry: Entry, chosen: dict[str, int]) -> int:
     for oid in chosen:
         option = options[oid]
         broken += sum(1 for x in option.excludes if x in chosen)
-        if option.group is not None:
-            taken[option.group] = taken.get(option.group, 0) + 1
+        if option.group is not None:  # an option taken several times counts so often (a group of runes)
+            taken[option.group] = taken.get(option.group, 0) + chosen[oid]
     return broken + sum(1 for g, n in taken.items() if g in entry.groups and n > entry.groups[g].max)
 
 
@@ -159,10 +160,10 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
         if n >= MAX_READINGS:
             break
         chosen = _close(entry, {o.id: 1 for o in combo})
-        conflicts = _conflicts(entry, chosen)
         for counts in _repeats(entry, chosen):
             size, price = _price(entry, counts, reading.cost)
-            key = (abs(price - reading.cost), conflicts, len(counts) - len(combo), sum(counts.values()))
+            key = (abs(price - reading.cost), _conflicts(entry, counts), len(counts) - len(combo),
+                   sum(counts.values()))
             if best_key is None or key < best_key:
                 best, best_key = (counts, size, price), key
         if best_key is not None and best_key[:3] == (0, 0, 0):
@@ -204,13 +205,22 @@ def _unnamed(entry: Entry, best: tuple, reading: UnitReading) -> tuple:
 def _repeats(entry: Entry, chosen: dict[str, int]):
     """The chosen options, then with each repeatable one taken more often (the summary hides counts)."""
     yield chosen
-    many = [oid for oid in chosen if entry.options[oid].max > 1][:2]
+    many = [oid for oid in chosen if entry.options[oid].max > 1]
+    while many and _product(entry, many) > MAX_REPEATS:  # as many as can be tried, in the summary's order
+        many.pop()
     if not many:
         return
     for counts in itertools.product(*[range(1, entry.options[o].max + 1) for o in many]):
         if all(c == 1 for c in counts):
             continue
         yield {**chosen, **dict(zip(many, counts))}
+
+
+def _product(entry: Entry, many: list[str]) -> int:
+    n = 1
+    for oid in many:
+        n *= entry.options[oid].max
+    return n
 
 
 def _unit_errors(book: Book, reading: UnitReading) -> int:
