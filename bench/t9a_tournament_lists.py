@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 import statistics
 import sys
 import time
@@ -175,7 +176,7 @@ def main() -> None:
     source = open_source(args.data)
     books = Books(source, system)
     units = units_ok = lists_ok = cats_ok = legal = judged = made = refused = latest_ok = 0
-    causes, codes, warnings = Counter(), Counter(), Counter()
+    causes, codes, warnings, messages = Counter(), Counter(), Counter(), Counter()
     read = unnamed = unnamed_ok = unchecked_legal = over = 0
     skilled = skilled_ok = 0  # lists with a unit naming a leadership skill; of them fully reproduced
     for i, summary in enumerate(lists):
@@ -224,6 +225,8 @@ def main() -> None:
             legal += not found
             unchecked_legal += not found and any(v.severity == "warning" for v in report.violations)
             codes.update(found)
+            messages.update({f"{summary['army']} {v.code}: {re.sub(r'[0-9]+', 'N', v.message)}" for v in report.violations
+                             if v.severity == "error" and v.code in found})
             over += report.total_points > report.points_limit
             warnings.update(v.code for v in report.violations if v.severity == "warning")
             m, r = broken_copies(book, reading.document, report)
@@ -235,7 +238,7 @@ def main() -> None:
     figures = {"import_all_armies_seconds": round(seconds, 2), "import_commit": commit,
         "lists": len(lists), "lists_read": read, "units": units, "units_ok": units_ok, "lists_ok": lists_ok,
         "categories_ok": cats_ok, "legal": legal, "judged": judged, "broken_made": made, "broken_refused": refused,
-        "latest_units_ok": latest_ok, "units_ok_with_unnamed_option": unnamed_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()),
+        "latest_units_ok": latest_ok, "units_ok_with_unnamed_option": unnamed_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()), "violations_by_army": dict(messages.most_common(60)),
         "warnings": dict(warnings.most_common()), "books_built": len(books.built), "general_not_named": unnamed, "legal_with_not_checked_warning": unchecked_legal, "over_the_event_limit": over, "lists_naming_a_leadership_skill": skilled, "lists_ok_naming_a_leadership_skill": skilled_ok, "seconds": round(time.time() - started, 1),
     }
     commits = len({snapshot.commit for snapshot in books.snapshots.values()})

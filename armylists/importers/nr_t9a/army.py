@@ -16,14 +16,13 @@ from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.limits import (Limits, army_gates, condition_refs, listed, norm_ref, ref_tag, refs_of,
-                                                slug)
+from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, listed,
+                                                norm_ref, ref_tag, refs_of, slug, unit_amount)
 from armylists.importers.nr_t9a.variants import category_override, extra_by_option, moved, with_option
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 OPTION_TYPES = ("check", "numeric")
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
-GROUP_ANY = 99  # a group with a minimum and no maximum
 # What an override may change in an entry of its own for units with one of their options (with_option).
 VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
                 "number": {"cost", "minSize", "maxSize"}}  # the Number's own bounds are its children's: loosened
@@ -309,7 +308,7 @@ class ArmyConverter:
                         seen.add(id(item))
                         self.node(item, pooled)
         if inner.group:
-            self.group_count(inner.group)
+            group_count(self, inner.group)
         if node.get("refopt"):
             mount = self.mounts.get(node["refopt"])
             if mount is None:
@@ -377,19 +376,6 @@ class ArmyConverter:
         self.children(node, Ctx(oid, per_model, ctx.factor, "" if node.get("optionsDict") else ctx.suffix, None,
                                 ctx.allowance))
 
-    def group_count(self, gid: str) -> None:
-        """A group whose options may be taken several times (`numeric` runes): its `maxSize` bounds how many
-        are taken in all (Armour Runes: three, of one rune or of several), as a count of the unit's options."""
-        members = [o for o in self.options if o.get("group") == gid]
-        high = self.groups[gid]["max"]
-        if high >= GROUP_ANY or not any(o.get("max", 1) > 1 for o in members):
-            return
-        tag = f"gs-{slug(self.eid, 60)}-{gid}"
-        for o in members:
-            o["tags"].add(tag)
-        self.limits.add({"label": f"{self.eid}: {self.groups[gid]['name']}", "count": [tag], "scope": "unit",
-                         "entries": [self.eid], "max": high})
-
     def allowance(self, node: dict, ctx: Ctx) -> None:
         """`leafMaxCost`: the leaves below the node (and `countAsLeaf` nodes) that are not `ignoreCost` are
         tagged, and their points in one unit are capped."""
@@ -432,7 +418,7 @@ class ArmyConverter:
                     tags.add(self.limits.not_understood("hasOption (several choices twice)"))
             for refs, keys in condition_refs(node.get("hasNotOption")):
                 if keys.get("amount", 1) != 1:  # not once the unit holds `amount` of these refs
-                    self.unit_amount(option, node, refs, keys["amount"])
+                    unit_amount(self, option, node, refs, keys["amount"])
                     continue
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 option.setdefault("excludes", []).extend(i for i in ids if i not in option.get("excludes", []))
@@ -482,18 +468,6 @@ class ArmyConverter:
                     option[key] = [i for i in dict.fromkeys(option[key]) if i in by_id]
                     if not option[key]:
                         del option[key]
-
-    def unit_amount(self, option: dict, node: dict, refs: list[str], amount) -> None:
-        """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
-        not once the model has two): the options of the unit with this condition are at most `amount`. An
-        option without the ref that it counts is not checked."""
-        if not set(refs) & set(refs_of(node)) or not isinstance(amount, (int, float)):
-            option["tags"].add(self.limits.not_understood("hasNotOption amount (of refs the option lacks)"))
-            return
-        tag = "hn-" + slug(f"{self.eid}-{'-'.join(sorted(refs))}-{amount}", 77)
-        option["tags"].add(tag)
-        self.limits.add({"label": f"{self.eid}: {' or '.join(refs)}", "count": [tag], "scope": "unit",
-                         "entries": [self.eid], "max": amount})
 
     def entry_refs(self) -> list[str]:
         return self.unit_refs

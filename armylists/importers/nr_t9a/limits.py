@@ -11,6 +11,8 @@ import re
 import unicodedata
 from collections import Counter
 
+GROUP_ANY = 99  # a group with a minimum and no maximum (army.py)
+
 UNCHECKED_TAG = "nr-unchecked-"
 
 
@@ -232,3 +234,32 @@ class Limits:
                                "count": [tag], "max": 0}
                               for i, (tag, construct) in enumerate(sorted(self.unchecked_tags.items()))]}})
         return rules
+
+
+# -- counts within one unit (`conv` is the army.py ArmyConverter converting it) --------------------------
+
+def group_count(conv, gid: str) -> None:
+    """A group whose options may be taken several times (`numeric` runes): its `maxSize` bounds how many
+    are taken in all (Armour Runes: three, of one rune or of several), as a count of the unit's options."""
+    members = [o for o in conv.options if o.get("group") == gid]
+    high = conv.groups[gid]["max"]
+    if high >= GROUP_ANY or not any(o.get("max", 1) > 1 for o in members):
+        return
+    tag = f"gs-{slug(conv.eid, 60)}-{gid}"
+    for o in members:
+        o["tags"].add(tag)
+    conv.limits.add({"label": f"{conv.eid}: {conv.groups[gid]['name']}", "count": [tag], "scope": "unit",
+                     "entries": [conv.eid], "max": high})
+
+
+def unit_amount(conv, option: dict, node: dict, refs: list[str], amount) -> None:
+    """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
+    not once the model has two): the options of the unit with this condition are at most `amount`. An
+    option without the ref that it counts is not checked."""
+    if not set(refs) & set(refs_of(node)) or not isinstance(amount, (int, float)):
+        option["tags"].add(conv.limits.not_understood("hasNotOption amount (of refs the option lacks)"))
+        return
+    tag = "hn-" + slug(f"{conv.eid}-{'-'.join(sorted(refs))}-{amount}", 77)
+    option["tags"].add(tag)
+    conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)}", "count": [tag], "scope": "unit",
+                     "entries": [conv.eid], "max": amount})

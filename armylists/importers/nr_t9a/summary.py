@@ -12,6 +12,7 @@ cost wins; where none is, the closest is kept and `Reading.cause` says why.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -235,6 +236,20 @@ def _unit_errors(book: Book, reading: UnitReading) -> int:
     return sum(1 for v in report.violations if v.severity == "error" and v.unit == "u1")
 
 
+def _best_reading(book: Book, found: list[Entry], unit: dict) -> UnitReading:
+    """The reading of the entry whose price is the recorded cost (then the one breaking fewest rules alone),
+    remembered per book: tournaments repeat units, and a benchmark reads thousands of lists."""
+    memo = book.__dict__.setdefault("_nr_readings", {})
+    key = (tuple(e.id for e in found), unit["name"], int(unit["cost"]),
+           tuple(o.get("name", "") for o in unit.get("options", [])))
+    if key not in memo:
+        options = [read_unit(e, unit) for e in found]
+        memo[key] = min(options, key=lambda r: (abs((r.priced if r.priced is not None else 10 ** 6) - r.cost),
+                                                _unit_errors(book, r) if len(options) > 1 else 0))
+    done = memo[key]
+    return dataclasses.replace(done, options=dict(done.options), unmatched=list(done.unmatched))
+
+
 def read_list(summary: dict, book: Book, limit: int) -> Reading:
     """The summary's list as a list document of `book` (the units it cannot place are left out and named)."""
     entries = _entries(book)
@@ -246,9 +261,7 @@ def read_list(summary: dict, book: Book, limit: int) -> Reading:
         if not found:
             readings.append(UnitReading(unit["name"], int(unit["cost"]), cause="unknown-entry"))
             continue
-        options = [read_unit(e, unit) for e in found]
-        reading = min(options, key=lambda r: (abs((r.priced if r.priced is not None else 10 ** 6) - r.cost),
-                                              _unit_errors(book, r) if len(options) > 1 else 0))
+        reading = _best_reading(book, found, unit)
         readings.append(reading)
         if reading.priced is None:
             continue
