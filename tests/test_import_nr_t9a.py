@@ -305,6 +305,21 @@ class TestConstructs:
 
 
 class TestSummaryReading:
+    def test_a_shared_item_is_taken_as_often_as_its_loosest_definition_allows(self):
+        # Orcs and Goblins' Banner of Courage: `shared`, 20 pts and Legendary in the army's pool, 0 pts and
+        # Uncommon in special.json's: lists take it twice (docs/import-nr-t9a.md), so at most 3 (Uncommon).
+        army_pool = {"refs": ["bannerEnchant"], "options": [check_option("Banner of Courage", 20, shared=True,
+                                                                         rarity="Legendary")]}
+        common = {"refs": ["bannerEnchant"], "options": [check_option("Banner of Courage", 0, shared=True,
+                                                                      rarity="Uncommon", type="numeric")]}
+        banner = {"optionsLabel": "Banner Enchant", "maxSize": 1, "optionsDict": ["bannerEnchant"], "options": []}
+        book, _ = army(core=[hero("Orcs", 100, [banner])], dictionary=[army_pool, common])
+        units = [{"id": f"o{i}", "entry": "orcs", "options": {"banner-of-courage": 1}} for i in range(4)]
+        assert judge(book, units[:3])[1] == []
+        report, codes = judge(book, units)
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "Banner of Courage (shared): 4 taken in the army; at most 3."]
+
     def test_it_compares_names_as_the_summary_strips_them(self):
         assert plain("Repeater Handbow (4+) and Poison Attacks (Shooting)") == "repeater handbow and poison attacks"
 

@@ -71,6 +71,16 @@ class ArmyConverter:
         self.categories = categories  # the system's category ids (None: any)
         # The Special Items: the options of the pools; their rarity is how often an army takes one.
         self.pool_items = {id(item) for items in pools.values() for item in items}
+        # A `shared` item is defined both in the army's pool and in an included file (Orcs and Goblins' Banner
+        # of Courage: 20 pts and Legendary in the army's, 0 pts and Uncommon in special.json): one item, taken
+        # as often as its loosest definition allows (measured: docs/import-nr-t9a.md).
+        self.shared_max: dict[str, int | None] = {}
+        for items in pools.values():
+            for item in items:
+                if item.get("shared") and item.get("name"):
+                    most = MAPPING["rarity_max"].get(item.get("rarity"))
+                    known = self.shared_max.get(item["name"], 0)
+                    self.shared_max[item["name"]] = None if most is None or known is None else max(known, most)
         self.limits = Limits()
         self.short = str(data.get("short") or slug(data.get("name", "army")))
         self.book_id = slug(data["name"])
@@ -448,12 +458,17 @@ class ArmyConverter:
                 if node.get(key):
                     tags.add(self.limits.not_understood(f"option {key}"))
             rarity = node.get("rarity")
-            if rarity in MAPPING["rarity_max"] and not node.get("sharedRarity") and id(node) in self.pool_items:
+            most = MAPPING["rarity_max"].get(rarity)
+            if node.get("shared") and node.get("name") in self.shared_max:
+                most = self.shared_max[node["name"]]
+            if most is not None and not node.get("sharedRarity") and id(node) in self.pool_items:
                 key = node.get("name", "")  # one item by name, whatever weapon it is on (refs are shared)
                 tag = "rar-" + slug(key, 76)
                 tags.add(tag)
-                self.limits.add({"label": f"{node.get('name', key)} ({rarity})", "count": [tag],
-                                 "max": MAPPING["rarity_max"][rarity]})
+                label = f"{key} ({rarity})" if not node.get("shared") else f"{key} (shared)"
+                self.limits.add({"label": label, "count": [tag], "max": most})
+            elif node.get("shared") and id(node) in self.pool_items:
+                pass  # a shared item one of whose definitions has no bound (Common)
             elif rarity not in (None, "Regular", "Common"):
                 tags.add(self.limits.not_understood("option rarity"))
             for key in set(node) - QUIET_KEYS - {"guidingCost", "dominant", "extraLeafCost", "childrenOptions",
