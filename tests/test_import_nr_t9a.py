@@ -146,6 +146,17 @@ class TestConstructs:
         assert read_list(summary, book, 4500).units[0].options == {
             "rune-of-iron": 1, "rune-of-the-forge": 2, "battle-rune-s": 3}
 
+    def test_a_group_bound_an_override_lifts_is_kept_loosest_and_warned_of(self):
+        # Ogre Khans' Hoardmaster: the Close Combat Weapon group's `maxSize: 1` becomes -1 (no bound).
+        weapons = {"optionsLabel": "Close Combat Weapon", "maxSize": 1, "options": [
+            check_option("Paired Weapons", 10), check_option("Great Weapon", 20)], "override": [
+            {"hasOption": [{"refs": ["hoardmaster"], "amount": 1}], "options": {"maxSize": -1}}]}
+        book, report = army(characters=[hero("Khan", 100, [weapons, check_option("Hoardmaster", 0, refs=["hoardmaster"])])])
+        assert report.unchecked["group size override"] == 1
+        both = {"entry": "khan", "options": {"hoardmaster": 1, "paired-weapons": 1, "great-weapon": 1}}
+        report, codes = judge(book, [both])
+        assert codes == [] and [v.code for v in report.violations if v.severity == "warning"] == ["tally.max"]
+
     def test_it_caps_the_allowance_without_ignore_cost_options(self):
         equipment = {"type": "group", "optionsLabel": "Equipment", "leafMaxCost": 100, "options": [
             check_option("Shield", 10, ignoreCost=True), check_option("Talisman", 60), check_option("Crown", 50)]}

@@ -281,7 +281,9 @@ class ArmyConverter:
         if sizes:
             # A bound an override changes where some option is taken: the loosest is kept, and a list
             # taking one of the group's options is told it was not checked.
-            group["max"] = max([group["max"]] + [int(x.get("maxSize", 0) or 0) for x in sizes])
+            # (maxSize -1: no bound; Ogre Khans' Hoardmaster carries every close combat weapon)
+            group["max"] = max([group["max"]] + [GROUP_ANY if int(x.get("maxSize", 0) or 0) < 0 else
+                                                 int(x.get("maxSize", 0) or 0) for x in sizes])
             low = min([int(low or 0)] + [int(x.get("minSize", low or 0) or 0) for x in sizes])
             ctx.unchecked = self.limits.not_understood("group size override")
         if low and ctx.parent is None:
