@@ -31,12 +31,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from armylists.importers.nr_t9a import NrSourceError, convert_army, open_source  # noqa: E402
+from armylists.importers.nr_t9a.army import MAPPING  # noqa: E402
 from armylists.importers.nr_t9a.summary import read_list  # noqa: E402
 from armylists.rules import parse_roster, validate  # noqa: E402
 from armylists.rules.loader import build_book, load_system_part  # noqa: E402
 
 CATEGORY_NAMES = {"Characters": "characters", "Core": "core", "Special": "special"}
-LEADERSHIP_TYPE = "Specialist Skill"  # the summary's option type of New Recruit's leadership skills
+LEADERSHIP_TYPE = MAPPING["leadership_skill_type"]  # the summary's option type of New Recruit's leadership skills
 
 
 def read_lists(path: Path, start: str | None, end: str | None) -> list[dict]:

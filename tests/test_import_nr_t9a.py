@@ -331,6 +331,18 @@ class TestSummaryReading:
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "Banner of Courage (shared): 4 taken in the army; at most 3."]
 
+    def test_hidden_counts_are_not_solved_around_an_option_the_data_lacks(self):
+        # A King naming Trusted Adviser (a leadership skill, not in the data): its runes are not counted
+        # three times to reach the recorded cost on a guess; without it they are.
+        book, _ = army(characters=[hero("King", 100, [check_option("Rune of Iron", 25, type="numeric", maxSize=3)])])
+        named = [{"name": "Rune of Iron", "type": "Armour Runes"}]
+        skill = [{"name": "Trusted Adviser", "type": "Specialist Skill"}]
+        plain_king = read_list({"units": [{"name": "King", "cost": 175, "options": named}]}, book, 4500).units[0]
+        assert (plain_king.options, plain_king.priced, plain_king.cause) == ({"rune-of-iron": 3}, 175, "")
+        adviser = read_list({"units": [{"name": "King", "cost": 175, "options": named + skill}]}, book, 4500).units[0]
+        assert (adviser.options, adviser.priced, adviser.cause, adviser.unmatched) == (
+            {"rune-of-iron": 1}, 125, "unknown-option", ["Trusted Adviser"])
+
     def test_it_compares_names_as_the_summary_strips_them(self):
         assert plain("Repeater Handbow (4+) and Poison Attacks (Shooting)") == "repeater handbow and poison attacks"
 

@@ -147,13 +147,14 @@ def _price(entry: Entry, chosen: dict[str, int], cost: int) -> tuple[int, int]:
 def read_unit(entry: Entry, unit: dict) -> UnitReading:
     reading = UnitReading(unit["name"], int(unit["cost"]), entry.id)
     index = _index(entry)
-    choices = []
+    choices, unknown_price = [], False
     for option in unit.get("options", []):
         found = _candidates(index, option["name"])
         if found:
             choices.append(found)
         else:
             reading.unmatched.append(option["name"])
+            unknown_price = unknown_price or option.get("type") == MAPPING["leadership_skill_type"]
     # The best reading: the recorded cost, then the fewest options the summary does not name (a weapon
     # enchantment is read on the weapon the summary names rather than on one it would add).
     best, best_key = None, None
@@ -161,7 +162,10 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
         if n >= MAX_READINGS:
             break
         chosen = _close(entry, {o.id: 1 for o in combo})
-        for counts in _repeats(entry, chosen):
+        # Where the summary names a leadership skill the data lacks, its price is unknown: hidden repeat
+        # counts are not solved to make up for it (a King's runes counted twice to reach the cost of a
+        # Trusted Adviser, then over the allowance), so the unit is not read as New Recruit's on a guess.
+        for counts in _repeats(entry, chosen) if not unknown_price else [chosen]:
             size, price = _price(entry, counts, reading.cost)
             key = (abs(price - reading.cost), _conflicts(entry, counts), len(counts) - len(combo),
                    sum(counts.values()))
