@@ -177,7 +177,7 @@ def main() -> None:
     source = open_source(args.data)
     books = Books(source, system)
     units = units_ok = lists_ok = cats_ok = legal = judged = made = refused = latest_ok = 0
-    causes, codes, warnings, messages = Counter(), Counter(), Counter(), Counter()
+    causes, codes, warnings, messages, cats_off = Counter(), Counter(), Counter(), Counter(), Counter()
     read = unnamed = unnamed_ok = unchecked_legal = over = 0
     skilled = skilled_ok = 0  # lists with a unit naming a leadership skill; of them fully reproduced
     for i, summary in enumerate(lists):
@@ -196,7 +196,7 @@ def main() -> None:
         for r in reading.units:
             units += 1
             ours = next(priced).points if r.priced is not None else None
-            if ours == r.cost:
+            if ours == r.cost and not r.cause:  # a cause: the reading is a guess (a leadership skill's price)
                 units_ok += 1
                 unnamed_ok += bool(r.unnamed)
             else:
@@ -205,7 +205,7 @@ def main() -> None:
         latest = books.book(summary["army"], None)
         if latest is not None:
             latest_ok += sum(1 for r in read_list(summary, latest, limits[summary["tournament"]]).units
-                             if r.priced == r.cost)
+                             if r.priced == r.cost and not r.cause)
         if all_ok:
             lists_ok += 1
             skilled_ok += any(names_leadership_skill(u, r) for u, r in zip(summary["units"], reading.units))
@@ -215,8 +215,11 @@ def main() -> None:
             core_min = next((r.params["min"] for r in book.rules if r.type == "category_percent"
                              and r.params["categories"] == ["core"] and "min" in r.params), 25)
             ours["core"] = ours.get("core", 0) * 25 / core_min
-            cats_ok += all(ours.get(CATEGORY_NAMES[k], 0) == v for k, v in summary["points_per_category"].items()
-                           if k in CATEGORY_NAMES)
+            off = sorted(k for k, v in summary["points_per_category"].items()
+                         if k in CATEGORY_NAMES and ours.get(CATEGORY_NAMES[k], 0) != v)
+            cats_ok += not off
+            if off:
+                cats_off[f"{summary['army']} {'/'.join(off)}"] += 1
             judged += 1
             found = errors(report)
             if "general.missing" in found and not reading.general_named:
@@ -239,7 +242,7 @@ def main() -> None:
     figures = {"import_all_armies_seconds": round(seconds, 2), "import_commit": commit,
         "lists": len(lists), "lists_read": read, "units": units, "units_ok": units_ok, "lists_ok": lists_ok,
         "categories_ok": cats_ok, "legal": legal, "judged": judged, "broken_made": made, "broken_refused": refused,
-        "latest_units_ok": latest_ok, "units_ok_with_unnamed_option": unnamed_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()), "violations_by_army": dict(messages.most_common(60)),
+        "latest_units_ok": latest_ok, "units_ok_with_unnamed_option": unnamed_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()), "violations_by_army": dict(messages.most_common(60)), "categories_off_by_army": dict(cats_off.most_common()),
         "warnings": dict(warnings.most_common()), "books_built": len(books.built), "general_not_named": unnamed, "legal_with_not_checked_warning": unchecked_legal, "over_the_event_limit": over, "lists_naming_a_leadership_skill": skilled, "lists_ok_naming_a_leadership_skill": skilled_ok, "seconds": round(time.time() - started, 1),
     }
     commits = len({snapshot.commit for snapshot in books.snapshots.values()})

@@ -342,6 +342,23 @@ class TestSummaryReading:
         adviser = read_list({"units": [{"name": "King", "cost": 175, "options": named + skill}]}, book, 4500).units[0]
         assert (adviser.options, adviser.priced, adviser.cause, adviser.unmatched) == (
             {"rune-of-iron": 1}, 125, "unknown-option", ["Trusted Adviser"])
+        # Even at the recorded cost, a reading beside a skill of unknown price is not New Recruit's.
+        free = read_list({"units": [{"name": "King", "cost": 125, "options": named + skill}]}, book, 4500).units[0]
+        assert (free.priced, free.cause) == (125, "unknown-option")
+
+    def test_a_name_under_an_option_the_summary_does_not_name_may_be_a_choice_left_unpriced(self):
+        # Dwarven Holds' Field Artillery: New Recruit names the "Rune Crafted (...)" of a weapon taken off
+        # (the catapult replaced the ballista) without pricing it; read so only where that gives the cost.
+        weapons = {"optionsLabel": "Artillery Weapon", "minSize": 1, "maxSize": 1, "options": [
+            check_option("Dwarf Ballista (4+)", 0, options=[check_option("Rune Crafted (+1 to hit)", 15)]),
+            check_option("Dwarf Catapult (4+)", 110, options=[check_option("Rune Crafted (+1 Str)", 50)])]}
+        book, _ = army(special=[{"name": "Field Artillery", "unit_id": "fa", "cost": 100, "refs": ["fa"],
+                                 "options": [weapons]}])
+        names = [{"name": "Rune Crafted"}, {"name": "Rune Crafted"}, {"name": "Dwarf Catapult"}]
+        unpriced = read_list({"units": [{"name": "Field Artillery", "cost": 210, "options": names}]}, book, 4500)
+        assert (unpriced.units[0].options, unpriced.units[0].cause) == ({"dwarf-catapult-4": 1}, "")
+        priced = read_list({"units": [{"name": "Field Artillery", "cost": 260, "options": names}]}, book, 4500)
+        assert priced.units[0].options == {"dwarf-catapult-4": 1, "rune-crafted-1-str": 1}
 
     def test_it_compares_names_as_the_summary_strips_them(self):
         assert plain("Repeater Handbow (4+) and Poison Attacks (Shooting)") == "repeater handbow and poison attacks"

@@ -148,9 +148,14 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
     reading = UnitReading(unit["name"], int(unit["cost"]), entry.id)
     index = _index(entry)
     choices, unknown_price = [], False
+    named = {plain(o["name"]) for o in unit.get("options", [])}
     for option in unit.get("options", []):
         found = _candidates(index, option["name"])
-        if found:
+        if found and any(_inactive(entry, o, named) for o in found):
+            # New Recruit keeps the choices under an option the player took off and names them, unpriced
+            # (a war machine's "Rune Crafted" of a weapon it does not carry): such a name may be left out.
+            choices.append(found + [None])
+        elif found:
             choices.append(found)
         else:
             reading.unmatched.append(option["name"])
@@ -161,17 +166,18 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
     for n, combo in enumerate(itertools.product(*choices)):
         if n >= MAX_READINGS:
             break
-        chosen = _close(entry, {o.id: 1 for o in combo})
+        taken = [o for o in combo if o is not None]
+        chosen = _close(entry, {o.id: 1 for o in taken})
         # Where the summary names a leadership skill the data lacks, its price is unknown: hidden repeat
         # counts are not solved to make up for it (a King's runes counted twice to reach the cost of a
         # Trusted Adviser, then over the allowance), so the unit is not read as New Recruit's on a guess.
         for counts in _repeats(entry, chosen) if not unknown_price else [chosen]:
             size, price = _price(entry, counts, reading.cost)
-            key = (abs(price - reading.cost), _conflicts(entry, counts), len(counts) - len(combo),
-                   sum(counts.values()))
+            key = (abs(price - reading.cost), _conflicts(entry, counts), len(combo) - len(taken),
+                   len(counts) - len(taken), sum(counts.values()))
             if best_key is None or key < best_key:
                 best, best_key = (counts, size, price), key
-        if best_key is not None and best_key[:3] == (0, 0, 0):
+        if best_key is not None and best_key[:4] == (0, 0, 0, 0):
             break
     if best is None:  # no option of the summary's is the entry's: priced as it stands
         best = ({}, *_price(entry, {}, reading.cost))
@@ -181,7 +187,16 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
     reading.general = any(GENERAL_TAGS & entry.options[o].tags for o in reading.options)
     if reading.priced != reading.cost:
         reading.cause = "unknown-option" if reading.unmatched else "cost"
+    elif unknown_price:  # the recorded cost reached without the skill's price: a guess, not New Recruit's
+        reading.cause = "unknown-option"
     return reading
+
+
+def _inactive(entry: Entry, option: Option, named: set[str]) -> bool:
+    """Whether the option may be a choice left under an option taken off: it sits under options (its
+    requirements) none of which the summary names."""
+    parents = [entry.options[r] for r in option.requires if r in entry.options]
+    return bool(parents) and not any(plain(p.name) in named for p in parents)
 
 
 def _unnamed(entry: Entry, best: tuple, reading: UnitReading) -> tuple:
