@@ -489,14 +489,36 @@ def test_it_reads_a_folder_a_zip_and_a_git_repository(tmp_path):
         source.close()
 
 
-def test_the_benchmark_judges_an_event_at_the_round_size_nearest_its_median_list():
-    # Not the round size above its largest list: one list of 4,005 at a 4,000-pt event would judge every
-    # other list's Core minimum against 4,500 (docs/import-nr-t9a.md, "The event's points limit").
+def _bench():
     spec = importlib.util.spec_from_file_location("t9a_bench", ROOT / "bench" / "t9a_tournament_lists.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_benchmark_judges_an_event_at_the_round_size_nearest_its_median_list():
+    # Not the round size above its largest list: one list of 4,005 at a 4,000-pt event would judge every
+    # other list's Core minimum against 4,500 (docs/import-nr-t9a.md, "The event's points limit").
+    bench = _bench()
     event = [{"tournament": "t", "points_per_category": {"Total": total}} for total in (3990, 4000, 4005)]
     assert bench.event_limits(event) == {"t": 4000}
     halfway = [{"tournament": t, "points_per_category": {"Total": total}} for t, total in (("a", 4249), ("b", 4250))]
     assert bench.event_limits(halfway) == {"a": 4000, "b": 4500}
     assert bench.event_limits([{"tournament": "c", "points_per_category": {"Total": 100}}]) == {"c": 500}
+
+
+def test_the_benchmark_scales_core_by_the_minimum_the_list_has():
+    # New Recruit's summary shows Core scaled to 25%: an Ogre Khans list with a Wildheart (Core at least 20%)
+    # shows 800 pts of Core as 1000, one without it as 800.
+    wildheart = hero("Wildheart", 300, [check_option("Wildheart Bond", 0, refs=["ok_bn_wildheart"])])
+    warriors = {"name": "Warriors", "unit_id": "w", "cost": 200, "refs": ["w"], "options": []}
+    data = {"name": "Test Army", "short": "ta", "version": "1", "army": [{"name": "Army", "options": [
+        {"name": "Characters", "refs": ["perso"], "options": [wildheart]},
+        {"name": "Core", "refs": ["base"], "minPercent": 0.25, "options": [warriors], "override": [
+            {"armyHasOption": [{"refs": ["ok_bn_wildheart"], "amount": 1}], "options": {"minPercent": 0.2}}]}]}]}
+    book = build_book(ArmyConverter(data, {}, "2025-10-10", CATEGORIES).convert()[0], SYSTEM, {}, "test")
+    bench = _bench()
+    bond = {"units": [{"entry": "wildheart", "options": {"wildheart-bond": 1}}, {"entry": "warriors"}]}
+    assert bench.core_minimum(book, bond) == 20
+    assert bench.core_minimum(book, {"units": [{"entry": "wildheart"}, {"entry": "warriors"}]}) == 25
+    assert bench.core_minimum(army(core=[warriors], core_min=0.2)[0], {"units": [{"entry": "warriors"}]}) == 20
