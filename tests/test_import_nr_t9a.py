@@ -279,6 +279,20 @@ class TestConstructs:
         assert sorted(v.message for v in report.violations if v.code == "tally.max") == [
             "art per 750 points: 3 taken in the army; at most 2.", "git_launcher: 3 taken in the army; at most 2."]
 
+    def test_a_nodes_bound_on_a_ref_holds_where_the_node_is_taken(self):
+        # Dwarven Holds' grudges: a King is a grudge; a Runic Smith's Ancient Grudge bounds the army to 3
+        # grudges, a Thane's to 6. Four grudges without a Runic Smith's are legal; with one, not.
+        smith_grudge = check_option("Ancient Grudge", 40, refs=["grudge"], armyHasNotOption=[{"refs": ["grudge"], "amount": 3}])
+        thane_grudge = check_option("Ancient Grudge", 40, refs=["grudge"], armyHasNotOption=[{"refs": ["grudge"], "amount": 6}])
+        book, _ = army(characters=[hero("King", 200, refs=["king", "grudge"]), hero("Smith", 100, [smith_grudge]),
+                                   hero("Thane", 80, [thane_grudge])])
+        kings = [{"id": f"k{i}", "entry": "king"} for i in range(2)]
+        thanes = [{"id": f"t{i}", "entry": "thane", "options": {"ancient-grudge": 1}} for i in range(2)]
+        assert judge(book, kings + thanes)[1] == []
+        report, codes = judge(book, kings + thanes[:1] + [{"entry": "smith", "options": {"ancient-grudge": 1}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "grudge: 4 taken in the army; at most 3."]
+
     def test_a_unit_is_in_another_category_unless_it_has_an_option(self):
         # Saurian Ancients' Raptor Pack: Core unless it takes an option counting it as Special (`hasNotOption`).
         packs = {"name": "Raptor Pack", "unit_id": "rp", "cost": 88, "refs": ["rp"], "category": "special",

@@ -176,14 +176,20 @@ class Limits:
             elif "cost" in keys:
                 self.add({"label": f"{label} (points)", "count": tags, "what": "points", "max": keys["cost"]})
             elif own_refs and set(refs) & set(own_refs) or own_tag is None:
+                # The node's own bound, where the node is taken: other nodes carrying the ref bound it
+                # otherwise (a Runic Smith's Ancient Grudge: 3 grudges in the army; a Thane's: 6; a King
+                # is a grudge and bounds none).
+                mine = [] if own_tag is None else [{"target": "max", "op": "set", "value": -1, "when": {
+                    "tally": {"count": [own_tag]}, "is": "lessThan", "value": 1}}]
                 if "perPoints" in keys:
                     # Rounded up, `roundUp` or not: measured on the 2025-2026 lists, rounding down refused 55
                     # lists of 3,065 that New Recruit took (docs/import-nr-t9a.md).
                     repeat = {"limit": True, "per": keys["perPoints"], "round_up": True}
                     self.add({"label": f"{label} per {keys['perPoints']} points", "count": tags, "max": 0,
-                               "modifiers": [{"target": "max", "op": "increment", "value": amount, "repeat": repeat}]})
+                               "modifiers": [{"target": "max", "op": "increment", "value": amount,
+                                              "repeat": repeat}] + mine})
                 else:
-                    self.add({"label": label, "count": tags, "max": amount})
+                    self.add({"label": label, "count": tags, "max": amount, **({"modifiers": mine} if mine else {})})
             else:
                 when = {"tally": {"count": tags}, "is": "atLeast", "value": amount}
                 self.add({"label": f"{name} (not with {label})", "count": [own_tag], "max": -1,
