@@ -1,16 +1,21 @@
 """New Recruit's T9A data by date, proven on real tournament lists (issue 23).
 
     python bench/t9a_tournament_lists.py --lists FILE.jsonl[.gz] --data SOURCE [--from DATE] [--to DATE] [--json OUT]
+        [--limit-rule largest|median]
 
 SOURCE is New Recruit's T9A data (a git bundle or repository, a checkout folder or a zip of one:
 armylists/importers/nr_t9a/source.py). For each tournament in the date range the data of the last commit
 before its start is imported (a book is converted and built once per content of its files), each list's
 summary is read back as a list document (armylists/importers/nr_t9a/summary.py) and priced and judged by
-the engine at the event's points limit (the smallest multiple of 500 at or above the tournament's largest
-list). Printed: lists read; units whose cost is New Recruit's; lists whose every unit is; of those, lists
-whose category points are `points_per_category`, lists judged legal, and two broken copies of each (the
+the engine at the event's points limit: issue 23's, the smallest multiple of 500 at or above the
+tournament's largest list (`--limit-rule largest`, the default), or the multiple of 500 nearest the median
+of its lists' totals (`--limit-rule median`: event_limits says why); the other rule's legal figure is
+printed too. Printed: lists read; units whose cost is New Recruit's; lists whose every unit is; of those, lists
+whose category points are `points_per_category` (and the lists figure leaving out those with a unit
+naming a leadership skill, which the data lacks), lists judged legal, and two broken copies of each (the
 limit one point below its total; copies of its cheapest Character until Characters pass their maximum)
-refused with the right code; the unit figure with the latest data alone; causes of mismatch. The last line:
+refused with the right code; the unit figure with the latest data alone; causes of mismatch; the time to import one version of
+all armies. The last line:
 `units P% lists L% categories C% legal G% broken B%`.
 """
 from __future__ import annotations
@@ -18,6 +23,8 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
+import statistics
 import sys
 import time
 from collections import Counter
@@ -27,11 +34,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from armylists.importers.nr_t9a import NrSourceError, convert_army, open_source  # noqa: E402
+from armylists.importers.nr_t9a.army import MAPPING  # noqa: E402
 from armylists.importers.nr_t9a.summary import read_list  # noqa: E402
 from armylists.rules import parse_roster, validate  # noqa: E402
 from armylists.rules.loader import build_book, load_system_part  # noqa: E402
 
 CATEGORY_NAMES = {"Characters": "characters", "Core": "core", "Special": "special"}
+LEADERSHIP_TYPE = MAPPING["leadership_skill_type"]  # the summary's option type of New Recruit's leadership skills
 
 
 def read_lists(path: Path, start: str | None, end: str | None) -> list[dict]:
@@ -49,10 +58,24 @@ class Books:
         self.snapshots: dict[str, object] = {}
         self.built: dict[tuple, object] = {}
         self.commits = source.commits()
+        self.parsed: dict[str, dict] = {}  # a file's key -> its JSON, shared by the snapshots of every date
+
+    def shared(self, snapshot):
+        """The snapshot, its files parsed once for all dates (special.json and the rest are parsed again for
+        every date otherwise: a third of the run)."""
+        read = snapshot.json
+
+        def json_once(name: str) -> dict:
+            key = snapshot.keys.get(name, name)
+            if key not in self.parsed:
+                self.parsed[key] = read(name)
+            return self.parsed[key]
+        snapshot.json = json_once
+        return snapshot
 
     def book(self, army: str, day: str | None):
         try:
-            snapshot = self.snapshots.get(day) or self.snapshots.setdefault(day, self.source.at(day))
+            snapshot = self.snapshots.get(day) or self.snapshots.setdefault(day, self.shared(self.source.at(day)))
         except NrSourceError:
             return None
         name = f"{army.lower()}.json"
@@ -66,11 +89,70 @@ class Books:
 
 
 def event_limits(lists: list[dict]) -> dict[str, int]:
+    """The points limit of each tournament: the multiple of 500 nearest the median of its lists' totals.
+    Not the round size above its largest list: a few lists in most events are over the limit (4005 to
+    4435 at events whose other lists are 3,990 to 4,000), and a limit raised to 4500 by them judged
+    the event's honest 4000-pt lists against Core's minimum of 4500 (docs/import-nr-t9a.md)."""
+    totals: dict[str, list[int]] = {}
+    for x in lists:
+        totals.setdefault(x["tournament"], []).append(x["points_per_category"].get("Total", 0))
+    return {t: max(500, (statistics.median_low(v) + 250) // 500 * 500) for t, v in totals.items()}  # half up
+
+
+def largest_limits(lists: list[dict]) -> dict[str, int]:
+    """The points limit of each tournament as issue 23 defines it: the smallest multiple of 500 at or above
+    its largest list. The default (`--limit-rule largest`): a list over its event's real size raises it."""
     largest: dict[str, int] = {}
     for x in lists:
-        total = x["points_per_category"].get("Total", 0)
-        largest[x["tournament"]] = max(largest.get(x["tournament"], 0), total)
+        largest[x["tournament"]] = max(largest.get(x["tournament"], 0), x["points_per_category"].get("Total", 0))
     return {t: max(500, -(-total // 500) * 500) for t, total in largest.items()}
+
+
+LIMIT_RULES = {"largest": largest_limits, "median": event_limits}
+
+
+def names_leadership_skill(unit: dict, reading) -> bool:
+    """Whether the summary's unit takes a leadership skill that the data lacks: New Recruit groups them
+    as "Specialist Skill" (Trusted Adviser, Battleline Hero...), and special.json's pool of them is empty."""
+    skills = {o["name"] for o in unit.get("options", []) if o.get("type") == LEADERSHIP_TYPE}
+    return bool(skills & set(reading.unmatched))
+
+
+def core_minimum(book, document: dict) -> float:
+    """The list's Core minimum in percent: the book's, or where an option of the list changes it (Ogre Khans
+    with a Wildheart: 20%, a tally of the Core units' points with a modifier, army.py) the changed one."""
+    fixed = next((r.params["min"] for r in book.rules if r.type == "category_percent"
+                  and r.params["categories"] == ["core"] and "min" in r.params), None)
+    if fixed is not None:
+        return fixed
+    tags = set()
+    for unit in document["units"]:
+        entry = book.entries[unit["entry"]]
+        tags |= entry.tags
+        for oid in unit.get("options", {}):
+            tags |= entry.options[oid].tags
+    for rule in book.rules:
+        for limit in rule.params.get("limits", ()) if rule.type == "tally_limits" else ():
+            if limit.get("count") == ["cat-core"] and limit.get("percent") and "min" in limit:
+                low = limit["min"]
+                for m in limit.get("modifiers", ()):
+                    if m["target"] == "min" and set(m.get("when", {}).get("tally", {}).get("count", ())) & tags:
+                        low = m["value"]
+                return low
+    return 25
+
+
+def import_time(source, system) -> tuple[int, float, str]:
+    """(armies, seconds, commit): one version (the newest) of every army converted and built, as an import does."""
+    snapshot = source.at(None)
+    started = time.perf_counter()
+    built = 0
+    for name in snapshot.army_files():
+        done = convert_army(snapshot, name, frozenset(c.id for c in system.categories))
+        if done is not None:
+            build_book(done[0], system, {}, name)
+            built += 1
+    return built, time.perf_counter() - started, snapshot.commit
 
 
 def errors(report) -> list[str]:
@@ -126,16 +208,23 @@ def main() -> None:
     parser.add_argument("--from", dest="start", default=None)
     parser.add_argument("--to", dest="end", default=None)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--limit-rule", choices=sorted(LIMIT_RULES), default="largest",
+                        help="the event's points limit: the round size at or above its largest list (issue 23's, "
+                             "the default) or the one nearest the median of its lists; the other is printed too")
     args = parser.parse_args()
     started = time.time()
     system, _, _ = load_system_part(ROOT / "rules_data" / "t9a-2", ROOT / "rules_data")
     lists = read_lists(args.lists, args.start, args.end)
-    limits = event_limits(lists)
+    limits = LIMIT_RULES[args.limit_rule](lists)
+    other_rule = next(r for r in LIMIT_RULES if r != args.limit_rule)
+    other_limits = LIMIT_RULES[other_rule](lists)
+    legal_other = 0
     source = open_source(args.data)
     books = Books(source, system)
     units = units_ok = lists_ok = cats_ok = legal = judged = made = refused = latest_ok = 0
-    causes, codes, warnings = Counter(), Counter(), Counter()
-    read = unnamed = legal_nearest = unnamed_ok = unchecked_legal = 0
+    causes, codes, warnings, messages, cats_off = Counter(), Counter(), Counter(), Counter(), Counter()
+    read = unnamed = unnamed_ok = unchecked_legal = over = 0
+    skilled = skilled_ok = 0  # lists with a unit naming a leadership skill; of them fully reproduced
     for i, summary in enumerate(lists):
         book = books.book(summary["army"], summary["start"])
         if book is None:
@@ -148,10 +237,11 @@ def main() -> None:
         report = validate(book, parse_roster(reading.document))
         priced = iter(report.units)
         all_ok = True
+        skilled += any(names_leadership_skill(u, r) for u, r in zip(summary["units"], reading.units))
         for r in reading.units:
             units += 1
             ours = next(priced).points if r.priced is not None else None
-            if ours == r.cost:
+            if ours == r.cost and not r.cause:  # a cause: the reading is a guess (a leadership skill's price)
                 units_ok += 1
                 unnamed_ok += bool(r.unnamed)
             else:
@@ -160,17 +250,19 @@ def main() -> None:
         latest = books.book(summary["army"], None)
         if latest is not None:
             latest_ok += sum(1 for r in read_list(summary, latest, limits[summary["tournament"]]).units
-                             if r.priced == r.cost)
+                             if r.priced == r.cost and not r.cause)
         if all_ok:
             lists_ok += 1
+            skilled_ok += any(names_leadership_skill(u, r) for u, r in zip(summary["units"], reading.units))
             ours = {c.id: c.points for c in report.categories}
             # New Recruit's summary shows Core scaled to a 25% minimum: 800 pts where the army's Core
             # minimum is 20% read 1000 (1186.25 for 949), so ours is scaled the same way to compare.
-            core_min = next((r.params["min"] for r in book.rules if r.type == "category_percent"
-                             and r.params["categories"] == ["core"] and "min" in r.params), 25)
-            ours["core"] = ours.get("core", 0) * 25 / core_min
-            cats_ok += all(ours.get(CATEGORY_NAMES[k], 0) == v for k, v in summary["points_per_category"].items()
-                           if k in CATEGORY_NAMES)
+            ours["core"] = ours.get("core", 0) * 25 / core_minimum(book, reading.document)
+            off = sorted(k for k, v in summary["points_per_category"].items()
+                         if k in CATEGORY_NAMES and ours.get(CATEGORY_NAMES[k], 0) != v)
+            cats_ok += not off
+            if off:
+                cats_off[f"{summary['army']} {'/'.join(off)}"] += 1
             judged += 1
             found = errors(report)
             if "general.missing" in found and not reading.general_named:
@@ -178,27 +270,29 @@ def main() -> None:
                 found.remove("general.missing")
                 unnamed += 1
             legal += not found
+            at_other = errors(validate(book, parse_roster({**reading.document,
+                                                            "points_limit": other_limits[summary["tournament"]]})))
+            if "general.missing" in at_other and not reading.general_named:
+                at_other.remove("general.missing")
+            legal_other += not at_other
             unchecked_legal += not found and any(v.severity == "warning" for v in report.violations)
             codes.update(found)
-            # A tournament's limit by the rule above is raised by one list a few points over a round size
-            # (4005 at a 4000-pt event makes it 4500): judged again at the round size nearest its own total.
-            nearest = max(500, round(report.total_points / 500) * 500)
-            if found and nearest != report.points_limit and report.total_points <= nearest:
-                again = errors(validate(book, parse_roster({**reading.document, "points_limit": nearest})))
-                if "general.missing" in again and not reading.general_named:
-                    again.remove("general.missing")
-                legal_nearest += not again
+            messages.update({f"{summary['army']} {v.code}: {re.sub(r'[0-9]+', 'N', v.message)}" for v in report.violations
+                             if v.severity == "error" and v.code in found})
+            over += report.total_points > report.points_limit
             warnings.update(v.code for v in report.violations if v.severity == "warning")
             m, r = broken_copies(book, reading.document, report)
             made += m
             refused += r
         progress(i + 1, len(lists), started)
+    armies, seconds, commit = import_time(source, system)
     source.close()
-    figures = {
+    figures = {"import_all_armies_seconds": round(seconds, 2), "import_commit": commit,
         "lists": len(lists), "lists_read": read, "units": units, "units_ok": units_ok, "lists_ok": lists_ok,
-        "categories_ok": cats_ok, "legal": legal, "judged": judged, "broken_made": made, "broken_refused": refused,
-        "latest_units_ok": latest_ok, "units_ok_with_unnamed_option": unnamed_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()),
-        "warnings": dict(warnings.most_common()), "books_built": len(books.built), "general_not_named": unnamed, "legal_with_not_checked_warning": unchecked_legal, "legal_at_nearest_round_size": legal_nearest, "seconds": round(time.time() - started, 1),
+        "categories_ok": cats_ok, "legal": legal, "limit_rule": args.limit_rule, "legal_at_" + other_rule: legal_other,
+        "judged": judged, "broken_made": made, "broken_refused": refused,
+        "latest_units_ok": latest_ok, "units_ok_with_unnamed_option": unnamed_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()), "violations_by_army": dict(messages.most_common(60)), "categories_off_by_army": dict(cats_off.most_common()),
+        "warnings": dict(warnings.most_common()), "books_built": len(books.built), "general_not_named": unnamed, "legal_with_not_checked_warning": unchecked_legal, "over_the_event_limit": over, "lists_naming_a_leadership_skill": skilled, "lists_ok_naming_a_leadership_skill": skilled_ok, "seconds": round(time.time() - started, 1),
     }
     commits = len({snapshot.commit for snapshot in books.snapshots.values()})
     print(f"lists read: {read} of {len(lists)} ({figures['books_built']} books built from the data of {commits} "
@@ -207,15 +301,20 @@ def main() -> None:
     print(f"  of which read with one option the summary does not name (the only one giving the cost): {unnamed_ok}")
     print(f"  with the latest data only: {latest_ok} of {units} ({pct(latest_ok, units)}%)")
     print(f"lists whose every unit is: {lists_ok} of {len(lists)} ({pct(lists_ok, len(lists))}%)")
+    print(f"  leaving out the {skilled} lists with a unit naming a leadership skill (not in the data): "
+          f"{lists_ok - skilled_ok} of {len(lists) - skilled} ({pct(lists_ok - skilled_ok, len(lists) - skilled)}%)")
     print(f"  of those, category points as New Recruit's: {cats_ok} ({pct(cats_ok, lists_ok)}%)")
-    print(f"  judged legal at the event's limit: {legal} of {judged} ({pct(legal, judged)}%)")
+    print(f"  judged legal at the event's limit ({args.limit_rule}): {legal} of {judged} ({pct(legal, judged)}%)")
+    print(f"  judged legal at the limit of the other rule ({other_rule}): {legal_other} of {judged} "
+          f"({pct(legal_other, judged)}%)")
     print(f"    of which with a 'not checked' warning (a rule of the data not checked here): {unchecked_legal}")
     print(f"  violation codes on the others: {dict(codes.most_common())}")
     print(f"  lists whose summary names no General (general.missing not judged): {unnamed}")
-    print(f"  illegal at the event's limit but legal at the round size nearest their total: {legal_nearest}")
+    print(f"  over the event's limit ({args.limit_rule}): {over}")
     print(f"  warnings (not checked): {dict(warnings.most_common())}")
     print(f"  broken copies refused with the right code: {refused} of {made}")
     print(f"causes of unit mismatch: {dict(causes.most_common())}")
+    print(f"importing one version of all {armies} armies ({commit[:7]}): {seconds:.2f} s")
     print(f"time: {figures['seconds']} s")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")

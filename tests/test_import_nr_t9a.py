@@ -8,6 +8,7 @@ are skipped when they are absent.
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import io
 import json
 import subprocess
@@ -125,6 +126,37 @@ class TestConstructs:
         _, codes = judge(book, [{"entry": "hero", "options": {"rune-of-might": 4}}])
         assert codes == ["options.max"]
 
+    def test_a_group_bounds_how_often_its_numeric_options_are_taken_in_all(self):
+        # Dwarven Holds' Armour Runes: a group of `numeric` runes without a maxSize of their own, maxSize 3:
+        # three runes in all, of one kind or several (so a summary's hidden counts are read within it).
+        iron, forge = check_option("Rune of Iron", 25, type="numeric"), check_option("Rune of the Forge", 10, type="numeric")
+        battle = {"optionsLabel": "Battle Runes", "maxSize": 3, "options": [check_option("Battle Rune(s)", 30, type="numeric")]}
+        armour = {"optionsLabel": "Armour Runes", "maxSize": 3, "options": [iron, forge]}
+        book, _ = army(characters=[hero("Smith", 100, [armour, battle])])
+        options = book.entries["smith"].options
+        assert (options["rune-of-iron"].max, options["battle-rune-s"].max) == (3, 3)
+        assert judge(book, [{"entry": "smith", "options": {"rune-of-iron": 2, "rune-of-the-forge": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "smith", "options": {"rune-of-iron": 2, "rune-of-the-forge": 2}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "smith: Armour Runes: 4 taken in Smith (u1); at most 3."]
+        # 100 + 25 + 10 + 30 = 165 with one of each; 235 is 70 more: two more Battle Runes and one Forge, not
+        # two more Iron and Forge (six armour runes), though those are the first two the summary names.
+        summary = {"units": [{"name": "Smith", "cost": 235, "category": "Characters", "options": [
+            {"name": "Rune of Iron"}, {"name": "Rune of the Forge"}, {"name": "Battle Rune"}]}]}
+        assert read_list(summary, book, 4500).units[0].options == {
+            "rune-of-iron": 1, "rune-of-the-forge": 2, "battle-rune-s": 3}
+
+    def test_a_group_bound_an_override_lifts_is_kept_loosest_and_warned_of(self):
+        # Ogre Khans' Hoardmaster: the Close Combat Weapon group's `maxSize: 1` becomes -1 (no bound).
+        weapons = {"optionsLabel": "Close Combat Weapon", "maxSize": 1, "options": [
+            check_option("Paired Weapons", 10), check_option("Great Weapon", 20)], "override": [
+            {"hasOption": [{"refs": ["hoardmaster"], "amount": 1}], "options": {"maxSize": -1}}]}
+        book, report = army(characters=[hero("Khan", 100, [weapons, check_option("Hoardmaster", 0, refs=["hoardmaster"])])])
+        assert report.unchecked["group size override"] == 1
+        both = {"entry": "khan", "options": {"hoardmaster": 1, "paired-weapons": 1, "great-weapon": 1}}
+        report, codes = judge(book, [both])
+        assert codes == [] and [v.code for v in report.violations if v.severity == "warning"] == ["tally.max"]
+
     def test_it_caps_the_allowance_without_ignore_cost_options(self):
         equipment = {"type": "group", "optionsLabel": "Equipment", "leafMaxCost": 100, "options": [
             check_option("Shield", 10, ignoreCost=True), check_option("Talisman", 60), check_option("Crown", 50)]}
@@ -146,6 +178,21 @@ class TestConstructs:
         assert codes == ["general.missing", "options.requires"]
         _, codes = judge(book, [{"entry": "hero", "general": True, "options": {"general": 1, "solitary": 1}}])
         assert codes == ["options.excludes"]
+
+    def test_has_option_of_a_ref_the_unit_itself_carries_always_holds(self):
+        # Vampire Counts' Eternity Gem: `hasOption: [tag_Vampire]`; the Count is tag_Vampire itself, and so is
+        # one of its mounts (Court of the Damned): the gem needs no mount (New Recruit prices it without one).
+        gem = check_option("Eternity Gem", 45, hasOption=["tag_vampire"])
+        court = check_option("Court of the Damned", 300, refs=["tag_vampire"])
+        mounts = {"optionsLabel": "Mount", "maxSize": 1, "options": [check_option("On Foot"), court]}
+        count = hero("Count", 200, [mounts, gem], refs=["count", "tag_vampire"])
+        ghoul = hero("Ghoul", 50, [mounts, gem])
+        book, _ = army(characters=[count, ghoul])
+        assert (book.entries["count"].options["eternity-gem"].requires,
+                book.entries["ghoul"].options["eternity-gem"].requires) == ((), ("court-of-the-damned",))
+        summary = {"units": [{"name": "Count", "cost": 245, "category": "Characters",
+                              "options": [{"name": "Eternity Gem", "type": "Magic Items"}]}]}
+        assert read_list(summary, book, 4500).units[0].options == {"eternity-gem": 1}
 
     def test_it_limits_refs_in_the_army_per_points_rounded_up(self):
         raiders = {"name": "Raiders", "unit_id": "raiders", "cost": 50, "refs": ["raiders"], "options": []}
@@ -219,6 +266,60 @@ class TestConstructs:
         reading = read_list(summary, book, 4500)
         assert (reading.units[0].entry, reading.units[0].size) == ("tigers-as-core", 5)
 
+    def test_an_army_option_replaces_a_limit_in_the_army(self):
+        # Orcs and Goblins' Git Launcher: at most 1, at most 2 where the army has Darrmu (an `override` whose
+        # `armyHasOption` replaces the node's `armyHasNotOption`); the army root's own limits likewise.
+        launcher = check_option("Git Launcher", 80, refs=["git_launcher"], armyHasNotOption=[
+            {"refs": ["git_launcher"], "amount": 1}], override=[{"armyHasOption": [{"refs": ["darrmu"], "amount": 1}],
+                                                                "options": {"armyHasNotOption": [
+                                                                    {"refs": ["git_launcher"], "amount": 2}]}}])
+        artillery = {"name": "Artillery", "unit_id": "art", "cost": 90, "refs": ["art"], "options": [launcher]}
+        boss = hero("Boss", 100, [check_option("Darrmu", 0, refs=["darrmu"])])
+        book, report = army(characters=[boss], special=[artillery], root={
+            "armyHasNotOption": [{"refs": ["art"], "amount": 1, "perPoints": 1500}],
+            "override": [{"armyHasOption": [{"refs": ["darrmu"], "amount": 1}],
+                          "options": {"armyHasNotOption": [{"refs": ["art"], "amount": 1, "perPoints": 750}]}}]})
+        assert not [c for c in report.unchecked if "override" in c]
+        guns = [{"id": f"a{i}", "entry": "artillery", "options": {"git-launcher": 1}} for i in range(3)]
+        plain_boss, darrmu_boss = {"entry": "boss"}, {"entry": "boss", "options": {"darrmu": 1}}
+        assert judge(book, [plain_boss] + guns[:1], limit=1500)[1] == []
+        assert judge(book, [plain_boss] + guns[:2], limit=1500)[1] == ["tally.max"]  # 2 launchers, 2 per 1500
+        report, codes = judge(book, [darrmu_boss] + guns[:2], limit=1500)
+        assert codes == []  # 2 launchers with Darrmu; 2 artillery per 750 of 1500
+        report, codes = judge(book, [darrmu_boss] + guns, limit=1500)
+        assert sorted(v.message for v in report.violations if v.code == "tally.max") == [
+            "art per 750 points: 3 taken in the army; at most 2.", "git_launcher: 3 taken in the army; at most 2."]
+
+    def test_a_nodes_bound_on_a_ref_holds_where_the_node_is_taken(self):
+        # Dwarven Holds' grudges: a King is a grudge; a Runic Smith's Ancient Grudge bounds the army to 3
+        # grudges, a Thane's to 6. Four grudges without a Runic Smith's are legal; with one, not.
+        smith_grudge = check_option("Ancient Grudge", 40, refs=["grudge"], armyHasNotOption=[{"refs": ["grudge"], "amount": 3}])
+        thane_grudge = check_option("Ancient Grudge", 40, refs=["grudge"], armyHasNotOption=[{"refs": ["grudge"], "amount": 6}])
+        book, _ = army(characters=[hero("King", 200, refs=["king", "grudge"]), hero("Smith", 100, [smith_grudge]),
+                                   hero("Thane", 80, [thane_grudge])])
+        kings = [{"id": f"k{i}", "entry": "king"} for i in range(2)]
+        thanes = [{"id": f"t{i}", "entry": "thane", "options": {"ancient-grudge": 1}} for i in range(2)]
+        assert judge(book, kings + thanes)[1] == []
+        report, codes = judge(book, kings + thanes[:1] + [{"entry": "smith", "options": {"ancient-grudge": 1}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "grudge: 4 taken in the army; at most 3."]
+
+    def test_a_unit_is_in_another_category_unless_it_has_an_option(self):
+        # Saurian Ancients' Raptor Pack: Core unless it takes an option counting it as Special (`hasNotOption`).
+        packs = {"name": "Raptor Pack", "unit_id": "rp", "cost": 88, "refs": ["rp"], "category": "special",
+                 "options": [check_option("Ambush", 0, refs=["ambush", "count_special"])],
+                 "override": [{"hasNotOption": [{"refs": ["count_special"], "amount": 1}],
+                               "options": {"replaceCategory": "core"}}]}
+        book, _ = army(special=[packs])
+        assert [(e.id, e.category) for e in book.entries.values()] == [
+            ("raptor-pack", "special"), ("raptor-pack-as-core", "core")]
+        assert judge(book, [{"entry": "raptor-pack-as-core"}])[1] == []
+        assert judge(book, [{"entry": "raptor-pack-as-core", "options": {"ambush": 1}}])[1] == ["tally.max"]
+        assert judge(book, [{"entry": "raptor-pack", "options": {"ambush": 1}}])[1] == []
+        assert judge(book, [{"entry": "raptor-pack"}])[1] == ["tally.min"]
+        summary = {"units": [{"name": "Raptor Pack", "cost": 88, "category": "Core", "options": []}]}
+        assert read_list(summary, book, 4500).units[0].entry == "raptor-pack-as-core"
+
     def test_it_limits_a_special_item_by_its_rarity_and_warns_of_other_rarities(self):
         pool = {"refs": ["artefact"], "options": [check_option("Relic", 30, rarity="Legendary", refs=["shared_ref"]),
                                                   check_option("Charm", 10, rarity="Rare", refs=["shared_ref"])]}
@@ -240,6 +341,50 @@ class TestConstructs:
 
 
 class TestSummaryReading:
+    def test_a_shared_item_is_taken_as_often_as_its_loosest_definition_allows(self):
+        # Orcs and Goblins' Banner of Courage: `shared`, 20 pts and Legendary in the army's pool, 0 pts and
+        # Uncommon in special.json's: lists take it twice (docs/import-nr-t9a.md), so at most 3 (Uncommon).
+        army_pool = {"refs": ["bannerEnchant"], "options": [check_option("Banner of Courage", 20, shared=True,
+                                                                         rarity="Legendary")]}
+        common = {"refs": ["bannerEnchant"], "options": [check_option("Banner of Courage", 0, shared=True,
+                                                                      rarity="Uncommon", type="numeric")]}
+        banner = {"optionsLabel": "Banner Enchant", "maxSize": 1, "optionsDict": ["bannerEnchant"], "options": []}
+        book, _ = army(core=[hero("Orcs", 100, [banner])], dictionary=[army_pool, common])
+        units = [{"id": f"o{i}", "entry": "orcs", "options": {"banner-of-courage": 1}} for i in range(4)]
+        assert judge(book, units[:3])[1] == []
+        report, codes = judge(book, units)
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "Banner of Courage (shared): 4 taken in the army; at most 3."]
+
+    def test_hidden_counts_are_not_solved_around_an_option_the_data_lacks(self):
+        # A King naming Trusted Adviser (a leadership skill, not in the data): its runes are not counted
+        # three times to reach the recorded cost on a guess; without it they are.
+        book, _ = army(characters=[hero("King", 100, [check_option("Rune of Iron", 25, type="numeric", maxSize=3)])])
+        named = [{"name": "Rune of Iron", "type": "Armour Runes"}]
+        skill = [{"name": "Trusted Adviser", "type": "Specialist Skill"}]
+        plain_king = read_list({"units": [{"name": "King", "cost": 175, "options": named}]}, book, 4500).units[0]
+        assert (plain_king.options, plain_king.priced, plain_king.cause) == ({"rune-of-iron": 3}, 175, "")
+        adviser = read_list({"units": [{"name": "King", "cost": 175, "options": named + skill}]}, book, 4500).units[0]
+        assert (adviser.options, adviser.priced, adviser.cause, adviser.unmatched) == (
+            {"rune-of-iron": 1}, 125, "unknown-option", ["Trusted Adviser"])
+        # Even at the recorded cost, a reading beside a skill of unknown price is not New Recruit's.
+        free = read_list({"units": [{"name": "King", "cost": 125, "options": named + skill}]}, book, 4500).units[0]
+        assert (free.priced, free.cause) == (125, "unknown-option")
+
+    def test_a_name_under_an_option_the_summary_does_not_name_may_be_a_choice_left_unpriced(self):
+        # Dwarven Holds' Field Artillery: New Recruit names the "Rune Crafted (...)" of a weapon taken off
+        # (the catapult replaced the ballista) without pricing it; read so only where that gives the cost.
+        weapons = {"optionsLabel": "Artillery Weapon", "minSize": 1, "maxSize": 1, "options": [
+            check_option("Dwarf Ballista (4+)", 0, options=[check_option("Rune Crafted (+1 to hit)", 15)]),
+            check_option("Dwarf Catapult (4+)", 110, options=[check_option("Rune Crafted (+1 Str)", 50)])]}
+        book, _ = army(special=[{"name": "Field Artillery", "unit_id": "fa", "cost": 100, "refs": ["fa"],
+                                 "options": [weapons]}])
+        names = [{"name": "Rune Crafted"}, {"name": "Rune Crafted"}, {"name": "Dwarf Catapult"}]
+        unpriced = read_list({"units": [{"name": "Field Artillery", "cost": 210, "options": names}]}, book, 4500)
+        assert (unpriced.units[0].options, unpriced.units[0].cause) == ({"dwarf-catapult-4": 1}, "")
+        priced = read_list({"units": [{"name": "Field Artillery", "cost": 260, "options": names}]}, book, 4500)
+        assert priced.units[0].options == {"dwarf-catapult-4": 1, "rune-crafted-1-str": 1}
+
     def test_it_compares_names_as_the_summary_strips_them(self):
         assert plain("Repeater Handbow (4+) and Poison Attacks (Shooting)") == "repeater handbow and poison attacks"
 
@@ -367,3 +512,38 @@ def test_it_reads_a_folder_a_zip_and_a_git_repository(tmp_path):
             source.at("2025-03-01")  # nothing before that day
     finally:
         source.close()
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("t9a_bench", ROOT / "bench" / "t9a_tournament_lists.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_benchmark_judges_an_event_at_the_round_size_nearest_its_median_list():
+    # Not the round size above its largest list: one list of 4,005 at a 4,000-pt event would judge every
+    # other list's Core minimum against 4,500 (docs/import-nr-t9a.md, "The event's points limit").
+    bench = _bench()
+    event = [{"tournament": "t", "points_per_category": {"Total": total}} for total in (3990, 4000, 4005)]
+    assert bench.event_limits(event) == {"t": 4000}
+    halfway = [{"tournament": t, "points_per_category": {"Total": total}} for t, total in (("a", 4249), ("b", 4250))]
+    assert bench.event_limits(halfway) == {"a": 4000, "b": 4500}
+    assert bench.event_limits([{"tournament": "c", "points_per_category": {"Total": 100}}]) == {"c": 500}
+
+
+def test_the_benchmark_scales_core_by_the_minimum_the_list_has():
+    # New Recruit's summary shows Core scaled to 25%: an Ogre Khans list with a Wildheart (Core at least 20%)
+    # shows 800 pts of Core as 1000, one without it as 800.
+    wildheart = hero("Wildheart", 300, [check_option("Wildheart Bond", 0, refs=["ok_bn_wildheart"])])
+    warriors = {"name": "Warriors", "unit_id": "w", "cost": 200, "refs": ["w"], "options": []}
+    data = {"name": "Test Army", "short": "ta", "version": "1", "army": [{"name": "Army", "options": [
+        {"name": "Characters", "refs": ["perso"], "options": [wildheart]},
+        {"name": "Core", "refs": ["base"], "minPercent": 0.25, "options": [warriors], "override": [
+            {"armyHasOption": [{"refs": ["ok_bn_wildheart"], "amount": 1}], "options": {"minPercent": 0.2}}]}]}]}
+    book = build_book(ArmyConverter(data, {}, "2025-10-10", CATEGORIES).convert()[0], SYSTEM, {}, "test")
+    bench = _bench()
+    bond = {"units": [{"entry": "wildheart", "options": {"wildheart-bond": 1}}, {"entry": "warriors"}]}
+    assert bench.core_minimum(book, bond) == 20
+    assert bench.core_minimum(book, {"units": [{"entry": "wildheart"}, {"entry": "warriors"}]}) == 25
+    assert bench.core_minimum(army(core=[warriors], core_min=0.2)[0], {"units": [{"entry": "warriors"}]}) == 20

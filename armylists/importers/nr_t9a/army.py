@@ -16,14 +16,14 @@ from pathlib import Path
 
 import yaml
 
+from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, listed,
+                                                norm_ref, ref_tag, refs_of, slug, unit_amount)
 from armylists.importers.nr_t9a.source import NrSourceError
-from armylists.importers.nr_t9a.limits import Limits, condition_refs, listed, norm_ref, ref_tag, refs_of, slug
 from armylists.importers.nr_t9a.variants import category_override, extra_by_option, moved, with_option
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 OPTION_TYPES = ("check", "numeric")
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
-GROUP_ANY = 99  # a group with a minimum and no maximum
 # What an override may change in an entry of its own for units with one of their options (with_option).
 VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
                 "number": {"cost", "minSize", "maxSize"}}  # the Number's own bounds are its children's: loosened
@@ -72,6 +72,16 @@ class ArmyConverter:
         self.categories = categories  # the system's category ids (None: any)
         # The Special Items: the options of the pools; their rarity is how often an army takes one.
         self.pool_items = {id(item) for items in pools.values() for item in items}
+        # A `shared` item is defined both in the army's pool and in an included file (Orcs and Goblins' Banner
+        # of Courage: 20 pts and Legendary in the army's, 0 pts and Uncommon in special.json): one item, taken
+        # as often as its loosest definition allows (measured: docs/import-nr-t9a.md).
+        self.shared_max: dict[str, int | None] = {}
+        for items in pools.values():
+            for item in items:
+                if item.get("shared") and item.get("name"):
+                    most = MAPPING["rarity_max"].get(item.get("rarity"))
+                    known = self.shared_max.get(item["name"], 0)
+                    self.shared_max[item["name"]] = None if most is None or known is None else max(known, most)
         self.limits = Limits()
         self.following: list[str] = []  # the pools and mounts being expanded, outermost first
         self.short = str(data.get("short") or slug(data.get("name", "army")))
@@ -123,9 +133,9 @@ class ArmyConverter:
                 rules.append(rule)
             if cat.get("override"):
                 self.limits.not_understood("category override", len(cat["override"]))
-        for key in ("armyHasNotOption",):
-            self.limits.army_has_not(root.get(key), [], None, "the army")
-        if root.get("armyHasOption") or root.get("override"):
+        gates, rest = army_gates(listed(root.get("override")))
+        self.limits.army_has_not(root.get("armyHasNotOption"), [], None, "the army", gates)
+        if root.get("armyHasOption") or rest:
             self.limits.not_understood("army root armyHasOption/override")
         entries, ids = [], set()
         for cat in containers:
@@ -211,10 +221,10 @@ class ArmyConverter:
         self.resolve_conditions()
         for tag, points, overrides in self.allowances:
             self.limits.allowance(eid, tag, points, f"{unit['name']}: special items allowance", overrides)
-        if unit.get("armyHasNotOption"):
+        gates, unit_overrides = army_gates(listed(unit.get("override")))
+        if unit.get("armyHasNotOption") or gates:
             tags.append(own_tag)
-            for t in self.limits.army_has_not(unit["armyHasNotOption"], refs_of(unit), own_tag, unit["name"]):
-                tags.append(t)
+            tags += self.limits.army_has_not(unit.get("armyHasNotOption"), refs_of(unit), own_tag, unit["name"], gates)
         if unit.get("armyHasOption"):
             tags.append(own_tag)
             self.limits.army_has(unit["armyHasOption"], own_tag, unit["name"])
@@ -225,7 +235,7 @@ class ArmyConverter:
         number = None
         if size_group is not None:
             number = next((c for c in size_group.get("options", []) if c.get("type") == "numeric"), None)
-        sources = [("unit", o) for o in listed(unit.get("override"))]
+        sources = [("unit", o) for o in unit_overrides]
         sources += [("size", o) for o in listed((size_group or {}).get("override"))]
         sources += [("number", o) for o in listed((number or {}).get("override"))]
         for where, o in sources:
@@ -275,7 +285,9 @@ class ArmyConverter:
         if sizes:
             # A bound an override changes where some option is taken: the loosest is kept, and a list
             # taking one of the group's options is told it was not checked.
-            group["max"] = max([group["max"]] + [int(x.get("maxSize", 0) or 0) for x in sizes])
+            # (maxSize -1: no bound; Ogre Khans' Hoardmaster carries every close combat weapon)
+            group["max"] = max([group["max"]] + [GROUP_ANY if int(x.get("maxSize", 0) or 0) < 0 else
+                                                 int(x.get("maxSize", 0) or 0) for x in sizes])
             low = min([int(low or 0)] + [int(x.get("minSize", low or 0) or 0) for x in sizes])
             ctx.unchecked = self.limits.not_understood("group size override")
         if low and ctx.parent is None:
@@ -313,6 +325,8 @@ class ArmyConverter:
                         seen.add(id(item))
                         self.node(item, pooled)
                 self.following.pop()
+        if inner.group:
+            group_count(self, inner.group)
         if node.get("refopt"):
             mount = self.mounts.get(node["refopt"])
             if mount is None:
@@ -349,7 +363,9 @@ class ArmyConverter:
         if ctx.group:
             option["group"] = ctx.group
         if node.get("type") == "numeric":
-            option["max"] = int(node.get("maxSize") or NUMERIC_MAX)
+            # Without a maxSize of its own, its group's bounds how often (Battle Rune(s): up to 3, not 9).
+            option["max"] = int(node.get("maxSize") or min(NUMERIC_MAX, self.groups.get(ctx.group, {}).get(
+                "max", NUMERIC_MAX)))
         if ctx.parent:
             option["requires"] = [ctx.parent]
             self.has_children.add(ctx.parent)
@@ -412,6 +428,8 @@ class ArmyConverter:
             own_tag = f"o-{slug(self.eid, 35)}-{slug(option['id'], 40)}"
             conditions = [c for value in option.pop("_needs", ()) for c in condition_refs(value)]
             for refs, keys in condition_refs(node.get("hasOption")) + conditions:
+                if keys.get("amount", 1) == 1 and set(refs) & set(self.entry_refs()):
+                    continue  # the unit itself carries the ref (a Vampire Count is tag_Vampire): it always holds
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 if keys.get("amount", 1) != 1 or not ids:
                     if not ids and set(refs) - set(self.entry_refs()):
@@ -427,13 +445,15 @@ class ArmyConverter:
                     tags.add(self.limits.not_understood("hasOption (several choices twice)"))
             for refs, keys in condition_refs(node.get("hasNotOption")):
                 if keys.get("amount", 1) != 1:  # not once the unit holds `amount` of these refs
-                    self.unit_amount(option, node, refs, keys["amount"])
+                    unit_amount(self, option, node, refs, keys["amount"])
                     continue
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 option.setdefault("excludes", []).extend(i for i in ids if i not in option.get("excludes", []))
-            if node.get("armyHasNotOption"):
+            gates, rest = army_gates(listed(node.get("override")))
+            if node.get("armyHasNotOption") or gates:
                 tags.add(own_tag)
-                tags.update(self.limits.army_has_not(node["armyHasNotOption"], refs_of(node), own_tag, option["name"]))
+                tags.update(self.limits.army_has_not(node.get("armyHasNotOption"), refs_of(node), own_tag,
+                                                     option["name"], gates))
             if node.get("armyHasOption"):
                 tags.add(own_tag)
                 self.limits.army_has(node["armyHasOption"], own_tag, option["name"])
@@ -450,17 +470,22 @@ class ArmyConverter:
                 option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
             for key in ("override", "sharedRarity", "hasStat", "uniqueChildrenCombo",
                         "guidingCost", "dominant", "extraLeafCost"):
-                if key == "override" and id(node) in self.priced_otherwise:
+                if key == "override" and (id(node) in self.priced_otherwise or not rest):
                     continue
                 if node.get(key):
                     tags.add(self.limits.not_understood(f"option {key}"))
             rarity = node.get("rarity")
-            if rarity in MAPPING["rarity_max"] and not node.get("sharedRarity") and id(node) in self.pool_items:
+            most = MAPPING["rarity_max"].get(rarity)
+            if node.get("shared") and node.get("name") in self.shared_max:
+                most = self.shared_max[node["name"]]
+            if most is not None and not node.get("sharedRarity") and id(node) in self.pool_items:
                 key = node.get("name", "")  # one item by name, whatever weapon it is on (refs are shared)
                 tag = "rar-" + slug(key, 76)
                 tags.add(tag)
-                self.limits.add({"label": f"{node.get('name', key)} ({rarity})", "count": [tag],
-                                 "max": MAPPING["rarity_max"][rarity]})
+                label = f"{key} ({rarity})" if not node.get("shared") else f"{key} (shared)"
+                self.limits.add({"label": label, "count": [tag], "max": most})
+            elif node.get("shared") and id(node) in self.pool_items:
+                pass  # a shared item one of whose definitions has no bound (Common)
             elif rarity not in (None, "Regular", "Common"):
                 tags.add(self.limits.not_understood("option rarity"))
             for key in set(node) - QUIET_KEYS - {"guidingCost", "dominant", "extraLeafCost", "childrenOptions",
@@ -475,18 +500,6 @@ class ArmyConverter:
                     option[key] = [i for i in dict.fromkeys(option[key]) if i in by_id]
                     if not option[key]:
                         del option[key]
-
-    def unit_amount(self, option: dict, node: dict, refs: list[str], amount) -> None:
-        """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
-        not once the model has two): the options of the unit with this condition are at most `amount`. An
-        option without the ref that it counts is not checked."""
-        if not set(refs) & set(refs_of(node)) or not isinstance(amount, (int, float)):
-            option["tags"].add(self.limits.not_understood("hasNotOption amount (of refs the option lacks)"))
-            return
-        tag = "hn-" + slug(f"{self.eid}-{'-'.join(sorted(refs))}-{amount}", 77)
-        option["tags"].add(tag)
-        self.limits.add({"label": f"{self.eid}: {' or '.join(refs)}", "count": [tag], "scope": "unit",
-                         "entries": [self.eid], "max": amount})
 
     def entry_refs(self) -> list[str]:
         return self.unit_refs

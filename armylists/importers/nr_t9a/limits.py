@@ -11,6 +11,8 @@ import re
 import unicodedata
 from collections import Counter
 
+GROUP_ANY = 99  # a group with a minimum and no maximum (army.py)
+
 UNCHECKED_TAG = "nr-unchecked-"
 
 
@@ -68,6 +70,43 @@ def condition_refs(value) -> list[tuple[list[str], dict]]:
     return out
 
 
+def army_gates(overrides: list[dict]) -> tuple[list[dict], list[dict]]:
+    """A node's `override`s split: those that replace its `armyHasNotOption` where the army has an option
+    (Orcs and Goblins with Darrmu: Git Launchers at most 2, not 1), and the others."""
+    gates, rest = [], []
+    for o in overrides:
+        changes = o.get("options") if isinstance(o.get("options"), dict) else {}
+        if set(o) == {"armyHasOption", "options"} and set(changes) == {"armyHasNotOption"} \
+                and condition_refs(o["armyHasOption"]):
+            gates.append(o)
+        else:
+            rest.append(o)
+    return gates, rest
+
+
+def army_condition(value) -> dict:
+    """`armyHasOption` as a modifier's condition: the army holds `amount` (1) of the refs, each pair."""
+    conds = [{"tally": {"count": sorted({ref_tag(r) for r in refs})}, "is": "atLeast", "value": keys.get("amount", 1)}
+             for refs, keys in condition_refs(value) if refs]
+    return conds[0] if len(conds) == 1 else {"all": conds}
+
+
+def gated(limit: dict, when: dict | None, unless: list[dict]) -> dict:
+    """The limit only where `when` holds (its bounds none elsewhere), and none where any of `unless` does."""
+    limit = {k: v for k, v in limit.items() if k != "id"}
+    mods = list(limit.get("modifiers", ()))
+    if when is not None:
+        mods = [{"target": "max", "op": "set", "value": limit.get("max", -1), "when": when}] + \
+               [{**m, "when": {"all": [when, m["when"]]} if "when" in m else when} for m in mods]
+        limit["max"] = -1
+    if unless:
+        mods.append({"target": "max", "op": "set", "value": -1,
+                     "when": unless[0] if len(unless) == 1 else {"any": unless}})
+    if mods:
+        limit["modifiers"] = mods
+    return limit
+
+
 class Limits:
     """The army-wide limits gathered while converting one army, each once, and what was left unread."""
 
@@ -89,12 +128,33 @@ class Limits:
         self.unchecked_tags[tag] = construct
         return tag
 
-    def army_has_not(self, value, own_refs: list[str], own_tag: str, name: str) -> list[str]:
+    def army_has_not(self, value, own_refs: list[str], own_tag: str, name: str, overrides: list[dict] = ()
+                     ) -> list[str]:
         """`armyHasNotOption` on a node (or the army): for a ref the node carries, the army holds at most
         `amount` of it (1 for a plain ref), `perPoints` making that amount per so many points of the limit
         (rounded up), `armyPercent`/`cost` a share or a number of points; for a ref it does not
-        carry, the node is refused once the army holds `amount` of that ref. Returns the tags of
+        carry, the node is refused once the army holds `amount` of that ref. `overrides`: the node's
+        `override`s that replace its `armyHasNotOption` where the army has an option (`army_gates`): each
+        one's limits hold where its condition does, the node's own where none does. Returns the tags of
         constructs not understood."""
+        whens = [army_condition(o["armyHasOption"]) for o in overrides]
+        extra = self._army_has_not(value, own_refs, own_tag, name, None, whens)
+        for o, when in zip(overrides, whens):
+            extra += self._army_has_not(o["options"]["armyHasNotOption"], own_refs, own_tag, name, when, [])
+        return extra
+
+    def _army_has_not(self, value, own_refs, own_tag, name, when: dict | None, unless: list[dict]) -> list[str]:
+        kept, self.limits = self.limits, {}
+        try:
+            extra = self._limits_of(value, own_refs, own_tag, name)
+            made = list(self.limits.values())
+        finally:
+            self.limits = kept
+        for limit in made:
+            self.add(gated(limit, when, unless))
+        return extra
+
+    def _limits_of(self, value, own_refs: list[str], own_tag: str, name: str) -> list[str]:
         extra = []
         for refs, keys in condition_refs(value):
             if not refs:
@@ -116,14 +176,20 @@ class Limits:
             elif "cost" in keys:
                 self.add({"label": f"{label} (points)", "count": tags, "what": "points", "max": keys["cost"]})
             elif own_refs and set(refs) & set(own_refs) or own_tag is None:
+                # The node's own bound, where the node is taken: other nodes carrying the ref bound it
+                # otherwise (a Runic Smith's Ancient Grudge: 3 grudges in the army; a Thane's: 6; a King
+                # is a grudge and bounds none).
+                mine = [] if own_tag is None else [{"target": "max", "op": "set", "value": -1, "when": {
+                    "tally": {"count": [own_tag]}, "is": "lessThan", "value": 1}}]
                 if "perPoints" in keys:
                     # Rounded up, `roundUp` or not: measured on the 2025-2026 lists, rounding down refused 55
                     # lists of 3,065 that New Recruit took (docs/import-nr-t9a.md).
                     repeat = {"limit": True, "per": keys["perPoints"], "round_up": True}
                     self.add({"label": f"{label} per {keys['perPoints']} points", "count": tags, "max": 0,
-                               "modifiers": [{"target": "max", "op": "increment", "value": amount, "repeat": repeat}]})
+                               "modifiers": [{"target": "max", "op": "increment", "value": amount,
+                                              "repeat": repeat}] + mine})
                 else:
-                    self.add({"label": label, "count": tags, "max": amount})
+                    self.add({"label": label, "count": tags, "max": amount, **({"modifiers": mine} if mine else {})})
             else:
                 when = {"tally": {"count": tags}, "is": "atLeast", "value": amount}
                 self.add({"label": f"{name} (not with {label})", "count": [own_tag], "max": -1,
@@ -174,3 +240,32 @@ class Limits:
                                "count": [tag], "max": 0}
                               for i, (tag, construct) in enumerate(sorted(self.unchecked_tags.items()))]}})
         return rules
+
+
+# -- counts within one unit (`conv` is the army.py ArmyConverter converting it) --------------------------
+
+def group_count(conv, gid: str) -> None:
+    """A group whose options may be taken several times (`numeric` runes): its `maxSize` bounds how many
+    are taken in all (Armour Runes: three, of one rune or of several), as a count of the unit's options."""
+    members = [o for o in conv.options if o.get("group") == gid]
+    high = conv.groups[gid]["max"]
+    if high >= GROUP_ANY or not any(o.get("max", 1) > 1 for o in members):
+        return
+    tag = f"gs-{slug(conv.eid, 60)}-{gid}"
+    for o in members:
+        o["tags"].add(tag)
+    conv.limits.add({"label": f"{conv.eid}: {conv.groups[gid]['name']}", "count": [tag], "scope": "unit",
+                     "entries": [conv.eid], "max": high})
+
+
+def unit_amount(conv, option: dict, node: dict, refs: list[str], amount) -> None:
+    """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
+    not once the model has two): the options of the unit with this condition are at most `amount`. An
+    option without the ref that it counts is not checked."""
+    if not set(refs) & set(refs_of(node)) or not isinstance(amount, (int, float)):
+        option["tags"].add(conv.limits.not_understood("hasNotOption amount (of refs the option lacks)"))
+        return
+    tag = "hn-" + slug(f"{conv.eid}-{'-'.join(sorted(refs))}-{amount}", 77)
+    option["tags"].add(tag)
+    conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)}", "count": [tag], "scope": "unit",
+                     "entries": [conv.eid], "max": amount})

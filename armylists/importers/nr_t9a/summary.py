@@ -17,6 +17,7 @@ unit, names of 49 characters), text without NUL or lone surrogates.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from armylists.importers.nr_t9a.limits import ref_tag, slug
 
 GENERAL_TAGS = frozenset(ref_tag(r) for r in MAPPING["general_refs"])
 MAX_READINGS = 4096  # option readings tried per unit before giving up on an exact one
+MAX_REPEATS = 729  # repeat counts tried per reading (six options taken up to three times)
 MAX_UNITS = 100
 MAX_OPTIONS = 50  # of one unit
 MAX_COST = 100_000  # points of one unit
@@ -171,8 +173,8 @@ def _conflicts(entry: Entry, chosen: dict[str, int]) -> int:
     for oid in chosen:
         option = options[oid]
         broken += sum(1 for x in option.excludes if x in chosen)
-        if option.group is not None:
-            taken[option.group] = taken.get(option.group, 0) + 1
+        if option.group is not None:  # an option taken several times counts so often (a group of runes)
+            taken[option.group] = taken.get(option.group, 0) + chosen[oid]
     return broken + sum(1 for g, n in taken.items() if g in entry.groups and n > entry.groups[g].max)
 
 
@@ -196,27 +198,37 @@ def _price(entry: Entry, chosen: dict[str, int], cost: int) -> tuple[int, int]:
 def read_unit(entry: Entry, unit: dict) -> UnitReading:
     reading = UnitReading(unit["name"], int(unit["cost"]), entry.id)
     index = _index(entry)
-    choices = []
+    choices, unknown_price = [], False
+    named = {plain(o["name"]) for o in unit.get("options", [])}
     for option in unit.get("options", []):
         found = _candidates(index, option["name"])
-        if found:
+        if found and any(_inactive(entry, o, named) for o in found):
+            # New Recruit keeps the choices under an option the player took off and names them, unpriced
+            # (a war machine's "Rune Crafted" of a weapon it does not carry): such a name may be left out.
+            choices.append(found + [None])
+        elif found:
             choices.append(found)
         else:
             reading.unmatched.append(option["name"])
+            unknown_price = unknown_price or option.get("type") == MAPPING["leadership_skill_type"]
     # The best reading: the recorded cost, then the fewest options the summary does not name (a weapon
     # enchantment is read on the weapon the summary names rather than on one it would add).
     best, best_key = None, None
     for n, combo in enumerate(itertools.product(*choices)):
         if n >= MAX_READINGS:
             break
-        chosen = _close(entry, {o.id: 1 for o in combo})
-        conflicts = _conflicts(entry, chosen)
-        for counts in _repeats(entry, chosen):
+        taken = [o for o in combo if o is not None]
+        chosen = _close(entry, {o.id: 1 for o in taken})
+        # Where the summary names a leadership skill the data lacks, its price is unknown: hidden repeat
+        # counts are not solved to make up for it (a King's runes counted twice to reach the cost of a
+        # Trusted Adviser, then over the allowance), so the unit is not read as New Recruit's on a guess.
+        for counts in _repeats(entry, chosen) if not unknown_price else [chosen]:
             size, price = _price(entry, counts, reading.cost)
-            key = (abs(price - reading.cost), conflicts, len(counts) - len(combo), sum(counts.values()))
+            key = (abs(price - reading.cost), _conflicts(entry, counts), len(combo) - len(taken),
+                   len(counts) - len(taken), sum(counts.values()))
             if best_key is None or key < best_key:
                 best, best_key = (counts, size, price), key
-        if best_key is not None and best_key[:3] == (0, 0, 0):
+        if best_key is not None and best_key[:4] == (0, 0, 0, 0):
             break
     if best is None:  # no option of the summary's is the entry's: priced as it stands
         best = ({}, *_price(entry, {}, reading.cost))
@@ -226,7 +238,16 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
     reading.general = any(GENERAL_TAGS & entry.options[o].tags for o in reading.options)
     if reading.priced != reading.cost:
         reading.cause = "unknown-option" if reading.unmatched else "cost"
+    elif unknown_price:  # the recorded cost reached without the skill's price: a guess, not New Recruit's
+        reading.cause = "unknown-option"
     return reading
+
+
+def _inactive(entry: Entry, option: Option, named: set[str]) -> bool:
+    """Whether the option may be a choice left under an option taken off: it sits under options (its
+    requirements) none of which the summary names."""
+    parents = [entry.options[r] for r in option.requires if r in entry.options]
+    return bool(parents) and not any(plain(p.name) in named for p in parents)
 
 
 def _unnamed(entry: Entry, best: tuple, reading: UnitReading) -> tuple:
@@ -255,13 +276,22 @@ def _unnamed(entry: Entry, best: tuple, reading: UnitReading) -> tuple:
 def _repeats(entry: Entry, chosen: dict[str, int]):
     """The chosen options, then with each repeatable one taken more often (the summary hides counts)."""
     yield chosen
-    many = [oid for oid in chosen if entry.options[oid].max > 1][:2]
+    many = [oid for oid in chosen if entry.options[oid].max > 1]
+    while many and _product(entry, many) > MAX_REPEATS:  # as many as can be tried, in the summary's order
+        many.pop()
     if not many:
         return
     for counts in itertools.product(*[range(1, entry.options[o].max + 1) for o in many]):
         if all(c == 1 for c in counts):
             continue
         yield {**chosen, **dict(zip(many, counts))}
+
+
+def _product(entry: Entry, many: list[str]) -> int:
+    n = 1
+    for oid in many:
+        n *= entry.options[oid].max
+    return n
 
 
 def _unit_errors(book: Book, reading: UnitReading) -> int:
@@ -274,6 +304,20 @@ def _unit_errors(book: Book, reading: UnitReading) -> int:
                                               "options": reading.options}]}
     report = validate(book, parse_roster(doc))
     return sum(1 for v in report.violations if v.severity == "error" and v.unit == "u1")
+
+
+def _best_reading(book: Book, found: list[Entry], unit: dict) -> UnitReading:
+    """The reading of the entry whose price is the recorded cost (then the one breaking fewest rules alone),
+    remembered per book: tournaments repeat units, and a benchmark reads thousands of lists."""
+    memo = book.__dict__.setdefault("_nr_readings", {})
+    key = (tuple(e.id for e in found), unit["name"], int(unit["cost"]),
+           tuple(o.get("name", "") for o in unit.get("options", [])))
+    if key not in memo:
+        options = [read_unit(e, unit) for e in found]
+        memo[key] = min(options, key=lambda r: (abs((r.priced if r.priced is not None else 10 ** 6) - r.cost),
+                                                _unit_errors(book, r) if len(options) > 1 else 0))
+    done = memo[key]
+    return dataclasses.replace(done, options=dict(done.options), unmatched=list(done.unmatched))
 
 
 def read_list(summary: dict, book: Book, limit: int) -> Reading:
@@ -289,9 +333,7 @@ def read_list(summary: dict, book: Book, limit: int) -> Reading:
         if not found:
             readings.append(UnitReading(unit["name"], int(unit["cost"]), cause="unknown-entry"))
             continue
-        options = [read_unit(e, unit) for e in found]
-        reading = min(options, key=lambda r: (abs((r.priced if r.priced is not None else 10 ** 6) - r.cost),
-                                              _unit_errors(book, r) if len(options) > 1 else 0))
+        reading = _best_reading(book, found, unit)
         readings.append(reading)
         if reading.priced is None:
             continue

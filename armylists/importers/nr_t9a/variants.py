@@ -36,11 +36,14 @@ def with_option(conv, entry: dict, ref: str, changes: dict, sized: bool, ids: se
 
 def moved(conv, override: dict, entry: dict, size_group: dict | None, ids: set) -> dict | None:
     """An entry for the unit in the category an override's `replaceCategory` moves it to (at the unit cost
-    it may also set: Giant Rats), or None."""
+    it may also set: Giant Rats), or None. The override's condition is `hasOption` (so many models, or one
+    of its options) or `hasNotOption` (Saurian Raptor Packs are Core unless they take an option counting
+    them as Special: the moved entry refuses those options, the unit's own requires one)."""
     changes = override.get("options") if isinstance(override.get("options"), dict) else {}
     target = changes.get("replaceCategory")
-    conds = condition_refs(override.get("hasOption"))
-    if target is None or set(override) != {"hasOption", "options"} or len(conds) != 1 or len(conds[0][0]) != 1 \
+    key = "hasNotOption" if "hasNotOption" in override and "hasOption" not in override else "hasOption"
+    conds = condition_refs(override.get(key))
+    if target is None or set(override) != {key, "options"} or len(conds) != 1 or len(conds[0][0]) != 1 \
             or not set(changes) <= {"replaceCategory", "cost"}:
         return None
     category = conv.category(target)
@@ -55,20 +58,21 @@ def moved(conv, override: dict, entry: dict, size_group: dict | None, ids: set) 
     if size_group is not None:
         for number in size_group.get("options", []):
             number_refs.update(refs_of(number))
-    if ref in number_refs:  # so many models or more
+    if ref in number_refs and key == "hasOption":  # so many models or more
         low, high = entry["size"]["min"], entry["size"]["max"]
         if not low < amount <= high:
             return None
         variant["size"] = {"min": amount, "max": high}
         entry["size"] = {"min": low, "max": amount - 1}
         return variant
-    if ref not in conv.by_ref:
+    if ref not in conv.by_ref or not isinstance(amount, int):
         return None
     tag = ref_tag(ref)
-    conv.limits.add({"label": f"{variant['name']} in {category}: {ref}", "count": [tag], "scope": "unit",
-                     "entries": [variant["id"]], "min": 1})
-    conv.limits.add({"label": f"{entry['name']} with {ref} (in {category})", "count": [tag], "scope": "unit",
-                     "entries": [entry["id"]], "max": 0})
+    moved_to, stays = (variant, entry) if key == "hasOption" else (entry, variant)
+    conv.limits.add({"label": f"{moved_to['name']} in {moved_to['category']}: {ref}", "count": [tag],
+                     "scope": "unit", "entries": [moved_to["id"]], "min": amount})
+    conv.limits.add({"label": f"{stays['name']} in {stays['category']}: not {ref}", "count": [tag], "scope": "unit",
+                     "entries": [stays["id"]], "max": amount - 1})
     return variant
 
 
