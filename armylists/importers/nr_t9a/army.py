@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, listed,
-                                                norm_ref, ref_tag, refs_of, slug, unit_amount)
+                                                norm_ref, ref_tag, refs_of, shared_maxima, slug, unit_amount)
 from armylists.importers.nr_t9a.source import NrSourceError
 from armylists.importers.nr_t9a.variants import category_override, extra_by_option, moved, with_option
 
@@ -72,16 +72,7 @@ class ArmyConverter:
         self.categories = categories  # the system's category ids (None: any)
         # The Special Items: the options of the pools; their rarity is how often an army takes one.
         self.pool_items = {id(item) for items in pools.values() for item in items}
-        # A `shared` item is defined both in the army's pool and in an included file (Orcs and Goblins' Banner
-        # of Courage: 20 pts and Legendary in the army's, 0 pts and Uncommon in special.json): one item, taken
-        # as often as its loosest definition allows (measured: docs/import-nr-t9a.md).
-        self.shared_max: dict[str, int | None] = {}
-        for items in pools.values():
-            for item in items:
-                if item.get("shared") and item.get("name"):
-                    most = MAPPING["rarity_max"].get(item.get("rarity"))
-                    known = self.shared_max.get(item["name"], 0)
-                    self.shared_max[item["name"]] = None if most is None or known is None else max(known, most)
+        self.shared_max = shared_maxima(pools, MAPPING["rarity_max"])  # an item of two pools: one item
         self.limits = Limits()
         self.following: list[str] = []  # the pools and mounts being expanded, outermost first
         self.short = str(data.get("short") or slug(data.get("name", "army")))
@@ -503,7 +494,6 @@ class ArmyConverter:
 
     def entry_refs(self) -> list[str]:
         return self.unit_refs
-
 
 def _percent(value: float) -> float | int:
     p = round(float(value) * 100, 4)

@@ -269,3 +269,18 @@ def unit_amount(conv, option: dict, node: dict, refs: list[str], amount) -> None
     option["tags"].add(tag)
     conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)}", "count": [tag], "scope": "unit",
                      "entries": [conv.eid], "max": amount})
+
+
+def shared_maxima(pools: dict[str, list[dict]], rarity_max: dict) -> dict[str, int | None]:
+    """Item name -> how often an army may take a `shared` item: one defined both in the army's pool and in an
+    included file (Orcs and Goblins' Banner of Courage: 20 pts and Legendary in the army's, 0 pts and
+    Uncommon in special.json) is one item, taken as often as its loosest definition allows (None: no
+    bound; measured: docs/import-nr-t9a.md)."""
+    found: dict[str, int | None] = {}
+    for items in pools.values():
+        for item in items:
+            if item.get("shared") and item.get("name"):
+                most = rarity_max.get(item.get("rarity"))
+                known = found.get(item["name"], 0)
+                found[item["name"]] = None if most is None or known is None else max(known, most)
+    return found
