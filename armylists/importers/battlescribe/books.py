@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from armylists.importers.battlescribe.limits import (Coverage, Unmapped, bound_modifier, child_tag, condition_group, constraint_rule, number_of,
-                     scope_of, static_truth, tag)
+from armylists.importers.battlescribe.limits import (Coverage, Once, Unmapped, child_tag, constraint_rule, number_of, scope_of,
+                                                     static_truth, tag)
 from armylists.importers.battlescribe.names import Ids, slug
 
 MAX_DEPTH = 12  # links may form cycles; no catalogue we know nests half as deep
@@ -26,6 +26,7 @@ class BookMaker:
         self.cost = info["cost_type"]
         self.costs = set(system["cost_types"]) | set(catalogue["cost_types"])
         self.cov = Coverage()
+        self.once = Once(self)  # modifiers and conditions, each converted once
         self.rules: dict[str, dict] = {}
         self.categories = info["categories"]  # BattleScribe category id -> our category id
         self.forces: dict[str, str] = {}
@@ -367,7 +368,7 @@ class BookMaker:
                 self.cov.constraints_checked.add(id(c))  # taken at all, it is taken once: nothing to check
                 continue
             try:
-                modifiers = [bound_modifier(m, c["type"], self) for m in mods.get(c["id"], [])]
+                modifiers = [self.once.bound(m, c["type"]) for m in mods.get(c["id"], [])]
                 if c["type"] == "min":  # no minimum where the catalogue hides the selection
                     modifiers += self.hidden_minimum(node)
                 if c["type"] == "min" and within and scope == "unit":  # only where the option above is taken
@@ -396,39 +397,35 @@ class BookMaker:
         minimum of what the catalogue does not offer asks nothing."""
         changes = []
         for hider in [*self.hiders, node]:
-            shown, hidden = [], []
-            for m in hider["modifiers"]:
-                if m["field"] != "hidden":
-                    continue
-                if m["type"] != "set" or m["repeats"]:
-                    raise Unmapped(f"{m['type']} of hidden")
-                when = condition_group(m["when"], self)
-                (hidden if m["value"].lower() == "true" else shown).append(when)
-            if None in hidden or (hider["hidden"] and not shown):
-                changes.append({"target": "min", "op": "set", "value": 0})  # hidden always
-                continue
-            cases = list(hidden)
-            if hider["hidden"]:  # hidden unless a condition shows it
-                cases.append({"not": shown[0]} if len(shown) == 1 else {"not": {"any": shown}}
-                             if None not in shown else None)
-            cases = [c for c in cases if c is not None]
-            if cases:
-                changes.append({"target": "min", "op": "set", "value": 0,
-                                "when": cases[0] if len(cases) == 1 else {"any": cases}})
+            hiding = [m for m in hider["modifiers"] if m["field"] == "hidden"]
+            change = self.once.answer(("hides", hider["hidden"], *map(id, hiding)), hiding,
+                                      lambda: self.lifted_minimum(hider["hidden"], hiding))
+            if change is not None:
+                changes.append(change)
         return changes
+
+    def lifted_minimum(self, hidden_by_default: bool, hiding: list[dict]) -> dict | None:
+        """hidden_minimum's change for one selection: hidden by default or not, and its hidden modifiers."""
+        shown, hidden = [], []
+        for m in hiding:
+            if m["type"] != "set" or m["repeats"]:
+                raise Unmapped(f"{m['type']} of hidden")
+            (hidden if m["value"].lower() == "true" else shown).append(self.once.when(m["when"]))
+        if None in hidden or (hidden_by_default and not shown):
+            return {"target": "min", "op": "set", "value": 0}  # hidden always
+        cases = list(hidden)
+        if hidden_by_default:  # hidden unless a condition shows it
+            cases.append({"not": shown[0]} if len(shown) == 1 else {"not": {"any": shown}}
+                         if None not in shown else None)
+        cases = [c for c in cases if c is not None]
+        if not cases:
+            return None
+        return {"target": "min", "op": "set", "value": 0, "when": cases[0] if len(cases) == 1 else {"any": cases}}
 
     def availability(self, node: dict, count: list[str], root: bool, hidden: list[dict]) -> None:
         """Hidden where conditions hold: at most 0 taken there (and the reverse for one hidden by default)."""
         try:
-            modifiers = []
-            for m in hidden:
-                if m["type"] != "set" or m["repeats"]:
-                    raise Unmapped(f"{m['type']} of hidden")
-                when = condition_group(m["when"], self)
-                change = {"target": "max", "op": "set", "value": 0 if m["value"].lower() == "true" else -1}
-                if when is not None:
-                    change["when"] = when
-                modifiers.append(change)
+            modifiers = list(self.once.answer(("shown", *map(id, hidden)), hidden, lambda: self.shown_where(hidden)))
         except Unmapped as exc:
             for m in hidden:
                 self.cov.miss(str(exc), m["where"], m)
@@ -440,6 +437,19 @@ class BookMaker:
         self.add_rule(f"hidden-{node.get('link_id') or node['id']}", params)
         self.cov.modifiers_checked.update(id(m) for m in hidden)
 
+    def shown_where(self, hidden: list[dict]) -> list[dict]:
+        """availability's modifiers of the limit, from the node's hidden modifiers."""
+        modifiers = []
+        for m in hidden:
+            if m["type"] != "set" or m["repeats"]:
+                raise Unmapped(f"{m['type']} of hidden")
+            when = self.once.when(m["when"])
+            change = {"target": "max", "op": "set", "value": 0 if m["value"].lower() == "true" else -1}
+            if when is not None:
+                change["when"] = when
+            modifiers.append(change)
+        return modifiers
+
     def add_rule(self, key: str, params: dict) -> None:
         """One rule per limit; where a shared entry's limit reads the same in several units, one rule
         lists them all, and where a link gives it other modifiers, that is a rule of its own."""
@@ -449,7 +459,7 @@ class BookMaker:
         while rid in self.rules:
             found = self.rules[rid]
             if {k: v for k, v in found.items() if k != "entries"} == same:
-                if "entries" in found:
+                if "entries" in found and not set(params["entries"]).issubset(found["entries"]):
                     found["entries"] = sorted(set(found["entries"]) | set(params["entries"]))
                 return
             n += 1

@@ -5,12 +5,23 @@ from __future__ import annotations
 import math
 from xml.etree.ElementTree import Element
 
-from armylists.importers.battlescribe.sources import BattleScribeInputError
 from armylists.rules.plain_data import MAX_INTEGER
 
 MAX_REVISION = 2**31 - 1  # a game system's or catalogue's revision; real ones are in the hundreds
 MAX_SELECTION_NUMBER = 10_000  # a roster's selection taken this many times: a unit's size is at most 10,000
 MAX_QUOTED = 20  # characters of a bad value quoted in a message; a 5,000-digit revision is shown by its length
+
+class BattleScribeInputError(Exception):
+    """A file that cannot be read or is not a BattleScribe catalogue; str() is one line to print. (Here,
+    where every reader finds it; sources.py, which reads the files, gives it to the rest.)"""
+
+    def __init__(self, source: str, element: str, message: str):
+        self.source, self.element, self.message = source, element, message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.element + ': ' if self.element else ''}{self.message}"
+
 
 SINGULAR = {"categoryEntries": "categoryEntry", "forceEntries": "forceEntry", "sharedRules": "rule",
             "sharedProfiles": "profile", "categories": "category", "entries": "entry"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,11 +19,13 @@ COMPARISONS = {"equalTo", "notEqualTo", "atLeast", "atMost", "greaterThan", "les
 NAME_FIELDS = {"name", "annotation", "description", "page", "publicationId"}
 
 
+@lru_cache(maxsize=1 << 16)  # a catalogue's ids are met once per unit that links them: thousands of times
 def tag(bs_id: str) -> str:
     """A BattleScribe id as a tag slug: "cd6f-3e17-F9CC" -> "bs-cd6f-3e17-f9cc"."""
     return "bs-" + (re.sub(r"[^a-z0-9]+", "-", bs_id.lower()).strip("-") or "x")
 
 
+@lru_cache(maxsize=1 << 16)
 def child_tag(child: str) -> str:
     if child in ("any", ""):
         return "bs-any"
@@ -189,3 +192,34 @@ def static_truth(group: dict, ancestry: frozenset[str]) -> bool | None:
     if not results:
         return True
     return any(results) if group["type"] == "or" else all(results)
+
+
+class Once:
+    """A book's modifiers and conditions converted once per XML element, the answer then shared: a shared
+    entry is met once per unit that links it (New Recruit's Old World magic items, hundreds of times),
+    each time with the same elements. Keyed by the element's id, the element kept with the answer so
+    that the id stays its own; an Unmapped is kept as its message and raised anew each time."""
+
+    def __init__(self, ctx: Any):
+        self.ctx = ctx
+        self.found: dict[tuple, tuple] = {}
+
+    def answer(self, key: tuple, element: Any, make) -> Any:
+        hit = self.found.get(key)
+        if hit is None:
+            try:
+                hit = (element, make(), None)
+            except Unmapped as exc:
+                hit = (element, None, str(exc))
+            self.found[key] = hit
+        if hit[2] is not None:
+            raise Unmapped(hit[2])
+        return hit[1]
+
+    def when(self, group: dict) -> dict | None:
+        """condition_group(group)."""
+        return self.answer(("when", id(group)), group, lambda: condition_group(group, self.ctx))
+
+    def bound(self, m: dict, target: str) -> dict:
+        """bound_modifier(m, target)."""
+        return self.answer(("bound", id(m), target), m, lambda: bound_modifier(m, target, self.ctx))

@@ -17,17 +17,18 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
-from armylists.importers.battlescribe.elements import kids, local, number, revision, truth
+from typing import Any
+
+from armylists.importers.battlescribe.elements import BattleScribeInputError, kids, local, number, revision, truth
 from armylists.importers.battlescribe.legacy import LegacyReader
-from armylists.importers.battlescribe.sources import BattleScribeInputError, Document
 
 KINDS = {"gameSystem": "system", "catalogue": "catalogue"}
 class Reader:
     """Reads one 2.x document; `source` names the file in every error."""
 
-    def __init__(self, document: Document):
-        self.source = document.source
-        self.root = document.root
+    def __init__(self, source: str, root: Element):
+        self.source = source
+        self.root = root
 
     def read(self) -> dict:
         root = self.root
@@ -175,9 +176,14 @@ class Reader:
                 **self.reach(element)}
 
 
-def plain_document(document: Document) -> dict:
-    """The document as plain data, whichever schema it is written in."""
-    version = document.root.get("battleScribeVersion", "2")
+def plain_document(document: Any) -> dict:
+    """A document's plain data (sources.Document: read once, when the file was read)."""
+    return document.plain
+
+
+def read_plain(source: str, root: Element) -> dict:
+    """An XML root as plain data, whichever schema it is written in; `source` names the file in errors."""
+    version = root.get("battleScribeVersion", "2")
     if version.split(".")[0] in ("0", "1"):
-        return LegacyReader(document).read()
-    return Reader(document).read()
+        return LegacyReader(source, root).read()
+    return Reader(source, root).read()

@@ -6,20 +6,22 @@ Every input is untrusted. XML is parsed with defusedxml (no DTDs, so no entity e
 external entities); a file and a download each have a size cap; archives are unpacked by the one
 archive reader (armylists/rules/archives.py: names that leave the archive, zip bombs, nesting, and one
 budget of bytes and files for the whole run, nested archives included). Any problem is a
-`BattleScribeInputError` naming the file and, where known, the element.
+`BattleScribeInputError` naming the file and, where known, the element. Each file is parsed once and
+read into plain data straight away (`Document`), its XML tree let go before the next file is parsed.
 """
 from __future__ import annotations
 
 import ssl
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
+from armylists.importers.battlescribe.elements import BattleScribeInputError
+from armylists.importers.battlescribe.plain import read_plain
 from armylists.rules.archives import ArchiveError, is_zip, unpack, unpack_budget
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the largest catalogue we know is under 2 MB
@@ -30,22 +32,32 @@ EXTENSIONS = (".gst", ".cat")
 ZIPPED = (".gstz", ".catz")
 
 
-class BattleScribeInputError(Exception):
-    """A file that cannot be read or is not a BattleScribe catalogue; str() is one line to print."""
-
-    def __init__(self, source: str, element: str, message: str):
-        self.source, self.element, self.message = source, element, message
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return f"{self.source}: {self.element + ': ' if self.element else ''}{self.message}"
-
-
-@dataclass(frozen=True)
 class Document:
-    """One parsed game system or catalogue file: where it came from and its XML root."""
-    source: str
-    root: Element
+    """One game system or catalogue file, read once: where it came from, and what it says as plain data
+    (`plain`, plain.py's shape). A file is parsed, read into plain data and its XML tree let go at once,
+    so a run never holds every file's tree (a data set's trees take five times its text); `root` parses
+    the kept bytes again for the one reader that needs the XML itself (a roster's catalogue ids).
+    `Document(source, root)` wraps a tree parsed elsewhere, read into plain data when first asked."""
+
+    __slots__ = ("source", "_root", "_data", "_plain")
+
+    def __init__(self, source: str, root: Element | None = None, *, data: bytes = b"", plain: dict | None = None):
+        self.source, self._root, self._data, self._plain = source, root, data, plain
+
+    @classmethod
+    def read(cls, source: str, data: bytes) -> Document:
+        """The file's bytes parsed (defusedxml) and read into plain data; only the bytes and that are kept."""
+        return cls(source, data=data, plain=read_plain(source, parse_xml(source, data)))
+
+    @property
+    def root(self) -> Element:
+        return self._root if self._root is not None else parse_xml(self.source, self._data)
+
+    @property
+    def plain(self) -> dict:
+        if self._plain is None:
+            self._plain = read_plain(self.source, self.root)
+        return self._plain
 
 
 def read_sources(sources: list[str], fetch=None) -> list[Document]:
@@ -133,7 +145,7 @@ def _from_bytes(source: str, name: str, data: bytes) -> list[Document]:
         raise BattleScribeInputError(source, "", "is not a .gst, .cat, .gstz, .catz or .zip file")
     if len(data) > MAX_FILE_BYTES:
         raise BattleScribeInputError(source, "", f"is {len(data)} bytes; at most {MAX_FILE_BYTES} are read")
-    return [Document(source, parse_xml(source, data))]
+    return [Document.read(source, data)]
 
 
 def read_zipped(source: str, data: bytes) -> list[Document]:
@@ -148,7 +160,7 @@ def _from_archive(source: str, data: bytes, single: bool) -> list[Document]:
     documents = []
     try:
         for where, body in unpack(data, source, member_bytes=MAX_FILE_BYTES, pick=pick, kind="run"):
-            documents.append(Document(where, parse_xml(where, body)))
+            documents.append(Document.read(where, body))
     except ArchiveError as exc:
         raise BattleScribeInputError(exc.source, "", exc.message) from None
     if not documents:
