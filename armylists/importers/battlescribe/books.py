@@ -26,7 +26,7 @@ class BookMaker:
         self.cost = info["cost_type"]
         self.costs = set(system["cost_types"]) | set(catalogue["cost_types"])
         self.cov = Coverage()
-        self.once = Once(self)  # modifiers and conditions, each converted once
+        self.once = Once()  # modifiers and conditions, each converted once
         self.rules: dict[str, dict] = {}
         self.categories = info["categories"]  # BattleScribe category id -> our category id
         self.forces: dict[str, str] = {}
@@ -368,7 +368,7 @@ class BookMaker:
                 self.cov.constraints_checked.add(id(c))  # taken at all, it is taken once: nothing to check
                 continue
             try:
-                modifiers = [self.once.bound(m, c["type"]) for m in mods.get(c["id"], [])]
+                modifiers = [self.once.bound(m, c["type"], self) for m in mods.get(c["id"], [])]
                 if c["type"] == "min":  # no minimum where the catalogue hides the selection
                     modifiers += self.hidden_minimum(node)
                 if c["type"] == "min" and within and scope == "unit":  # only where the option above is taken
@@ -410,7 +410,7 @@ class BookMaker:
         for m in hiding:
             if m["type"] != "set" or m["repeats"]:
                 raise Unmapped(f"{m['type']} of hidden")
-            (hidden if m["value"].lower() == "true" else shown).append(self.once.when(m["when"]))
+            (hidden if m["value"].lower() == "true" else shown).append(self.once.when(m["when"], self))
         if None in hidden or (hidden_by_default and not shown):
             return {"target": "min", "op": "set", "value": 0}  # hidden always
         cases = list(hidden)
@@ -443,7 +443,7 @@ class BookMaker:
         for m in hidden:
             if m["type"] != "set" or m["repeats"]:
                 raise Unmapped(f"{m['type']} of hidden")
-            when = self.once.when(m["when"])
+            when = self.once.when(m["when"], self)
             change = {"target": "max", "op": "set", "value": 0 if m["value"].lower() == "true" else -1}
             if when is not None:
                 change["when"] = when

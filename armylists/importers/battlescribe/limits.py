@@ -198,10 +198,10 @@ class Once:
     """A book's modifiers and conditions converted once per XML element, the answer then shared: a shared
     entry is met once per unit that links it (New Recruit's Old World magic items, hundreds of times),
     each time with the same elements. Keyed by the element's id, the element kept with the answer so
-    that the id stays its own; an Unmapped is kept as its message and raised anew each time."""
+    that the id stays its own; an Unmapped is kept as its message and raised anew each time. `ctx` (the
+    BookMaker: its forces and cost types) is passed, never kept, so nothing here points back to it."""
 
-    def __init__(self, ctx: Any):
-        self.ctx = ctx
+    def __init__(self) -> None:
         self.found: dict[tuple, tuple] = {}
 
     def answer(self, key: tuple, element: Any, make) -> Any:
@@ -216,10 +216,10 @@ class Once:
             raise Unmapped(hit[2])
         return hit[1]
 
-    def when(self, group: dict) -> dict | None:
-        """condition_group(group)."""
-        return self.answer(("when", id(group)), group, lambda: condition_group(group, self.ctx))
+    def when(self, group: dict, ctx: Any) -> dict | None:
+        """condition_group(group, ctx)."""
+        return self.answer(("when", id(group)), group, lambda: condition_group(group, ctx))
 
-    def bound(self, m: dict, target: str) -> dict:
-        """bound_modifier(m, target)."""
-        return self.answer(("bound", id(m), target), m, lambda: bound_modifier(m, target, self.ctx))
+    def bound(self, m: dict, target: str, ctx: Any) -> dict:
+        """bound_modifier(m, target, ctx)."""
+        return self.answer(("bound", id(m), target), m, lambda: bound_modifier(m, target, ctx))

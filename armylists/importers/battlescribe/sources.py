@@ -20,7 +20,7 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from armylists.importers.battlescribe.elements import BattleScribeInputError
+from armylists.importers.battlescribe.elements import BattleScribeInputError, collector_paused
 from armylists.importers.battlescribe.plain import read_plain
 from armylists.rules.archives import ArchiveError, is_zip, unpack, unpack_budget
 
@@ -62,7 +62,7 @@ class Document:
 
 def read_sources(sources: list[str], fetch=None) -> list[Document]:
     """Every .gst/.cat document the sources hold, parsed; `fetch(url) -> bytes` downloads (tests pass their own)."""
-    with unpack_budget("run"):  # one budget for every archive of the run
+    with unpack_budget("run"), collector_paused():  # one budget for every archive of the run
         return _read_sources(sources, fetch)
 
 

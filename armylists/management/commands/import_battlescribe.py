@@ -16,8 +16,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from armylists.importers.battlescribe import BattleScribeInputError, Conversion, convert, read_sources, report_data
-from armylists.importers.battlescribe import check as check_conversion
+from armylists.importers.battlescribe import (BattleScribeInputError, Conversion, convert, read_sources, report_data,
+                                              verify)
 from armylists.importers.storing import battlescribe_files, store_for_command
 
 
@@ -33,7 +33,7 @@ class Command(BaseCommand):
         try:
             documents = read_sources(sources)
             conversion = convert(documents)
-            check_conversion(conversion)
+            verify(conversion)  # every book built by the engine's loader, then let go
         except BattleScribeInputError as exc:
             raise CommandError(f"Nothing imported. {exc}", returncode=2) from None
         # A shape we do not know; ArithmeticError: an OverflowError the number checks should have stopped first.
