@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from armylists.importers.battlescribe.limits import (Coverage, Once, Unmapped, child_tag, constraint_rule, number_of, scope_of,
+from armylists.importers.battlescribe.limits import (Coverage, Once, Rules, Unmapped, child_tag, constraint_rule, number_of, scope_of,
                                                      static_truth, tag)
 from armylists.importers.battlescribe.names import Ids, slug
 
@@ -27,7 +27,7 @@ class BookMaker:
         self.costs = set(system["cost_types"]) | set(catalogue["cost_types"])
         self.cov = Coverage()
         self.once = Once()  # modifiers and conditions, each converted once
-        self.rules: dict[str, dict] = {}
+        self.rules = Rules()
         self.categories = info["categories"]  # BattleScribe category id -> our category id
         self.forces: dict[str, str] = {}
         self.category_names = {**system["categories"], **catalogue["categories"]}
@@ -384,7 +384,7 @@ class BookMaker:
                 for m in mods.get(c["id"], []):
                     self.cov.miss(f"modifier of a limit not checked ({exc})", m["where"], m)
                 continue
-            self.add_rule(c["id"], params)
+            self.rules.add(c["id"], params)
             self.cov.constraints_checked.add(id(c))
             self.cov.modifiers_checked.update(id(m) for m in mods.get(c["id"], []))
         hidden = [m for m in node["modifiers"] if m["field"] == "hidden"]
@@ -434,7 +434,7 @@ class BookMaker:
                                   "max": 0 if node["hidden"] else -1, "modifiers": modifiers}
         if not root:
             params.update(scope="unit", entries=[self.eid])
-        self.add_rule(f"hidden-{node.get('link_id') or node['id']}", params)
+        self.rules.add(f"hidden-{node.get('link_id') or node['id']}", params)
         self.cov.modifiers_checked.update(id(m) for m in hidden)
 
     def shown_where(self, hidden: list[dict]) -> list[dict]:
@@ -449,22 +449,6 @@ class BookMaker:
                 change["when"] = when
             modifiers.append(change)
         return modifiers
-
-    def add_rule(self, key: str, params: dict) -> None:
-        """One rule per limit; where a shared entry's limit reads the same in several units, one rule
-        lists them all, and where a link gives it other modifiers, that is a rule of its own."""
-        rid = "bs-" + slug(key)
-        same = {k: v for k, v in params.items() if k != "entries"}
-        n = 1
-        while rid in self.rules:
-            found = self.rules[rid]
-            if {k: v for k, v in found.items() if k != "entries"} == same:
-                if "entries" in found and not set(params["entries"]).issubset(found["entries"]):
-                    found["entries"] = sorted(set(found["entries"]) | set(params["entries"]))
-                return
-            n += 1
-            rid = f"bs-{slug(key)}-{n}"
-        self.rules[rid] = params
 
     def is_characteristic(self, fieldname: str) -> bool:
         return fieldname in self.info["characteristics"]

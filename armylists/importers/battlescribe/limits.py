@@ -14,6 +14,8 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any
 
+from armylists.importers.battlescribe.names import slug
+
 ARMY_SCOPES = {"roster", "force", "primary-catalogue", "primary-force"}
 COMPARISONS = {"equalTo", "notEqualTo", "atLeast", "atMost", "greaterThan", "lessThan"}
 NAME_FIELDS = {"name", "annotation", "description", "page", "publicationId"}
@@ -223,3 +225,37 @@ class Once:
     def bound(self, m: dict, target: str, ctx: Any) -> dict:
         """bound_modifier(m, target, ctx)."""
         return self.answer(("bound", id(m), target), m, lambda: bound_modifier(m, target, ctx))
+
+
+class Rules(dict):
+    """A book's limits by rule id ("bs-<slug of the key>", "-2", "-3"... for other limits under one key)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: dict[str, set[str]] = {}  # rule id -> its entries, as a set
+
+    def add(self, key: str, params: dict) -> None:
+        """One rule per limit; where a shared entry's limit reads the same in several units, one rule
+        lists them all, and where a link gives it other modifiers, that is a rule of its own."""
+        base = "bs-" + slug(key)
+        rid, n = base, 1
+        while rid in self:
+            found = self[rid]
+            if _same_but_entries(found, params):
+                if "entries" in found:
+                    known = self.entries.setdefault(rid, set(found["entries"]))
+                    if not known.issuperset(params["entries"]):
+                        known.update(params["entries"])
+                        found["entries"] = sorted(known)
+                return
+            n += 1
+            rid = f"{base}-{n}"
+        self[rid] = params
+
+
+def _same_but_entries(a: dict, b: dict) -> bool:
+    """Whether two rules' params are equal but for their entries (without making the two dicts that says)."""
+    for key, value in a.items():
+        if key != "entries" and (key not in b or b[key] != value):
+            return False
+    return len(a) - ("entries" in a) == len(b) - ("entries" in b)
