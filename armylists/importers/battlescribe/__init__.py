@@ -20,6 +20,7 @@ from armylists.rules.loader import build_book, build_system
 
 from armylists.importers.battlescribe.books import OTHER, BookMaker
 from armylists.importers.battlescribe.elements import collector_paused
+from armylists.importers.battlescribe.limits import Shared
 from armylists.importers.battlescribe.names import slug
 from armylists.importers.battlescribe.plain import plain_document
 from armylists.importers.battlescribe.sources import BattleScribeInputError, Document, read_sources
@@ -73,6 +74,7 @@ def _convert(documents: list[Document]) -> Conversion:
     plain = [plain_document(d) for d in documents]
     systems = {p["id"]: p for p in plain if p["kind"] == "system"}
     conversion = Conversion()
+    shared = Shared()
     for system in systems.values():
         catalogues = [p for p in plain if p["kind"] == "catalogue" and p["game_system"] == system["id"]]
         index: dict[str, dict] = {}
@@ -96,7 +98,7 @@ def _convert(documents: list[Document]) -> Conversion:
             book_info = {**info, "book_id": "bs-" + slug(catalogue["name"]), "version": version(catalogue["revision"]),
                          "credit": f"{catalogue['name']} (BattleScribe catalogue, revision {catalogue['revision']}) "
                                    f"for {system['name']} (revision {system['revision']})"}
-            maker = BookMaker(catalogue, system, scope, linked, book_info)
+            maker = BookMaker(catalogue, system, scope, linked, book_info, shared)
             book = maker.make()
             conversion.books.append(book)
             conversion.sources[book["id"]] = catalogue["source"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from armylists.importers.battlescribe.limits import (Coverage, Once, Rules, Unmapped, child_tag, constraint_rule, number_of, scope_of,
+from armylists.importers.battlescribe.limits import (Coverage, Rules, Shared, Unmapped, child_tag, constraint_rule, number_of, scope_of,
                                                      static_truth, tag)
 from armylists.importers.battlescribe.names import Ids, slug
 
@@ -21,12 +21,13 @@ OTHER = "other"
 
 
 class BookMaker:
-    def __init__(self, catalogue: dict, system: dict, index: dict[str, dict], linked: list[dict], info: dict):
+    def __init__(self, catalogue: dict, system: dict, index: dict[str, dict], linked: list[dict], info: dict,
+                 shared: Shared | None = None):
         self.catalogue, self.system, self.index, self.linked, self.info = catalogue, system, index, linked, info
+        self.shared = shared or Shared()  # what the books of one run share
         self.cost = info["cost_type"]
         self.costs = set(system["cost_types"]) | set(catalogue["cost_types"])
         self.cov = Coverage()
-        self.once = Once()  # modifiers and conditions, each converted once
         self.rules = Rules()
         self.categories = info["categories"]  # BattleScribe category id -> our category id
         self.forces: dict[str, str] = {}
@@ -38,6 +39,7 @@ class BookMaker:
         composition_ids = Ids()
         for i, force in enumerate(forces):
             self.forces[force["id"]] = "" if i == 0 else composition_ids(force["name"])
+        self.once = self.shared.once(self.forces, self.costs)  # modifiers and conditions, each converted once
         roots = list(self.catalogue["entries"]) + list(self.system["entries"])
         for doc in self.linked:
             roots += doc["entries"]
@@ -251,13 +253,13 @@ class BookMaker:
                 continue
             cost = self.price(node, inside, option=not per_model)
             option: dict[str, Any] = {"id": self.option_ids(node["name"]), "name": node["name"],
-                                      "cost": max(0, cost), "tags": self.tags_of(node) + groups}
+                                      "cost": max(0, cost), "tags": self.shared.list(self.tags_of(node) + groups)}
             if cost < 0:
                 self.cov.miss("a negative cost (taken as 0)", node["where"], node)
             if per_model:
                 option["per_model"] = True
             if parent:
-                option["requires"] = [parent]
+                option["requires"] = self.shared.list([parent])
             native = self.limits(node, [tag(node["id"])], root=False, per_model=per_model, priced=True,
                                  within=self.within(parent))
             option["max"] = int(native) if native is not None and native >= 1 else UNLIMITED

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import math
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Iterator
 from xml.etree.ElementTree import Element
 
@@ -46,6 +47,7 @@ SINGULAR = {"categoryEntries": "categoryEntry", "forceEntries": "forceEntry", "s
             "sharedProfiles": "profile", "categories": "category", "entries": "entry"}
 
 
+@lru_cache(maxsize=256)  # a schema has a few dozen tags, each met thousands of times
 def local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 

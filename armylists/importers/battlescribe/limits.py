@@ -227,6 +227,26 @@ class Once:
         return self.answer(("bound", id(m), target), m, lambda: bound_modifier(m, target, ctx))
 
 
+class Shared:
+    """What the books of one run share: the conversions of modifiers and conditions (Once) of the books
+    whose forces and cost types are the same, since a catalogue linked by every other (the Old World's
+    magic items) is met again in each; and equal lists of tags or ids as one list (read, never changed)."""
+
+    def __init__(self) -> None:
+        self.conversions: dict[tuple, Once] = {}
+        self.lists: dict[tuple, list] = {}
+
+    def once(self, forces: dict[str, str], costs: set[str]) -> Once:
+        key = (tuple(forces.items()), frozenset(costs))
+        found = self.conversions.get(key)
+        if found is None:
+            found = self.conversions[key] = Once()
+        return found
+
+    def list(self, items: list) -> list:
+        return self.lists.setdefault(tuple(items), items)
+
+
 class Rules(dict):
     """A book's limits by rule id ("bs-<slug of the key>", "-2", "-3"... for other limits under one key)."""
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
+from sys import intern
 from typing import Any
 
 from armylists.importers.battlescribe.elements import BattleScribeInputError, kids, local, number, revision, truth
@@ -108,11 +109,11 @@ class Reader:
         for c in kids(element, "costs"):
             costs[c.get("typeId") or c.get("name", "")] = number(self.source, f"<cost> of {here}", c.get("value"))
         return {
-            "kind": kind, "id": element.get("id"), "name": name, "type": element.get("type", ""),
+            "kind": kind, "id": element.get("id"), "name": name, "type": _word(element.get("type", "")),
             "target": element.get("targetId"), "hidden": truth(element.get("hidden")),
             "collective": truth(element.get("collective")), "default": element.get("defaultSelectionEntryId"),
             "costs": costs, "constraints": self.constraints(element, here), "modifiers": self.modifiers(element, here),
-            "children": children, "categories": [c.get("targetId") for c in categories],
+            "children": children, "categories": [_word(c.get("targetId")) for c in categories],
             "primary": next((c.get("targetId") for c in categories if truth(c.get("primary"))), None),
             "profiles": [self.profile(p) for p in kids(element, "profiles")],
             "rules": [r.get("name", "") for r in kids(element, "rules")],
@@ -133,8 +134,8 @@ class Reader:
             if c.get("type") not in ("min", "max"):
                 raise BattleScribeInputError(self.source, f"<constraint id={c.get('id')!r}> of {where}",
                                              f"type {c.get('type')!r} is neither min nor max")
-            out.append({"id": c.get("id"), "type": c.get("type"), "field": c.get("field", ""),
-                        "scope": c.get("scope", "parent"),
+            out.append({"id": c.get("id"), "type": _word(c.get("type")), "field": _word(c.get("field", "")),
+                        "scope": _word(c.get("scope", "parent")),
                         "value": number(self.source, f"<constraint id={c.get('id')!r}> of {where}", c.get("value")),
                         "percent": truth(c.get("percentValue")), "shared": c.get("shared") != "false",
                         "where": where, **self.reach(c)})
@@ -143,7 +144,8 @@ class Reader:
     def modifiers(self, element: Element, where: str) -> list[dict]:
         out = []
         for m in kids(element, "modifiers"):
-            out.append({"type": m.get("type", ""), "field": m.get("field", ""), "value": m.get("value", ""),
+            out.append({"type": _word(m.get("type", "")), "field": _word(m.get("field", "")),
+                        "value": _word(m.get("value", "")),
                         "when": self.group(m, "and"), "where": where,
                         "repeats": [self.condition(r, where) for r in kids(m, "repeats")]})
         return out
@@ -167,13 +169,19 @@ class Reader:
 
     def condition(self, element: Element, where: str) -> dict:
         element_name = f"<{local(element.tag)}> of {where}" if where else f"<{local(element.tag)}>"
-        return {"type": element.get("type", ""), "field": element.get("field", ""),
-                "scope": element.get("scope", ""), "child": element.get("childId", "any"),
+        return {"type": _word(element.get("type", "")), "field": _word(element.get("field", "")),
+                "scope": _word(element.get("scope", "")), "child": _word(element.get("childId", "any")),
                 "value": number(self.source, element_name, element.get("value")),
                 "percent": truth(element.get("percentValue")),
                 "repeats": int(number(self.source, element_name, element.get("repeats"), 1)),
                 "round_up": truth(element.get("roundUp")), "child_given": element.get("childId") is not None,
                 **self.reach(element)}
+
+
+def _word(value: str | None) -> str | None:
+    """An attribute value that many elements repeat (a type, field, scope, a category's or child's id) as
+    one string: the parser makes a string per attribute, 20 MB of them for New Recruit's Old World data."""
+    return intern(value) if value else value
 
 
 def plain_document(document: Any) -> dict:
