@@ -253,7 +253,7 @@ class BookMaker:
                 continue
             cost = self.price(node, inside, option=not per_model)
             option: dict[str, Any] = {"id": self.option_ids(node["name"]), "name": node["name"],
-                                      "cost": max(0, cost), "tags": self.shared.list(self.tags_of(node) + groups)}
+                                      "cost": max(0, cost), "tags": self.tags_of(node) + groups}
             if cost < 0:
                 self.cov.miss("a negative cost (taken as 0)", node["where"], node)
             if per_model:

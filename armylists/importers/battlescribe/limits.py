@@ -230,7 +230,7 @@ class Once:
 class Shared:
     """What the books of one run share: the conversions of modifiers and conditions (Once) of the books
     whose forces and cost types are the same, since a catalogue linked by every other (the Old World's
-    magic items) is met again in each; and equal lists of tags or ids as one list (read, never changed)."""
+    magic items) is met again in each; and equal lists of option ids (`requires`) as one list (read, never changed)."""
 
     def __init__(self) -> None:
         self.conversions: dict[tuple, Once] = {}
