@@ -62,7 +62,7 @@ def _books(rows: list[StoredFile]) -> list[dict]:
 def _battlescribe(folder: Path) -> tuple[Outcome, list[StoredFile], str]:
     try:
         conversion = battlescribe.convert(battlescribe.read_sources([str(folder)]))
-        battlescribe.check(conversion)
+        battlescribe.verify(conversion)  # every book built by the engine's loader, then let go
     except battlescribe.BattleScribeInputError as exc:
         raise ImportRefused(f"Nothing imported. {_relative(str(exc), folder)}") from None
     except SHAPE_ERRORS as exc:

@@ -30,6 +30,7 @@ class StoredFile:
     where: str  # the file it came from, for people
     # An imported BattleScribe book: the plain documents its tree evaluator needs (system, catalogue, linked)
     game_data: list[dict] = field(default_factory=list, compare=False, repr=False)
+    digest: str | None = None  # content_hash(data), where the importer has it already
 
 
 def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str], int, list[str]]:
@@ -39,7 +40,7 @@ def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str
     created, unchanged, refused = [], 0, []
     with transaction.atomic():
         for f in files:
-            digest = content_hash(f.data)
+            digest = f.digest or content_hash(f.data)
             row = RulesFile.objects.filter(kind=f.kind, system=f.system, slug=f.slug, version=f.version).first()
             if row is None:
                 row = RulesFile.objects.create(kind=f.kind, system=f.system, slug=f.slug, version=f.version,
@@ -91,10 +92,10 @@ def store_for_command(command: BaseCommand, files: list[StoredFile], bump_hint: 
 
 def battlescribe_files(conversion: battlescribe.Conversion) -> tuple[list[StoredFile], str]:
     """The rows a BattleScribe conversion stores (its systems, then its books) and the hint for a refusal."""
-    rows = [StoredFile("system", s["id"], s["id"], s["version"], s["name"], s, conversion.sources[s["id"]])
-            for s in conversion.systems]
+    rows = [StoredFile("system", s["id"], s["id"], s["version"], s["name"], s, conversion.sources[s["id"]],
+                       digest=conversion.content_hash(s)) for s in conversion.systems]
     rows += [StoredFile("book", b["system"], b["id"], b["version"], b["name"], b, conversion.sources[b["id"]],
-                        conversion.game_data.get(b["id"], []))
+                        conversion.game_data.get(b["id"], []), conversion.content_hash(b))
              for b in conversion.books]
     hint = (f"bump IMPORTER_REVISION ({battlescribe.IMPORTER_REVISION}) in armylists/importers/battlescribe/__init__.py "
             "if the importer changed")

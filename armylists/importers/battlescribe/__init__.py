@@ -3,6 +3,7 @@
     documents = read_sources(["https://.../repo.zip"])      # sources.py: files, folders, zips, URLs
     conversion = convert(documents)                          # plain data -> our rules data (dicts)
     books = check(conversion)                                # every file through the engine's loader
+    verify(conversion)                                       # the same, each book let go once built
 
 Each game system becomes the system `bs-<name>` at version `r<revision>`, each catalogue the book
 `bs-<name>` pinned at its revision, marked `imported`, with what could not be mapped in `unchecked`.
@@ -11,12 +12,15 @@ docs/import-battlescribe.md describes every mapping.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from armylists.rules.book import Book
 from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book, build_system
 
 from armylists.importers.battlescribe.books import OTHER, BookMaker
+from armylists.importers.battlescribe.elements import collector_paused
+from armylists.importers.battlescribe.limits import Shared
 from armylists.importers.battlescribe.names import capped_id, slug
 from armylists.importers.battlescribe.plain import plain_document
 from armylists.importers.battlescribe.sources import BattleScribeInputError, Document, read_sources
@@ -24,7 +28,8 @@ from armylists.importers.battlescribe.sources import BattleScribeInputError, Doc
 # Bump when the importer's output changes for the same data: a version's content never changes.
 IMPORTER_REVISION = 1
 
-__all__ = ["BattleScribeInputError", "BookReport", "Conversion", "check", "convert", "read_sources", "report_data"]
+__all__ = ["BattleScribeInputError", "BookReport", "Conversion", "check", "convert", "read_sources", "report_data",
+           "verify"]
 
 
 @dataclass
@@ -48,6 +53,15 @@ class Conversion:
     # book id -> the plain documents the tree evaluator needs for it: the game system, the catalogue and
     # the catalogues it links (nested), stored with the book so the site never reads the files again
     game_data: dict[str, list[dict]] = field(default_factory=dict)
+    # The content hash the loader computed of each system and book dict as check or verify built it, by
+    # the dict's id(), which storing need not compute again (81 MB of JSON for the Old World data). The
+    # dicts are not changed after they are built.
+    hashes: dict[int, tuple[dict, str]] = field(default_factory=dict)
+
+    def content_hash(self, data: dict) -> str | None:
+        """The hash check or verify computed of this very dict, or None."""
+        found = self.hashes.get(id(data))
+        return found[1] if found is not None and found[0] is data else None
 
 
 def version(revision: int) -> str:
@@ -56,9 +70,15 @@ def version(revision: int) -> str:
 
 def convert(documents: list[Document]) -> Conversion:
     """Every catalogue of the documents as a book of its game system, which must be among them."""
+    with collector_paused():
+        return _convert(documents)
+
+
+def _convert(documents: list[Document]) -> Conversion:
     plain = [plain_document(d) for d in documents]
     systems = {p["id"]: p for p in plain if p["kind"] == "system"}
     conversion = Conversion()
+    shared = Shared()
     for system in systems.values():
         catalogues = [p for p in plain if p["kind"] == "catalogue" and p["game_system"] == system["id"]]
         index: dict[str, dict] = {}
@@ -83,7 +103,7 @@ def convert(documents: list[Document]) -> Conversion:
                          "credit": f"{catalogue['name']} (BattleScribe catalogue, revision {catalogue['revision']}) "
                                    f"for {system['name']} (revision {system['revision']})"}
             book_info["cost_type"] = book_cost_type(catalogue, [*near, system], info["cost_type"])
-            maker = BookMaker(catalogue, system, scope, linked, book_info)
+            maker = BookMaker(catalogue, system, scope, linked, book_info, shared)
             book = maker.make()
             conversion.books.append(book)
             conversion.sources[book["id"]] = catalogue["source"]
@@ -197,17 +217,29 @@ def system_info(system: dict, catalogues: list[dict]) -> dict:
 
 def check(conversion: Conversion) -> dict[str, Book]:
     """Build every produced system and book with the engine's loader, as load_rules would."""
-    books: dict[str, Book] = {}
+    return dict(_built(conversion))
+
+
+def verify(conversion: Conversion) -> None:
+    """check() for a run that stores the books and needs no Book: each is built, then let go (all of the
+    Old World data's Books at once took 200 MB)."""
+    for _ in _built(conversion):
+        pass
+
+
+def _built(conversion: Conversion) -> Iterator[tuple[str, Book]]:
     systems = {}
-    try:
-        for data in conversion.systems:
-            systems[data["id"]] = build_system(data, f"{data['id']} ({conversion.sources[data['id']]})")
-        for data in conversion.books:
-            books[data["id"]] = build_book(data, systems[data["system"]], {},
-                                           f"{data['id']} ({conversion.sources[data['id']]})")
-    except RulesDataError as exc:
-        raise BattleScribeInputError(exc.source, str(exc.path), exc.reason) from None
-    return books
+    with collector_paused():
+        try:
+            for data in conversion.systems:
+                systems[data["id"]] = build_system(data, f"{data['id']} ({conversion.sources[data['id']]})")
+                conversion.hashes[id(data)] = (data, systems[data["id"]].content_hash)
+            for data in conversion.books:
+                book = build_book(data, systems[data["system"]], {}, f"{data['id']} ({conversion.sources[data['id']]})")
+                conversion.hashes[id(data)] = (data, book.content_hash)
+                yield data["id"], book
+        except RulesDataError as exc:
+            raise BattleScribeInputError(exc.source, str(exc.path), exc.reason) from None
 
 
 def report_data(conversion: Conversion) -> dict:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from armylists.importers.battlescribe.limits import (Coverage, Unmapped, bound_modifier, child_tag, condition_group, constraint_rule, number_of,
-                     scope_of, static_truth, tag)
-from armylists.importers.battlescribe.names import Ids, slug
+from armylists.importers.battlescribe.limits import (Coverage, Rules, Shared, Unmapped, child_tag, constraint_rule, number_of, scope_of,
+                                                     static_truth, tag)
+from armylists.importers.battlescribe.names import Ids
 
 MAX_DEPTH = 12  # links may form cycles; no catalogue we know nests half as deep
 UNLIMITED = 100  # an option without a maximum may be taken this often
@@ -21,12 +21,14 @@ OTHER = "other"
 
 
 class BookMaker:
-    def __init__(self, catalogue: dict, system: dict, index: dict[str, dict], linked: list[dict], info: dict):
+    def __init__(self, catalogue: dict, system: dict, index: dict[str, dict], linked: list[dict], info: dict,
+                 shared: Shared | None = None):
         self.catalogue, self.system, self.index, self.linked, self.info = catalogue, system, index, linked, info
+        self.shared = shared or Shared()  # what the books of one run share
         self.cost = info["cost_type"]
         self.costs = set(system["cost_types"]) | set(catalogue["cost_types"])
         self.cov = Coverage()
-        self.rules: dict[str, dict] = {}
+        self.rules = Rules()
         self.categories = info["categories"]  # BattleScribe category id -> our category id
         self.forces: dict[str, str] = {}
         self.category_names = {**system["categories"], **catalogue["categories"]}
@@ -37,6 +39,7 @@ class BookMaker:
         composition_ids = Ids()
         for i, force in enumerate(forces):
             self.forces[force["id"]] = "" if i == 0 else composition_ids(force["name"])
+        self.once = self.shared.once(self.forces, self.costs)  # modifiers and conditions, each converted once
         roots = list(self.catalogue["entries"]) + list(self.system["entries"])
         for doc in self.linked:
             roots += doc["entries"]
@@ -256,7 +259,7 @@ class BookMaker:
             if per_model:
                 option["per_model"] = True
             if parent:
-                option["requires"] = [parent]
+                option["requires"] = self.shared.list([parent])
             native = self.limits(node, [tag(node["id"])], root=False, per_model=per_model, priced=True,
                                  within=self.within(parent))
             option["max"] = int(native) if native is not None and native >= 1 else UNLIMITED
@@ -367,7 +370,7 @@ class BookMaker:
                 self.cov.constraints_checked.add(id(c))  # taken at all, it is taken once: nothing to check
                 continue
             try:
-                modifiers = [bound_modifier(m, c["type"], self) for m in mods.get(c["id"], [])]
+                modifiers = [self.once.bound(m, c["type"], self) for m in mods.get(c["id"], [])]
                 if c["type"] == "min":  # no minimum where the catalogue hides the selection
                     modifiers += self.hidden_minimum(node)
                 if c["type"] == "min" and within and scope == "unit":  # only where the option above is taken
@@ -383,7 +386,7 @@ class BookMaker:
                 for m in mods.get(c["id"], []):
                     self.cov.miss(f"modifier of a limit not checked ({exc})", m["where"], m)
                 continue
-            self.add_rule(c["id"], params)
+            self.rules.add(c["id"], params)
             self.cov.constraints_checked.add(id(c))
             self.cov.modifiers_checked.update(id(m) for m in mods.get(c["id"], []))
         hidden = [m for m in node["modifiers"] if m["field"] == "hidden"]
@@ -396,39 +399,35 @@ class BookMaker:
         minimum of what the catalogue does not offer asks nothing."""
         changes = []
         for hider in [*self.hiders, node]:
-            shown, hidden = [], []
-            for m in hider["modifiers"]:
-                if m["field"] != "hidden":
-                    continue
-                if m["type"] != "set" or m["repeats"]:
-                    raise Unmapped(f"{m['type']} of hidden")
-                when = condition_group(m["when"], self)
-                (hidden if m["value"].lower() == "true" else shown).append(when)
-            if None in hidden or (hider["hidden"] and not shown):
-                changes.append({"target": "min", "op": "set", "value": 0})  # hidden always
-                continue
-            cases = list(hidden)
-            if hider["hidden"]:  # hidden unless a condition shows it
-                cases.append({"not": shown[0]} if len(shown) == 1 else {"not": {"any": shown}}
-                             if None not in shown else None)
-            cases = [c for c in cases if c is not None]
-            if cases:
-                changes.append({"target": "min", "op": "set", "value": 0,
-                                "when": cases[0] if len(cases) == 1 else {"any": cases}})
+            hiding = [m for m in hider["modifiers"] if m["field"] == "hidden"]
+            change = self.once.answer(("hides", hider["hidden"], *map(id, hiding)), hiding,
+                                      lambda: self.lifted_minimum(hider["hidden"], hiding))
+            if change is not None:
+                changes.append(change)
         return changes
+
+    def lifted_minimum(self, hidden_by_default: bool, hiding: list[dict]) -> dict | None:
+        """hidden_minimum's change for one selection: hidden by default or not, and its hidden modifiers."""
+        shown, hidden = [], []
+        for m in hiding:
+            if m["type"] != "set" or m["repeats"]:
+                raise Unmapped(f"{m['type']} of hidden")
+            (hidden if m["value"].lower() == "true" else shown).append(self.once.when(m["when"], self))
+        if None in hidden or (hidden_by_default and not shown):
+            return {"target": "min", "op": "set", "value": 0}  # hidden always
+        cases = list(hidden)
+        if hidden_by_default:  # hidden unless a condition shows it
+            cases.append({"not": shown[0]} if len(shown) == 1 else {"not": {"any": shown}}
+                         if None not in shown else None)
+        cases = [c for c in cases if c is not None]
+        if not cases:
+            return None
+        return {"target": "min", "op": "set", "value": 0, "when": cases[0] if len(cases) == 1 else {"any": cases}}
 
     def availability(self, node: dict, count: list[str], root: bool, hidden: list[dict]) -> None:
         """Hidden where conditions hold: at most 0 taken there (and the reverse for one hidden by default)."""
         try:
-            modifiers = []
-            for m in hidden:
-                if m["type"] != "set" or m["repeats"]:
-                    raise Unmapped(f"{m['type']} of hidden")
-                when = condition_group(m["when"], self)
-                change = {"target": "max", "op": "set", "value": 0 if m["value"].lower() == "true" else -1}
-                if when is not None:
-                    change["when"] = when
-                modifiers.append(change)
+            modifiers = list(self.once.answer(("shown", *map(id, hidden)), hidden, lambda: self.shown_where(hidden)))
         except Unmapped as exc:
             for m in hidden:
                 self.cov.miss(str(exc), m["where"], m)
@@ -437,24 +436,21 @@ class BookMaker:
                                   "max": 0 if node["hidden"] else -1, "modifiers": modifiers}
         if not root:
             params.update(scope="unit", entries=[self.eid])
-        self.add_rule(f"hidden-{node.get('link_id') or node['id']}", params)
+        self.rules.add(f"hidden-{node.get('link_id') or node['id']}", params)
         self.cov.modifiers_checked.update(id(m) for m in hidden)
 
-    def add_rule(self, key: str, params: dict) -> None:
-        """One rule per limit; where a shared entry's limit reads the same in several units, one rule
-        lists them all, and where a link gives it other modifiers, that is a rule of its own."""
-        rid = "bs-" + slug(key)
-        same = {k: v for k, v in params.items() if k != "entries"}
-        n = 1
-        while rid in self.rules:
-            found = self.rules[rid]
-            if {k: v for k, v in found.items() if k != "entries"} == same:
-                if "entries" in found:
-                    found["entries"] = sorted(set(found["entries"]) | set(params["entries"]))
-                return
-            n += 1
-            rid = f"bs-{slug(key)}-{n}"
-        self.rules[rid] = params
+    def shown_where(self, hidden: list[dict]) -> list[dict]:
+        """availability's modifiers of the limit, from the node's hidden modifiers."""
+        modifiers = []
+        for m in hidden:
+            if m["type"] != "set" or m["repeats"]:
+                raise Unmapped(f"{m['type']} of hidden")
+            when = self.once.when(m["when"], self)
+            change = {"target": "max", "op": "set", "value": 0 if m["value"].lower() == "true" else -1}
+            if when is not None:
+                change["when"] = when
+            modifiers.append(change)
+        return modifiers
 
     def is_characteristic(self, fieldname: str) -> bool:
         return fieldname in self.info["characteristics"]

@@ -2,20 +2,52 @@
 schema 2.x, legacy.py for 1.x, rosters.py for rosters)."""
 from __future__ import annotations
 
+import gc
 import math
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Iterator
 from xml.etree.ElementTree import Element
 
-from armylists.importers.battlescribe.sources import BattleScribeInputError
 from armylists.rules.plain_data import MAX_INTEGER
 
 MAX_REVISION = 2**31 - 1  # a game system's or catalogue's revision; real ones are in the hundreds
 MAX_SELECTION_NUMBER = 10_000  # a roster's selection taken this many times: a unit's size is at most 10,000
 MAX_QUOTED = 20  # characters of a bad value quoted in a message; a 5,000-digit revision is shown by its length
 
+class BattleScribeInputError(Exception):
+    """A file that cannot be read or is not a BattleScribe catalogue; str() is one line to print. (Here,
+    where every reader finds it; sources.py, which reads the files, gives it to the rest.)"""
+
+    def __init__(self, source: str, element: str, message: str):
+        self.source, self.element, self.message = source, element, message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.element + ': ' if self.element else ''}{self.message}"
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while a data set is read, converted and built: that makes millions of
+    containers that all live to the end of the run and hold no cycles (tests/test_battlescribe_import.py
+    checks none are left), and every full collection walked them all again, a third of the conversion's
+    time on New Recruit's Old World data. Nested uses pause once; the collector runs again after."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 SINGULAR = {"categoryEntries": "categoryEntry", "forceEntries": "forceEntry", "sharedRules": "rule",
             "sharedProfiles": "profile", "categories": "category", "entries": "entry"}
 
 
+@lru_cache(maxsize=256)  # a schema has a few dozen tags, each met thousands of times
 def local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 

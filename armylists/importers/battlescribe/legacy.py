@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
-from armylists.importers.battlescribe.elements import kids, local, number, revision, truth
-from armylists.importers.battlescribe.sources import BattleScribeInputError, Document
+from armylists.importers.battlescribe.elements import BattleScribeInputError, kids, local, number, revision, truth
 
 LIMITS = {  # attribute -> (constraint type, field, scope)
     "minSelections": ("min", "selections", "parent"), "maxSelections": ("max", "selections", "parent"),
@@ -34,9 +33,9 @@ CONDITION_FIELDS = {"points limit": "limit::pts", "points": "pts", "selections":
 
 
 class LegacyReader:
-    def __init__(self, document: Document):
-        self.source = document.source
-        self.root = document.root
+    def __init__(self, source: str, root: Element):
+        self.source = source
+        self.root = root
         self.category_ids: set[str] = set()
 
     def read(self) -> dict:

@@ -10,19 +10,24 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any
+
+from armylists.importers.battlescribe.names import slug
 
 ARMY_SCOPES = {"roster", "force", "primary-catalogue", "primary-force"}
 COMPARISONS = {"equalTo", "notEqualTo", "atLeast", "atMost", "greaterThan", "lessThan"}
 NAME_FIELDS = {"name", "annotation", "description", "page", "publicationId"}
 
 
+@lru_cache(maxsize=1 << 16)  # a catalogue's ids are met once per unit that links them: thousands of times
 def tag(bs_id: str) -> str:
     """A BattleScribe id as a tag slug: "cd6f-3e17-F9CC" -> "bs-cd6f-3e17-f9cc"."""
     return "bs-" + (re.sub(r"[^a-z0-9]+", "-", bs_id.lower()).strip("-") or "x")
 
 
+@lru_cache(maxsize=1 << 16)
 def child_tag(child: str) -> str:
     if child in ("any", ""):
         return "bs-any"
@@ -189,3 +194,88 @@ def static_truth(group: dict, ancestry: frozenset[str]) -> bool | None:
     if not results:
         return True
     return any(results) if group["type"] == "or" else all(results)
+
+
+class Once:
+    """A book's modifiers and conditions converted once per XML element, the answer then shared: a shared
+    entry is met once per unit that links it (New Recruit's Old World magic items, hundreds of times),
+    each time with the same elements. Keyed by the element's id, the element kept with the answer so
+    that the id stays its own; an Unmapped is kept as its message and raised anew each time. `ctx` (the
+    BookMaker: its forces and cost types) is passed, never kept, so nothing here points back to it."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple, tuple] = {}
+
+    def answer(self, key: tuple, element: Any, make) -> Any:
+        hit = self.found.get(key)
+        if hit is None:
+            try:
+                hit = (element, make(), None)
+            except Unmapped as exc:
+                hit = (element, None, str(exc))
+            self.found[key] = hit
+        if hit[2] is not None:
+            raise Unmapped(hit[2])
+        return hit[1]
+
+    def when(self, group: dict, ctx: Any) -> dict | None:
+        """condition_group(group, ctx)."""
+        return self.answer(("when", id(group)), group, lambda: condition_group(group, ctx))
+
+    def bound(self, m: dict, target: str, ctx: Any) -> dict:
+        """bound_modifier(m, target, ctx)."""
+        return self.answer(("bound", id(m), target), m, lambda: bound_modifier(m, target, ctx))
+
+
+class Shared:
+    """What the books of one run share: the conversions of modifiers and conditions (Once) of the books
+    whose forces and cost types are the same, since a catalogue linked by every other (the Old World's
+    magic items) is met again in each; and equal lists of option ids (`requires`) as one list (read, never changed)."""
+
+    def __init__(self) -> None:
+        self.conversions: dict[tuple, Once] = {}
+        self.lists: dict[tuple, list] = {}
+
+    def once(self, forces: dict[str, str], costs: set[str]) -> Once:
+        key = (tuple(forces.items()), frozenset(costs))
+        found = self.conversions.get(key)
+        if found is None:
+            found = self.conversions[key] = Once()
+        return found
+
+    def list(self, items: list) -> list:
+        return self.lists.setdefault(tuple(items), items)
+
+
+class Rules(dict):
+    """A book's limits by rule id ("bs-<slug of the key>", "-2", "-3"... for other limits under one key)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: dict[str, set[str]] = {}  # rule id -> its entries, as a set
+
+    def add(self, key: str, params: dict) -> None:
+        """One rule per limit; where a shared entry's limit reads the same in several units, one rule
+        lists them all, and where a link gives it other modifiers, that is a rule of its own."""
+        base = "bs-" + slug(key)
+        rid, n = base, 1
+        while rid in self:
+            found = self[rid]
+            if _same_but_entries(found, params):
+                if "entries" in found:
+                    known = self.entries.setdefault(rid, set(found["entries"]))
+                    if not known.issuperset(params["entries"]):
+                        known.update(params["entries"])
+                        found["entries"] = sorted(known)
+                return
+            n += 1
+            rid = f"{base}-{n}"
+        self[rid] = params
+
+
+def _same_but_entries(a: dict, b: dict) -> bool:
+    """Whether two rules' params are equal but for their entries (without making the two dicts that says)."""
+    for key, value in a.items():
+        if key != "entries" and (key not in b or b[key] != value):
+            return False
+    return len(a) - ("entries" in a) == len(b) - ("entries" in b)

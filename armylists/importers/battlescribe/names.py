@@ -4,10 +4,12 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
 ID_LENGTH = 80  # a stored system's or book's id (RulesFile.system and .slug, 80 characters on every database)
 
 
+@lru_cache(maxsize=1 << 16)  # a shared entry's name is made an id once per unit that links it
 def slug(text: str) -> str:
     text = unicodedata.normalize("NFKD", re.sub(r"['’`]", "", text)).encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "x"

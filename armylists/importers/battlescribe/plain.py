@@ -17,17 +17,19 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
-from armylists.importers.battlescribe.elements import kids, local, number, revision, truth
+from sys import intern
+from typing import Any
+
+from armylists.importers.battlescribe.elements import BattleScribeInputError, kids, local, number, revision, truth
 from armylists.importers.battlescribe.legacy import LegacyReader
-from armylists.importers.battlescribe.sources import BattleScribeInputError, Document
 
 KINDS = {"gameSystem": "system", "catalogue": "catalogue"}
 class Reader:
     """Reads one 2.x document; `source` names the file in every error."""
 
-    def __init__(self, document: Document):
-        self.source = document.source
-        self.root = document.root
+    def __init__(self, source: str, root: Element):
+        self.source = source
+        self.root = root
 
     def read(self) -> dict:
         root = self.root
@@ -107,11 +109,11 @@ class Reader:
         for c in kids(element, "costs"):
             costs[c.get("typeId") or c.get("name", "")] = number(self.source, f"<cost> of {here}", c.get("value"))
         return {
-            "kind": kind, "id": element.get("id"), "name": name, "type": element.get("type", ""),
+            "kind": kind, "id": element.get("id"), "name": name, "type": _word(element.get("type", "")),
             "target": element.get("targetId"), "hidden": truth(element.get("hidden")),
             "collective": truth(element.get("collective")), "default": element.get("defaultSelectionEntryId"),
             "costs": costs, "constraints": self.constraints(element, here), "modifiers": self.modifiers(element, here),
-            "children": children, "categories": [c.get("targetId") for c in categories],
+            "children": children, "categories": [_word(c.get("targetId")) for c in categories],
             "primary": next((c.get("targetId") for c in categories if truth(c.get("primary"))), None),
             "profiles": [self.profile(p) for p in kids(element, "profiles")],
             "rules": [r.get("name", "") for r in kids(element, "rules")],
@@ -132,8 +134,8 @@ class Reader:
             if c.get("type") not in ("min", "max"):
                 raise BattleScribeInputError(self.source, f"<constraint id={c.get('id')!r}> of {where}",
                                              f"type {c.get('type')!r} is neither min nor max")
-            out.append({"id": c.get("id"), "type": c.get("type"), "field": c.get("field", ""),
-                        "scope": c.get("scope", "parent"),
+            out.append({"id": c.get("id"), "type": _word(c.get("type")), "field": _word(c.get("field", "")),
+                        "scope": _word(c.get("scope", "parent")),
                         "value": number(self.source, f"<constraint id={c.get('id')!r}> of {where}", c.get("value")),
                         "percent": truth(c.get("percentValue")), "shared": c.get("shared") != "false",
                         "where": where, **self.reach(c)})
@@ -142,7 +144,8 @@ class Reader:
     def modifiers(self, element: Element, where: str) -> list[dict]:
         out = []
         for m in kids(element, "modifiers"):
-            out.append({"type": m.get("type", ""), "field": m.get("field", ""), "value": m.get("value", ""),
+            out.append({"type": _word(m.get("type", "")), "field": _word(m.get("field", "")),
+                        "value": _word(m.get("value", "")),
                         "when": self.group(m, "and"), "where": where,
                         "repeats": [self.condition(r, where) for r in kids(m, "repeats")]})
         return out
@@ -166,8 +169,8 @@ class Reader:
 
     def condition(self, element: Element, where: str) -> dict:
         element_name = f"<{local(element.tag)}> of {where}" if where else f"<{local(element.tag)}>"
-        return {"type": element.get("type", ""), "field": element.get("field", ""),
-                "scope": element.get("scope", ""), "child": element.get("childId", "any"),
+        return {"type": _word(element.get("type", "")), "field": _word(element.get("field", "")),
+                "scope": _word(element.get("scope", "")), "child": _word(element.get("childId", "any")),
                 "value": number(self.source, element_name, element.get("value")),
                 "percent": truth(element.get("percentValue")),
                 "repeats": int(number(self.source, element_name, element.get("repeats"), 1)),
@@ -175,9 +178,20 @@ class Reader:
                 **self.reach(element)}
 
 
-def plain_document(document: Document) -> dict:
-    """The document as plain data, whichever schema it is written in."""
-    version = document.root.get("battleScribeVersion", "2")
+def _word(value: str | None) -> str | None:
+    """An attribute value that many elements repeat (a type, field, scope, a category's or child's id) as
+    one string: the parser makes a string per attribute, 20 MB of them for New Recruit's Old World data."""
+    return intern(value) if value else value
+
+
+def plain_document(document: Any) -> dict:
+    """A document's plain data (sources.Document: read once, when the file was read)."""
+    return document.plain
+
+
+def read_plain(source: str, root: Element) -> dict:
+    """An XML root as plain data, whichever schema it is written in; `source` names the file in errors."""
+    version = root.get("battleScribeVersion", "2")
     if version.split(".")[0] in ("0", "1"):
-        return LegacyReader(document).read()
-    return Reader(document).read()
+        return LegacyReader(source, root).read()
+    return Reader(source, root).read()

@@ -128,7 +128,7 @@ def _source_roots(path: str, name: str) -> list:
                               f"catalogue's ids, so import it again from a file or folder on this machine")
     archive, _, member = path.partition("!")
     try:
-        documents = read_sources([archive])
+        documents = read_sources([archive], xml=True)
     except BattleScribeInputError as exc:
         raise RosterFileError(f"{name}: the file it was imported from cannot be read again ({exc}); a roster needs "
                               f"the catalogue's ids, so import it again") from None

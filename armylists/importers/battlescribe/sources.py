@@ -6,20 +6,22 @@ Every input is untrusted. XML is parsed with defusedxml (no DTDs, so no entity e
 external entities); a file and a download each have a size cap; archives are unpacked by the one
 archive reader (armylists/rules/archives.py: names that leave the archive, zip bombs, nesting, and one
 budget of bytes and files for the whole run, nested archives included). Any problem is a
-`BattleScribeInputError` naming the file and, where known, the element.
+`BattleScribeInputError` naming the file and, where known, the element. Each file is parsed once and
+read into plain data straight away (`Document`), its XML tree let go before the next file is parsed.
 """
 from __future__ import annotations
 
 import ssl
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
+from armylists.importers.battlescribe.elements import BattleScribeInputError, collector_paused
+from armylists.importers.battlescribe.plain import read_plain
 from armylists.rules.archives import ArchiveError, is_zip, unpack, unpack_budget
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the largest catalogue we know is under 2 MB
@@ -33,37 +35,46 @@ EXTENSIONS = (".gst", ".cat")
 ZIPPED = (".gstz", ".catz")
 
 
-class BattleScribeInputError(Exception):
-    """A file that cannot be read or is not a BattleScribe catalogue; str() is one line to print."""
-
-    def __init__(self, source: str, element: str, message: str):
-        self.source, self.element, self.message = source, element, message
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return f"{self.source}: {self.element + ': ' if self.element else ''}{self.message}"
-
-
-@dataclass(frozen=True)
 class Document:
-    """One parsed game system or catalogue file: where it came from and its XML root."""
-    source: str
-    root: Element
+    """One game system or catalogue file: where it came from, and what it says as plain data (`plain`,
+    plain.py's shape) or as its XML tree (`root`). read_sources reads each file into plain data as it is
+    parsed and lets its tree go at once, so a run never holds every file's tree (a data set's trees take
+    five times its text); read_sources(..., xml=True) keeps the trees instead, for the one reader that
+    needs the XML itself (a roster's catalogue ids). `Document(source, root)` wraps a tree parsed
+    elsewhere, read into plain data when first asked."""
+
+    __slots__ = ("source", "_root", "_plain")
+
+    def __init__(self, source: str, root: Element | None = None, plain: dict | None = None):
+        self.source, self._root, self._plain = source, root, plain
+
+    @property
+    def root(self) -> Element:
+        if self._root is None:
+            raise ValueError(f"{self.source}: its XML tree was not kept (read_sources(..., xml=True) keeps it)")
+        return self._root
+
+    @property
+    def plain(self) -> dict:
+        if self._plain is None:
+            self._plain = read_plain(self.source, self.root)
+        return self._plain
 
 
-def read_sources(sources: list[str], fetch=None) -> list[Document]:
-    """Every .gst/.cat document the sources hold, parsed; `fetch(url) -> bytes` downloads (tests pass their own)."""
-    with unpack_budget("run"):  # one budget for every archive of the run
-        return _read_sources(sources, fetch)
+def read_sources(sources: list[str], fetch=None, xml: bool = False) -> list[Document]:
+    """Every .gst/.cat document the sources hold, parsed and read into plain data (`xml`: parsed only, each
+    tree kept); `fetch(url) -> bytes` downloads (tests pass their own)."""
+    with unpack_budget("run"), collector_paused():  # one budget for every archive of the run
+        return _read_sources(sources, fetch, xml)
 
 
-def _read_sources(sources: list[str], fetch) -> list[Document]:
+def _read_sources(sources: list[str], fetch, xml: bool) -> list[Document]:
     documents: list[Document] = []
     for source in sources:
         if source.startswith(("https://", "http://")):
             data = (fetch or download)(source)
             name = PurePosixPath(urllib.parse.urlparse(source).path).name or "download"
-            documents.extend(_from_bytes(source, name, data))
+            documents.extend(_from_bytes(source, name, data, xml))
             continue
         path = Path(source)
         if path.is_dir():
@@ -71,9 +82,9 @@ def _read_sources(sources: list[str], fetch) -> list[Document]:
             if not files:
                 raise BattleScribeInputError(source, "", "the folder holds no .gst, .cat, .gstz or .catz file")
             for p in files:
-                documents.extend(_from_bytes(str(p), p.name, _read_file(p)))
+                documents.extend(_from_bytes(str(p), p.name, _read_file(p), xml))
         elif path.is_file():
-            documents.extend(_from_bytes(source, path.name, _read_file(path)))
+            documents.extend(_from_bytes(source, path.name, _read_file(path), xml))
         else:
             raise BattleScribeInputError(source, "", "no such file or folder")
     return documents
@@ -128,15 +139,15 @@ def _read_file(path: Path) -> bytes:
         raise BattleScribeInputError(str(path), "", f"cannot be read ({exc.strerror or exc})") from None
 
 
-def _from_bytes(source: str, name: str, data: bytes) -> list[Document]:
+def _from_bytes(source: str, name: str, data: bytes, xml: bool = False) -> list[Document]:
     lower = name.lower()
     if is_zip(data) or lower.endswith((".zip",) + ZIPPED):
-        return _from_archive(source, data, single=lower.endswith(ZIPPED))
+        return _from_archive(source, data, single=lower.endswith(ZIPPED), xml=xml)
     if not lower.endswith(EXTENSIONS) and not data.lstrip()[:1] == b"<":
         raise BattleScribeInputError(source, "", "is not a .gst, .cat, .gstz, .catz or .zip file")
     if len(data) > MAX_FILE_BYTES:
         raise BattleScribeInputError(source, "", f"is {len(data)} bytes; at most {MAX_FILE_BYTES} are read")
-    return [Document(source, parse_xml(source, data))]
+    return [_document(source, data, xml)]
 
 
 def read_zipped(source: str, data: bytes) -> list[Document]:
@@ -144,19 +155,25 @@ def read_zipped(source: str, data: bytes) -> list[Document]:
     return _from_archive(source, data, single=True)
 
 
-def _from_archive(source: str, data: bytes, single: bool) -> list[Document]:
+def _from_archive(source: str, data: bytes, single: bool, xml: bool = False) -> list[Document]:
     """The catalogues of a zip: a whole data repository, or one zipped catalogue (.gstz/.catz); the archive
     reader (armylists/rules/archives.py) checks it within the run's budget, nested archives included."""
     pick = None if single else (lambda name: name.lower().endswith(EXTENSIONS + ZIPPED))
     documents = []
     try:
         for where, body in unpack(data, source, member_bytes=MAX_FILE_BYTES, pick=pick, kind="run"):
-            documents.append(Document(where, parse_xml(where, body)))
+            documents.append(_document(where, body, xml))
     except ArchiveError as exc:
         raise BattleScribeInputError(exc.source, "", exc.message) from None
     if not documents:
         raise BattleScribeInputError(source, "", "the archive holds no .gst or .cat file")
     return documents
+
+
+def _document(source: str, data: bytes, xml: bool) -> Document:
+    """One file parsed (defusedxml): its tree kept (`xml`), or read into plain data and let go."""
+    root = parse_xml(source, data)
+    return Document(source, root) if xml else Document(source, plain=read_plain(source, root))
 
 
 def parse_xml(source: str, data: bytes) -> Element:
