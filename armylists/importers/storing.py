@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, transaction
 
 from armylists.models import BattleScribeDocument, BookGameData, RulesFile
-from armylists.rules.battlescribe.packed import digest as packed_digest, pack
+from armylists.rules.battlescribe.packed import digest as packed_digest
 from armylists.rules.loader import content_hash
 
 from armylists.importers import battlescribe, owb
@@ -28,8 +28,8 @@ class StoredFile:
     name: str
     data: dict
     where: str  # the file it came from, for people
-    # An imported BattleScribe book: the plain documents its tree evaluator needs (system, catalogue, linked)
-    game_data: list[dict] = field(default_factory=list, compare=False, repr=False)
+    # An imported BattleScribe book: the documents its tree evaluator needs (system, catalogue, linked), packed
+    game_data: list = field(default_factory=list, compare=False, repr=False)
     digest: str | None = None  # content_hash(data), where the importer has it already
 
 
@@ -59,19 +59,19 @@ def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str
     return created, unchanged, refused
 
 
-def keep_game_data(row: RulesFile, documents: list[dict]) -> None:
-    """Store what the tree evaluator needs of a book (each document once, by digest), unless it has it."""
+def keep_game_data(row: RulesFile, documents: list) -> None:
+    """Store what the tree evaluator needs of a book (each document once, by digest), unless it has it.
+    `documents`: the conversion's PackedDocument of the game system, the catalogue, the catalogues it links."""
     if not documents or BookGameData.objects.filter(book=row).exists():
         return
     digests = []
     for document in documents:
-        packed = pack(document)
-        key = packed_digest(packed)
+        key = packed_digest(document.packed)
         BattleScribeDocument.objects.get_or_create(digest=key, defaults={
-            "kind": document["kind"], "bs_id": document["id"][:100], "revision": int(document.get("revision") or 0),
-            "name": str(document.get("name", ""))[:200], "packed": packed})
+            "kind": document.kind, "bs_id": document.bs_id[:100], "revision": document.revision,
+            "name": document.name[:200], "packed": document.packed})
         digests.append(key)
-    BookGameData.objects.create(book=row, catalogue_id=documents[1]["id"][:100], documents=digests)
+    BookGameData.objects.create(book=row, catalogue_id=documents[1].bs_id[:100], documents=digests)
 
 
 def store_for_command(command: BaseCommand, files: list[StoredFile], bump_hint: str, what: str) -> None:

@@ -23,6 +23,7 @@ from armylists.importers.battlescribe.elements import collector_paused
 from armylists.importers.battlescribe.limits import Shared
 from armylists.importers.battlescribe.names import capped_id, slug
 from armylists.importers.battlescribe.plain import plain_document
+from armylists.rules.battlescribe.packed import pack
 from armylists.importers.battlescribe.sources import BattleScribeInputError, Document, read_sources
 
 # Bump when the importer's output changes for the same data: a version's content never changes.
@@ -50,9 +51,17 @@ class Conversion:
     books: list[dict] = field(default_factory=list)
     reports: list[BookReport] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)  # system or book id -> the file it came from
-    # book id -> the plain documents the tree evaluator needs for it: the game system, the catalogue and
-    # the catalogues it links (nested), stored with the book so the site never reads the files again
-    game_data: dict[str, list[dict]] = field(default_factory=dict)
+    # book id -> the documents the tree evaluator needs for it, packed: the game system, the catalogue and
+    # the catalogues it links (nested), stored with the book so the site never reads the files again.
+    # Each document is packed once (the system is every book's), and the plain ones can go after converting.
+    game_data: dict[str, list[PackedDocument]] = field(default_factory=dict)
+    _packed: dict[int, tuple[dict, PackedDocument]] = field(default_factory=dict, repr=False)
+
+    def packed(self, document: dict) -> PackedDocument:
+        found = self._packed.get(id(document))
+        if found is None or found[0] is not document:
+            found = self._packed[id(document)] = (document, PackedDocument.of(document))
+        return found[1]
     # The content hash the loader computed of each system and book dict as check or verify built it, by
     # the dict's id(), which storing need not compute again (81 MB of JSON for the Old World data). The
     # dicts are not changed after they are built.
@@ -62,6 +71,21 @@ class Conversion:
         """The hash check or verify computed of this very dict, or None."""
         found = self.hashes.get(id(data))
         return found[1] if found is not None and found[0] is data else None
+
+
+@dataclass(frozen=True)
+class PackedDocument:
+    """A plain document as the site stores it for the tree evaluator (rules/battlescribe/packed.py)."""
+    kind: str
+    bs_id: str
+    revision: int
+    name: str
+    packed: bytes
+
+    @classmethod
+    def of(cls, document: dict) -> "PackedDocument":
+        return cls(document["kind"], str(document["id"]), int(document.get("revision") or 0),
+                   str(document.get("name", "")), pack(document))
 
 
 def version(revision: int) -> str:
@@ -111,7 +135,8 @@ def _convert(documents: list[Document]) -> Conversion:
                 f"every entry and option costs 0 {info['system']['budget']['unit']}: the catalogue names no cost "
                 f"of a type it or its game system uses ({', '.join(_cost_types_used(catalogue)) or 'none'}); "
                 f"its lists will show no points"]
-            conversion.game_data[book["id"]] = [system, *linked_catalogues(catalogue, by_id)]
+            conversion.game_data[book["id"]] = [conversion.packed(doc) for doc in
+                                                 [system, *linked_catalogues(catalogue, by_id)]]
             conversion.reports.append(BookReport(catalogue["name"], book["id"], info["system_id"],
                                                  catalogue["revision"], catalogue["source"], len(book["entries"]),
                                                  maker.cov.figures(), warnings))
@@ -123,6 +148,7 @@ def _convert(documents: list[Document]) -> Conversion:
                                      f"import the .gst with it")
     if not plain:
         raise BattleScribeInputError("(input)", "", "no game system or catalogue was read")
+    conversion._packed.clear()  # it held the plain documents: they may go now
     return conversion
 
 
