@@ -291,13 +291,18 @@ GREAT_WEAPON = "8292-fa41-8aee-5573::2837-ec0d-956f-690a"
 
 
 def test_an_error_inside_a_unit_is_shown_on_its_card(dwarves, api_alice, client):
-    king = api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "King"}, format="json").json()["unit"]
-    response = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/",
-                           {"revision": 2, "only": f"sel-{GREAT_WEAPON}", f"sel-{GREAT_WEAPON}": "on"})
-    assert response.status_code == 302
-    report = api_alice.get(f"/api/v1/lists/{dwarves.pk}/report/").json()
+    """The card's Melee Weapon group is a choice (radio buttons), so two weapons come from a document."""
+    api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "King"}, format="json")
+    dwarves.refresh_from_db()
+    document = dwarves.document
+    king = document["forces"][0]["selections"][0]
+    king["selections"].append({"id": "gw", "entry": GREAT_WEAPON})
+    created = api_alice.post("/api/v1/lists/", {"document": document}, format="json")
+    assert created.status_code == 201
+    pk = created.json()["id"]
+    report = api_alice.get(f"/api/v1/lists/{pk}/report/").json()
     assert [(v["code"], v["message"], v["unit"]) for v in report["violations"]] == UNIT_ERRORS(king["id"])
-    page = client.get(f"/lists/{dwarves.pk}/edit/").content.decode()
+    page = client.get(f"/lists/{pk}/edit/").content.decode()
     assert ('<span class="unit-problem problem-error">King has 1 too many selections of Melee Weapon (maximum 1)'
             '</span>') in page
 def UNIT_ERRORS(uid: str) -> list[tuple[str, str, str | None]]:
