@@ -123,6 +123,9 @@ class _Layout:
         if group["min"]:
             limit = f"{group['min']}–{group['max']}" if group["max"] is not None else f"at least {group['min']}"
             limit = "exactly 1" if (group["min"], group["max"]) == (1, 1) else limit
+        if group["max_cost"] is not None:
+            limit = ", ".join(filter(None, [limit, f"up to {int(group['max_cost'])} {self.unit}"]))
+        limit = "" if group["unavailable"] else limit
         out = {"kind": "group", "legend": group["name"], "limit": limit, "unavailable": group["unavailable"],
                "children": children}
         options = [c for c in children if c["kind"] != "group"]

@@ -66,7 +66,7 @@ def why_zero(tree: TreeRoster, ctx: Context, sources: tuple[dict, ...], zeroed: 
 def unit_offers(tree: TreeRoster, selection: Selection) -> list[dict]:
     """The options of `selection` and of its selected children, each a dict: parent (uid), entry,
     name, cost, taken, max, per_model, unavailable (words, or ""), groups (outermost first: id, name,
-    min, max, unavailable, default), depth (0 for the unit's own) and child (the uid of its selection
+    min, max, max_cost (of the first cost type), unavailable, default), depth (0 for the unit's own) and child (the uid of its selection
     when taken and offering options of its own, whose offers follow it)."""
     offers: list[dict] = []
     _offers(tree, selection, offers, 0)
@@ -111,7 +111,11 @@ def _group(tree: TreeRoster, ctx: Context, step, cache: dict, cost_types: set[st
         sources = tuple(n for n in (step.node, step.link) if n is not None)
         eff = effective(ctx, sources, cost_types, [])
         top, low, zeroed = _limits(eff)
+        primary = primary_cost_type(tree.game)
+        spend = [v for c, v in eff.constraints if c.get("type") == "max" and c.get("field") == primary
+                 and c.get("scope") == "parent" and not c.get("percent")]
         cache[step.group_id] = {"id": step.group_id, "name": eff.name or step.node.get("name", ""), "min": low,
+                                "max_cost": min(spend) if spend else None,
                                 "max": top, "unavailable": why_zero(tree, ctx, sources, zeroed) if zeroed else "",
                                 "default": step.node.get("default")}
     return cache[step.group_id]

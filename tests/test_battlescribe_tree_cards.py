@@ -1,0 +1,68 @@
+"""Unit cards of a roster tree as a New Recruit player expects (issue 22 item 1): a Dwarven Holds King
+of the T9A 2nd-edition catalogues (../shared/external/battlescribe/the-9th-age-2nd, 2nd-dwarvenHolds.cat)
+shows its options in the data's groups, a group of at most one as radio buttons, real maxima, and the
+Great Weapon's effect on the King's runes (the catalogue's modifier on the "Runic Weapon Enchantments"
+group link: max set to 0 when the King holds exactly 1 Great Weapon, 2nd-dwarvenHolds.cat:52-58)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.test_battlescribe_site_tree import GREAT_WEAPON, KING, T9A, dwarves, imported  # noqa: F401
+
+pytestmark = [pytest.mark.django_db,
+              pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")]
+
+MELEE = "one-8b9d-dbd5-bba4-5adc"             # the King's "Melee Weapon" group: min 1, max 1
+RUNIC_ITEMS = "sel-4979-45c3-0009-3afd"      # "Runic Special Items", whose groups hold the runes
+
+
+def card(client, pk: int) -> str:
+    page = client.get(f"/lists/{pk}/edit/").content.decode()
+    return re.sub(r"\s+", " ", re.search(r'<div class="tree-options">.*?</form>', page, re.S).group(0))
+
+
+def legends(html: str) -> list[str]:
+    return [re.sub(r"<[^>]+>", "", m) for m in re.findall(r"<legend>(.*?)</legend>", html)]
+
+
+def test_a_kings_card_shows_the_datas_groups_radio_choices_and_real_maxima(dwarves, api_alice, client):
+    king = api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "King"}, format="json").json()["unit"]
+    html = card(client, dwarves.pk)
+    assert legends(html) == ["Shooting Weapon (up to 1)", "Mount (up to 1)", "Melee Weapon (exactly 1)"]
+    # A group of at most one is a choice; "none" only where its minimum is 0 (Mount yes, Melee Weapon no).
+    assert re.findall(r'name="one-fe48-a4a6-a4d1-9d7a" value="([^"]*)"', html) == [
+        "", "0ddf-4caa-ec68-8ba3::06e9-e094-a2d1-b804", "7ce9-949b-d5b8-48dd::6dc5-a7b2-9231-8851"]
+    assert re.findall(rf'name="{MELEE}" value="([^"]*)"( checked)?', html) == [
+        (GREAT_WEAPON, ""), ("a5ba-3d6a-9115-afff::d5a4-4049-60de-5914", " checked")]
+    assert "War Throne</span> <span class=\"cost\">+280 pts</span>" in html
+    assert "up to 100" not in html and "10000" not in html
+    # Choosing the Great Weapon through the editor's script takes the Hand Weapon off (one of the group).
+    chosen = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/",
+                         {"revision": 2, "only": MELEE, MELEE: GREAT_WEAPON}, HTTP_HX_REQUEST="true")
+    assert chosen.status_code == 200
+    dwarves.refresh_from_db()
+    assert [s["entry"] for s in dwarves.document["forces"][0]["selections"][0]["selections"]] == [
+        "8f27-7811-b46f-a278::f49b-1010-24f1-f23b", GREAT_WEAPON]
+    assert dwarves.total_points == 225   # 215 with a Hand Weapon (free); the Great Weapon is +10 pts
+
+
+def test_a_great_weapon_makes_the_runic_weapon_enchantments_unavailable_with_its_reason(dwarves, api_alice, client):
+    king = api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "King"}, format="json").json()["unit"]
+    url = f"/lists/{dwarves.pk}/units/{king['id']}/"
+    assert client.post(url, {"revision": 2, "only": RUNIC_ITEMS, RUNIC_ITEMS: "on"}).status_code == 302
+    html = card(client, dwarves.pk)
+    assert legends(html)[:4] == ["Runic Special Items (up to 250 pts)", "Runic Armour Enchantments (up to 3)",
+                                 "Runic Artefacts (up to 3)", "Runic Weapon Enchantments (up to 3)"]
+    assert "Unavailable" not in html and " disabled" not in html
+    assert client.post(url, {"revision": 3, "only": MELEE, MELEE: GREAT_WEAPON}).status_code == 302
+    html = card(client, dwarves.pk)
+    assert legends(html)[3] == "Runic Weapon Enchantments"
+    assert html.count('<p class="help option-unavailable">Unavailable: not with Great Weapon</p>') == 1
+    rune = re.search(r'<label class="choice choice-unavailable"[^>]*><input type="checkbox" [^>]*name="([^"]+)"'
+                     r' value="1" disabled> <span class="choice-name">Rune of Destruction</span> <span class="cost">'
+                     r'\+80 pts</span> <span class="help">\(not with Great Weapon\)</span>', html)
+    assert rune is not None
+    # The armour runes stay on offer: the modifier is on the weapon group's link only.
+    assert re.search(r'<input type="checkbox" [^>]*value="1"> <span class="choice-name">Rune of Steel</span>', html)
