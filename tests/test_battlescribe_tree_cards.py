@@ -66,3 +66,28 @@ def test_a_great_weapon_makes_the_runic_weapon_enchantments_unavailable_with_its
     assert rune is not None
     # The armour runes stay on offer: the modifier is on the weapon group's link only.
     assert re.search(r'<input type="checkbox" [^>]*value="1"> <span class="choice-name">Rune of Steel</span>', html)
+
+
+def test_a_card_shows_the_profiles_and_rules_of_what_the_unit_holds(dwarves, api_alice, client):
+    """The King's Rune of Destruction carries a "7 Artefact" profile (2nd-dwarvenHolds.cat:2205, columns
+    as the profile type lays them out); the Seekers' Brothers of Vengeance links the game's Skirmisher rule
+    (2nd-dwarvenHolds.cat:1440, text in 2nd-theNinthAge-FantasyBattles.gst:957), long, so folded."""
+    king = api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "King"}, format="json").json()["unit"]
+    url = f"/lists/{dwarves.pk}/units/{king['id']}/"
+    assert client.post(url, {"revision": 2, "only": RUNIC_ITEMS, RUNIC_ITEMS: "on"}).status_code == 302
+    page = client.get(f"/lists/{dwarves.pk}/edit/").content.decode()
+    assert "unit-profile" not in page   # no profile in the King's data until a rune is taken
+    rune = re.search(r'name="(sel-[^"]*8bfb-fbc9-b4bb-25d1)"', page).group(1)   # Rune of Destruction
+    assert client.post(url, {"revision": 3, "only": rune, rune: "on"}).status_code == 302
+    seekers = api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "Seekers"}, format="json")
+    assert seekers.status_code == 201 and "Skirmisher" not in client.get(f"/lists/{dwarves.pk}/edit/").content.decode()
+    brothers = "sel-40bd-8373-644e-a639"   # the Seekers' "Brothers of Vengeance" upgrade, which links the rules
+    assert client.post(f"/lists/{dwarves.pk}/units/{seekers.json()['unit']['id']}/",
+                       {"revision": 5, "only": brothers, brothers: "on"}).status_code == 302
+    page = re.sub(r"\s+", " ", client.get(f"/lists/{dwarves.pk}/edit/").content.decode())
+    assert ('<thead><tr><th scope="col">Artefact</th><th scope="col">Type</th><th scope="col">Effect</th></tr></thead> '
+            '<tbody><tr><th scope="row">Rune of Destruction</th><td>Hand weapon or Paired Weapon Enchantment</td>'
+            '<td>Attacks made with a weapon engraved with this Rune gain Multiple Wounds (D3).</td></tr></tbody>') in page
+    assert ('<details class="unit-rule"><summary>Skirmisher</summary><p>The model can always use Shooting Attacks '
+            'from any rank') in page
+    assert page.count("<summary>Skirmisher</summary>") == 1

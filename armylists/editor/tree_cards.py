@@ -10,6 +10,7 @@ from typing import Any
 from armylists.editor.forms import TreeUnitForm, tree_choice, tree_field
 from armylists.editor.unit_cards import Section, UnitCard, cost_text
 from armylists.lists.stored import Loaded
+from armylists.lists.tree_profiles import card_extras
 from armylists.lists.tree_lists import evaluated, root_choices, unit_offers
 from armylists.rules import Report
 from armylists.rules.battlescribe.tree import Selection
@@ -63,6 +64,7 @@ def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, ope
                             warnings=[v for v in by_unit.get(selection.uid, []) if v.severity != "error"],
                             category=line.category if line else "",
                             open=selection.uid in open_ids)
+            card.tables, card.rule_list = card_extras(tree, selection)
             if editable:
                 card.form = _form_view(selection, unit_offers(tree, selection), unit,
                                        bound_form if bound_unit == selection.uid else None)
