@@ -75,7 +75,9 @@ def test_a_king_and_a_thane_added_through_the_api_come_with_their_compulsory_gea
     categories = {c["id"]: (c["name"], c["points"], c["percent"], c["units"]) for c in report["categories"]}
     assert [(u["name"], u["points"], categories[u["category"]][0]) for u in report["units"]] == [
         ("King", 215, "Characters"), ("Thane", 110, "Characters")]
-    assert list(categories.values()) == [("Characters", 325, 16.2, 2)]
+    # Every category of the force with units or a limit (issue 22 item 3: tests/test_battlescribe_tree_cards.py).
+    assert list(categories.values()) == [("Characters", 325, 16.2, 2), ("Core", 0, 0.0, 0),
+                                         ("Clan's Thunder", 0, 0.0, 0), ("Engines of War", 0, 0.0, 0)]
     dwarves.refresh_from_db()
     assert (dwarves.total_points, dwarves.revision) == (325, 3)
     # The stored list's Report, the API's report route, is the same.

@@ -5,6 +5,7 @@ Great Weapon's effect on the King's runes (the catalogue's modifier on the "Runi
 group link: max set to 0 when the King holds exactly 1 Great Weapon, 2nd-dwarvenHolds.cat:52-58)."""
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -91,3 +92,40 @@ def test_a_card_shows_the_profiles_and_rules_of_what_the_unit_holds(dwarves, api
     assert ('<details class="unit-rule"><summary>Skirmisher</summary><p>The model can always use Shooting Attacks '
             'from any rank') in page
     assert page.count("<summary>Skirmisher</summary>") == 1
+
+
+def test_the_forces_categories_are_shown_by_name_with_their_checked_limits(dwarves, api_alice, client):
+    """Issue 22 item 3. The Dwarven Holds force entry links Characters (max 40% of the points limit),
+    Core (min 25%), Clan's Thunder (max 35%), Engines of War (max 20%) and Special (no limit)
+    (2nd-dwarvenHolds.cat:8-33): each with a limit is shown, even empty; Special, empty and unlimited, is not."""
+    for entry in ("King", "Thane"):
+        report = api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": entry}, format="json").json()["report"]
+    assert [(c["name"], c["points"], c["units"], c["min_percent"], c["max_percent"], c["state"])
+            for c in report["categories"]] == [
+        ("Characters", 325, 2, None, 40, "ok"), ("Core", 0, 0, 25, None, "low"),
+        ("Clan's Thunder", 0, 0, None, 35, "ok"), ("Engines of War", 0, 0, None, 20, "ok")]
+    page = re.sub(r"\s+", " ", client.get(f"/lists/{dwarves.pk}/edit/").content.decode())
+    assert ('<span class="bar-name">Engines of War</span> <span class="bar-figure">0 · 0.0%</span> </div> '
+            '<div class="bar-track" role="img" aria-label="Engines of War: 0.0%, max 20%">') in page
+    assert '<span class="mark pl-33" title="max 20% = 400 pts"></span>' in page   # 20% of 2000 pts
+    assert '<div class="bar-bounds">min 25% · below the minimum</div>' in page      # Core, empty
+    assert 'id="bar-f8f1-3d4f-12bf-73cd"' not in page and ">Other<" not in page
+    from pypdf import PdfReader
+
+    pdf = client.get(f"/lists/{dwarves.pk}/download/pdf/?variant=full").content
+    printed = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert ("Category Units pts % Min Max Characters 2 325 16.2% - 40% Core 0 0 0.0% 25% - "
+            "Clan's Thunder 0 0 0.0% - 35% Engines of War 0 0 0.0% - 20% Total 2 325 16.2%") in printed
+
+
+def test_a_category_limit_in_points_or_units_is_drawn_in_words():
+    """A roster tree's category may be limited in points or selections (BattleScribe's constraint
+    fields); the bar's words and the PDF's Min/Max say so."""
+    from armylists.editor.report_panel import category_bounds
+    from armylists.exports.pdf_header import _bound
+    from armylists.rules.report import CategoryLine
+
+    line = CategoryLine("c", "Heroes", 0, 0.0, min_points=100, max_count=1)
+    assert category_bounds(line, "pts") == "min 100 pts, max 1 unit"
+    assert (_bound(None, 100, None, "pts"), _bound(None, None, 1, "pts"), _bound(25, None, None, "pts"),
+            _bound(None, None, None, "pts")) == ("100 pts", "1 unit", "25%", "-")
