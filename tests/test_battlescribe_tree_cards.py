@@ -129,3 +129,17 @@ def test_a_category_limit_in_points_or_units_is_drawn_in_words():
     assert category_bounds(line, "pts") == "min 100 pts, max 1 unit"
     assert (_bound(None, 100, None, "pts"), _bound(None, None, 1, "pts"), _bound(25, None, None, "pts"),
             _bound(None, None, None, "pts")) == ("100 pts", "1 unit", "25%", "-")
+
+
+def test_a_weapon_for_every_model_is_one_choice_whose_cost_follows_the_models(dwarves, api_alice, client):
+    """Clan Marksmen (2nd-dwarvenHolds.cat:990): the "Weapon" group is min 1, max 1 (a choice, not a box
+    for 20 handguns); the Guild-Crafted Handgun costs +3 pts repeated once per model in the unit (an
+    increment with a repeat on childId "model"): +30 pts for the 10 models the unit arrives with."""
+    unit = api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "Clan Marksmen"}, format="json").json()
+    assert unit["report"]["total_points"] == 190
+    html = card(client, dwarves.pk)
+    assert legends(html) == ["Weapon (exactly 1)", "Command Group"]
+    assert ('<span class="choice-name">Guild-Crafted Handgun (4+)</span> <span class="cost">+30 pts '
+            '(3 pts per model)</span>') in html
+    assert '<span class="choice-name">Clan Marksman</span> <span class="cost">+14 pts, up to 25</span>' in html
+    assert len(re.findall(r'type="radio" [^>]*name="one-3934-34d0-7271-9a08"', html)) == 3   # no "none"

@@ -144,10 +144,18 @@ class _Layout:
     def option(self, offer: dict[str, Any]) -> dict[str, Any]:
         name = tree_field(offer, self.unit_id)
         view = {"kind": "check", "offer": offer, "name": name, "id": f"{self.prefix}-{name}", "label": offer["name"],
-                "cost": self.cost(offer), "per_model": offer["per_model"], "errors": list(self.errors.get(name, [])),
+                "cost": self.cost(offer), "per_model": offer["per_model"],
+                "cost_per_model": _step(offer["cost_per_model"], self.unit), "errors": list(self.errors.get(name, [])),
                 "checked": bool(offer["taken"]), "value": offer["taken"], "max": offer["max"],
                 "unavailable": offer["unavailable"], "disabled": bool(offer["unavailable"]) and not offer["taken"],
                 "inner": self.nodes(offer["child"]) if offer["child"] else []}
         if offer["max"] != 1:
             view["kind"] = "count"
         return view
+
+
+def _step(value: float | None, unit: str) -> str:
+    """A cost that follows the models, as the data states it: "3 pts per model"."""
+    if value is None:
+        return ""
+    return f"{int(value) if float(value).is_integer() else value} {unit} per model"

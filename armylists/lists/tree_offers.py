@@ -26,6 +26,26 @@ def _limits(eff: Effective) -> tuple[int | None, int, list[dict]]:
     return top, int(max(minima)) if minima else 0, [c for c, v in maxima if v <= 0 < float(c["value"])]
 
 
+def per_model(option, primary: str) -> tuple[float | None, bool]:
+    """(cost per model, maximum per model): a modifier of the option's cost or of a maximum that repeats
+    once per model in its parent (repeat childId "model", value 1: T9A's "+3 pts per model"); a
+    collective entry is one per model of its parent, so its maximum follows the models too."""
+    maxima = {c.get("id") for s in option.sources for c in s.get("constraints", []) if c.get("type") == "max"}
+    step, scaled = None, bool(option.entry.get("collective"))
+    for source in option.sources:
+        for modifier, _gates, repeat_lists in _gated(source):
+            if modifier.get("type") != "increment":
+                continue
+            if not any(r.get("child") == "model" and r.get("value") == 1 and r.get("scope") == "parent"
+                       for repeats in repeat_lists for r in repeats):
+                continue
+            if modifier.get("field") == primary:
+                step = float(modifier.get("value", 0))
+            elif modifier.get("field") in maxima:
+                scaled = True
+    return step, scaled
+
+
 def condition_words(tree: TreeRoster, condition: dict) -> str:
     """A condition as a player reads it: what it counts, the comparison and where."""
     game = tree.game
@@ -65,7 +85,8 @@ def why_zero(tree: TreeRoster, ctx: Context, sources: tuple[dict, ...], zeroed: 
 
 def unit_offers(tree: TreeRoster, selection: Selection) -> list[dict]:
     """The options of `selection` and of its selected children, each a dict: parent (uid), entry,
-    name, cost, taken, max, per_model, unavailable (words, or ""), groups (outermost first: id, name,
+    name, cost, taken, max, per_model (the maximum
+    follows the parent's models), cost_per_model (or None), unavailable (words, or ""), groups (outermost first: id, name,
     min, max, max_cost (of the first cost type), unavailable, default), depth (0 for the unit's own) and child (the uid of its selection
     when taken and offering options of its own, whose offers follow it)."""
     offers: list[dict] = []
@@ -91,13 +112,14 @@ def _offers(tree: TreeRoster, parent: Selection, out: list[dict], depth: int) ->
         if eff.hidden and not taken:
             continue
         top, _low, zeroed = _limits(eff)
+        step, scaled = per_model(option, primary)
         unavailable = why_zero(tree, ctx, option.sources, zeroed) if zeroed else ""
         unavailable = unavailable or next((g["unavailable"] for g in path if g["unavailable"]), "")
         if top is not None and top <= 0 and not zeroed and not taken:
             continue   # a maximum of 0 the data states outright: never offered here
         out.append({"parent": parent.uid, "entry": option.entry_id, "name": eff.name or option.entry.get("name", ""),
                     "cost": eff.costs.get(primary, 0.0), "taken": taken, "max": top,
-                    "per_model": bool(option.entry.get("collective")), "unavailable": unavailable,
+                    "per_model": scaled, "cost_per_model": step, "unavailable": unavailable,
                     "groups": path, "depth": depth, "child": ""})
         for child in parent.children:
             if child.entry_id == option.entry_id and tree.options(child):
