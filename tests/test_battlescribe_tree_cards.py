@@ -92,6 +92,9 @@ def test_a_card_shows_the_profiles_and_rules_of_what_the_unit_holds(dwarves, api
     assert ('<details class="unit-rule"><summary>Skirmisher</summary><p>The model can always use Shooting Attacks '
             'from any rank') in page
     assert page.count("<summary>Skirmisher</summary>") == 1
+    # The rule link's own modifier appends " (1)" to its name (2nd-dwarvenHolds.cat:1442-1446).
+    names = re.findall(r'<(?:summary|strong|span class="unit-rule")>([^<]*)</', page.split("Rules:</strong>", 1)[1])
+    assert "Hard Target (1)" in [" ".join(n.split()) for n in names] and "Hard Target" not in names
 
 
 def test_the_forces_categories_are_shown_by_name_with_their_checked_limits(dwarves, api_alice, client):

@@ -1,9 +1,11 @@
 """The profiles and rules a unit card of a roster tree shows (issue 22 item 1): those of the unit's
 selections (the unit and every selection in it), from the entries' own profiles and rules and what their
-info links name, laid out by the data's profile types (their characteristic types' order). Profile
-modifiers are not read by the importer: values are the data's as written."""
+info links name (a link's name after its own modifiers), laid out by the data's profile types (their
+characteristic types' order). Modifiers of characteristics are not read: values are the data's."""
 from __future__ import annotations
 
+from armylists.rules.battlescribe.effective import effective
+from armylists.rules.battlescribe.queries import Context, Unsupported
 from armylists.rules.battlescribe.tree import Roster as TreeRoster
 from armylists.rules.battlescribe.tree import Selection
 
@@ -25,11 +27,15 @@ def card_extras(tree: TreeRoster, unit: Selection) -> tuple[list[dict], list[dic
             profiles += source.get("profiles", [])
             texts = source.get("rule_texts", [])
             found_rules += [(n, texts[i] if i < len(texts) else "") for i, n in enumerate(source.get("rules", []))]
-            for target, kind, _name in source.get("info_links", []):
+            link_modifiers = source.get("info_link_modifiers", [])
+            for i, (target, kind, _name) in enumerate(source.get("info_links", [])):
+                own = link_modifiers[i] if i < len(link_modifiers) else {}
                 if kind == "profile" and (doc := _shared(tree, "profiles", target)) is not None:
-                    profiles.append(doc["profiles"][target])
+                    profile = doc["profiles"][target]
+                    profiles.append({**profile, "name": _named(tree, selection, profile["name"], own)})
                 elif kind == "rule" and (doc := _shared(tree, "rules", target)) is not None:
-                    found_rules.append((doc["rules"][target], doc.get("rule_texts", {}).get(target, "")))
+                    found_rules.append((_named(tree, selection, doc["rules"][target], own),
+                                        doc.get("rule_texts", {}).get(target, "")))
         for profile in profiles:
             columns = _columns(tree, profile)
             table = tables.setdefault(profile.get("type", ""), {"type": profile.get("type", "").lstrip("0123456789 "),
@@ -43,6 +49,18 @@ def card_extras(tree: TreeRoster, unit: Selection) -> tuple[list[dict], list[dic
             if all(r["name"] != name for r in rules):
                 rules.append({"name": name, "text": text, "long": len(text) > 200})
     return sorted(tables.values(), key=lambda t: t["order"]), rules
+
+
+def _named(tree: TreeRoster, selection: Selection, name: str, link: dict) -> str:
+    """An info link's name after its own modifiers, where the selection stands ("Hard Target (1)")."""
+    if not link.get("modifiers") and not link.get("modifier_groups"):
+        return name
+    cost_types = {c["id"] for c in tree.game.cost_types}
+    ctx = Context(tree, selection, selection.parent, selection.option)
+    try:
+        return effective(ctx, ({"name": name, **link},), cost_types, []).name or name
+    except Unsupported:
+        return name
 
 
 def _columns(tree: TreeRoster, profile: dict) -> list[str]:

@@ -120,6 +120,9 @@ class Reader:
             "rules": [r.get("name", "") for r in kids(element, "rules")],
             "rule_texts": [description(r) for r in kids(element, "rules")],   # the cards' (issue 22)
             "info_links": [(i.get("targetId"), i.get("type"), i.get("name", "")) for i in kids(element, "infoLinks")],
+            # each info link's own modifiers (its name's: "Hard Target" + " (1)"), for the cards (issue 22)
+            "info_link_modifiers": [{"modifiers": self.modifiers(i, here), "modifier_groups": self.modifier_groups(i, here)}
+                                    for i in kids(element, "infoLinks")],
             "where": here, "import": element.get("import") != "false",
             "modifier_groups": self.modifier_groups(element, here),
             "category_links": [self.category(c, here) for c in categories],
