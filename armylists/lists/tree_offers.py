@@ -7,8 +7,8 @@ reads `effective()` and the evaluator's condition queries."""
 from __future__ import annotations
 
 from armylists.rules.battlescribe.document import primary_cost_type
-from armylists.rules.battlescribe.effective import Effective, _gated, effective, shown
-from armylists.rules.battlescribe.queries import Context, Unsupported, group_holds
+from armylists.rules.battlescribe.effective import Effective, gated, effective, shown
+from armylists.rules.battlescribe.queries import Context, Unsupported, condition_holds, group_holds
 from armylists.rules.battlescribe.tree import Roster as TreeRoster
 from armylists.rules.battlescribe.tree import Selection
 
@@ -33,7 +33,7 @@ def per_model(option, primary: str) -> tuple[float | None, bool]:
     maxima = {c.get("id") for s in option.sources for c in s.get("constraints", []) if c.get("type") == "max"}
     step, scaled = None, bool(option.entry.get("collective"))
     for source in option.sources:
-        for modifier, _gates, repeat_lists in _gated(source):
+        for modifier, _gates, repeat_lists in gated(source):
             if modifier.get("type") != "increment":
                 continue
             if not any(r.get("child") == "model" and r.get("value") == 1 and r.get("scope") == "parent"
@@ -63,11 +63,11 @@ def condition_words(tree: TreeRoster, condition: dict) -> str:
 
 
 def why_zero(tree: TreeRoster, ctx: Context, sources: tuple[dict, ...], zeroed: list[dict]) -> str:
-    """Why a maximum is 0: the conditions of the modifiers that hold and set or lower it."""
+    """Why a maximum is 0: the conditions that hold of the modifiers that apply to it."""
     ids = {c.get("id") for c in zeroed}
     reasons = []
     for source in sources:
-        for modifier, gates, _repeats in _gated(source):
+        for modifier, gates, _repeats in gated(source):
             if modifier.get("field") not in ids:
                 continue
             try:
@@ -75,12 +75,20 @@ def why_zero(tree: TreeRoster, ctx: Context, sources: tuple[dict, ...], zeroed: 
                     continue
             except Unsupported:
                 continue
-            for gate in gates:
-                for condition in gate.get("conditions", []):
-                    words = condition_words(tree, condition)
-                    if words not in reasons:
-                        reasons.append(words)
+            for condition in (c for gate in gates for c in _holding(gate, ctx)):
+                words = condition_words(tree, condition)
+                if words not in reasons:
+                    reasons.append(words)
     return "not " + " and ".join(reasons) if reasons else "not allowed here"
+
+
+def _holding(group: dict, ctx: Context):
+    """The conditions of a condition group (nested) that hold: what made its modifier apply."""
+    for condition in group.get("conditions", []):
+        if condition_holds(condition, ctx):
+            yield condition
+    for inner in group.get("groups", []):
+        yield from _holding(inner, ctx)
 
 
 def unit_offers(tree: TreeRoster, selection: Selection) -> list[dict]:
