@@ -75,7 +75,9 @@ def test_a_king_and_a_thane_added_through_the_api_come_with_their_compulsory_gea
     categories = {c["id"]: (c["name"], c["points"], c["percent"], c["units"]) for c in report["categories"]}
     assert [(u["name"], u["points"], categories[u["category"]][0]) for u in report["units"]] == [
         ("King", 215, "Characters"), ("Thane", 110, "Characters")]
-    assert list(categories.values()) == [("Characters", 325, 16.2, 2)]
+    # Every category of the force with units or a limit (issue 22 item 3: tests/test_battlescribe_tree_cards.py).
+    assert list(categories.values()) == [("Characters", 325, 16.2, 2), ("Core", 0, 0.0, 0),
+                                         ("Clan's Thunder", 0, 0.0, 0), ("Engines of War", 0, 0.0, 0)]
     dwarves.refresh_from_db()
     assert (dwarves.total_points, dwarves.revision) == (325, 3)
     # The stored list's Report, the API's report route, is the same.
@@ -291,13 +293,18 @@ GREAT_WEAPON = "8292-fa41-8aee-5573::2837-ec0d-956f-690a"
 
 
 def test_an_error_inside_a_unit_is_shown_on_its_card(dwarves, api_alice, client):
-    king = api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "King"}, format="json").json()["unit"]
-    response = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/",
-                           {"revision": 2, "only": f"sel-{GREAT_WEAPON}", f"sel-{GREAT_WEAPON}": "on"})
-    assert response.status_code == 302
-    report = api_alice.get(f"/api/v1/lists/{dwarves.pk}/report/").json()
+    """The card's Melee Weapon group is a choice (radio buttons), so two weapons come from a document."""
+    api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": "King"}, format="json")
+    dwarves.refresh_from_db()
+    document = dwarves.document
+    king = document["forces"][0]["selections"][0]
+    king["selections"].append({"id": "gw", "entry": GREAT_WEAPON})
+    created = api_alice.post("/api/v1/lists/", {"document": document}, format="json")
+    assert created.status_code == 201
+    pk = created.json()["id"]
+    report = api_alice.get(f"/api/v1/lists/{pk}/report/").json()
     assert [(v["code"], v["message"], v["unit"]) for v in report["violations"]] == UNIT_ERRORS(king["id"])
-    page = client.get(f"/lists/{dwarves.pk}/edit/").content.decode()
+    page = client.get(f"/lists/{pk}/edit/").content.decode()
     assert ('<span class="unit-problem problem-error">King has 1 too many selections of Melee Weapon (maximum 1)'
             '</span>') in page
 def UNIT_ERRORS(uid: str) -> list[tuple[str, str, str | None]]:

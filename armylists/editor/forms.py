@@ -344,27 +344,54 @@ class UnitForm(RevisionForm):
         return out
 
 
+def tree_field(offer: dict[str, Any], unit_id: str) -> str:
+    """The form field of an option: `sel-<entry>` for the unit's own, `sel-<parent>~<entry>` deeper."""
+    return f"sel-{offer['entry']}" if offer["parent"] == unit_id else f"sel-{offer['parent']}~{offer['entry']}"
+
+
+def tree_choice(offer: dict[str, Any], unit_id: str) -> str | None:
+    """The radio field of the one-of group an option sits in (a group of at most one), or None."""
+    group = offer["groups"][-1] if offer["groups"] else None
+    if group is None or group["max"] != 1:
+        return None
+    return f"one-{group['id']}" if offer["parent"] == unit_id else f"one-{offer['parent']}~{group['id']}"
+
+
 class TreeUnitForm(RevisionForm):
-    """The selections inside one unit of a roster tree (an imported BattleScribe book's list): a field
-    `sel-<entry id path>` per option the unit offers, a checkbox where it may be taken once, else a
-    number. As for UnitForm, the whole form sets every field (an unticked box is none), and the
-    editor's script sends one field at a time (`only=<field>`)."""
+    """The selections inside one unit of a roster tree (an imported BattleScribe book's list) and of
+    its selected children: a field `sel-<entry id path>` per option (`sel-<parent>~<entry>` below the
+    unit), a checkbox where it may be taken once, else a number; `one-<group>` for a group of at most
+    one (radio: an entry id, or empty for none). As for UnitForm, the whole form sets every field (an
+    unticked box is none), and the editor's script sends one field at a time (`only=<field>`)."""
 
     unit_id = ""  # the selection the form is about, for the editor to show it open with its errors
 
-    def __init__(self, offers: list[dict[str, Any]], *args: Any, only: str | None = None, **kwargs: Any):
+    def __init__(self, offers: list[dict[str, Any]], *args: Any, unit_id: str = "", only: str | None = None,
+                 **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.offers = {f"sel-{o['entry']}": o for o in offers}
-        for name, offer in self.offers.items():
+        self.unit_id = unit_id
+        self.offers: dict[str, dict[str, Any]] = {}
+        self.choices: dict[str, list[dict[str, Any]]] = {}
+        for offer in offers:
+            choice = tree_choice(offer, unit_id)
+            if choice is not None:
+                self.choices.setdefault(choice, []).append(offer)
+                continue
+            name = tree_field(offer, unit_id)
+            self.offers[name] = offer
             if offer["max"] == 1:
                 self.fields[name] = forms.BooleanField(required=False, label=offer["name"])
             else:
                 self.fields[name] = forms.IntegerField(
                     required=False, min_value=0, max_value=offer["max"] or MAX_SIZE, label=offer["name"],
                     error_messages={"invalid": "Enter how many, a whole number."})
+        for name, members in self.choices.items():
+            self.fields[name] = forms.ChoiceField(
+                required=False, label=members[0]["groups"][-1]["name"],
+                choices=[("", "none")] + [(m["entry"], m["name"]) for m in members])
         self.unknown_only = None
         if only:
-            if only not in self.offers:
+            if only not in self.fields or only == "revision":
                 self.unknown_only = only
                 self.fields = {"revision": self.fields["revision"]}
             else:
@@ -375,11 +402,20 @@ class TreeUnitForm(RevisionForm):
             raise forms.ValidationError(f"This unit has no option {self.unknown_only!r}.")
         return super().clean()
 
-    def counts(self) -> dict[str, int]:
-        """Entry id path -> how many, for every field the form set."""
-        out = {}
+    def counts(self) -> dict[tuple[str, str], int]:
+        """(parent selection, entry id path) -> how many, for every field the form set; a one-of
+        group's others are set to none before its choice."""
+        out: dict[tuple[str, str], int] = {}
         for name in self.fields:
             if name in self.offers:
-                value = self.cleaned_data.get(name)
-                out[self.offers[name]["entry"]] = int(value or 0) if not isinstance(value, bool) else int(value)
+                offer, value = self.offers[name], self.cleaned_data.get(name)
+                out[(offer["parent"], offer["entry"])] = int(value or 0) if not isinstance(value, bool) else int(value)
+            elif name in self.choices:
+                chosen = self.cleaned_data.get(name) or ""
+                for member in self.choices[name]:
+                    if member["entry"] != chosen:
+                        out[(member["parent"], member["entry"])] = 0
+                for member in self.choices[name]:
+                    if member["entry"] == chosen:
+                        out[(member["parent"], member["entry"])] = 1
         return out

@@ -28,6 +28,17 @@ class Bar:
     high_label: str
 
 
+def category_bounds(c: Any, unit: str) -> str:
+    """A category's limits in points or units (a roster tree's), as words: "min 1 unit, max 400 pts"."""
+    def units(n: int) -> str:
+        return f"{n} unit{'' if n == 1 else 's'}"
+    parts = [f"min {c.min_points} {unit}" if c.min_points is not None else "",
+             f"max {c.max_points} {unit}" if c.max_points is not None else "",
+             f"min {units(c.min_count)}" if c.min_count is not None else "",
+             f"max {units(c.max_count)}" if c.max_count is not None else ""]
+    return ", ".join(p for p in parts if p)
+
+
 def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_prefix: str = "",
                  system: System | None = None, data_as_of: dict | None = None) -> dict[str, Any]:
     """The context of `lists/report_panel.html`; `unit_names` names units for the violation links and
@@ -47,6 +58,8 @@ def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_
     for c in report.categories:
         bounds = ", ".join(b for b in (f"min {c.min_percent}%" if c.min_percent is not None else "",
                                        f"max {c.max_percent}%" if c.max_percent is not None else "") if b)
+        extra = category_bounds(c, report.budget_unit)   # a roster tree's limits in points or units
+        bounds = ", ".join(b for b in (bounds, extra) if b)
         bars.append(Bar(
             c.id, c.name, c.points, c.percent, c.units, bounds, c.state,
             fill=round(min(c.percent, scale) * 100 / scale, 2),

@@ -1,15 +1,16 @@
 """What the list pages show of a roster tree (an imported BattleScribe book's list), worked out in
 Python so the templates the editor already has only format: a card per unit (a root selection of a
 force) with its selections in words and, in the editor, a form of the options it offers; the entries
-a force offers as the "Add a unit" catalogue. Simple cards for now: grouped options, profiles and
-rules are issue 22's."""
+a force offers as the "Add a unit" catalogue. Options are laid out in their groups as New Recruit
+shows them (lists/tree_offers.py computes them with the evaluator)."""
 from __future__ import annotations
 
 from typing import Any
 
-from armylists.editor.forms import TreeUnitForm
+from armylists.editor.forms import TreeUnitForm, tree_choice, tree_field
 from armylists.editor.unit_cards import Section, UnitCard, cost_text
 from armylists.lists.stored import Loaded
+from armylists.lists.tree_profiles import card_extras
 from armylists.lists.tree_lists import evaluated, root_choices, unit_offers
 from armylists.rules import Report
 from armylists.rules.battlescribe.tree import Selection
@@ -63,6 +64,7 @@ def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, ope
                             warnings=[v for v in by_unit.get(selection.uid, []) if v.severity != "error"],
                             category=line.category if line else "",
                             open=selection.uid in open_ids)
+            card.tables, card.rule_list = card_extras(tree, selection)
             if editable:
                 card.form = _form_view(selection, unit_offers(tree, selection), unit,
                                        bound_form if bound_unit == selection.uid else None)
@@ -81,18 +83,79 @@ def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, ope
 
 def _form_view(selection: Selection, offers: list[dict[str, Any]], unit: str,
                form: TreeUnitForm | None) -> dict[str, Any]:
+    """The unit's options as New Recruit lays them out: in their groups (nested), a group of at most
+    one as radio buttons, every other option a box with its real maximum."""
     prefix = f"u-{selection.uid}"
     errors = form.errors if form is not None else {}
-    options = []
+    by_parent: dict[str, list[dict[str, Any]]] = {}
     for offer in offers:
-        name = f"sel-{offer['entry']}"
-        cost = cost_text(int(offer["cost"]) if float(offer["cost"]).is_integer() else offer["cost"], unit)
-        view = {"name": name, "id": f"{prefix}-{name}", "label": offer["name"], "cost": cost,
-                "note": offer["group"], "errors": list(errors.get(name, []))}
-        if offer["max"] == 1:
-            view.update(kind="check", checked=bool(offer["taken"]))
-        else:
-            view.update(kind="count", max=offer["max"] or 10000, value=offer["taken"])
-        options.append(view)
+        by_parent.setdefault(offer["parent"], []).append(offer)
+    view = _Layout(selection.uid, prefix, unit, errors, by_parent)
     return {"prefix": prefix, "non_field_errors": list(errors.get("__all__", [])), "fieldsets": [],
-            "options": options, "roles": []}
+            "options": [], "tree": view.nodes(selection.uid), "roles": []}
+
+
+class _Layout:
+    def __init__(self, unit_id: str, prefix: str, unit: str, errors, by_parent):
+        self.unit_id, self.prefix, self.unit, self.errors, self.by_parent = unit_id, prefix, unit, errors, by_parent
+
+    def cost(self, offer: dict[str, Any]) -> str:
+        return cost_text(int(offer["cost"]) if float(offer["cost"]).is_integer() else offer["cost"], self.unit)
+
+    def nodes(self, parent: str) -> list[dict[str, Any]]:
+        """The options of one selection, nested in their groups, in the data's order."""
+        root: dict[str, Any] = {"children": [], "index": {}}
+        for offer in self.by_parent.get(parent, []):
+            place = root
+            for group in offer["groups"]:
+                if group["id"] not in place["index"]:
+                    node = {"kind": "group", "group": group, "children": [], "index": {}}
+                    place["index"][group["id"]] = node
+                    place["children"].append(node)
+                place = place["index"][group["id"]]
+            place["children"].append(self.option(offer))
+        return [self.finish(n) for n in root["children"]]
+
+    def finish(self, node: dict[str, Any]) -> dict[str, Any]:
+        if node["kind"] != "group":
+            return node
+        group = node["group"]
+        children = [self.finish(c) for c in node["children"]]
+        limit = "" if group["max"] is None else f"up to {group['max']}"
+        if group["min"]:
+            limit = f"{group['min']}–{group['max']}" if group["max"] is not None else f"at least {group['min']}"
+            limit = "exactly 1" if (group["min"], group["max"]) == (1, 1) else limit
+        if group["max_cost"] is not None:
+            limit = ", ".join(filter(None, [limit, f"up to {int(group['max_cost'])} {self.unit}"]))
+        limit = "" if group["unavailable"] else limit
+        out = {"kind": "group", "legend": group["name"], "limit": limit, "unavailable": group["unavailable"],
+               "children": children}
+        options = [c for c in children if c["kind"] != "group"]
+        if group["max"] == 1 and options and len(options) == len(children):
+            first = options[0]["offer"]
+            name = tree_choice(first, self.unit_id)
+            out.update(kind="choice", name=name, id=f"{self.prefix}-{name}", none=group["min"] == 0,
+                       none_checked=not any(o["checked"] for o in options),
+                       errors=list(self.errors.get(name, [])))
+            for o in options:
+                o.update(kind="radio", value=o["offer"]["entry"], name=name)
+        return out
+
+    def option(self, offer: dict[str, Any]) -> dict[str, Any]:
+        name = tree_field(offer, self.unit_id)
+        view = {"kind": "check", "offer": offer, "name": name, "id": f"{self.prefix}-{name}", "label": offer["name"],
+                "cost": self.cost(offer), "per_model": offer["per_model"],
+                "cost_per_model": _step(offer["cost_per_model"], self.unit), "errors": list(self.errors.get(name, [])),
+                "checked": bool(offer["taken"]), "value": offer["taken"], "max": offer["max"],
+                "unavailable": offer["unavailable"], "disabled": bool(offer["unavailable"]) and not offer["taken"],
+                "inner": self.nodes(offer["child"]) if offer["child"] else []}
+        if offer["max"] != 1:
+            view["kind"] = "count"
+        return view
+
+
+def _step(value: float | None, unit: str) -> str:
+    """A cost that follows the models, as the data states it: "3 pts per model"."""
+    if value is None:
+        return ""
+    return f"{int(value) if float(value).is_integer() else value} {unit} per model"

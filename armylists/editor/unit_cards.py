@@ -44,6 +44,8 @@ class UnitCard:
     urls: dict[str, str] = field(default_factory=dict)
     profile: dict[str, Any] | None = None  # {"columns": [...], "rows": [[name, value...]]}, from the data
     rules: str = ""  # its special rules (and its mount's), as the book names them
+    tables: list[dict[str, Any]] = field(default_factory=list)   # a roster tree's: {type, columns, rows}
+    rule_list: list[dict[str, Any]] = field(default_factory=list)   # a roster tree's: {name, text, long}
 
     @property
     def problems(self) -> int:

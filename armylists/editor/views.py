@@ -316,15 +316,13 @@ def update_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
             return _missing_unit_form(request, unit_id)
         if loaded.roster.is_tree:
             tree = tree_lists.evaluated(loaded.roster)
-            form = TreeUnitForm(tree_lists.unit_offers(tree, tree.by_uid[unit_id]), request.POST,
-                                only=request.POST.get("only") or None)
-            form.unit_id = unit_id
-            return form
+            return TreeUnitForm(tree_lists.unit_offers(tree, tree.by_uid[unit_id]), request.POST,
+                                unit_id=unit_id, only=request.POST.get("only") or None)
         return UnitForm(loaded.book_of(unit), unit, request.POST, only=request.POST.get("only") or None)
 
     def change(loaded: Loaded, form: forms.Form) -> tuple[Roster, str | None]:
         if isinstance(form, TreeUnitForm):
-            return tree_lists.set_children(loaded.roster, unit_id, form.counts()), unit_id
+            return tree_lists.set_children(loaded.roster, form.counts()), unit_id
         return edits.update_unit(form.book, loaded.roster, unit_id, form.changes()), unit_id
 
     def errors_at(form: forms.Form) -> dict[str, Any]:

@@ -128,15 +128,25 @@ def violation_paragraph(v: Violation, styles: Styles, system: System | None = No
     return Paragraph(f"{mark} {text(plain_message(v.message, unit_ids))}{source}", style)
 
 
+def _bound(percent, points, count, budget: str) -> str:
+    """A category's minimum or maximum as the table prints it: a percent, else points (a roster tree's
+    limit may be in points), else a number of units; "-" for none."""
+    if percent is not None:
+        return f"{percent}%"
+    if points is not None:
+        return f"{points} {budget}"
+    return f"{count} unit{'' if count == 1 else 's'}" if count is not None else "-"
+
+
 def category_table(report: Report, styles: Styles, width: float) -> Grid:
     """Points, percent and bounds of each category, and the total."""
     budget = report.budget_unit
     rows = [["Category", "Units", budget, "%", "Min", "Max"]]
     for c in report.categories:
         rows.append([c.name, str(c.units), str(c.points), f"{c.percent:.1f}%",
-                     f"{c.min_percent}%" if c.min_percent is not None else "-",
-                     f"{c.max_percent}%" if c.max_percent is not None else "-"])
-    rows.append(["Total", str(report.figures.get("units", 0)), str(report.total_points),
+                     _bound(c.min_percent, c.min_points, c.min_count, budget),
+                     _bound(c.max_percent, c.max_points, c.max_count, budget)])
+    rows.append(["Total", str(report.figures.get("units", len(report.units))), str(report.total_points),
                  f"{report.total_points * 100 / report.points_limit:.1f}%", "", ""])
     size = styles.size * 0.9
     looks = []

@@ -30,8 +30,7 @@ from armylists.rules.battlescribe_systems import MAPPING_FILE, load_mappings, sy
 from armylists.rules.loader import load_system_part
 from armylists.rules.report import Violation
 from armylists.rules.battlescribe.document import document_tree, primary_cost_type, tree_report, tree_roster
-from armylists.rules.battlescribe.effective import effective
-from armylists.rules.battlescribe.queries import Context, Unsupported
+from armylists.lists.tree_offers import unit_offers  # noqa: F401 (the lists' API)
 from armylists.rules.battlescribe.tree import Force, Selection
 
 
@@ -245,44 +244,15 @@ def set_child_number(roster: Roster, parent_uid: str, entry: str, number: int) -
     return with_tree(roster, tree), child.uid if child is not None else None
 
 
-def set_children(roster: Roster, parent_uid: str, counts: dict[str, int]) -> Roster:
-    """Several of a selection's options set at once (the unit form): entry id path -> how many."""
-    for entry, number in counts.items():
+def set_children(roster: Roster, counts: dict[tuple[str, str], int]) -> Roster:
+    """Several options set at once (the unit form): (parent selection, entry id path) -> how many. A
+    parent gone with an earlier change (a child removed with its own options) is passed over."""
+    for (parent_uid, entry), number in counts.items():
         tree = evaluator(roster)
         parent = tree.by_uid.get(parent_uid)
         if not isinstance(parent, Selection):
-            raise EditError(f"The list has no selection {parent_uid!r}.", "unit")
+            continue
         have = sum(c.amount for c in parent.children if c.entry_id == entry)
         if have != number:
             roster, _uid = set_child_number(roster, parent_uid, entry, number)
     return roster
-
-
-def unit_offers(tree: TreeRoster, selection: Selection) -> list[dict]:
-    """What a unit's form offers: each option of the selection not hidden where it stands, with its
-    name, its cost (the first cost type, after modifiers), how many are taken, its maximum (a `max`
-    constraint on the parent, after modifiers; None when there is none) and its group's name."""
-    cost_types = {c["id"] for c in tree.game.cost_types}
-    primary = primary_cost_type(tree.game)
-    offers, seen = [], set()
-    for option in tree.options(selection):
-        if option.entry_id in seen:
-            continue
-        seen.add(option.entry_id)
-        taken = sum(c.amount for c in selection.children if c.entry_id == option.entry_id)
-        try:
-            eff = effective(Context(tree, None, selection, option), option.sources, cost_types, [],
-                            option.group_nodes)
-        except Unsupported:
-            continue
-        if eff.hidden and not taken:
-            continue
-        maxima = [v for c, v in eff.constraints if c.get("type") == "max" and c.get("scope") == "parent"
-                  and (c.get("field") or "selections") == "selections" and not c.get("percent")]
-        if maxima and min(maxima) <= 0 and not taken:
-            continue   # not allowed here now
-        group = option.groups[-1].node.get("name", "") if option.groups else ""
-        offers.append({"entry": option.entry_id, "name": eff.name or _name(option), "group": group,
-                       "cost": eff.costs.get(primary, 0.0), "taken": taken,
-                       "max": int(min(maxima)) if maxima else None})
-    return offers

@@ -34,11 +34,17 @@ class CategoryLine(NamedTuple):
     max_percent: int | None = None
     units: int = 0
     state: str = "ok"  # "low" under its minimum, "high" over its maximum (integer comparison, engine.py)
+    # A roster tree's category limits in points or in selections (BattleScribe states them so too).
+    min_points: int | None = None
+    max_points: int | None = None
+    min_count: int | None = None
+    max_count: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "points": self.points, "percent": self.percent,
                 "min_percent": self.min_percent, "max_percent": self.max_percent, "units": self.units,
-                "state": self.state}
+                "state": self.state, "min_points": self.min_points, "max_points": self.max_points,
+                "min_count": self.min_count, "max_count": self.max_count}
 
 
 class CountLine(NamedTuple):

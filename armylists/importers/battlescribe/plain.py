@@ -51,7 +51,9 @@ class Reader:
             "forces": [self.force(f, where) for f in kids(root, "forceEntries")],
             "entries": [self.node(e, "entry", where) for e in kids(root, "selectionEntries", "selectionEntry")]
             + [self.node(e, "link", where) for e in kids(root, "entryLinks")],
-            "shared": {}, "rules": {}, "profiles": {},
+            "shared": {}, "rules": {}, "rule_texts": {}, "profiles": {},
+            "profile_types": {p.get("id"): [t.get("name", "") for t in kids(p, "characteristicTypes")]
+                              for p in kids(root, "profileTypes")},
             "characteristic_types": {t.get("id"): t.get("name", "") for p in kids(root, "profileTypes")
                                      for t in kids(p, "characteristicTypes")},
             "catalogue_links": [(c.get("targetId"), truth(c.get("importRootEntries"))) for c in kids(root, "catalogueLinks")],
@@ -67,6 +69,7 @@ class Reader:
             data["shared"][g.get("id")] = self.node(g, "group", where)
         for r in kids(root, "sharedRules") + kids(root, "rules"):
             data["rules"][r.get("id")] = r.get("name", "")
+            data["rule_texts"][r.get("id")] = description(r)
         for p in kids(root, "sharedProfiles"):
             data["profiles"][p.get("id")] = self.profile(p)
         return data
@@ -117,14 +120,19 @@ class Reader:
             "primary": next((c.get("targetId") for c in categories if truth(c.get("primary"))), None),
             "profiles": [self.profile(p) for p in kids(element, "profiles")],
             "rules": [r.get("name", "") for r in kids(element, "rules")],
+            "rule_texts": [description(r) for r in kids(element, "rules")],   # the cards' (issue 22)
             "info_links": [(i.get("targetId"), i.get("type"), i.get("name", "")) for i in kids(element, "infoLinks")],
+            # each info link's own modifiers (its name's: "Hard Target" + " (1)"), for the cards (issue 22)
+            "info_link_modifiers": [{"modifiers": self.modifiers(i, here), "modifier_groups": self.modifier_groups(i, here)}
+                                    for i in kids(element, "infoLinks")],
             "where": here, "import": element.get("import") != "false",
             "modifier_groups": self.modifier_groups(element, here),
             "category_links": [self.category(c, here) for c in categories],
         }
 
     def profile(self, element: Element) -> dict:
-        return {"name": element.get("name", ""), "type": element.get("typeName", ""),
+        # the profile type's id: its characteristic types lay out the card's table (issue 22)
+        return {"name": element.get("name", ""), "type": element.get("typeName", ""), "type_id": element.get("typeId", ""),
                 "characteristics": [(c.get("name", ""), (c.text or "").strip())
                                     for c in kids(element, "characteristics")]}
 
@@ -195,3 +203,9 @@ def read_plain(source: str, root: Element) -> dict:
     if version.split(".")[0] in ("0", "1"):
         return LegacyReader(source, root).read()
     return Reader(source, root).read()
+
+
+def description(rule: Element) -> str:
+    """A rule's text (its <description>), whitespace as written, capped like any text we keep."""
+    found = next((c for c in rule if local(c.tag) == "description"), None)
+    return ((found.text or "").strip() if found is not None else "")[:4000]

@@ -17,6 +17,8 @@ from typing import Callable
 
 from armylists.rules.battlescribe.actions import place
 from armylists.rules.battlescribe.data import GameData
+from armylists.rules.battlescribe.effective import effective
+from armylists.rules.battlescribe.queries import Context
 from armylists.rules.battlescribe.evaluate import Result, evaluate, refresh
 from armylists.rules.battlescribe.tree import Force, Roster, RosterError, Selection
 from armylists.rules.report import ERROR, WARNING, CategoryLine, Report, UnitLine, Violation
@@ -146,6 +148,66 @@ def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
     return result, issues
 
 
+def _bound(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def category_limits(roster: Roster, force: Force, link: dict) -> dict[str, int | float]:
+    """A force's limits on one category, after modifiers, as the validator checks them (the category's
+    and its link's constraints): min/max in percent, points (any cost type) or selections."""
+    cost_types = {c["id"] for c in roster.game.cost_types}
+    category = roster.game.categories.get(link["target"], {})
+    ctx = Context(roster, force, force.parent)
+    found: dict[str, int | float] = {}
+    for source in (s for s in (category, link) if s):
+        for constraint, value in effective(ctx, (source,), cost_types, []).constraints:
+            field = constraint.get("field") or "selections"
+            measure = field.split("::", 1)[1] if field.startswith("limit::") else field
+            kind = "percent" if constraint.get("percent") else "count" if measure == "selections" else "points"
+            key = f"{constraint.get('type')}_{kind}"
+            if constraint.get("type") in ("min", "max") and measure in cost_types | {"selections"}:
+                keep = max if constraint["type"] == "min" else min
+                found[key] = _bound(keep(found[key], value)) if key in found else _bound(value)
+    return found
+
+
+def category_lines(roster: Roster, units: list[UnitLine], per_category: dict[str, int], limit: int,
+                   cost_type: str) -> tuple[CategoryLine, ...]:
+    """Every category of the forces that has units or a limit (the force entry's category links, in
+    their order, a hidden one left out unless it holds units), with its limits; then any category that
+    has units but no link."""
+    lines, seen = [], set()
+    for force in roster.all_forces():
+        for link in force.entry.get("category_links", []):
+            target = link["target"]
+            if target in seen:
+                continue
+            bounds = category_limits(roster, force, link)
+            category = roster.game.categories.get(target, {})
+            hidden = effective(Context(roster, force, force.parent), tuple(s for s in (category, link) if s),
+                               set(), []).hidden
+            if (hidden or not bounds) and target not in per_category:
+                continue
+            seen.add(target)
+            points = per_category.get(target, 0)
+            percent = round(100 * points / limit, 1) if limit else 0.0
+            count = sum(1 for u in units if u.category == target)
+            low = [("min_percent", percent), ("min_points", points), ("min_count", count)]
+            high = [("max_percent", percent), ("max_points", points), ("max_count", count)]
+            state = "low" if any(k in bounds and got < bounds[k] for k, got in low) else \
+                "high" if any(k in bounds and got > bounds[k] for k, got in high) else "ok"
+            lines.append(CategoryLine(target, roster.game.name_of(target), points, percent,
+                                      bounds.get("min_percent"), bounds.get("max_percent"), count, state,
+                                      bounds.get("min_points"), bounds.get("max_points"),
+                                      bounds.get("min_count"), bounds.get("max_count")))
+    for target, points in per_category.items():
+        if target not in seen:
+            lines.append(CategoryLine(target, roster.game.name_of(target), points,
+                                      round(100 * points / limit, 1) if limit else 0.0,
+                                      units=sum(1 for u in units if u.category == target)))
+    return tuple(lines)
+
+
 def tree_report(roster: Roster, system: str, book: str, version: str,
                 more: Callable[[Roster, Result], list[Violation]] | None = None) -> Report:
     """Our Report of the evaluator's verdict: the total and limit in the cost type the roster limits (else
@@ -168,9 +230,7 @@ def tree_report(roster: Roster, system: str, book: str, version: str,
                                   selection.number))
             if category:
                 per_category[category] = per_category.get(category, 0) + points
-    categories = tuple(CategoryLine(c, game.name_of(c), points, round(100 * points / limit, 1) if limit else 0.0,
-                                    units=sum(1 for u in units if u.category == c))
-                       for c, points in per_category.items())
+    categories = category_lines(roster, units, per_category, limit, cost_type)
     units_of = {uid: _root_uid(roster, uid) for uid in {i.where for i in issues if i.where}}
     violations = tuple(Violation(i.code, i.message, ERROR if i.severity == "error" else WARNING,
                                  unit=units_of.get(i.where)) for i in issues)

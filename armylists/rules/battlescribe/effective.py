@@ -51,7 +51,7 @@ def as_number(text) -> float:
         raise Unsupported(f"modifier value {text!r} is not a number") from None
 
 
-def _gated(source: dict):
+def gated(source: dict):
     """(modifier, gates, repeat lists) of a node: its own modifiers, then its modifier groups' (nested)."""
     for modifier in source.get("modifiers", []):
         yield modifier, [modifier.get("when", {})], [modifier.get("repeats", [])]
@@ -98,7 +98,7 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
     result = Effective(name, any(s.get("hidden") for s in sources), costs, constraints, categories, primary)
     applied = []
     for source in sources:
-        for modifier, gates, repeat_lists in _gated(source):
+        for modifier, gates, repeat_lists in gated(source):
             if modifier.get("field") in cost_types and _reads_own_cost(modifier, gates, repeat_lists, ctx):
                 result.messages.append(("cycle", f"{name}: its {modifier['field']} modifier counts its own "
                                                  f"{modifier['field']}; not applied"))
@@ -119,7 +119,7 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
     for group in groups:   # an entry of a hidden group (by its flag or a modifier) is hidden
         if result.hidden:
             break
-        if group.get("hidden") or any(m.get("field") == "hidden" for m, _g, _r in _gated(group)):
+        if group.get("hidden") or any(m.get("field") == "hidden" for m, _g, _r in gated(group)):
             result.hidden = effective(ctx, (group,), cost_types, unsupported).hidden
     return result
 

@@ -1,0 +1,151 @@
+"""What a unit of a roster tree offers, as the evaluator computes it where the unit stands: each option
+of the unit and of its selected children (nested), with its name and cost after modifiers, how many are
+taken, its maximum after modifiers (None when the data sets none), the groups it sits in (name, minimum,
+maximum after modifiers) and, where a modifier made a maximum 0, why, in words taken from the modifier's
+condition ("not with Great Weapon"). Hidden entries are left out. Nothing here re-judges the roster: it
+reads `effective()` and the evaluator's condition queries."""
+from __future__ import annotations
+
+from armylists.rules.battlescribe.document import primary_cost_type
+from armylists.rules.battlescribe.effective import Effective, gated, effective, shown
+from armylists.rules.battlescribe.queries import Context, Unsupported, condition_holds, group_holds
+from armylists.rules.battlescribe.tree import Roster as TreeRoster
+from armylists.rules.battlescribe.tree import Selection
+
+COMPARE_WORDS = {"equalTo": "exactly", "notEqualTo": "other than", "atLeast": "at least", "atMost": "at most",
+                 "greaterThan": "more than", "lessThan": "fewer than"}
+
+
+def _limits(eff: Effective) -> tuple[int | None, int, list[dict]]:
+    """(max, min, the max constraints at 0) of the selections counted in the parent."""
+    mine = [(c, v) for c, v in eff.constraints if c.get("scope") == "parent" and not c.get("percent")
+            and (c.get("field") or "selections") == "selections"]
+    maxima = [(c, v) for c, v in mine if c.get("type") == "max"]
+    minima = [v for c, v in mine if c.get("type") == "min"]
+    top = int(min(v for _c, v in maxima)) if maxima else None
+    return top, int(max(minima)) if minima else 0, [c for c, v in maxima if v <= 0 < float(c["value"])]
+
+
+def per_model(option, primary: str) -> tuple[float | None, bool]:
+    """(cost per model, maximum per model): a modifier of the option's cost or of a maximum that repeats
+    once per model in its parent (repeat childId "model", value 1: T9A's "+3 pts per model"); a
+    collective entry is one per model of its parent, so its maximum follows the models too."""
+    maxima = {c.get("id") for s in option.sources for c in s.get("constraints", []) if c.get("type") == "max"}
+    step, scaled = None, bool(option.entry.get("collective"))
+    for source in option.sources:
+        for modifier, _gates, repeat_lists in gated(source):
+            if modifier.get("type") != "increment":
+                continue
+            if not any(r.get("child") == "model" and r.get("value") == 1 and r.get("scope") == "parent"
+                       for repeats in repeat_lists for r in repeats):
+                continue
+            if modifier.get("field") == primary:
+                step = float(modifier.get("value", 0))
+            elif modifier.get("field") in maxima:
+                scaled = True
+    return step, scaled
+
+
+def condition_words(tree: TreeRoster, condition: dict) -> str:
+    """A condition as a player reads it: what it counts, the comparison and where."""
+    game = tree.game
+    child = game.name_of(condition.get("child") or "") if condition.get("child") not in ("", "any", None) else "anything"
+    kind, value = condition.get("type"), condition.get("value", 0)
+    if kind in ("instanceOf", "notInstanceOf"):
+        return f"{'not ' if kind == 'notInstanceOf' else ''}in {child}"
+    if (kind, value) in (("equalTo", 1), ("atLeast", 1), ("greaterThan", 0)):
+        return f"with {child}"
+    if (kind, value) in (("equalTo", 0), ("lessThan", 1), ("atMost", 0)):
+        return f"without {child}"
+    scope = condition.get("scope", "")
+    where = scope if scope in ("self", "parent", "force", "roster") else game.name_of(scope)
+    return f"with {COMPARE_WORDS.get(kind, kind)} {shown(value)} {child} in {where}"
+
+
+def why_zero(tree: TreeRoster, ctx: Context, sources: tuple[dict, ...], zeroed: list[dict]) -> str:
+    """Why a maximum is 0: the conditions that hold of the modifiers that apply to it."""
+    ids = {c.get("id") for c in zeroed}
+    reasons = []
+    for source in sources:
+        for modifier, gates, _repeats in gated(source):
+            if modifier.get("field") not in ids:
+                continue
+            try:
+                if not all(group_holds(g, ctx) for g in gates):
+                    continue
+            except Unsupported:
+                continue
+            for condition in (c for gate in gates for c in _holding(gate, ctx)):
+                words = condition_words(tree, condition)
+                if words not in reasons:
+                    reasons.append(words)
+    return "not " + " and ".join(reasons) if reasons else "not allowed here"
+
+
+def _holding(group: dict, ctx: Context):
+    """The conditions of a condition group (nested) that hold: what made its modifier apply."""
+    for condition in group.get("conditions", []):
+        if condition_holds(condition, ctx):
+            yield condition
+    for inner in group.get("groups", []):
+        yield from _holding(inner, ctx)
+
+
+def unit_offers(tree: TreeRoster, selection: Selection) -> list[dict]:
+    """The options of `selection` and of its selected children, each a dict: parent (uid), entry,
+    name, cost, taken, max, per_model (the maximum
+    follows the parent's models), cost_per_model (or None), unavailable (words, or ""), groups (outermost first: id, name,
+    min, max, max_cost (of the first cost type), unavailable, default), depth (0 for the unit's own) and child (the uid of its selection
+    when taken and offering options of its own, whose offers follow it)."""
+    offers: list[dict] = []
+    _offers(tree, selection, offers, 0)
+    return offers
+
+
+def _offers(tree: TreeRoster, parent: Selection, out: list[dict], depth: int) -> None:
+    cost_types = {c["id"] for c in tree.game.cost_types}
+    primary = primary_cost_type(tree.game)
+    seen, groups = set(), {}
+    for option in tree.options(parent):
+        if option.entry_id in seen:
+            continue
+        seen.add(option.entry_id)
+        taken = sum(c.amount for c in parent.children if c.entry_id == option.entry_id)
+        ctx = Context(tree, None, parent, option)
+        try:
+            eff = effective(ctx, option.sources, cost_types, [], option.group_nodes)
+            path = [_group(tree, ctx, step, groups, cost_types) for step in option.groups]
+        except Unsupported:
+            continue
+        if eff.hidden and not taken:
+            continue
+        top, _low, zeroed = _limits(eff)
+        step, scaled = per_model(option, primary)
+        unavailable = why_zero(tree, ctx, option.sources, zeroed) if zeroed else ""
+        unavailable = unavailable or next((g["unavailable"] for g in path if g["unavailable"]), "")
+        if top is not None and top <= 0 and not zeroed and not taken:
+            continue   # a maximum of 0 the data states outright: never offered here
+        out.append({"parent": parent.uid, "entry": option.entry_id, "name": eff.name or option.entry.get("name", ""),
+                    "cost": eff.costs.get(primary, 0.0), "taken": taken, "max": top,
+                    "per_model": scaled, "cost_per_model": step, "unavailable": unavailable,
+                    "groups": path, "depth": depth, "child": ""})
+        for child in parent.children:
+            if child.entry_id == option.entry_id and tree.options(child):
+                out[-1]["child"] = child.uid
+                _offers(tree, child, out, depth + 1)
+                break
+
+
+def _group(tree: TreeRoster, ctx: Context, step, cache: dict, cost_types: set[str]) -> dict:
+    if step.group_id not in cache:
+        sources = tuple(n for n in (step.node, step.link) if n is not None)
+        eff = effective(ctx, sources, cost_types, [])
+        top, low, zeroed = _limits(eff)
+        primary = primary_cost_type(tree.game)
+        spend = [v for c, v in eff.constraints if c.get("type") == "max" and c.get("field") == primary
+                 and c.get("scope") == "parent" and not c.get("percent")]
+        cache[step.group_id] = {"id": step.group_id, "name": eff.name or step.node.get("name", ""), "min": low,
+                                "max_cost": min(spend) if spend else None,
+                                "max": top, "unavailable": why_zero(tree, ctx, sources, zeroed) if zeroed else "",
+                                "default": step.node.get("default")}
+    return cache[step.group_id]
