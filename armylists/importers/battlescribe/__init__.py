@@ -17,6 +17,7 @@ from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book, build_system
 
 from armylists.importers.battlescribe.books import OTHER, BookMaker
+from armylists.importers.battlescribe.choosing import distinct, game_system_document, not_an_army, system_name
 from armylists.importers.battlescribe.names import capped_id, slug
 from armylists.importers.battlescribe.plain import plain_document
 from armylists.importers.battlescribe.sources import BattleScribeInputError, Document, read_sources
@@ -48,28 +49,39 @@ class Conversion:
     # book id -> the plain documents the tree evaluator needs for it: the game system, the catalogue and
     # the catalogues it links (nested), stored with the book so the site never reads the files again
     game_data: dict[str, list[dict]] = field(default_factory=dict)
+    # the documents read but made no book or system, each {"source", "name", "reason"}: libraries, catalogues
+    # that lend entries only, a second document with an id already read
+    skipped: list[dict] = field(default_factory=list)
 
 
 def version(revision: int) -> str:
     return f"r{revision}" + (f".i{IMPORTER_REVISION}" if IMPORTER_REVISION > 1 else "")
 
 
-def convert(documents: list[Document]) -> Conversion:
-    """Every catalogue of the documents as a book of its game system, which must be among them."""
-    plain = [plain_document(d) for d in documents]
+def convert(documents: list[Document], source: str | None = None, ours=None) -> Conversion:
+    """Every catalogue of the documents as a book of its game system, which must be among them.
+
+    `source` names where the data comes from (else its game system's file says, choosing.py);
+    `ours(game system) -> str | None` is the name of our system that rules_data/battlescribe_systems.yaml
+    maps it onto, which the imported system is then called by (marked as imported)."""
+    plain, skipped = distinct([plain_document(d) for d in documents])
     systems = {p["id"]: p for p in plain if p["kind"] == "system"}
-    conversion = Conversion()
+    conversion = Conversion(skipped=skipped)
     for system in systems.values():
         catalogues = [p for p in plain if p["kind"] == "catalogue" and p["game_system"] == system["id"]]
         index: dict[str, dict] = {}
         for doc in [system, *catalogues]:
             index.update(own_ids(doc))
         info = system_info(system, catalogues)
+        info["system"]["name"] = system_name(system, game_system_document(documents, system), source,
+                                             ours(system) if ours else None)
         conversion.systems.append(info["system"])
         conversion.sources[info["system_id"]] = system["source"]
         by_id = {c["id"]: c for c in catalogues}
         for catalogue in catalogues:
-            if catalogue["library"]:
+            reason = not_an_army(catalogue, system, index)
+            if reason:
+                conversion.skipped.append({"source": catalogue["source"], "name": catalogue["name"], "reason": reason})
                 continue
             linked = [by_id[t] for t, roots in catalogue["catalogue_links"] if roots and t in by_id]
             # Catalogues copy shared entries from each other under the same ids (every 0.11 army's Battle
@@ -211,7 +223,8 @@ def check(conversion: Conversion) -> dict[str, Book]:
 
 
 def report_data(conversion: Conversion) -> dict:
-    """Per book: name, system, revision, entries, constraints and modifiers (total, checked), unchecked."""
+    """Per book: name, system, revision, entries, constraints and modifiers (total, checked), unchecked;
+    and the documents skipped, with why."""
     books = []
     totals = {"constraints": {"total": 0, "checked": 0}, "modifiers": {"total": 0, "checked": 0, "display_only": 0}}
     for r in conversion.reports:
@@ -225,4 +238,4 @@ def report_data(conversion: Conversion) -> dict:
     total = totals["constraints"]["total"] + totals["modifiers"]["total"]
     checked = totals["constraints"]["checked"] + totals["modifiers"]["checked"]
     totals["checked_percent"] = round(100 * checked / total, 1) if total else 100.0
-    return {"books": books, "totals": totals}
+    return {"books": books, "totals": totals, "skipped": list(conversion.skipped)}

@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 from armylists.importers.battlescribe import BattleScribeInputError, Conversion, convert, read_sources, report_data
 from armylists.importers.battlescribe import check as check_conversion
 from armylists.importers.storing import battlescribe_files, store_for_command
+from armylists.lists.catalogue import our_system_name
 
 
 class Command(BaseCommand):
@@ -28,11 +29,14 @@ class Command(BaseCommand):
         parser.add_argument("sources", nargs="+", help=".gst/.cat/.gstz/.catz files, folders, .zip archives, https URLs")
         parser.add_argument("--json", type=Path, default=None, dest="json_report", help="write a JSON report per book here")
         parser.add_argument("--check", action="store_true", help="read, convert and check only; write nothing")
+        parser.add_argument("--source-name", default=None, dest="source_name",
+                            help="where the data comes from, shown in its system's name (else its .gst says)")
 
-    def handle(self, *args, sources: list[str], json_report: Path | None = None, check: bool = False, **options):
+    def handle(self, *args, sources: list[str], json_report: Path | None = None, check: bool = False,
+               source_name: str | None = None, **options):
         try:
             documents = read_sources(sources)
-            conversion = convert(documents)
+            conversion = convert(documents, source=(source_name or "").strip()[:80] or None, ours=our_system_name)
             check_conversion(conversion)
         except BattleScribeInputError as exc:
             raise CommandError(f"Nothing imported. {exc}", returncode=2) from None
@@ -56,6 +60,8 @@ class Command(BaseCommand):
         self._store(conversion)
 
     def _report(self, conversion: Conversion, verbosity: int) -> None:
+        for skipped in conversion.skipped:   # said at any verbosity: a document that made no book, and why
+            self.stderr.write(f"Skipped {skipped['source']} ({skipped['name']}): {skipped['reason']}")
         for r in conversion.reports:   # said at any verbosity: a book that would show no points
             for warning in r.warnings:
                 self.stderr.write(f"Warning: {r.name} (revision {r.revision}): {warning}")

@@ -1,0 +1,89 @@
+"""Which documents of an import become systems and books, and what a player sees them called.
+
+    kept, skipped = distinct(plain)                  # one document per id; the others skipped, with why
+    reason = not_an_army(catalogue, system, index)   # None, or why a catalogue is offered as no army
+    name = system_name(system, document, given, ours)  # "Mordheim (BSData)", "... (imported data, BSData)"
+
+Pure Python, no Django.
+"""
+from __future__ import annotations
+
+from armylists.importers.battlescribe.elements import kids, local
+from armylists.importers.battlescribe.sources import Document
+
+# Where a game system's data says it was published (its authorUrl, its publications' publisherUrl) -> how
+# players know that source. Publishers of data, not games: a system's name says whose data a player builds on.
+PUBLISHERS = (("newrecruit.eu", "New Recruit"), ("github.com/bsdata", "BSData"))
+UNKNOWN_SOURCE = "BattleScribe data"
+
+
+def data_source(document: Document) -> str | None:
+    """The publisher a game system's file names (New Recruit, BSData), or None."""
+    root = document.root
+    urls = [root.get("authorUrl", "")]
+    urls += [p.get("publisherUrl", "") for p in kids(root, "publications")]
+    for url in urls:
+        for host, name in PUBLISHERS:
+            if host in url.lower():
+                return name
+    return None
+
+
+def system_name(system: dict, document: Document | None, given: str | None, ours: str | None) -> str:
+    """The imported system's name with its source: the source given at import, else the one its file names,
+    else "BattleScribe data"; a system that rules_data/battlescribe_systems.yaml maps onto one of ours
+    (`ours`: that system's name) is called by our name, marked as imported data."""
+    source = given or (data_source(document) if document is not None else None) or UNKNOWN_SOURCE
+    if ours:
+        return f"{ours} (imported data, {source})"
+    return f"{system['name']} ({source})"
+
+
+def distinct(plain: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The documents with the first of each id kept: BattleScribe links catalogues and game systems by id, so
+    two with one id cannot both be read; the later ones are skipped (`{"source", "name", "reason"}`)."""
+    seen: dict[tuple[str, str], dict] = {}
+    kept, skipped = [], []
+    for doc in plain:
+        first = seen.setdefault((doc["kind"], doc["id"]), doc)
+        if first is doc:
+            kept.append(doc)
+            continue
+        skipped.append({"source": doc["source"], "name": doc["name"],
+                        "reason": f"has the id {doc['id']!r} of {first['source']} ({first['name']}), which is "
+                                  f"imported instead: BattleScribe links {doc['kind']}s by id, so only one can be"})
+    return kept, skipped
+
+
+def _categories(node: dict, index: dict[str, dict]) -> set[str]:
+    found = set(node.get("categories", []))
+    if node["kind"] == "link" and not found and node.get("target") in index:
+        found = set(index[node["target"]].get("categories", []))
+    return found
+
+
+def not_an_army(catalogue: dict, system: dict, index: dict[str, dict]) -> str | None:
+    """Why a catalogue is offered as no army, else None. A library (library="true") only lends entries. So
+    does a catalogue that declares no force of its own and none of whose root entries is in a category that
+    a force of the game system requires (a min constraint above 0): it can fill only forces taken beside an
+    army (Mordheim's Characters: Hired Swords and Dramatis Personae). A game system that requires no
+    category cannot tell, and every such catalogue stays an army."""
+    if catalogue["library"]:
+        return 'a library (library="true"): it lends entries to the catalogues that link it'
+    if catalogue["forces"]:
+        return None
+    required = {c["target"]: c["name"] for f in system["forces"] for c in f["categories"]
+                if any(k["type"] == "min" and k["value"] > 0 for k in c["constraints"])}
+    if not required:
+        return None
+    held = set().union(*(_categories(e, index) for e in catalogue["entries"])) if catalogue["entries"] else set()
+    if held & set(required):
+        return None
+    return (f"no army: it declares no force, and none of its root entries is in a category a force of "
+            f"{system['name']} requires ({', '.join(sorted(set(required.values())))}); it lends entries to "
+            f"forces taken beside an army")
+
+
+def game_system_document(documents: list[Document], system: dict) -> Document | None:
+    """The file a plain game system was read from."""
+    return next((d for d in documents if d.source == system["source"] and local(d.root.tag) == "gameSystem"), None)
