@@ -40,12 +40,12 @@ def system_name(system: dict, document: Document | None, given: str | None, ours
 
 
 def distinct(plain: list[dict]) -> tuple[list[dict], list[dict]]:
-    """The documents with the first of each id kept: BattleScribe links catalogues and game systems by id, so
+    """The documents with the first of each id (of a game system) kept: BattleScribe links catalogues by id, so
     two with one id cannot both be read; the later ones are skipped (`{"source", "name", "reason"}`)."""
     seen: dict[tuple[str, str], dict] = {}
     kept, skipped = [], []
     for doc in plain:
-        first = seen.setdefault((doc["kind"], doc["id"]), doc)
+        first = seen.setdefault((doc["kind"], doc["id"], doc.get("game_system") or ""), doc)
         if first is doc:
             kept.append(doc)
             continue
