@@ -82,8 +82,8 @@ def test_a_folder_of_two_game_systems_imports_each_to_its_own_and_says_what_it_s
                                 f"Skipped {two_games / 'shared.cat'} (Shared): {LIBRARY}"]
     assert out.splitlines()[-1] == "2 books and 2 systems are good; nothing written."
     data = json.loads(report.read_text())
-    assert [(b["name"], b["book"], b["system"]) for b in data["books"]] == [
-        ("Test Knights", "bs-test-knights", "bs-test-battles"), ("Raiders", "bs-raiders", "bs-skirmish")]
+    assert [(b["name"], b["book"], b["system"]) for b in data["books"]] == [  # in the order read: skirmish.gst first
+        ("Raiders", "bs-raiders", "bs-skirmish"), ("Test Knights", "bs-test-knights", "bs-test-battles")]
     assert data["skipped"] == [
         {"source": str(two_games / "sellswords.cat"), "name": "Sellswords", "reason": SELLSWORDS},
         {"source": str(two_games / "shared.cat"), "name": "Shared", "reason": LIBRARY}]
@@ -93,7 +93,7 @@ def test_a_catalogue_with_an_entry_in_a_required_category_is_an_army(two_games):
     # The boundary: one root entry in the required category makes Sellswords a book.
     (two_games / "sellswords.cat").write_text(skirmish_catalogue("sell", "Sellswords", "leaders"))
     conversion = convert(read_sources([str(two_games)]))
-    assert [b["id"] for b in conversion.books] == ["bs-test-knights", "bs-raiders", "bs-sellswords"]
+    assert [b["id"] for b in conversion.books] == ["bs-raiders", "bs-sellswords", "bs-test-knights"]
     assert [s["name"] for s in conversion.skipped] == ["Shared"]
 
 
