@@ -110,7 +110,7 @@ def test_two_catalogues_with_one_id_are_reported_and_the_first_read_is_imported(
 
 
 @pytest.mark.parametrize("attributes, given, name", [
-    ("", None, "Test Battles (BattleScribe data)"),
+    ("", None, "Test Battles (BattleScribe)"),
     ('authorUrl="www.newrecruit.eu"', None, "Test Battles (New Recruit)"),
     ('authorUrl="https://github.com/BSData/test"', None, "Test Battles (BSData)"),
     ('authorUrl="www.newrecruit.eu"', "Our club", "Test Battles (Our club)"),
@@ -123,7 +123,7 @@ def test_an_imported_system_carries_its_source_in_its_name(tmp_path, attributes,
 
 def test_the_publication_url_names_the_source(two_games):
     names = {s["id"]: s["name"] for s in convert(read_sources([str(two_games)])).systems}
-    assert names == {"bs-test-battles": "Test Battles (BattleScribe data)", "bs-skirmish": "Skirmish (BSData)"}
+    assert names == {"bs-test-battles": "Test Battles (BattleScribe)", "bs-skirmish": "Skirmish (BSData)"}
 
 
 @pytest.mark.django_db
@@ -144,3 +144,8 @@ def test_a_mapped_system_is_called_by_our_name_as_imported_data_on_every_page(tm
     form = client.get(reverse("list-new")).content.decode()
     assert '<optgroup label="Mordheim (imported data, Test data)">' in form
     assert 'value="bs-skirm/bs-raiders/r1"' in form and "bs-sellswords" not in form and "bs-shared" not in form
+    books = client.get("/api/v1/books/").json()
+    assert [(b["system"], b["id"], b["name"]) for b in books if b["system"] == "bs-skirm"] == [
+        ("bs-skirm", "bs-raiders", "Raiders")]
+    page = client.get(reverse("book-detail", args=["bs-skirm", "bs-raiders", "r1"])).content.decode()
+    assert '<p class="muted">Mordheim (imported data, Test data). Sources:' in page

@@ -14,7 +14,7 @@ from armylists.importers.battlescribe.sources import Document
 # Where a game system's data says it was published (its authorUrl, its publications' publisherUrl) -> how
 # players know that source. Publishers of data, not games: a system's name says whose data a player builds on.
 PUBLISHERS = (("newrecruit.eu", "New Recruit"), ("github.com/bsdata", "BSData"))
-UNKNOWN_SOURCE = "BattleScribe data"
+UNKNOWN_SOURCE = "BattleScribe"
 
 
 def data_source(document: Document) -> str | None:
@@ -31,7 +31,7 @@ def data_source(document: Document) -> str | None:
 
 def system_name(system: dict, document: Document | None, given: str | None, ours: str | None) -> str:
     """The imported system's name with its source: the source given at import, else the one its file names,
-    else "BattleScribe data"; a system that rules_data/battlescribe_systems.yaml maps onto one of ours
+    else "BattleScribe"; a system that rules_data/battlescribe_systems.yaml maps onto one of ours
     (`ours`: that system's name) is called by our name, marked as imported data."""
     source = given or (data_source(document) if document is not None else None) or UNKNOWN_SOURCE
     if ours:
