@@ -11,6 +11,7 @@ docs/import-battlescribe.md describes every mapping.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from armylists.rules.book import Book
 from armylists.rules.errors import RulesDataError
@@ -58,7 +59,8 @@ def version(revision: int) -> str:
     return f"r{revision}" + (f".i{IMPORTER_REVISION}" if IMPORTER_REVISION > 1 else "")
 
 
-def convert(documents: list[Document], source: str | None = None, ours=None) -> Conversion:
+def convert(documents: list[Document], source: str | None = None,
+            ours: Callable[[dict], str | None] | None = None) -> Conversion:
     """Every catalogue of the documents as a book of its game system, which must be among them.
 
     `source` names where the data comes from (else its game system's file says, choosing.py);

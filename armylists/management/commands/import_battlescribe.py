@@ -1,11 +1,15 @@
 """Import BattleScribe / New Recruit data (game systems and catalogues) as systems and books.
 
-    python manage.py import_battlescribe PATH_OR_URL... [--json REPORT] [--check]
+    python manage.py import_battlescribe PATH_OR_URL... [--json REPORT] [--check] [--source-name NAME]
 
 Each PATH is a .gst or .cat file, a .gstz/.catz, a folder of them, or a .zip of a whole data repository;
 an https:// URL of any of these is downloaded first. Every catalogue becomes a book pinned at its
 revision, built by the engine's own loader before anything is stored; all or nothing per run, and
 importing the same files again changes nothing. `--check` reads and reports, writing nothing.
+Libraries, catalogues that only lend entries and a second document with an id already read are
+skipped, each said on stderr with why (and under `skipped` in --json). An imported system's name says its
+source (`--source-name`, else its .gst's publisher), or is our system's where
+rules_data/battlescribe_systems.yaml maps it (docs/import-battlescribe.md).
 Exit status: 0 imported (or checked), 2 a file cannot be read or is not a catalogue, 1 the database
 refused (a stored version with other content).
 """
