@@ -70,8 +70,8 @@ def run(*args) -> tuple[str, str]:
     return out.getvalue(), err.getvalue()
 
 
-SELLSWORDS = ("no army: it declares no force, and none of its root entries is in a category a force of Skirmish "
-              "requires (Leaders); it lends entries to forces taken beside an army")
+SELLSWORDS = ("no army: it declares no force, and its root entries fill no force of Skirmish: none is in Leaders, "
+              "which a force requires; it lends entries to forces taken beside an army")
 LIBRARY = 'a library (library="true"): it lends entries to the catalogues that link it'
 
 
@@ -95,6 +95,21 @@ def test_a_catalogue_with_an_entry_in_a_required_category_is_an_army(two_games):
     conversion = convert(read_sources([str(two_games)]))
     assert [b["id"] for b in conversion.books] == ["bs-raiders", "bs-sellswords", "bs-test-knights"]
     assert [s["name"] for s in conversion.skipped] == ["Shared"]
+
+
+def test_root_entries_imported_from_a_linked_catalogue_fill_a_force(two_games):
+    # Sellswords imports the root entries of a library with a Leader (importRootEntries, as Mordheim's
+    # warbands import data.cat's Configuration): it can fill the Band, so it is an army.
+    (two_games / "shared.cat").write_text(skirmish_catalogue("shared", "Shared", "leaders", library="true"))
+    link = ('<catalogueLinks><catalogueLink id="l1" name="Shared" targetId="shared" type="catalogue" '
+            'importRootEntries="true"/></catalogueLinks>')
+    sell = skirmish_catalogue("sell", "Sellswords", "hirelings").replace("</catalogue>", f"{link}\n</catalogue>")
+    (two_games / "sellswords.cat").write_text(sell)
+    conversion = convert(read_sources([str(two_games)]))
+    assert [b["id"] for b in conversion.books] == ["bs-raiders", "bs-sellswords", "bs-test-knights"]
+    # not imported, the same library's root entries fill nothing
+    (two_games / "sellswords.cat").write_text(sell.replace('importRootEntries="true"', 'importRootEntries="false"'))
+    assert [s["name"] for s in convert(read_sources([str(two_games)])).skipped] == ["Sellswords", "Shared"]
 
 
 def test_two_catalogues_with_one_id_are_reported_and_the_first_read_is_imported(tmp_path):

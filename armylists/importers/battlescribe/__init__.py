@@ -81,7 +81,7 @@ def convert(documents: list[Document], source: str | None = None,
         conversion.sources[info["system_id"]] = system["source"]
         by_id = {c["id"]: c for c in catalogues}
         for catalogue in catalogues:
-            reason = not_an_army(catalogue, system, index)
+            reason = not_an_army(catalogue, system, index, by_id)
             if reason:
                 conversion.skipped.append({"source": catalogue["source"], "name": catalogue["name"], "reason": reason})
                 continue

@@ -62,26 +62,30 @@ def _categories(node: dict, index: dict[str, dict]) -> set[str]:
     return found
 
 
-def not_an_army(catalogue: dict, system: dict, index: dict[str, dict]) -> str | None:
+def not_an_army(catalogue: dict, system: dict, index: dict[str, dict], by_id: dict[str, dict]) -> str | None:
     """Why a catalogue is offered as no army, else None. A library (library="true") only lends entries. So
-    does a catalogue that declares no force of its own and none of whose root entries is in a category that
-    a force of the game system requires (a min constraint above 0): it can fill only forces taken beside an
-    army (Mordheim's Characters: Hired Swords and Dramatis Personae). A game system that requires no
+    does a catalogue that declares no force of its own and cannot fill every category that some force of
+    the game system requires (a min constraint above 0) with root entries (its own, those of the catalogues
+    whose root entries it imports, the game system's): it fills only forces taken beside an army (Mordheim's
+    Characters: Hired Swords and Dramatis Personae, no Heroes). A game system whose forces require no
     category cannot tell, and every such catalogue stays an army."""
     if catalogue["library"]:
         return 'a library (library="true"): it lends entries to the catalogues that link it'
     if catalogue["forces"]:
         return None
-    required = {c["target"]: c["name"] for f in system["forces"] for c in f["categories"]
-                if any(k["type"] == "min" and k["value"] > 0 for k in c["constraints"])}
-    if not required:
+    needs = [{c["target"]: c["name"] for c in f["categories"]
+              if any(k["type"] == "min" and k["value"] > 0 for k in c["constraints"])} for f in system["forces"]]
+    needs = [n for n in needs if n]
+    if not needs:
         return None
-    held = set().union(*(_categories(e, index) for e in catalogue["entries"])) if catalogue["entries"] else set()
-    if held & set(required):
+    roots = [*catalogue["entries"], *system["entries"]]
+    roots += [e for t, imports in catalogue["catalogue_links"] if imports and t in by_id for e in by_id[t]["entries"]]
+    held = set().union(set(), *(_categories(e, index) for e in roots))
+    if any(set(n) <= held for n in needs):
         return None
-    return (f"no army: it declares no force, and none of its root entries is in a category a force of "
-            f"{system['name']} requires ({', '.join(sorted(set(required.values())))}); it lends entries to "
-            f"forces taken beside an army")
+    missing = sorted({name for n in needs for t, name in n.items() if t not in held})
+    return (f"no army: it declares no force, and its root entries fill no force of {system['name']}: none is "
+            f"in {', '.join(missing)}, which a force requires; it lends entries to forces taken beside an army")
 
 
 def game_system_document(documents: list[Document], system: dict) -> Document | None:
