@@ -164,3 +164,14 @@ def test_a_mapped_system_is_called_by_our_name_as_imported_data_on_every_page(tm
         ("bs-skirm", "bs-raiders", "Raiders")]
     page = client.get(reverse("book-detail", args=["bs-skirm", "bs-raiders", "r1"])).content.decode()
     assert '<p class="muted">Mordheim (imported data, Test data). Sources:' in page
+
+
+def test_a_catalogue_with_its_own_entry_in_a_required_category_is_an_army_without_its_linked_library(tmp_path):
+    # As a Mordheim warband read without data.cat: its Leader is its own; the library it links is absent.
+    (tmp_path / "skirmish.gst").write_text(SKIRMISH)
+    link = ('<catalogueLinks><catalogueLink id="l1" name="Shared" targetId="absent" type="catalogue" '
+            'importRootEntries="true"/></catalogueLinks>')
+    raiders = skirmish_catalogue("raiders", "Raiders", "leaders").replace("</catalogue>", f"{link}\n</catalogue>")
+    (tmp_path / "raiders.cat").write_text(raiders)
+    conversion = convert(read_sources([str(tmp_path)]))
+    assert [b["id"] for b in conversion.books] == ["bs-raiders"] and conversion.skipped == []

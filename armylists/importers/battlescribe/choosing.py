@@ -64,11 +64,12 @@ def _categories(node: dict, index: dict[str, dict]) -> set[str]:
 
 def not_an_army(catalogue: dict, system: dict, index: dict[str, dict], by_id: dict[str, dict]) -> str | None:
     """Why a catalogue is offered as no army, else None. A library (library="true") only lends entries. So
-    does a catalogue that declares no force of its own and cannot fill every category that some force of
-    the game system requires (a min constraint above 0) with root entries (its own, those of the catalogues
-    whose root entries it imports, the game system's): it fills only forces taken beside an army (Mordheim's
-    Characters: Hired Swords and Dramatis Personae, no Heroes). A game system whose forces require no
-    category cannot tell, and every such catalogue stays an army."""
+    does a catalogue that declares no force of its own, none of whose own root entries is in a category
+    that a force of the game system requires (a min constraint above 0), and which cannot fill every such
+    category of a force with the root entries it imports (its catalogue links', the game system's): it
+    fills only forces taken beside an army (Mordheim's Characters: Hired Swords and Dramatis Personae; its
+    imported data.cat gives Configuration, but no Heroes). A game system whose forces require no category
+    cannot tell, and every such catalogue stays an army."""
     if catalogue["library"]:
         return 'a library (library="true"): it lends entries to the catalogues that link it'
     if catalogue["forces"]:
@@ -78,10 +79,13 @@ def not_an_army(catalogue: dict, system: dict, index: dict[str, dict], by_id: di
     needs = [n for n in needs if n]
     if not needs:
         return None
-    roots = [*catalogue["entries"], *system["entries"]]
+    own = set().union(set(), *(_categories(e, index) for e in catalogue["entries"]))
+    roots = [*system["entries"]]
     roots += [e for t, imports in catalogue["catalogue_links"] if imports and t in by_id for e in by_id[t]["entries"]]
-    held = set().union(set(), *(_categories(e, index) for e in roots))
-    if any(set(n) <= held for n in needs):
+    held = own.union(*(_categories(e, index) for e in roots))
+    # its own entry in a required category (a warband's Heroes, with or without the data.cat that gives
+    # its Configuration), or a force filled with the root entries it imports
+    if any(own & set(n) or set(n) <= held for n in needs):
         return None
     missing = sorted({name for n in needs for t, name in n.items() if t not in held})
     return (f"no army: it declares no force, and its root entries fill no force of {system['name']}: none is "
