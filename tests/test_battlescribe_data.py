@@ -4,6 +4,8 @@ docs/examples/battlescribe/ are as legal as their names say. Skipped where the d
 from __future__ import annotations
 
 import json
+import re
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,7 @@ pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/external/ba
 SETS = {
     "the-9th-age-2nd": (["2nd-theNinthAge-FantasyBattles.gst", "2nd-ogreKhans.cat"], 23),
     "the-9th-age-0.11": (["Fantasy Battles The 9th Age.gst", "Ogre Khans.cat"], 16),
-    "mordheim": (["Mordheim.gst", "data.cat", "Reiklanders.cat"], 16),  # data.cat: shared entries, no book
+    "mordheim": (["Mordheim.gst", "data.cat", "Reiklanders.cat"], 15),  # data.cat, Characters.cat: no army
 }
 ILLEGAL = {
     "the-9th-age-2nd": ["tally.max", "unit.size_max"],
@@ -40,7 +42,7 @@ def test_every_catalogue_of_every_data_set_becomes_a_book(conversions):
     for name, (_, books) in SETS.items():
         cats = sorted(p for p in (DATA / name).glob("*.cat"))
         assert len(conversions[name].books) == books, name
-        assert len(cats) - books == (1 if name == "mordheim" else 0)  # Mordheim's data.cat is a library
+        assert len(cats) - books == (2 if name == "mordheim" else 0)  # a library, and Characters (not_an_army)
 
 
 def test_at_least_95_percent_of_all_constraints_and_modifiers_are_checked(conversions):
@@ -65,3 +67,25 @@ def test_the_example_lists_are_as_legal_as_their_names_say(name):
     if name == "mordheim":  # Mordheim's costs are gold crowns, as its game system's cost type says
         assert "Total 590 gc is 90 gc over the 500 gc limit." in [v.message for v in illegal.violations]
         assert illegal.budget_unit == "gc" and legal.total_points == 320
+
+
+@pytest.mark.django_db
+def test_after_importing_every_data_set_each_system_has_its_own_name_and_no_library_is_an_army(client, alice):
+    for name in ("mordheim", "the-9th-age-0.11", "the-9th-age-2nd", "the-old-world-nr"):
+        call_command("import_battlescribe", str(DATA / name), verbosity=0, stderr=StringIO())
+    home = client.get("/").content.decode()
+    names = re.findall(r"<h3>(.*?)</h3>", home)
+    assert len(names) == len(set(names)), names
+    # Each data set is mapped onto one of our systems (rules_data/battlescribe_systems.yaml): our name,
+    # marked as imported, with the source its game system file names (BSData's publication URL, New
+    # Recruit's author URL; the 9th Age's files name neither).
+    for ours, source in (("Mordheim", "BSData"), ("The 9th Age: Fantasy Battles v0.11.9.3", "BattleScribe"),
+                         ("The 9th Age: Fantasy Battles, 2nd edition", "BattleScribe"),
+                         ("Warhammer: The Old World", "New Recruit")):
+        assert ours in names and f"{ours} (imported data, {source})" in names
+    client.force_login(alice)
+    form = client.get("/lists/new/").content.decode()
+    books = {b["id"] for b in client.get("/api/v1/books/").json() if b["system"] == "bs-mordheim"}
+    for library in ("bs-characters", "bs-data"):   # Characters.cat fills only the Hired Swords force
+        assert library not in books and f"/{library}/" not in form and f"/{library}/" not in home
+    assert len(books) == 15 and "bs-reiklanders-1a" in books

@@ -11,6 +11,7 @@ from django.db import DatabaseError
 from armylists.lists.books_cache import load_library
 from armylists.lists.tree_lists import tree_validate
 from armylists.rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, validate
+from armylists.rules.battlescribe_systems import load_mappings
 from armylists.rules.list_reader import SLUG_PATTERN
 from armylists.rules.loader import build_from_stored, load_one_book, load_system_folder, load_system_part
 
@@ -132,6 +133,19 @@ def mapped_systems() -> dict[str, tuple[str, str]]:
     except DatabaseError:
         return {}
     return found
+
+
+def our_system_name(game_system: dict) -> str | None:
+    """The name of our system that rules_data/battlescribe_systems.yaml maps a BattleScribe game system onto
+    (plain dict with `id` and `name`), or None: an imported system of a game we have is called by our name."""
+    try:
+        mapping = load_mappings(settings.RULES_DATA_DIR).find(game_system)
+    except RulesDataError:  # a broken mapping file names no system; tree_lists.our_rules reports it
+        return None
+    if mapping is None:
+        return None
+    ours = disk_library().systems.get(mapping.system)
+    return ours.name if ours is not None else None
 
 
 def held_book_versions() -> dict[tuple[str, str], str]:

@@ -66,7 +66,8 @@ class TestMapsTo:
     def test_an_unmapped_source_keeps_the_datas_own_name(self, hub, mordheim):
         update(add_source("BSData/mordheim"))
         assert catalogue.mapped_systems() == {}
-        assert catalogue.get_book("bs-mordheim", "bs-reiklanders-1a", "r10").system.name == "Mordheim"
+        # the data's own name, with the source its .gst names (a publication on github.com/BSData)
+        assert catalogue.get_book("bs-mordheim", "bs-reiklanders-1a", "r10").system.name == "Mordheim (BSData)"
 
     def test_a_source_whose_importer_stores_into_one_system_maps_onto_that_one_only(self):
         with pytest.raises(Refused) as refused:

@@ -12,13 +12,14 @@ docs/import-battlescribe.md describes every mapping.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 from armylists.rules.book import Book
 from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book, build_system
 
 from armylists.importers.battlescribe.books import OTHER, BookMaker
+from armylists.importers.battlescribe.choosing import distinct, not_an_army, system_name
 from armylists.importers.battlescribe.elements import collector_paused
 from armylists.importers.battlescribe.limits import Shared
 from armylists.importers.battlescribe.names import capped_id, slug
@@ -56,6 +57,9 @@ class Conversion:
     # Each document is packed once (the system is every book's), and the plain ones can go after converting.
     game_data: dict[str, list[PackedDocument]] = field(default_factory=dict)
     _packed: dict[int, tuple[dict, PackedDocument]] = field(default_factory=dict, repr=False)
+    # the documents read but made no book or system, each {"source", "name", "reason"}: libraries, catalogues
+    # that lend entries only, a second document with an id already read
+    skipped: list[dict] = field(default_factory=list)
 
     def packed(self, document: dict) -> PackedDocument:
         found = self._packed.get(id(document))
@@ -92,16 +96,21 @@ def version(revision: int) -> str:
     return f"r{revision}" + (f".i{IMPORTER_REVISION}" if IMPORTER_REVISION > 1 else "")
 
 
-def convert(documents: list[Document]) -> Conversion:
-    """Every catalogue of the documents as a book of its game system, which must be among them."""
+def convert(documents: list[Document], source: str | None = None,
+            ours: Callable[[dict], str | None] | None = None) -> Conversion:
+    """Every catalogue of the documents as a book of its game system, which must be among them.
+
+    `source` names where the data comes from (else its game system's file says, choosing.py);
+    `ours(game system) -> str | None` is the name of our system that rules_data/battlescribe_systems.yaml
+    maps it onto, which the imported system is then called by (marked as imported)."""
     with collector_paused():
-        return _convert(documents)
+        return _convert(documents, source, ours)
 
 
-def _convert(documents: list[Document]) -> Conversion:
-    plain = [plain_document(d) for d in documents]
+def _convert(documents: list[Document], source: str | None, ours: Callable[[dict], str | None] | None) -> Conversion:
+    plain, skipped = distinct([plain_document(d) for d in documents])
     systems = {p["id"]: p for p in plain if p["kind"] == "system"}
-    conversion = Conversion()
+    conversion = Conversion(skipped=skipped)
     shared = Shared()
     for system in systems.values():
         catalogues = [p for p in plain if p["kind"] == "catalogue" and p["game_system"] == system["id"]]
@@ -109,11 +118,14 @@ def _convert(documents: list[Document]) -> Conversion:
         for doc in [system, *catalogues]:
             index.update(own_ids(doc))
         info = system_info(system, catalogues)
+        info["system"]["name"] = system_name(system, source, ours(system) if ours else None)
         conversion.systems.append(info["system"])
         conversion.sources[info["system_id"]] = system["source"]
         by_id = {c["id"]: c for c in catalogues}
         for catalogue in catalogues:
-            if catalogue["library"]:
+            reason = not_an_army(catalogue, system, index, by_id)
+            if reason:
+                conversion.skipped.append({"source": catalogue["source"], "name": catalogue["name"], "reason": reason})
                 continue
             linked = [by_id[t] for t, roots in catalogue["catalogue_links"] if roots and t in by_id]
             # Catalogues copy shared entries from each other under the same ids (every 0.11 army's Battle
@@ -269,7 +281,8 @@ def _built(conversion: Conversion) -> Iterator[tuple[str, Book]]:
 
 
 def report_data(conversion: Conversion) -> dict:
-    """Per book: name, system, revision, entries, constraints and modifiers (total, checked), unchecked."""
+    """Per book: name, system, revision, entries, constraints and modifiers (total, checked), unchecked;
+    and the documents skipped, with why."""
     books = []
     totals = {"constraints": {"total": 0, "checked": 0}, "modifiers": {"total": 0, "checked": 0, "display_only": 0}}
     for r in conversion.reports:
@@ -283,4 +296,4 @@ def report_data(conversion: Conversion) -> dict:
     total = totals["constraints"]["total"] + totals["modifiers"]["total"]
     checked = totals["constraints"]["checked"] + totals["modifiers"]["checked"]
     totals["checked_percent"] = round(100 * checked / total, 1) if total else 100.0
-    return {"books": books, "totals": totals}
+    return {"books": books, "totals": totals, "skipped": list(conversion.skipped)}

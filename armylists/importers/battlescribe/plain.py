@@ -62,6 +62,8 @@ class Reader:
                                 "default_limit": number(self.source, "<costType>", c.get("defaultCostLimit"), -1)}
                                for c in kids(root, "costTypes")],
             "category_entries": [self.category(c, where) for c in kids(root, "categoryEntries")],
+            # who publishes the data (New Recruit, BSData): the imported system's name says (choosing.py)
+            "publisher_urls": [root.get("authorUrl", "")] + [p.get("publisherUrl", "") for p in kids(root, "publications")],
         }
         for e in kids(root, "sharedSelectionEntries", "selectionEntry"):
             data["shared"][e.get("id")] = self.node(e, "entry", where)

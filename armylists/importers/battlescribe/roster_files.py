@@ -107,7 +107,9 @@ def roster_xml(roster: Roster, book: Book, total: int) -> bytes:
         roots += _source_roots(path, book.name)
     ids = catalogue_ids(roots)
     try:
-        return write_roster(roster_to_dict(roster), row.data, ids, total, book.system.name)
+        # the game system's own name, as BattleScribe knows it (ours carries its source: "Mordheim (BSData)")
+        return write_roster(roster_to_dict(roster), row.data, ids, total,
+                            ids.get("game_system_name") or book.system.name)
     except BattleScribeInputError as exc:
         raise RosterFileError(str(exc)) from None
 

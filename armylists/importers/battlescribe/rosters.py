@@ -223,7 +223,8 @@ def catalogue_ids(roots: list[Element]) -> dict:
     for root in roots:
         kind = local(root.tag)
         if kind == "gameSystem":
-            ids.update(game_system_id=root.get("id"), game_system_revision=root.get("revision", "1"))
+            ids.update(game_system_id=root.get("id"), game_system_revision=root.get("revision", "1"),
+                       game_system_name=root.get("name"))
             types = kids(root, "costTypes", "costType")
             if types:
                 ids["cost_type"] = (types[0].get("id"), types[0].get("name", "pts"))

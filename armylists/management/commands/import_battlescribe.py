@@ -1,11 +1,15 @@
 """Import BattleScribe / New Recruit data (game systems and catalogues) as systems and books.
 
-    python manage.py import_battlescribe PATH_OR_URL... [--json REPORT] [--check]
+    python manage.py import_battlescribe PATH_OR_URL... [--json REPORT] [--check] [--source-name NAME]
 
 Each PATH is a .gst or .cat file, a .gstz/.catz, a folder of them, or a .zip of a whole data repository;
 an https:// URL of any of these is downloaded first. Every catalogue becomes a book pinned at its
 revision, built by the engine's own loader before anything is stored; all or nothing per run, and
 importing the same files again changes nothing. `--check` reads and reports, writing nothing.
+Libraries, catalogues that only lend entries and a second document with an id already read are
+skipped, each said on stderr with why (and under `skipped` in --json). An imported system's name says its
+source (`--source-name`, else its .gst's publisher), or is our system's where
+rules_data/battlescribe_systems.yaml maps it (docs/import-battlescribe.md).
 Exit status: 0 imported (or checked), 2 a file cannot be read or is not a catalogue, 1 the database
 refused (a stored version with other content).
 """
@@ -19,6 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from armylists.importers.battlescribe import (BattleScribeInputError, Conversion, convert, read_sources, report_data,
                                               verify)
 from armylists.importers.storing import battlescribe_files, store_for_command
+from armylists.lists.catalogue import our_system_name
 
 
 class Command(BaseCommand):
@@ -31,11 +36,15 @@ class Command(BaseCommand):
         parser.add_argument("sources", nargs="+", help=".gst/.cat/.gstz/.catz files, folders, .zip archives, https URLs")
         parser.add_argument("--json", type=Path, default=None, dest="json_report", help="write a JSON report per book here")
         parser.add_argument("--check", action="store_true", help="read, convert and check only; write nothing")
+        parser.add_argument("--source-name", default=None, dest="source_name",
+                            help="where the data comes from, shown in its system's name (else its .gst says)")
 
-    def handle(self, *args, sources: list[str], json_report: Path | None = None, check: bool = False, **options):
+    def handle(self, *args, sources: list[str], json_report: Path | None = None, check: bool = False,
+               source_name: str | None = None, **options):
         try:
             # The documents' plain data is let go once converted (60 MB of the Old World data's run).
-            conversion = convert(read_sources(sources))
+            conversion = convert(read_sources(sources), source=(source_name or "").strip()[:80] or None,
+                                 ours=our_system_name)
             verify(conversion)  # every book built by the engine's loader, then let go
         except BattleScribeInputError as exc:
             raise CommandError(f"Nothing imported. {exc}", returncode=2) from None
@@ -59,6 +68,8 @@ class Command(BaseCommand):
         self._store(conversion)
 
     def _report(self, conversion: Conversion, verbosity: int) -> None:
+        for skipped in conversion.skipped:   # said at any verbosity: a document that made no book, and why
+            self.stderr.write(f"Skipped {skipped['source']} ({skipped['name']}): {skipped['reason']}")
         for r in conversion.reports:   # said at any verbosity: a book that would show no points
             for warning in r.warnings:
                 self.stderr.write(f"Warning: {r.name} (revision {r.revision}): {warning}")
