@@ -167,6 +167,8 @@ def _members(data: bytes, source: str, budget: Budget, member_bytes: int, pick: 
     files = []
     for info in infos:
         name = info.filename
+        if not name:  # zipfile's is_dir() fails on it (an IndexError, a 500 before)
+            raise ArchiveError(source, "a member of the archive has no name; refused")
         parts = PurePosixPath(name.replace("\\", "/")).parts
         if name.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
             raise ArchiveError(f"{source}!{name}", "the archive names a path outside itself; refused")
