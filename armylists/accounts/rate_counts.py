@@ -42,8 +42,12 @@ def hit(key: str, limit: int, duration: float, now: float | None = None) -> floa
     (None), else the seconds until one of those leaves the window (nothing counted)."""
     now = time.time() if now is None else now
     if settings.CACHES["default"]["BACKEND"].startswith("django_redis."):
-        return _hit_redis(key, limit, duration, now)
-    return _hit_database(key, limit, duration, now)
+        wait = _hit_redis(key, limit, duration, now)
+    else:
+        wait = _hit_database(key, limit, duration, now)
+    # `now` is read before the lock: a request that read it, then waited while another (a moment later) took
+    # the lock and was counted, may find that hit newer than its `now`, and its wait a hair over the window.
+    return None if wait is None else min(wait, duration)
 
 
 def _hit_redis(key: str, limit: int, duration: float, now: float) -> float | None:
@@ -69,7 +73,7 @@ def _hit_database(key: str, limit: int, duration: float, now: float) -> float | 
         hits = [t for t in row.hits if t > now - duration]
         if len(hits) >= limit:
             return max(0.0, hits[0] + duration - now)
-        row.hits, row.expires = hits + [now], now + duration
+        row.hits, row.expires = sorted(hits + [now]), max([now, *hits]) + duration  # `now` may be older (hit)
         row.save(update_fields=["hits", "expires"])
     if random.randrange(PURGE_EVERY) == 0:
         RateCount.objects.filter(expires__lt=now).delete()
