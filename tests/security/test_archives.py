@@ -13,6 +13,7 @@ import zipfile
 from datetime import timedelta
 
 import pytest
+from tests.security.mangling import zipped
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -32,12 +33,6 @@ NOT_A_ROSZ = "holds 5 files; a roster archive (.rosz) holds one roster and nothi
 TOO_DEEP = "archives nested more than 3 deep; refused"
 
 
-def zipped(members: dict[str, bytes], compression=zipfile.ZIP_DEFLATED, level: int | None = None) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression, compresslevel=level) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
 
 
 @functools.cache

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import io
 import json
-import zipfile
 
 import pytest
+from tests.security.mangling import mangle, zipped
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -23,7 +23,6 @@ from armylists.gamedata.sources import add_source
 from armylists.importers.battlescribe import convert, read_sources
 from armylists.gamedata.updating import update
 from armylists.models import GameDataVersion, RulesFile
-from armylists.rules import archives
 from armylists.rules.loader import content_hash
 from tests.battlescribe_samples import GST, catalogue
 from tests.fake_github import Repo, zip_of
@@ -35,12 +34,6 @@ RUNS = dict(deadline=None, max_examples=15, suppress_health_check=[HealthCheck.f
                                                                     HealthCheck.too_slow])
 
 
-def zipped(members: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
 
 
 def nested(depth: int, inner: bytes, name: str = "knights.cat") -> bytes:
@@ -199,20 +192,10 @@ def test_elements_nested_exactly_100_deep_are_read(tmp_path):
     assert run_import(tmp_path)[0] == 2
 
 
-def mangle(draw, data: bytes) -> bytes:
-    inserts = [b"\x00", b"\xff\xfe", b"&#xD800;", b"&#0;", b"1e999", b"NaN", b"9" * 5000, b"<a>" * 3000,
-               b'<!DOCTYPE c [<!ENTITY a "aa">]>', b"&a;", b"PK\x03\x04", b'"', b"<", b"-1"]
-    for _ in range(draw(st.integers(1, 3))):
-        at = draw(st.integers(0, len(data)))
-        how = draw(st.sampled_from(["cut", "insert", "flip"]))
-        if how == "cut":
-            data = data[:at]
-        elif how == "insert":
-            data = data[:at] + draw(st.sampled_from(inserts)) + data[at:]
-        elif data:
-            i = min(at, len(data) - 1)
-            data = data[:i] + bytes([data[i] ^ draw(st.integers(1, 255))]) + data[i + 1:]
-    return data
+INSERTS = [  # what mangle() puts in
+    b"\x00", b"\xff\xfe", b"&#xD800;", b"&#0;", b"1e999", b"NaN", b"9" * 5000, b"<a>" * 3000,
+    b'<!DOCTYPE c [<!ENTITY a "aa">]>', b"&a;", b"PK\x03\x04", b'"', b"<", b"-1"]
+
 
 
 # The file hypothesis changes, and how the run's files are made from it.
@@ -231,7 +214,7 @@ def test_import_battlescribe_answers_every_mangled_file_with_exit_0_or_2(tmp_pat
     @given(data=st.data())
     def check(data):
         folder = tmp_path_factory.mktemp("mangled")
-        for name, body in MANGLED[kind](lambda good: mangle(data.draw, good)).items():
+        for name, body in MANGLED[kind](lambda good: mangle(data.draw, good, INSERTS)).items():
             (folder / name).write_bytes(body)
         before = stored()
         status, message = run_import(folder)

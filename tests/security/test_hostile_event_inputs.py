@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import io
 import shutil
-import zipfile
 from datetime import date, timedelta
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from tests.security.mangling import zipped
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -172,12 +172,6 @@ def test_a_rules_file_in_another_encoding_exits_2_naming_it(tmp_path, lists, enc
 
 # --- uploads of many files --------------------------------------------------------------------------
 
-def zipped(members: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
 
 
 def nested(depth: int) -> bytes:
