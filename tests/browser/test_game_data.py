@@ -22,17 +22,9 @@ from tests.gamedata.conftest import (
 # The fake GitHub on loopback and its fixtures, shared with tests/gamedata/ (a fixture is found by name here).
 __all__ = ["fresh_stored_books", "hub", "mordheim_zip", "network"]
 
+from .test_event import PASSWORD, log_in  # the same sign-in as the event story
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
-PASSWORD = "a-long-pass-phrase-9"
-
-
-def log_in(page, site: str, username: str) -> None:
-    page.context.clear_cookies()
-    page.goto(site + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def pdf_text(content: bytes) -> str:
