@@ -18,7 +18,7 @@ from armylists.models import MAX_REVISION, ArmyList
 
 from armylists.api.errors import StaleRevision
 from armylists.api.serializers import ArmyListSerializer, ErrorSerializer
-from armylists.api.views import _errors, _expected_revision, _owned, _with_etag
+from armylists.api.views import IF_MATCH, _errors, _expected_revision, _owned, _with_etag
 
 
 def _loaded(army_list: ArmyList) -> Loaded:
@@ -109,8 +109,7 @@ class ListUpgradeView(APIView):
         return _with_etag(Response(self._offer(_loaded(army_list))), army_list)
 
     @extend_schema(request=UpgradeWrite,
-                   parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER,
-                                                description="The ETag you read (or send `revision` in the body).")],
+                   parameters=[IF_MATCH],
                    responses={200: ArmyListSerializer, 412: OpenApiResponse(ErrorSerializer),
                               428: OpenApiResponse(ErrorSerializer), **_errors(400, 401, 403, 404, 406, 415, 429)},
                    summary="Move one of my lists to the newer data the preview offered",

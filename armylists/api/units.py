@@ -7,7 +7,7 @@ saved); 404 for a list that is not the caller's.
 """
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from armylists.api.errors import StaleRevision
 from armylists.api.serializers import ErrorSerializer
-from armylists.api.views import _errors, _expected_revision, _owned, _with_etag
+from armylists.api.views import IF_MATCH, _errors, _expected_revision, _owned, _with_etag
 from armylists.lists.adding import add_named_unit, unit_document
 from armylists.lists.edits import EditError
 from armylists.lists.stored import Unavailable, load, save_edit
@@ -34,8 +34,7 @@ class ListUnitsView(APIView):
     throttle_scope = {"POST": "write"}
 
     @extend_schema(request=AddUnitSerializer,
-                   parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False,
-                                                description="The ETag you read; 412 if the list changed since.")],
+                   parameters=[IF_MATCH],
                    responses={201: OpenApiResponse(description="{unit, report}; the new ETag in the header"),
                               412: OpenApiResponse(ErrorSerializer), **_errors(400, 401, 403, 404, 406, 415, 429)},
                    summary="Add a unit to a list, as the editor does")

@@ -18,11 +18,10 @@ from rest_framework.views import APIView
 
 from armylists.lists.catalogue import allies_book_for, book_for, common_item_lists, get_book, site_library, validate_roster
 from armylists.lists.data_as_of import data_as_of
-from armylists.listfiles.formats import ListFileError, format_of
+from armylists.listfiles.formats import WRITERS, ListFileError, format_of
 from armylists.listfiles.importing import ImportProblem, import_list
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
-from armylists.listfiles.formats import WRITERS, ListFileError
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import Book, ListDocumentError, Roster, roster_to_dict
 from armylists.rules.archives import unpack_budget
@@ -42,6 +41,12 @@ ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404
 
 def _errors(*codes: int) -> dict:
     return {code: ERRORS[code] for code in codes}
+
+
+# Every write to a stored list takes the revision read, as an ETag (a 412 when the list changed since).
+IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER,
+                            description="The ETag you read (or send `revision` in the body where it has one); "
+                                        "412 if the list changed since.")
 
 
 # --- rules ------------------------------------------------------------------------------------
@@ -160,8 +165,7 @@ class ListItemView(APIView):
         return _with_etag(Response(ArmyListSerializer(army_list).data), army_list)
 
     @extend_schema(request=ListWriteSerializer,
-                   parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER,
-                                                description="The ETag you read (or send `revision` in the body).")],
+                   parameters=[IF_MATCH],
                    responses={200: ArmyListSerializer, 412: OpenApiResponse(ErrorSerializer),
                               428: OpenApiResponse(ErrorSerializer), **_errors(400, 401, 403, 404, 406, 415, 429)},
                    summary="Replace a list's document",
