@@ -192,6 +192,11 @@ def test_a_player_builds_a_dwarven_holds_list_of_the_imported_catalogues(live_se
     expect(destruction.locator("input")).to_be_disabled()
     expect(weapon_runes.locator("input:enabled")).to_have_count(0)   # the boxes (Rune of Fury: up to 3) too
     expect(destruction.locator(".help")).to_have_text("(not with Great Weapon)")
+    # The reason sits under the name, which keeps one line, at either width.
+    for rune in ("Rune of Destruction", "Rune of Fury"):
+        label = weapon_runes.locator("label", has_text=rune)
+        name, reason = label.locator(".choice-name").bounding_box(), label.locator(".help").bounding_box()
+        assert reason["y"] >= name["y"] + name["height"] - 1 and name["height"] < 1.6 * reason["height"], rune
     expect(card.locator("label", has_text="Rune of Iron").locator("input")).to_be_enabled()   # armour runes stay
     assert page.evaluate(OUTSIDE_THE_CARD, f"unit-{king_id}") == []   # the reasons beside the names fit too
     assert overflow(page) == 0
