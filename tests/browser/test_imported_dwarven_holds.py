@@ -112,6 +112,10 @@ def test_a_player_builds_a_dwarven_holds_list_of_the_imported_catalogues(live_se
                                                                           shoot, width, tmp_path):
     site = live_server.url
     page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+    # Any console error (htmx's included) or answer of 500 and over, anywhere on the way, fails the test.
+    troubles: list[str] = []
+    page.on("console", lambda msg: troubles.append(msg.text) if msg.type == "error" else None)
+    page.on("response", lambda r: troubles.append(f"{r.status} {r.url}") if r.status >= 500 else None)
     log_in(page, site, "thorek")
     editor = Editor(page)
     army_list, king_id, thane_id = built_list(page, site, editor)
@@ -251,6 +255,7 @@ def test_a_player_builds_a_dwarven_holds_list_of_the_imported_catalogues(live_se
     assert (again.total_points, again.valid) == (army_list.total_points, army_list.valid)
     assert shape(again.document) == shape(army_list.document) == SHAPE
     assert RulesFile.objects.filter(kind="book").count() == 1
+    assert troubles == []
 
 
 @pytest.mark.xfail(strict=True, reason="PDF of tree lists prints no profiles yet")
