@@ -12,9 +12,13 @@ import pytest
 from django.core.management import call_command
 from pypdf import PdfReader
 
+from pathlib import Path
+
 from armylists.lists import battlescribe_data
 from armylists.models import ArmyList
 from tests.test_battlescribe_site_tree import GENERAL, T9A, dwarves, imported  # noqa: F401
+
+ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = [pytest.mark.django_db,
               pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")]
@@ -112,3 +116,30 @@ def test_the_pdf_prints_a_profile_after_its_modifiers(api_alice, client, alice):
     after, _ = printed(client.get(f"/lists/{tomb.pk}/download/pdf/?variant=full").content)
     assert "Pharaoh Offensive 4 6 5 2 2 Mummy’s Curse" in after and "Flammable" not in after
     assert "Pharaoh General" in after and "Commander of the Terracotta Army" in after
+
+
+OLD_WORLD = T9A.parent / "the-old-world-nr"
+EMPIRE = ("Warhammer_Old_World.gst", "The Empire of Man.cat", "Common Magic Items.cat", "The Lores of Magic.cat",
+          "Mercenaries.cat", "Runic Items.cat")   # the Empire's book and the catalogues it links
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not OLD_WORLD.is_dir(), reason="../shared/external/battlescribe/the-old-world-nr is absent")
+def test_a_big_old_world_tree_list_prints(api_alice, client, alice):
+    """New Recruit's Old World data: a legal 2,000-pt Empire of Man roster (docs/examples/battlescribe/
+    the-old-world-nr/empire-of-man-legal.ros, 80 selections) read in as a list prints over several pages,
+    every unit with its profiles."""
+    call_command("import_battlescribe", *(str(OLD_WORLD / name) for name in EMPIRE), verbosity=0)
+    battlescribe_data.clear()
+    ros = (ROOT / "docs" / "examples" / "battlescribe" / "the-old-world-nr" / "empire-of-man-legal.ros").read_bytes()
+    created = api_alice.post("/api/v1/lists/import/", ros, content_type="application/xml")
+    assert created.status_code == 201, created.content
+    client.force_login(alice)
+    response = client.get(f"/lists/{created.json()['id']}/download/pdf/?variant=full")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text, pages = printed(response.content)
+    assert pages > 1
+    assert "LEGAL" in text and "NOT LEGAL" not in text
+    import os
+    if os.environ.get("TREE_PDF_OUT"):
+        open(os.environ["TREE_PDF_OUT"], "wb").write(response.content)

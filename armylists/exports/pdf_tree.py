@@ -25,6 +25,7 @@ from armylists.exports.pdf_units import UnitBlock
 PAD = 3                  # a profile cell's left and right padding
 NAME_MAX = 45 * mm       # the Name column at most; a longer name wraps
 SHORT = 16 * mm          # a column whose every value fits this is never squeezed
+COLUMN = 7 * mm          # a characteristic's column at least (M, WS, ... read as a grid, as our profiles)
 # A unit taller than this (an A4 page's frame, less a little) is split between its parts rather than
 # moved whole to the next page, where it would not fit either: a big unit has many profile tables.
 WHOLE = 240 * mm
@@ -46,23 +47,28 @@ def held_runs(sheet: UnitSheet, unit: str) -> list[Run]:
     return [Run("Selections: ", REGULAR, MUTED), Run(", ".join(h.words(unit) for h in sheet.held), REGULAR, INK)]
 
 
+def squeezed(widths: list[float], width: float) -> list[float]:
+    """Column widths that fit `width`: the long columns (wider than SHORT) keep SHORT each and share the
+    rest in proportion to what more they would take; the Name and the short columns keep theirs. Where
+    even that is too wide (very many columns), every column in proportion."""
+    long = [c for c in range(1, len(widths)) if widths[c] > SHORT]
+    room = width - sum(w for c, w in enumerate(widths) if c not in long) - SHORT * len(long)
+    if not long or room < 0:
+        return [w * width / sum(widths) for w in widths]
+    more = sum(widths[c] - SHORT for c in long)
+    return [SHORT + room * (w - SHORT) / more if c in long else w for c, w in enumerate(widths)]
+
+
 def profile_table(table: dict, size: float, width: float) -> Grid:
     """One profile type's table: its name over the Name column, then its characteristics' columns."""
     leading = size * 1.25
     columns = list(table["columns"])
     rows = [[table["type"]] + columns] + [list(r) + [""] * (len(columns) + 1 - len(r)) for r in table["rows"]]
-    natural = [max(text_width(str(row[c]), BOLD if r == 0 and c == 0 else REGULAR, size) for r, row in enumerate(rows))
-               + 2 * PAD for c in range(len(columns) + 1)]
+    natural = [max(max(text_width(str(row[c]), BOLD if r == 0 and c == 0 else REGULAR, size)
+                       for r, row in enumerate(rows)) + 2 * PAD, COLUMN if c else 0) for c in range(len(columns) + 1)]
     widths = [min(natural[0], NAME_MAX)] + natural[1:]
-    if sum(widths) > width:   # the long columns share what the short ones leave, in proportion
-        long = [c for c in range(1, len(widths)) if widths[c] > SHORT]
-        room = width - sum(w for c, w in enumerate(widths) if c not in long)
-        if long and room > 0:
-            share = sum(widths[c] for c in long)
-            for c in long:
-                widths[c] = max(room * widths[c] / share, min(widths[c], SHORT))
-        if sum(widths) > width:   # still too wide (many short columns): every column in proportion
-            widths = [w * width / sum(widths) for w in widths]
+    if sum(widths) > width:
+        widths = squeezed(widths, width)
     style = ParagraphStyle("profile", fontName=REGULAR, fontSize=size, leading=leading, textColor=INK)
     cells, looks = [], []
     for r, row in enumerate(rows):
