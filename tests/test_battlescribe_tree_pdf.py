@@ -83,12 +83,15 @@ def test_a_dwarven_holds_pdf_shows_what_each_unit_holds_its_profiles_rules_roles
     assert "Data as of: Dwarven Holds 2024 r57 (imported on this site)" in text
 
 
-def test_the_compact_roster_says_a_trees_units_in_one_line_each(dwarves, api_alice, client):
+def test_the_compact_roster_says_a_trees_units_in_one_line_each_and_the_hidden_one_names_them_only(dwarves, api_alice, client):
     king = add(api_alice, dwarves, "King")
     choose(client, dwarves, king, f"sel-{GENERAL}")
     choose(client, dwarves, king, SHIELD)
     text, pages = printed(client.get(f"/lists/{dwarves.pk}/download/pdf/?variant=compact").content)
     assert pages == 1 and "235 King, General, Plate Armour, Hand Weapon, Shield" in text
+    # The hidden list's open part names the unit only: the data's selections are not typed as magical items.
+    text, _ = printed(client.get(f"/lists/{dwarves.pk}/download/pdf/?variant=hidden").content)
+    assert "King General 235 pts Hold ·" in text and "Shield" not in text
 
 
 UNDYING = "2nd-undyingDynasties.cat"
