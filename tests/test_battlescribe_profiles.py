@@ -34,7 +34,7 @@ def boots_when(kind: str, value, condition_value=1, comparison="atLeast", repeat
     return modifier
 
 
-def game(*modifiers, profile_hidden=False, link_modifiers=()):
+def game(*modifiers, profile_hidden=False, link_modifiers=(), unit_modifiers=()):
     """A Warrior (M 4, WS 3) whose profile carries `modifiers`, with up to 3 Boots (+5 pts each) and an
     info link to a shared profile "Shield Wall" carrying `link_modifiers`."""
     return GameData(plain_setup({
@@ -43,7 +43,7 @@ def game(*modifiers, profile_hidden=False, link_modifiers=()):
                        "forceEntries": [{"id": "fe", "name": "Army"}]},
         "catalogues": [{"id": "cat", "name": "Book", "selectionEntries": [
             {"id": "se-warrior", "name": "Warrior", "type": "unit",
-             "costs": [{"name": "pts", "typeId": "pts", "value": 10}],
+             "costs": [{"name": "pts", "typeId": "pts", "value": 10}], "modifiers": list(unit_modifiers),
              "profiles": [{"id": "p-warrior", "name": "Warrior", "typeId": "pt-model", "typeName": "1 Model",
                            "hidden": profile_hidden, "modifiers": list(modifiers), "characteristics": [
                                {"name": "M", "typeId": "ct-m", "value": "4"},
@@ -143,6 +143,14 @@ def test_a_units_sheet_holds_its_selections_with_numbers_and_costs():
     assert sheet.tables[0]["rows"][0] == ["Warrior", "5", "3", "Hatred"]
     named = unit_sheet(TreePrinting(roster, general=frozenset({"Boots"})), unit)
     assert (named.roles, named.held) == (("General",), ())
+
+
+def test_a_units_sheet_names_it_after_its_modifiers():
+    data = game(unit_modifiers=[{"type": "append", "field": "name", "value": "(booted)", "conditions": [
+        {"type": "atLeast", "value": 1, "field": "selections", "scope": "self", "childId": "se-boots", "shared": True}]}])
+    for boots, name in ((0, "Warrior"), (1, "Warrior (booted)")):
+        roster, unit = warrior(data, boots)
+        assert unit_sheet(TreePrinting(roster), unit).name == name
 
 
 needs_t9a = pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")
