@@ -181,3 +181,29 @@ def test_the_pharaohs_agility_drops_with_the_terracotta_command_and_flammable_go
     evaluate(roster)
     assert offensive_and_rules() == (["Att", "Off", "Str", "AP", "Agi", "Rules"],
                                      ["Pharaoh Offensive", "4", "6", "5", "2", "2", "Mummy’s Curse"], False)
+
+
+MORDHEIM = ROOT.parent / "shared" / "external" / "battlescribe" / "mordheim"
+
+
+@pytest.mark.skipif(not MORDHEIM.is_dir(), reason="../shared/external/battlescribe/mordheim is absent")
+@pytest.mark.parametrize("advances, toughness", [(0, "3"), (1, "4"), (2, "5")])
+def test_a_mordheim_augurs_toughness_follows_her_advances(advances, toughness):
+    """Sisters of Sigmar.cat, the Augur's "Model" profile: T increments by 1, repeated per "+1 T" selection
+    in the Augur (its profile at line 9 and its modifiers after it; the advance at line 1401)."""
+    documents = read_sources([str(MORDHEIM / name) for name in (
+        "Mordheim.gst", "Sisters of Sigmar.cat", "Characters.cat", "data.cat")])
+    data = GameData([plain_document(d) for d in documents])
+    catalogue = next(c for c, d in data.catalogues.items() if d["name"].startswith("Sisters"))
+    roster = Roster(data)
+    force = add_force(roster, next(f for f, (entry, doc) in data.forces.items()
+                                   if not entry.get("hidden") and doc in data.linked_docs(catalogue)), catalogue)
+    augur = select(roster, force, next(o.entry_id for o in roster.options(force) if o.entry.get("name") == "Augur"))
+    if advances:
+        plus_one = next(o.entry_id for o in roster.options(augur) if o.entry.get("name") == "+1 T")
+        set_count(roster, select(roster, augur, plus_one), advances)
+    evaluate(roster)
+    notes: list[str] = []
+    [model], _rules = card_extras(roster, augur, notes)
+    assert (model["columns"], model["rows"], notes) == (
+        ["M", "WS", "BS", "S", "T", "W", "I", "A", "LD"], [["Augur", "4", "2", "2", "3", toughness, "1", "3", "1", "7"]], [])
