@@ -119,6 +119,10 @@ def test_the_pdf_prints_a_profile_after_its_modifiers(api_alice, client, alice):
     after, _ = printed(client.get(f"/lists/{tomb.pk}/download/pdf/?variant=full").content)
     assert "Pharaoh Offensive 4 6 5 2 2 Mummy’s Curse" in after and "Flammable" not in after
     assert "Pharaoh General" in after and "Commander of the Terracotta Army" in after
+    # The editor's card shows the same profile (rules/battlescribe/profiles.py for both).
+    card = re.sub(r"\s+", " ", client.get(f"/lists/{tomb.pk}/edit/").content.decode())
+    assert ('<th scope="row">Pharaoh Offensive</th><td>4</td><td>6</td><td>5</td><td>2</td><td>2</td>'
+            '<td>Mummy’s Curse</td>') in card.replace("> <", "><")
 
 
 OLD_WORLD = T9A.parent / "the-old-world-nr"
