@@ -27,7 +27,7 @@ from armylists.rules.battlescribe import Roster as TreeRoster
 from armylists.rules.battlescribe.data import Option
 from armylists.rules.battlescribe.evaluate import Result
 from armylists.rules.battlescribe.sheet import TreePrinting
-from armylists.rules.battlescribe_systems import MAPPING_FILE, load_mappings, system_violations
+from armylists.rules.battlescribe_systems import MAPPING_FILE, SystemMapping, load_mappings, system_violations
 from armylists.rules.loader import load_system_part
 from armylists.rules.report import Violation
 from armylists.rules.battlescribe.document import document_tree, primary_cost_type, tree_report, tree_roster
@@ -100,7 +100,8 @@ def our_rules(game: GameData) -> Callable[[TreeRoster, Result], list[Violation]]
     return lambda tree, result: system_violations(tree, result, system, mapping)
 
 
-def _mapping(game: GameData):
+def _mapping(game: GameData) -> SystemMapping | None:
+    """Our system mapping of the data's game system (rules_data/battlescribe_systems.yaml), or None."""
     root = Path(settings.RULES_DATA_DIR)
     if not (root / MAPPING_FILE).is_file():
         return None
