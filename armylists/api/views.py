@@ -22,6 +22,7 @@ from armylists.listfiles.formats import WRITERS, ListFileError, format_of
 from armylists.listfiles.importing import ImportProblem, import_list
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
+from armylists.lists.tree_lists import tree_printing
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import Book, ListDocumentError, Roster, roster_to_dict
 from armylists.rules.archives import unpack_budget
@@ -248,7 +249,8 @@ class ListExportView(APIView):
                                         content_type="text/plain; charset=utf-8")
             else:
                 as_of = data_as_of(roster.system, roster.book, roster.book_version, book.imported, book.name)["text"]
-                response = HttpResponse(render_pdf(book, roster, report, allies=allies_book_for(roster), data_as_of=as_of),
+                response = HttpResponse(render_pdf(book, roster, report, allies=allies_book_for(roster), data_as_of=as_of,
+                                                   tree=tree_printing(roster)),
                                         content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="{filename}.{"txt" if kind == "text" else kind}"'
         return response

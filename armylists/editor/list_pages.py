@@ -27,7 +27,7 @@ from armylists.rules import Book, Roster
 
 from armylists.editor.views import unavailable
 from armylists.lists.stored import Loaded, Unavailable, load
-from armylists.lists.tree_lists import is_tree_book, start_tree
+from armylists.lists.tree_lists import is_tree_book, start_tree, tree_printing
 from armylists.editor.report_panel import report_panel
 from armylists.editor.unit_cards import unit_sections
 from armylists.editor.tree_cards import tree_sections
@@ -283,7 +283,8 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
         as_of = data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version, loaded.book.imported,
                            loaded.book.name)
         content = render_pdf(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster), variant,
-                             share_url=share_url, allies=loaded.allies, data_as_of=as_of["text"])
+                             share_url=share_url, allies=loaded.allies, data_as_of=as_of["text"],
+                             tree=tree_printing(loaded.roster))
         content_type = "application/pdf"
     elif fmt in WRITERS and WRITERS[fmt].applies(loaded.roster, loaded.book):
         writer = WRITERS[fmt]

@@ -10,7 +10,7 @@ from typing import Any
 from armylists.editor.forms import TreeUnitForm, tree_choice, tree_field
 from armylists.editor.unit_cards import Section, UnitCard, cost_text
 from armylists.lists.stored import Loaded
-from armylists.lists.tree_profiles import card_extras
+from armylists.rules.battlescribe.profiles import card_extras
 from armylists.lists.tree_lists import evaluated, root_choices, unit_offers
 from armylists.rules import Report
 from armylists.rules.battlescribe.tree import Selection

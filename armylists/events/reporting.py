@@ -18,6 +18,7 @@ from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, 
 
 from armylists.lists.catalogue import site_library
 from armylists.lists.data_as_of import data_as_of_texts, site_data_text
+from armylists.lists.tree_lists import tree_printing
 from armylists.exports.pdf import MARGIN, FOOTER_SPACE, PAGE, Footer, FooterCanvas, full_story
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_style import REGULAR, RULE, Styles, register_fonts, table_style, text
@@ -181,8 +182,8 @@ def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress 
             continue
         printed_as_of = (as_of.get((sub.book, sub.book_version))
                          or site_data_text(found.book.name, sub.book_version, found.book.imported))
-        story += full_story(PrintedList(found.book, found.roster, found.report, found.allies, printed_as_of), None,
-                            sub.checksum, doc.width)
+        story += full_story(PrintedList(found.book, found.roster, found.report, found.allies, printed_as_of,
+                                        tree_printing(found.roster)), None, sub.checksum, doc.width)
     footer = Footer(f"{event.name}: approved lists", "", (printed_on or date.today()).isoformat())
     if progress is not None:
         doc.setProgressCallBack(_layout_progress(progress, len(approved), len(story)))

@@ -34,6 +34,7 @@ from armylists.events.submitting import (
 from armylists.events.teams import TeamError, teams_context, upload_team
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
+from armylists.lists.tree_lists import tree_printing
 from armylists.models import Event, EventJob, Submission
 from armylists.editor.list_pages import download_links
 
@@ -373,7 +374,7 @@ def submission_download(request: HttpRequest, pk: int, sid: int, fmt: str) -> Ht
         as_of = data_as_of(found.roster.system, found.roster.book, found.roster.book_version, found.book.imported,
                            found.book.name)
         content = render_pdf(found.book, found.roster, found.report, variant, allies=found.allies,
-                             data_as_of=as_of["text"])
+                             data_as_of=as_of["text"], tree=tree_printing(found.roster))
         content_type = "application/pdf"
     # A PDF names its variant: each printed form of the list keeps its own file.
     suffix = f"-{variant}" if variant else ""

@@ -31,6 +31,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepInFrame, Paragraph, SimpleDocTemplate, Spacer, Table
 
 from armylists.rules import Book, Report, Roster
+from armylists.rules.battlescribe.sheet import TreePrinting
 
 from armylists.exports.checksum import checksum
 from armylists.exports.pdf_header import category_summary, header, matched_play, qr_code, section_heading, stamp, with_heading
@@ -38,6 +39,7 @@ from armylists.exports.pdf_hidden import hidden_story
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, table_style, text
 from armylists.exports.pdf_text import TextWriter
+from armylists.exports.pdf_tree import tree_unit_block
 from armylists.exports.pdf_units import item_reference, items_carried, unit_block
 from armylists.exports.pdf_warband import warband_story
 from armylists.exports.text import unit_text
@@ -56,14 +58,16 @@ def default_variant(book: Book) -> str:
 
 def render_pdf(book: Book, roster: Roster, report: Report, variant: str | None = None,
                share_url: str | None = None, printed_on: date | None = None, allies: Book | None = None,
-               data_as_of: str = "") -> bytes:
+               data_as_of: str = "", tree: TreePrinting | None = None) -> bytes:
     """The roster as PDF bytes. `variant` None is the book's `default_variant`; `share_url` adds its
-    QR code; `printed_on` is the footer's date (today); `allies` the book of the list's allied units."""
+    QR code; `printed_on` is the footer's date (today); `allies` the book of the list's allied units;
+    `tree` the evaluated roster of a roster tree (an imported BattleScribe book's list), whose units are
+    then printed with what they hold, their profiles and rules (without it, by name and points only)."""
     variant = variant or default_variant(book)
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
     register_fonts()
-    printed = PrintedList(book, roster, report, allies, data_as_of)
+    printed = PrintedList(book, roster, report, allies, data_as_of, tree)
     check = checksum(roster)
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
@@ -97,7 +101,10 @@ def full_story(printed: PrintedList, share_url: str | None, check: str, width: f
     story += category_summary(report, styles, width)
     carried = []
     for title, figures, units in printed.by_category():
-        blocks = [unit_block(unit.book, unit.words, printed.points(unit), styles, width,
+        blocks = [tree_unit_block(unit.sheet, unit.words.unit.id, printed.points(unit), report.budget_unit, styles,
+                                  width, book.system, report.violations_for(unit.words.unit.id))
+                  if unit.sheet is not None else
+                  unit_block(unit.book, unit.words, printed.points(unit), styles, width,
                              violations=report.violations_for(unit.words.unit.id)) for unit in units]
         story += with_heading(section_heading(title, styles, width, figures), blocks)
         for unit in units:

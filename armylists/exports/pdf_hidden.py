@@ -9,6 +9,7 @@ summary and the items themselves are on the hidden sheet, a page of their own.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import count
 from string import ascii_uppercase
 
@@ -21,7 +22,7 @@ from armylists.exports.pdf_list import PrintedList, PrintedUnit
 from armylists.exports.pdf_header import category_summary, header, section_heading, stamp, with_heading
 from armylists.exports.pdf_style import INK, RULE, Styles, table_style, text
 from armylists.exports.pdf_units import items_carried, unit_block
-from armylists.exports.text import ItemRef
+from armylists.exports.text import ItemRef, UnitWords
 
 HIDDEN_ITEM = "hidden item"
 
@@ -88,6 +89,12 @@ def open_points(unit: PrintedUnit, budget: str) -> str:
     return f"{unit.line.points - hidden_cost(unit)} {budget} + hidden"
 
 
+def _open_words(unit: PrintedUnit) -> UnitWords:
+    """What the open list says of a unit. A roster tree's selections are not told apart as magical items
+    (its data has no item types of ours), so none of them is shown: the unit's name and roles only."""
+    return replace(unit.words, options=()) if unit.sheet is not None else unit.words
+
+
 def hidden_story(printed: PrintedList, share_url: str | None, check: str, width: float) -> list[Flowable]:
     styles = Styles(9)
     book, report, budget = printed.book, printed.report, printed.report.budget_unit
@@ -99,8 +106,8 @@ def hidden_story(printed: PrintedList, share_url: str | None, check: str, width:
         data_as_of=printed.data_as_of)]
     story.append(Spacer(1, 3 * mm))
     for title, _, units in printed.by_category():
-        blocks = [unit_block(unit.book, unit.words, open_points(unit, budget), styles, width, show_item=mundane,
-                             label=label_of[unit.words.unit.id]) for unit in units]
+        blocks = [unit_block(unit.book, _open_words(unit), open_points(unit, budget), styles, width,
+                             show_item=mundane, label=label_of[unit.words.unit.id]) for unit in units]
         story += with_heading(section_heading(title, styles, width), blocks)
     story += [PageBreak()] + hidden_sheet(printed, label_of, check, styles, width)
     return story

@@ -117,14 +117,17 @@ class UnitBlock(Flowable):
     This is what a two-column Table with spanned rows drew, without a Table's cell bookkeeping, which
     was a third of a roster's time. The unit's description stays on one page; only a long list of its
     violations may run over to the next (split() keeps the description and the violations that fit).
+    A unit taller than `whole` (a page, for a roster tree's unit with many profile tables) splits between
+    its parts instead.
     """
     PAD_X = 6  # a Table cell's paddings, kept so the page looks as it did
     PAD_Y = 1.5
 
     def __init__(self, title: Flowable | None, points: str, parts: list[Flowable], violations: list[Flowable],
-                 points_size: float, width: float):
+                 points_size: float, width: float, whole: float | None = None):
         super().__init__()
         self.title, self.points, self.parts, self.violations = title, points, parts, violations
+        self.whole = whole
         self.font_size = points_size
         self.block_width = width
 
@@ -141,8 +144,26 @@ class UnitBlock(Flowable):
     def split(self, available_width: float, available_height: float) -> list[Flowable]:
         self.wrap(available_width, available_height)
         kept = self.title_height + sum(self.heights[:len(self.parts)])
+        if self.whole is not None and self.height > self.whole:
+            return self.split_parts(available_height)
         if kept > available_height or not self.violations:
             return []  # the description does not fit: the whole unit goes to the next page
+        return self.split_violations(available_height, kept)
+
+    def split_parts(self, available_height: float) -> list[Flowable]:
+        """The title and the parts that fit, then the rest (and the violations) as a block of its own."""
+        used, fits = self.title_height, 0
+        while fits < len(self.parts) and used + self.heights[fits] <= available_height:
+            used += self.heights[fits]
+            fits += 1
+        if fits == 0:
+            return []
+        if fits == len(self.parts):
+            return self.split_violations(available_height, used)
+        return [UnitBlock(self.title, self.points, self.parts[:fits], [], self.font_size, self.block_width),
+                UnitBlock(None, "", self.parts[fits:], self.violations, self.font_size, self.block_width, self.whole)]
+
+    def split_violations(self, available_height: float, kept: float) -> list[Flowable]:
         fits = len(self.parts)
         while fits < len(self.heights) and kept + self.heights[fits] <= available_height:
             kept += self.heights[fits]

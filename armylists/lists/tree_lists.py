@@ -26,7 +26,8 @@ from armylists.rules.battlescribe import GameData, RosterError, add_force, desel
 from armylists.rules.battlescribe import Roster as TreeRoster
 from armylists.rules.battlescribe.data import Option
 from armylists.rules.battlescribe.evaluate import Result
-from armylists.rules.battlescribe_systems import MAPPING_FILE, load_mappings, system_violations
+from armylists.rules.battlescribe.sheet import TreePrinting
+from armylists.rules.battlescribe_systems import MAPPING_FILE, SystemMapping, load_mappings, system_violations
 from armylists.rules.loader import load_system_part
 from armylists.rules.report import Violation
 from armylists.rules.battlescribe.document import document_tree, primary_cost_type, tree_report, tree_roster
@@ -92,13 +93,32 @@ def our_rules(game: GameData) -> Callable[[TreeRoster, Result], list[Violation]]
     (rules/battlescribe_systems.py); None for a game we do not know. A broken mapping file is a
     RulesDataError."""
     root = Path(settings.RULES_DATA_DIR)
-    if not (root / MAPPING_FILE).is_file():
-        return None
-    mapping = load_mappings(root).find(game.system)
+    mapping = _mapping(game)
     if mapping is None or not (root / mapping.system / "system.yaml").is_file():
         return None
     system = _our_system(root / mapping.system, root)
     return lambda tree, result: system_violations(tree, result, system, mapping)
+
+
+def _mapping(game: GameData) -> SystemMapping | None:
+    """Our system mapping of the data's game system (rules_data/battlescribe_systems.yaml), or None."""
+    root = Path(settings.RULES_DATA_DIR)
+    if not (root / MAPPING_FILE).is_file():
+        return None
+    return load_mappings(root).find(game.system)
+
+
+def tree_printing(roster: Roster) -> TreePrinting | None:
+    """What the PDF of a tree list needs besides its Report (exports/pdf.py: render_pdf's `tree`): the
+    evaluated roster and how its data names the General and the Battle Standard Bearer (our system's
+    mapping, rules_data/battlescribe_systems.yaml); None for a list that is not a tree."""
+    if not roster.is_tree:
+        return None
+    tree = evaluated(roster)
+    mapping = _mapping(tree.game)
+    if mapping is None:
+        return TreePrinting(tree)
+    return TreePrinting(tree, mapping.general, mapping.battle_standard)
 
 
 @lru_cache(maxsize=8)

@@ -258,10 +258,9 @@ def test_a_player_builds_a_dwarven_holds_list_of_the_imported_catalogues(live_se
     assert troubles == []
 
 
-@pytest.mark.xfail(strict=True, reason="PDF of tree lists prints no profiles yet")
 def test_the_pdf_prints_the_profiles_of_what_the_king_holds(live_server, dwarven_holds, player, page):
     """Issue 22 item 5: the PDF of an imported list shows profiles as the card does; the King's Rune of
-    Steel carries a "7 Artefact" profile (2nd-dwarvenHolds.cat:2453). Strict: it fails once they print."""
+    Steel carries a "7 Artefact" profile (2nd-dwarvenHolds.cat:2453)."""
     document = {"format": "armylist/1", "system": SYSTEM, "book": BOOK, "book_version": VERSION, "name": "Hold 4500",
                 "points_limit": 4500, "units": [], "forces": [{"id": "f", "entry": FORCE, "catalogue": CATALOGUE,
                                                                 "selections": [tree_selection("k", SHAPE[0])]}]}

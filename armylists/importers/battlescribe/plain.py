@@ -73,7 +73,7 @@ class Reader:
             data["rules"][r.get("id")] = r.get("name", "")
             data["rule_texts"][r.get("id")] = description(r)
         for p in kids(root, "sharedProfiles"):
-            data["profiles"][p.get("id")] = self.profile(p)
+            data["profiles"][p.get("id")] = self.profile(p, where)
         return data
 
     def force(self, element: Element, where: str) -> dict:
@@ -120,23 +120,29 @@ class Reader:
             "costs": costs, "constraints": self.constraints(element, here), "modifiers": self.modifiers(element, here),
             "children": children, "categories": [_word(c.get("targetId")) for c in categories],
             "primary": next((c.get("targetId") for c in categories if truth(c.get("primary"))), None),
-            "profiles": [self.profile(p) for p in kids(element, "profiles")],
+            "profiles": [self.profile(p, here) for p in kids(element, "profiles")],
             "rules": [r.get("name", "") for r in kids(element, "rules")],
             "rule_texts": [description(r) for r in kids(element, "rules")],   # the cards' (issue 22)
             "info_links": [(i.get("targetId"), i.get("type"), i.get("name", "")) for i in kids(element, "infoLinks")],
-            # each info link's own modifiers (its name's: "Hard Target" + " (1)"), for the cards (issue 22)
-            "info_link_modifiers": [{"modifiers": self.modifiers(i, here), "modifier_groups": self.modifier_groups(i, here)}
+            # each info link's own modifiers (its name's: "Hard Target" + " (1)"; a profile's characteristics)
+            # and hidden flag, for the cards and the PDF (issue 22)
+            "info_link_modifiers": [{"modifiers": self.modifiers(i, here), "modifier_groups": self.modifier_groups(i, here),
+                                     "hidden": truth(i.get("hidden"))}
                                     for i in kids(element, "infoLinks")],
             "where": here, "import": element.get("import") != "false",
             "modifier_groups": self.modifier_groups(element, here),
             "category_links": [self.category(c, here) for c in categories],
         }
 
-    def profile(self, element: Element) -> dict:
-        # the profile type's id: its characteristic types lay out the card's table (issue 22)
+    def profile(self, element: Element, where: str = "") -> dict:
+        # the profile type's id: its characteristic types lay out the card's table (issue 22); its
+        # modifiers (field: a characteristic type's id, or name, or hidden) change it where it stands
+        here = f"{where} > {element.get('name', '')}"
         return {"name": element.get("name", ""), "type": element.get("typeName", ""), "type_id": element.get("typeId", ""),
+                "hidden": truth(element.get("hidden")),
                 "characteristics": [(c.get("name", ""), (c.text or "").strip())
-                                    for c in kids(element, "characteristics")]}
+                                    for c in kids(element, "characteristics")],
+                "modifiers": self.modifiers(element, here), "modifier_groups": self.modifier_groups(element, here)}
 
     def constraints(self, element: Element, where: str) -> list[dict]:
         out = []

@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand
 from armylists.exports import checksum, document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.lists.catalogue import allies_book_for, validate_roster
+from armylists.lists.tree_lists import tree_printing
 from armylists.listfiles.reading import ListFileError, read_list, write_output
 from armylists.importers.battlescribe.roster_files import RosterFileError, roster_xml
 
@@ -51,7 +52,7 @@ class Command(BaseCommand):
                     raise ListFileError(f"{file}: the PDF would overwrite the list; give --output")
                 variant = variant or default_variant(book)
                 content: str | bytes = render_pdf(book, roster, report, variant, share_url=share_url,
-                                                  allies=allies_book_for(roster))
+                                                  allies=allies_book_for(roster), tree=tree_printing(roster))
             elif format == "ros":
                 content = roster_xml(roster, book, report.total_points).decode("utf-8")
             else:

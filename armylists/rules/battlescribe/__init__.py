@@ -13,7 +13,9 @@ actions; `queries` counts selections, forces and costs in a scope and decides co
 errors; `evaluate` puts them together. What is not understood is named in `Result.unsupported`, and a
 result with anything unsupported is never called legal. `document` maps a list document kept as a
 roster tree (rules/selection_tree.py) to and from the evaluator's roster and its verdict to our Report;
-`packed` is how a game system's or catalogue's data is stored (MessagePack, zlib).
+`packed` is how a game system's or catalogue's data is stored (MessagePack, zlib). `profiles` gives
+the profiles and rules of what a unit holds after their modifiers (the editor's card, the PDF), `sheet`
+a unit as a printed roster describes it.
 """
 from __future__ import annotations
 

@@ -154,6 +154,15 @@ class GameData:
             return self.forces[any_id][0].get("name", any_id)
         return any_id
 
+    @cached_property
+    def characteristic_names(self) -> dict[str, str]:
+        """Each characteristic type's name by its id (a profile modifier's `field`), from every document."""
+        found: dict[str, str] = {}
+        for doc in self.docs.values():
+            for type_id, name in doc.get("characteristic_types", {}).items():
+                found.setdefault(type_id, name)
+        return found
+
     def cost_type_name(self, type_id: str) -> str:
         return next((c["name"] for c in self.cost_types if c["id"] == type_id), type_id)
 

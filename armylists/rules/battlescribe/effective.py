@@ -66,7 +66,7 @@ def gated(source: dict):
     yield from walk(source.get("modifier_groups", []), [], [])
 
 
-def _times(gates: list[dict], repeat_lists: list[list[dict]], ctx: Context) -> int:
+def times_applied(gates: list[dict], repeat_lists: list[list[dict]], ctx: Context) -> int:
     if not all(group_holds(g, ctx) for g in gates):
         return 0
     times = 1
@@ -104,7 +104,7 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
                                                  f"{modifier['field']}; not applied"))
                 continue
             try:
-                times = _times(gates, repeat_lists, ctx)
+                times = times_applied(gates, repeat_lists, ctx)
             except Unsupported as exc:
                 unsupported.append(f"{exc} in a modifier of {source.get('where', source.get('id'))}")
                 continue
