@@ -17,6 +17,7 @@ from armylists.editor.forms import COMMAND_NAMES, UnitForm
 from armylists.lists.entries import may_be_wizard, one_of_groups
 from armylists.lists.item_choices import BearerChoices, item_choices, who_may_take
 from armylists.lists.plain_words import plain_message
+from armylists.lists.pool_choices import PoolPicker, pool_choices
 from armylists.rules import Book, Report, Roster, RosterUnit, Violation
 from armylists.rules.army import Army
 from armylists.rules.book import Entry, Option
@@ -41,6 +42,7 @@ class UnitCard:
     last: bool = False
     form: dict[str, Any] | None = None
     bearers: list[dict[str, Any]] = field(default_factory=list)  # {"b": BearerChoices, "errors", "options"}
+    pools: PoolPicker | None = None  # the unit's pool items (an imported book's), lists/pool_choices.py
     urls: dict[str, str] = field(default_factory=dict)
     profile: dict[str, Any] | None = None  # {"columns": [...], "rows": [[name, value...]]}, from the data
     rules: str = ""  # its special rules (and its mount's), as the book names them
@@ -119,6 +121,7 @@ def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool 
             form = bound_form if bound_form is not None and bound_form.unit.id == ru.id else None
             card.form = unit_form_view(unit_book, ru, entry, form)
             errors = (item_errors or {}).get(ru.id, {})
+            card.pools = pool_choices(unit_book, roster, ru.id, _army_of(army, ru))
             card.bearers = [{"b": b, "errors": errors.get(b.kind, []), "picker": item_picker(unit_book, b)}
                             for b in item_choices(unit_book, roster, ru.id, _army_of(army, ru))]
             base = unit_url.replace("{unit}", ru.id)
@@ -314,7 +317,7 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
         fieldsets.append({"legend": group.name, "kind": "radio", "choices": choices, "errors": err(f"grp-{gid}")})
     singles, roles = [], []
     for option in entry.options.values():
-        if option.id in in_group or not offered(option):
+        if option.id in in_group or not offered(option) or option.item_pool:  # pool items: the item picker
             continue
         name = f"opt-{option.id}"
         field_view = {"name": name, "id": f"{prefix}-{name}", "label": option.name, "cost": option_cost(option),
