@@ -18,6 +18,7 @@ from armylists.lists.entries import may_be_wizard, one_of_groups
 from armylists.lists.item_choices import BearerChoices, item_choices, who_may_take
 from armylists.lists.plain_words import plain_message
 from armylists.lists.pool_choices import PoolPicker, pool_choices
+from armylists.lists.rule_texts import rule_texts
 from armylists.rules import Book, Report, Roster, RosterUnit, Violation
 from armylists.rules.army import Army
 from armylists.rules.book import Entry, Option
@@ -117,6 +118,9 @@ def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool 
         )
         if entry is not None:
             card.profile, card.rules = _profile(unit_book, ru, entry)
+            card.rule_list = rule_texts(unit_book, ru, entry)
+            if card.rule_list:
+                card.rules = ""  # named with their texts instead
         if editable and entry is not None and (forms_for is None or ru.id in forms_for):
             form = bound_form if bound_form is not None and bound_form.unit.id == ru.id else None
             card.form = unit_form_view(unit_book, ru, entry, form)

@@ -1,0 +1,154 @@
+"""New Recruit's T9A books in the editor as our own books are: a pool's items (a Dwarf King's runes) in an
+item picker with the allowance left and each refusal's reason, the same limits as the Report's, spells,
+profiles and rule texts on the unit's card.
+
+Numbers are those of Dwarven Holds in New Recruit's data at the bundle's head (b543015, 2026-04-10), read
+from ../shared/external/new-recruit-t9a at run time (never copied here): the King's `leafMaxCost` 250
+(dh.json, the King's equipment node), Rune of Steel 50 (Armour Runes, at most 3 of them), Rune of
+Destruction 80 and Extraordinary (at most once per army: docs/import-nr-t9a.md, "Rarity of Special Items").
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+from django.urls import reverse
+
+from armylists.lists.pool_choices import pool_choices
+from armylists.rules import parse_roster, validate
+
+from .nr_summaries import BUNDLE, LATER, needs_data, store
+
+pytestmark = needs_data
+KING = "king"
+ALLOWANCE = "King: special items allowance"
+
+
+@lru_cache(maxsize=None)
+def dwarven_holds():
+    from armylists.importers.nr_t9a import check, convert, open_source
+    from armylists.lists.catalogue import disk_library
+
+    system = disk_library().systems["t9a-2"]
+    source = open_source(BUNDLE)
+    try:
+        conversion = convert(source.at(LATER), ["dh.json"], frozenset(c.id for c in system.categories))
+    finally:
+        source.close()
+    return check(conversion, system)["dh"]
+
+
+def roster(*units: dict):
+    book = dwarven_holds()
+    return parse_roster({"format": "armylist/1", "system": "t9a-2", "book": book.id, "book_version": book.version,
+                         "points_limit": 4500, "units": list(units)})
+
+
+def king(**options) -> dict:
+    return {"id": "k", "entry": KING, "general": True, "options": {"general": 1, "light-troops": 1, **options}}
+
+
+def thane(**options) -> dict:
+    return {"id": "t", "entry": "thane", "options": {"captain-and-attached": 1, "light-troops": 1, **options}}
+
+
+def offers(picker) -> dict[str, int]:
+    return {o.id: o.cost for _, items in picker.offers for o in items}
+
+
+def blocked(picker) -> dict[str, str]:
+    return {o.id: o.reason for _, items in picker.blocked for o in items}
+
+
+def errors(r) -> list[tuple[str, str]]:
+    return [(v.code, v.message) for v in validate(dwarven_holds(), r).violations if v.severity == "error"
+            and v.code.startswith("tally")]
+
+
+class TestTheKingsRunes:
+    def test_they_are_offered_by_pool_with_the_allowance_of_the_data(self):
+        picker = pool_choices(dwarven_holds(), r := roster(king()), "k")
+        assert [(a.label, a.allowance, a.spent, a.left) for a in picker.allowances] == [
+            ("special items allowance", 250, 0, 250)]
+        assert [name for name, _ in picker.offers] == ["Armour Runes", "Hand Weapon Runes", "Talismanic Runes"]
+        items = offers(picker)
+        assert (items["rune-of-steel"], items["rune-of-destruction-hand-weapon"], items["rune-of-the-forge"]) == (50, 80, 5)
+        assert "battle-rune" not in items  # a choice of the unit's own (its Battle Runes group), not a pool's item
+        assert errors(r) == []
+
+    def test_the_allowance_holds_at_exactly_250_and_one_rune_more_is_refused_with_its_message(self):
+        at_limit = king(**{"rune-of-destruction-hand-weapon": 1, "rune-of-steel": 3, "rune-of-readiness": 1})
+        assert errors(roster(at_limit)) == []  # 80 + 3 x 50 + 20 = 250
+        assert pool_choices(dwarven_holds(), roster(at_limit), "k").allowances[0].left == 0
+        over = king(**{"rune-of-destruction-hand-weapon": 1, "rune-of-steel": 3, "rune-of-readiness": 1,
+                       "rune-of-courage": 1})
+        assert errors(roster(over)) == [
+            ("tally.max", "King: special items allowance: 260 pts in King (k); at most 250 pts.")]
+
+    def test_what_fits_the_allowance_left_is_offered_and_what_does_not_says_why(self):
+        picker = pool_choices(dwarven_holds(), roster(king(**{"rune-of-destruction-hand-weapon": 1,
+                                                               "rune-of-steel": 3, "rune-of-courage": 1})), "k")
+        assert picker.allowances[0].left == 10  # 80 + 150 + 10 spent
+        assert offers(picker)["rune-of-mining"] == 10  # exactly what is left: offered
+        assert blocked(picker)["rune-of-storms"] == "costs 15 pts; 10 pts of the allowance left"
+        # Three Armour Runes at most (the group's maxSize), counted by the same limit as the Report's
+        assert blocked(picker)["rune-of-the-forge"] == "Armour Runes: at most 3 in the unit, 3 taken"
+        assert [(c.id, c.taken) for c in picker.carried] == [
+            ("rune-of-steel", 3), ("rune-of-destruction-hand-weapon", 1), ("rune-of-courage", 1)]
+
+
+class TestARarePoolItem:
+    def test_an_extraordinary_rune_is_taken_once_per_army(self):
+        one = roster(king(**{"rune-of-destruction-hand-weapon": 1}), thane())
+        assert errors(one) == []
+        assert blocked(pool_choices(dwarven_holds(), one, "t"))["rune-of-destruction-hand-weapon"] == (
+            "Rune of Destruction (Extraordinary): at most 1 in the army, 1 taken")
+        two = roster(king(**{"rune-of-destruction-hand-weapon": 1}), thane(**{"rune-of-destruction-hand-weapon": 1}))
+        assert errors(two) == [("tally.max", "Rune of Destruction (Extraordinary): 2 taken in the army; at most 1.")]
+
+
+class TestWhatTheCardShows:
+    def test_the_profile_rules_and_spells_of_the_data(self):
+        entry = dwarven_holds().entries[KING]
+        assert list(entry.profiles) == [{"name": "King", "Ad": "3", "Ma": "4", "Di": "10", "HP": "3", "Df": "7",
+                                         "Re": "5", "Arm": "3", "At": "4", "Of": "7", "St": "4", "AP": "1", "Ag": "4"}]
+        assert entry.rules[:2] == ("Disciplined", "Ancient Grudge (1)")
+        assert entry.options["battle-rune"].text == (
+            "Battle Runes (1): Rune of Revocation, Rune of Reckoning, Rune of Oaths, Rune of Resolve, "
+            "Rune of Gleaming, Rune of Resilience")
+        assert entry.options["rune-of-steel"].text == "Must reroll failed Armour Save rolls."
+
+    def test_rule_texts_by_name(self):
+        from armylists.lists.rule_texts import rule_texts
+        shown = rule_texts(dwarven_holds(), roster(king(**{"battle-rune": 1})).units[0], dwarven_holds().entries[KING])
+        by_name = {r["name"]: r for r in shown}
+        assert by_name["Disciplined"]["text"].startswith("Command Tests taken by a unit containing Disciplined")
+        assert by_name["Battle Rune"]["text"].startswith("Battle Runes (1): Rune of Revocation")
+
+
+@pytest.mark.django_db
+class TestTheEditor:
+    @pytest.fixture
+    def dh_list(self, alice):
+        from tests.web.conftest import make_list
+        store(LATER, "dh.json")
+        book = dwarven_holds()
+        return make_list(alice, {"format": "armylist/1", "name": "Holds", "system": "t9a-2", "book": book.id,
+                                 "book_version": book.version, "points_limit": 4500,
+                                 "units": [king(**{"rune-of-steel": 1})]})
+
+    def test_the_picker_shows_the_allowance_left_and_adds_a_rune_without_touching_the_rest(self, client, alice, dh_list):
+        client.force_login(alice)
+        page = client.get(reverse("list-edit", args=[dh_list.pk])).content.decode()
+        assert "special items allowance: 50 of 250 pts · 200 left" in page
+        assert 'id="u-k-pool-add-rune-of-destruction-hand-weapon"' in page
+        assert 'name="opt-rune-of-steel"' not in page.split('id="u-k-form"')[1].split("</form>")[0]
+        url = reverse("unit-update", args=[dh_list.pk, "k"])
+        client.post(url, {"revision": dh_list.revision, "only": "opt-rune-of-steel", "opt-rune-of-steel": "2"})
+        dh_list.refresh_from_db()
+        assert dh_list.document["units"][0]["options"]["rune-of-steel"] == 2
+        # The unit's whole form, sent without JavaScript, names no pool item: the runes stay.
+        client.post(url, {"revision": dh_list.revision, "grp-g1": "light-troops", "opt-general": "1", "label": "x"})
+        dh_list.refresh_from_db()
+        assert dh_list.document["units"][0]["options"]["rune-of-steel"] == 2
+        assert dh_list.document["units"][0]["label"] == "x"
