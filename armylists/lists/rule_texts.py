@@ -1,4 +1,4 @@
-"""The texts of a unit's rules and of the options it takes, where its book carries them.
+"""The texts of a unit's rules and of the options it takes, where its imported book carries them.
 
 A book's `special_rules` (`{name, text}`; New Recruit's ruledefs.json in an imported T9A book) give the
 text of each rule an entry names ("Devastating Charge (1 St, 1 AP)" is the rule "Devastating Charge"),
@@ -28,7 +28,7 @@ def book_rule_texts(book: Book) -> dict[str, str]:
 def rule_texts(book: Book, ru: RosterUnit, entry: Entry) -> list[dict[str, Any]]:
     """The unit's rules with their texts, then the options it takes that say something: [] where the
     book carries no rule texts (its card names the rules alone)."""
-    texts = book_rule_texts(book)
+    texts = book_rule_texts(book) if book.imported else {}  # our own books' cards name their rules, as before
     if not texts:
         return []
     shown = [{"name": name, "text": texts.get(name.split(" (")[0], "")} for name in entry.rules]
