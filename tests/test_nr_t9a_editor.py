@@ -152,3 +152,37 @@ class TestTheEditor:
         dh_list.refresh_from_db()
         assert dh_list.document["units"][0]["options"]["rune-of-steel"] == 2
         assert dh_list.document["units"][0]["label"] == "x"
+
+
+class TestConstructs:
+    """The same, on small armies in the data's shape (tests/test_import_nr_t9a.py's builders)."""
+
+    def test_a_pools_items_name_their_pool_and_their_children_do_not(self):
+        from tests.test_import_nr_t9a import army, check_option, hero
+        wisdom = check_option("Standard of Wisdom", 30, options=[{"optionsLabel": "Spells", "maxSize": 1, "options": [
+            check_option("Rune of Oaths")]}])
+        pools = [{"refs": ["weaponEnchant"], "options": [check_option("King Slayer", 35, description="<b>Slay</b>.")]},
+                 {"refs": ["bannerEnchant"], "options": [wisdom]}]
+        weapon = {"optionsLabel": "Weapon Enchantments", "maxSize": 1, "optionsDict": ["weaponEnchant"], "options": []}
+        bare = {"maxSize": 1, "optionsDict": ["bannerEnchant"], "options": []}  # no label: "Special Items"
+        book, _ = army(characters=[hero(options=[weapon, bare])], dictionary=pools)
+        options = book.entries["hero"].options
+        assert options["king-slayer"].item_pool == "Weapon Enchantments"
+        assert options["standard-of-wisdom"].item_pool == "Special Items"
+        assert options["rune-of-oaths"].item_pool is None  # a choice of the item's own, in the unit's form
+        assert options["rune-of-oaths"].requires == ("standard-of-wisdom",)
+
+    def test_texts_are_plain_and_profiles_have_a_row_per_model_part(self):
+        from armylists.importers.nr_t9a.texts import plain, profiles, rule_refs, spells_text
+        assert plain("Gains <span class=\"textbf\">Hatred</span>.<br>  Then&nbsp;<i>this</i>.") == "Gains Hatred.\nThen this."
+        assert plain(None) == "" and plain("x" * 5000) == "x" * 4000
+        stats = {"name": "Grudge Buster", "global": {"Ad": "8", "Ma": "4", "Di": "9"}, "defense": {"HP": "5"},
+                 "offensename": "Crew (2)", "offense": {"At": "1", "Of": "4"}, "offensenameB": "Chassis",
+                 "offenseB": {"St": "5"}, "offenserulesB": [{"name": "Grind Attack", "id": "g", "params": ["3D3"]}],
+                 "globalrules": [{"name": "Fly", "id": "rulebook-fly"}, {"name": "Fly", "id": "rulebook-fly"}]}
+        assert profiles(stats) == [{"name": "Crew (2)", "Ad": "8", "Ma": "4", "Di": "9", "HP": "5", "At": "1", "Of": "4"},
+                                   {"name": "Chassis", "St": "5"}]
+        assert rule_refs(stats) == [("Fly", "rulebook-fly"), ("Grind Attack (3D3)", "g")]
+        paths = {"runes": {"name": "Battle Runes", "spells": [{"ref": "r1", "name": "Rune of Oaths"}]}}
+        assert spells_text({"amount": "x", "spells": [{"path": "runes", "ref": "r1"}, {"path": "runes", "ref": "r9"}]},
+                           paths) == "Battle Runes: Rune of Oaths, r9"  # "x": as many as bought, no number shown

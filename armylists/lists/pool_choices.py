@@ -14,7 +14,7 @@ from typing import Any, Iterator, Mapping
 
 from armylists.rules import Book, Roster
 from armylists.rules.army import Army, Unit
-from armylists.rules.book import Option
+from armylists.rules.book import Option, Rule
 from armylists.rules.checks.tallies import Limit, tally, totals
 
 
@@ -83,9 +83,18 @@ def pool_choices(book: Book, roster: Roster, unit_id: str, army: Army | None = N
         tuple(carried), tuple((k, tuple(v)) for k, v in offers.items()), tuple((k, tuple(v)) for k, v in blocked.items()))
 
 
-def _limits(book: Book, army: Army) -> Iterator[Limit]:
-    """Every tally limit the list is checked by with an error (a "not checked" warning bounds nothing)."""
-    for rule in book.rules_for(army.composition):
+def _limits(book: Book, army: Army) -> tuple[Limit, ...]:
+    """Every tally limit the list is checked by with an error (a "not checked" warning bounds nothing),
+    compiled once per book, composition and modes (an imported book has hundreds)."""
+    kept = book.__dict__.setdefault("_pool_limits", {})
+    key = (army.composition, army.roster.modes)
+    if key not in kept:
+        kept[key] = tuple(_compile(book.rules_for(*key)))
+    return kept[key]
+
+
+def _compile(rules: tuple[Rule, ...]) -> Iterator[Limit]:
+    for rule in rules:
         if rule.severity != "error":
             continue
         if rule.type == "tally_limit":
