@@ -126,6 +126,14 @@ class TestWhatTheCardShows:
         assert by_name["Battle Rune"]["text"].startswith("Battle Runes (1): Rune of Revocation")
 
 
+def test_the_text_export_names_the_runes_taken_and_how_often():
+    from armylists.exports.text import export_text
+    r = roster(king(**{"rune-of-steel": 2, "rune-of-destruction-hand-weapon": 1}))
+    text = export_text(dwarven_holds(), r, validate(dwarven_holds(), r))
+    assert "380 - King, General, General, Light Troops, 2x Rune of Steel, Rune of Destruction (Hand Weapon)" in text
+    assert "Total: 380 pts of 4500" in text  # 200 + 2 x 50 + 80
+
+
 @pytest.mark.django_db
 class TestTheEditor:
     @pytest.fixture
