@@ -117,6 +117,10 @@ class TestWhatTheCardShows:
             "Battle Runes (1): Rune of Revocation, Rune of Reckoning, Rune of Oaths, Rune of Resolve, "
             "Rune of Gleaming, Rune of Resilience")
         assert entry.options["rune-of-steel"].text == "Must reroll failed Armour Save rolls."
+        # A mount chosen as an option (`refopt`) brings its own model part (unitstats.json's warThroneMount)
+        assert list(entry.options["war-throne"].profiles) == [{
+            "name": "Throne Bearer (4)", "mount": True, "Ad": "3", "Ma": "4", "Di": "C", "HP": "6", "Df": "C",
+            "Re": "C", "Arm": "C+2", "At": "1", "Of": "5", "St": "4", "AP": "1", "Ag": "2"}]
 
     def test_rule_texts_by_name(self):
         from armylists.lists.rule_texts import rule_texts
@@ -161,6 +165,16 @@ class TestTheEditor:
         assert dh_list.document["units"][0]["options"]["rune-of-steel"] == 2
         assert dh_list.document["units"][0]["label"] == "x"
 
+    def test_the_card_shows_the_mounts_profile_and_the_rules_with_their_texts(self, client, alice, dh_list):
+        client.force_login(alice)
+        url = reverse("unit-update", args=[dh_list.pk, "k"])
+        client.post(url, {"revision": dh_list.revision, "only": "grp-g1", "grp-g1": "war-throne"})
+        page = client.get(reverse("list-edit", args=[dh_list.pk])).content.decode()
+        card = page[page.index('id="unit-k"'):]
+        assert '<th scope="row">King</th>' in card and '<th scope="row">Throne Bearer (4)</th>' in card
+        assert "<summary>Ancient Grudge (1)</summary>" in card  # a long text, folded
+        assert "<strong>Shield</strong>: " in card  # a short one, in line
+
 
 class TestConstructs:
     """The same, on small armies in the data's shape (tests/test_import_nr_t9a.py's builders)."""
@@ -194,3 +208,4 @@ class TestConstructs:
         paths = {"runes": {"name": "Battle Runes", "spells": [{"ref": "r1", "name": "Rune of Oaths"}]}}
         assert spells_text({"amount": "x", "spells": [{"path": "runes", "ref": "r1"}, {"path": "runes", "ref": "r9"}]},
                            paths) == "Battle Runes: Rune of Oaths, r9"  # "x": as many as bought, no number shown
+

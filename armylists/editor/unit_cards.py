@@ -196,6 +196,7 @@ def _profile(book: Book, ru: RosterUnit, entry: Entry) -> tuple[dict[str, Any] |
     """The unit's profiles (its models', then its mount's) and special rules, as the book's data has them."""
     choice = entry.mounts.get(ru.mount) if ru.mount else None
     profiles = list(entry.profiles) + (list(choice.mount.profiles) if choice else [])
+    profiles += [p for oid, n in ru.options if n and oid in entry.options for p in entry.options[oid].profiles]
     rules = list(entry.rules) + [r for r in (choice.mount.rules if choice else ()) if r not in entry.rules]
     if not profiles:
         return None, ", ".join(rules)

@@ -101,8 +101,12 @@ def add_texts(book: dict, data: dict, pools: dict[str, list[dict]], shared: dict
     by_name = {s.get("name"): s for s in stats.values() if isinstance(s, dict)} if isinstance(stats, dict) else {}
     # What an option's node says: its spells, or a Special Item's description (pool items first, by name).
     notes: dict[str, str] = {}
+    mounts: dict[str, list[dict]] = {}  # a mount option's name -> its mount's profile (`refopt`)
     for node in list(_nodes(data.get("army"))) + [n for items in pools.values() for n in _nodes(items)]:
         name = node.get("name")
+        ridden = stats.get(node["refopt"]) if isinstance(node.get("refopt"), str) and isinstance(stats, dict) else None
+        if isinstance(name, str) and isinstance(ridden, dict) and name not in mounts:
+            mounts[name] = [dict(row, mount=True) for row in profiles(ridden)]
         if isinstance(name, str) and name not in notes:
             note = spells_text(node.get("magic"), paths) or plain(node.get("description"))
             if note:
@@ -125,5 +129,7 @@ def add_texts(book: dict, data: dict, pools: dict[str, list[dict]], shared: dict
             note = notes.get(option["name"]) or notes.get(option["name"].split(" (")[0])
             if note and "text" not in option:
                 option["text"] = note
+            if mounts.get(option["name"]):
+                option["profiles"] = mounts[option["name"]]
     if texts:
         book["special_rules"] = [{"name": name, "text": text} for name, text in sorted(texts.items()) if text]
