@@ -130,6 +130,15 @@ class TestWhatTheCardShows:
         assert by_name["Battle Rune"]["text"].startswith("Battle Runes (1): Rune of Revocation")
 
 
+def test_taking_a_pool_item_redraws_every_card_as_its_rarity_may_change_what_others_are_offered():
+    from armylists.editor.changes import changed_units
+    book = dwarven_holds()
+    before = roster(king(), thane())
+    rune, wall = roster(king(**{"rune-of-destruction-hand-weapon": 1}), thane()), roster(king(**{"shield-wall": 1}), thane())
+    assert changed_units(before, validate(book, before), rune, validate(book, rune), book) is None  # the whole list
+    assert changed_units(before, validate(book, before), wall, validate(book, wall), book) == {"k"}  # that card alone
+
+
 def test_the_text_export_names_the_runes_taken_and_how_often():
     from armylists.exports.text import export_text
     r = roster(king(**{"rune-of-steel": 2, "rune-of-destruction-hand-weapon": 1}))
