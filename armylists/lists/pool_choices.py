@@ -9,7 +9,7 @@ picker and the Report never disagree; it decides nothing, and whatever the list 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
 from armylists.rules import Book, Roster
@@ -64,7 +64,7 @@ def pool_choices(book: Book, roster: Roster, unit_id: str, army: Army | None = N
     limits = [limit for limit in _limits(book, army) if _applies(limit, unit)]
     tot, own = totals(army), tally(unit)
     unit_word = book.system.budget_unit
-    allowances = [(limit, _bound(limit, army, tot, own)) for limit in limits
+    allowances = [(limit, _bound(limit, army, tot, own, unit.size)) for limit in limits
                   if _is_allowance(limit) and any(_counts(limit, o) for o in pooled)]
     carried, offers, blocked = [], {}, {}
     for option in pooled:
@@ -74,7 +74,7 @@ def pool_choices(book: Book, roster: Roster, unit_id: str, army: Army | None = N
             carried.append(offer)
         reason = _why_not(option, unit, offer, [x for x in limits if _counts(x, option)], army, tot, own, unit_word)
         if reason:
-            blocked.setdefault(option.item_pool, []).append(PoolOffer(**{**offer.__dict__, "reason": reason}))
+            blocked.setdefault(option.item_pool, []).append(replace(offer, reason=reason))
         else:
             offers.setdefault(option.item_pool, []).append(offer)
     return PoolPicker(
@@ -120,8 +120,10 @@ def _counts(limit: Limit, option: Option) -> bool:
     return not option.tags.isdisjoint(limit.tally[0])
 
 
-def _bound(limit: Limit, army: Army, tot: Mapping[str, Any], own: Mapping[str, Any]) -> float:
-    return limit.bounds(army, tot, own)[1] if limit.modifiers else limit.most
+def _bound(limit: Limit, army: Army, tot: Mapping[str, Any], own: Mapping[str, Any], size: int = 1) -> float:
+    """The limit's maximum after its modifiers (-1: none); per model of the unit where it says so."""
+    most = limit.bounds(army, tot, own)[1] if limit.modifiers else limit.most
+    return most * size if limit.per_model and most != -1 and limit.params.get("scope") == "unit" else most
 
 
 def _measure(limit: Limit, tot: Mapping[str, Any], own: Mapping[str, Any]) -> int:
@@ -165,7 +167,7 @@ def _why_not(option: Option, unit: Unit, offer: PoolOffer, limits: list[Limit], 
             unit.options.get(o.id) for o in entry.options.values() if o.group == option.group and o.id != option.id):
         return f"already carries one of the {group.name}"
     for limit in limits:
-        most = _bound(limit, army, tot, own)
+        most = _bound(limit, army, tot, own, unit.size)
         if most == -1:
             continue
         now = _measure(limit, tot, own)
