@@ -173,6 +173,13 @@ class TestTheEditor:
         dh_list.refresh_from_db()
         assert dh_list.document["units"][0]["options"]["rune-of-steel"] == 2
         assert dh_list.document["units"][0]["label"] == "x"
+        # The picker's ✕ takes one away: its form sends the count less one.
+        page = client.get(reverse("list-edit", args=[dh_list.pk])).content.decode()
+        carried = page[page.index('id="u-k-pools"'):page.index('id="u-k-pool-rm-rune-of-steel"')]
+        assert carried.rstrip().endswith('<input type="hidden" name="opt-rune-of-steel" value="1"><button type="submit" class="icon-button" aria-label="Remove Rune of Steel" title="Remove Rune of Steel"')
+        client.post(url, {"revision": dh_list.revision, "only": "opt-rune-of-steel", "opt-rune-of-steel": "1"})
+        dh_list.refresh_from_db()
+        assert dh_list.document["units"][0]["options"]["rune-of-steel"] == 1
 
     def test_the_card_shows_the_mounts_profile_and_the_rules_with_their_texts(self, client, alice, dh_list):
         client.force_login(alice)
