@@ -321,6 +321,8 @@ class UnitForm(RevisionForm):
                         options[data[f"grp-{gid}"]] = 1
             for name in fields:
                 if name.startswith("opt-"):
+                    if name not in self.data and entry.options[name[4:]].item_pool:
+                        continue  # a pool item is taken in the item picker, not by the unit's form
                     value = data.get(name)
                     if value:
                         options[name[4:]] = 1 if value is True else int(value)

@@ -17,6 +17,8 @@ from armylists.editor.forms import COMMAND_NAMES, UnitForm
 from armylists.lists.entries import may_be_wizard, one_of_groups
 from armylists.lists.item_choices import BearerChoices, item_choices, who_may_take
 from armylists.lists.plain_words import plain_message
+from armylists.lists.pool_choices import PoolPicker, pool_choices
+from armylists.lists.rule_texts import rule_texts
 from armylists.rules import Book, Report, Roster, RosterUnit, Violation
 from armylists.rules.army import Army
 from armylists.rules.book import Entry, Option
@@ -41,6 +43,7 @@ class UnitCard:
     last: bool = False
     form: dict[str, Any] | None = None
     bearers: list[dict[str, Any]] = field(default_factory=list)  # {"b": BearerChoices, "errors", "options"}
+    pools: PoolPicker | None = None  # the unit's pool items (an imported book's), lists/pool_choices.py
     urls: dict[str, str] = field(default_factory=dict)
     profile: dict[str, Any] | None = None  # {"columns": [...], "rows": [[name, value...]]}, from the data
     rules: str = ""  # its special rules (and its mount's), as the book names them
@@ -115,10 +118,14 @@ def unit_sections(book: Book, roster: Roster, report: Report, *, editable: bool 
         )
         if entry is not None:
             card.profile, card.rules = _profile(unit_book, ru, entry)
+            card.rule_list = rule_texts(unit_book, ru, entry)
+            if card.rule_list:
+                card.rules = ""  # named with their texts instead
         if editable and entry is not None and (forms_for is None or ru.id in forms_for):
             form = bound_form if bound_form is not None and bound_form.unit.id == ru.id else None
             card.form = unit_form_view(unit_book, ru, entry, form)
             errors = (item_errors or {}).get(ru.id, {})
+            card.pools = pool_choices(unit_book, roster, ru.id, _army_of(army, ru))
             card.bearers = [{"b": b, "errors": errors.get(b.kind, []), "picker": item_picker(unit_book, b)}
                             for b in item_choices(unit_book, roster, ru.id, _army_of(army, ru))]
             base = unit_url.replace("{unit}", ru.id)
@@ -189,6 +196,7 @@ def _profile(book: Book, ru: RosterUnit, entry: Entry) -> tuple[dict[str, Any] |
     """The unit's profiles (its models', then its mount's) and special rules, as the book's data has them."""
     choice = entry.mounts.get(ru.mount) if ru.mount else None
     profiles = list(entry.profiles) + (list(choice.mount.profiles) if choice else [])
+    profiles += [p for oid, n in ru.options if n and oid in entry.options for p in entry.options[oid].profiles]
     rules = list(entry.rules) + [r for r in (choice.mount.rules if choice else ()) if r not in entry.rules]
     if not profiles:
         return None, ", ".join(rules)
@@ -314,7 +322,7 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
         fieldsets.append({"legend": group.name, "kind": "radio", "choices": choices, "errors": err(f"grp-{gid}")})
     singles, roles = [], []
     for option in entry.options.values():
-        if option.id in in_group or not offered(option):
+        if option.id in in_group or not offered(option) or option.item_pool:  # pool items: the item picker
             continue
         name = f"opt-{option.id}"
         field_view = {"name": name, "id": f"{prefix}-{name}", "label": option.name, "cost": option_cost(option),

@@ -221,7 +221,8 @@ def answer_edit(request: HttpRequest, before: Loaded, saved: "tuple[Loaded, Repo
         is_new = bool(focus) and all(u.id != focus for u in before.roster.units)
         changed = None
         if focus and not is_new and not said:  # one unit changed: answer with what it changed
-            changed = changed_units(before.roster, validate_roster(before.book, before.roster), roster, report)
+            changed = changed_units(before.roster, validate_roster(before.book, before.roster), roster, report,
+                                    after.book)
             if changed is not None:
                 changed.add(focus)  # drawn open, as the player left it
         return render_editor(request, after, report, focus=focus,

@@ -60,6 +60,9 @@ def profiles_of(book: Book, words: UnitWords) -> list[Mapping]:
     mount = book.mounts.get(words.unit.mount) if words.unit.mount else None
     if mount is not None:
         profiles += list(mount.profiles)
+    if words.entry is not None:  # a mount chosen as an option (an imported book's)
+        options = words.entry.options
+        profiles += [p for oid, n in words.unit.options if n and oid in options for p in options[oid].profiles]
     return profiles
 
 

@@ -37,10 +37,11 @@ def cost_as_added(book: Book, entry: Entry) -> int:
 
 
 def one_of_groups(entry: Entry) -> dict[str, list[str]]:
-    """The entry's groups of alternatives (at most one choice), as radio buttons: group id -> option ids."""
+    """The entry's groups of alternatives (at most one choice), as radio buttons: group id -> option ids.
+    An item of a pool (`item_pool`) is offered in the unit's item picker instead (lists/pool_choices.py)."""
     groups: dict[str, list[str]] = {}
     for option in entry.options.values():
-        if option.group and entry.groups[option.group].max == 1 and option.max == 1:
+        if option.group and entry.groups[option.group].max == 1 and option.max == 1 and not option.item_pool:
             groups.setdefault(option.group, []).append(option.id)
     return groups
 

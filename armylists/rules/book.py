@@ -166,6 +166,8 @@ class Option:
     min_per_models: int | None = None
     size: tuple[int, int | None] | None = None  # (min, max) models while taken, instead of the entry's (a Detachment)
     model_cost: int = 0  # paid for every model of the unit each time it is taken, on top of `cost`
+    item_pool: str | None = None  # an item of this pool: offered in the editor's item picker (lists/pool_choices.py)
+    profiles: tuple[Mapping[str, Any], ...] = ()  # model parts it adds while taken (a mount chosen as an option)
 
 
 @dataclass(frozen=True, slots=True)

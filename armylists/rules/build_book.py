@@ -83,7 +83,7 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
             tags=frozenset(o.get("tags", [])), item_allowance=o.get("item_allowance"), text=o.get("text", ""),
             max_per_models=o.get("max_per_models"), min_per_models=o.get("min_per_models"),
             size=(o["size"]["min"], o["size"].get("max")) if "size" in o else None,
-            model_cost=o.get("model_cost", 0),
+            model_cost=o.get("model_cost", 0), item_pool=o.get("item_pool"), profiles=tuple(o.get("profiles", [])),
         )
         if "size" in o and o["size"].get("max", o["size"]["min"]) < o["size"]["min"]:
             raise RulesDataError(source, path + ("options", i, "size"),

@@ -19,6 +19,9 @@ from armylists.rules.loader import build_book
 
 from armylists.importers.nr_t9a.army import MAPPING, ArmyConverter, ArmyReport
 from armylists.importers.nr_t9a.source import SHARED_FILES, NrSourceError, Snapshot, open_source
+from armylists.importers.nr_t9a.texts import add_texts
+
+TEXT_FILES = ("unitstats.json", "ruledefs.json", "spells.json")  # profiles, rule texts, spells: no points
 
 SYSTEM_ID = MAPPING["system"]
 
@@ -58,7 +61,9 @@ def convert_army(snapshot: Snapshot, name: str, categories: frozenset[str] | Non
                 refs = pool.get("refs") or []
                 for ref in [refs] if isinstance(refs, str) else refs:
                     pools.setdefault(ref, []).extend(pool.get("options") or [])
-    return ArmyConverter(data, pools, snapshot.date, categories).convert()
+    book, report = ArmyConverter(data, pools, snapshot.date, categories).convert()
+    add_texts(book, data, pools, {n: snapshot.json(n) for n in TEXT_FILES if n in snapshot.keys})
+    return book, report
 
 
 def convert(snapshot: Snapshot, armies: list[str] | None = None, categories: frozenset[str] | None = None

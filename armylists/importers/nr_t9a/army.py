@@ -18,6 +18,7 @@ import yaml
 
 from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, listed,
                                                 norm_ref, ref_tag, refs_of, shared_maxima, slug, unit_amount)
+from armylists.importers.nr_t9a.pools import pool_name
 from armylists.importers.nr_t9a.source import NrSourceError
 from armylists.importers.nr_t9a.variants import category_override, extra_by_option, moved, with_option
 
@@ -63,6 +64,7 @@ class Ctx:
     allowance: str | None = None  # the leafMaxCost tag the leaves below count toward
     unchecked: str | None = None  # the "not checked" tag of a group whose bounds an override changes
     needs: tuple = ()  # `childrenOptions` conditions (hasOption values) of the nodes above
+    pool: str = ""  # the pool (`optionsDict`) these nodes are items of: offered in the editor's item picker
 
 
 class ArmyConverter:
@@ -307,7 +309,7 @@ class ArmyConverter:
         if node.get("optionsDict"):
             pooled = Ctx(inner.parent, inner.per_model, inner.factor * float(node.get("optionsCostFactor", 1)),
                          node.get("optionsSuffix", "") or "", inner.group, inner.allowance, inner.unchecked,
-                         inner.needs)
+                         inner.needs, pool_name(node, self.groups.get(inner.group)))
             seen = set()
             for pool in node["optionsDict"]:
                 self._follow(f"pool {pool!r}")
@@ -353,6 +355,7 @@ class ArmyConverter:
             option["cost"] = 0
         if ctx.group:
             option["group"] = ctx.group
+        option.update({"item_pool": ctx.pool} if ctx.pool else {})
         if node.get("type") == "numeric":
             # Without a maxSize of its own, its group's bounds how often (Battle Rune(s): up to 3, not 9).
             option["max"] = int(node.get("maxSize") or min(NUMERIC_MAX, self.groups.get(ctx.group, {}).get(
@@ -419,11 +422,11 @@ class ArmyConverter:
             own_tag = f"o-{slug(self.eid, 35)}-{slug(option['id'], 40)}"
             conditions = [c for value in option.pop("_needs", ()) for c in condition_refs(value)]
             for refs, keys in condition_refs(node.get("hasOption")) + conditions:
-                if keys.get("amount", 1) == 1 and set(refs) & set(self.entry_refs()):
+                if keys.get("amount", 1) == 1 and set(refs) & set(self.unit_refs):
                     continue  # the unit itself carries the ref (a Vampire Count is tag_Vampire): it always holds
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 if keys.get("amount", 1) != 1 or not ids:
-                    if not ids and set(refs) - set(self.entry_refs()):
+                    if not ids and set(refs) - set(self.unit_refs):
                         tags.add(self.limits.not_understood("hasOption of a ref not in the unit"))
                     elif keys.get("amount", 1) != 1:
                         tags.add(self.limits.not_understood("hasOption amount"))
@@ -491,9 +494,6 @@ class ArmyConverter:
                     option[key] = [i for i in dict.fromkeys(option[key]) if i in by_id]
                     if not option[key]:
                         del option[key]
-
-    def entry_refs(self) -> list[str]:
-        return self.unit_refs
 
 def _percent(value: float) -> float | int:
     p = round(float(value) * 100, 4)
