@@ -212,7 +212,9 @@ class TestConstructs:
         assert judge(book, units)[1] == ["general.multiple", "tally.max"]
         assert judge(book, [{"entry": "captain", "general": True, "options": {"general": 1}},
                             {"entry": "hero", "options": {"warbanner": 1}}])[1] == []
-        assert judge(book, [{"entry": "hero", "general": True, "options": {"warbanner": 1}}])[1] == ["tally.max"]
+        # Marked the General without the option that makes it so: refused for that too (the option is the General)
+        assert judge(book, [{"entry": "hero", "general": True, "options": {"warbanner": 1}}])[1] == [
+            "list.general_option", "tally.max"]
 
     def test_it_bounds_categories_and_an_armys_own_category(self):
         beast = {"name": "Leviathan", "unit_id": "leviathan", "cost": 400, "refs": ["leviathan"], "options": []}

@@ -143,8 +143,74 @@ def test_the_text_export_names_the_runes_taken_and_how_often():
     from armylists.exports.text import export_text
     r = roster(king(**{"rune-of-steel": 2, "rune-of-destruction-hand-weapon": 1}))
     text = export_text(dwarven_holds(), r, validate(dwarven_holds(), r))
-    assert "380 - King, General, General, Light Troops, 2x Rune of Steel, Rune of Destruction (Hand Weapon)" in text
+    assert "380 - King, General, Light Troops, 2x Rune of Steel, Rune of Destruction (Hand Weapon)" in text
     assert "Total: 380 pts of 4500" in text  # 200 + 2 x 50 + 80
+
+
+class TestTheGeneralIsAnOption:
+    """New Recruit's data makes a model the General by an option that may cost points (dh.json: the Thane's
+    General, 10 pts); the 2nd edition's General rule reads who the General is (rules_data/t9a-2/system.yaml)."""
+
+    def general(self, r) -> list[tuple[str, str]]:
+        return [(v.code, v.message) for v in validate(dwarven_holds(), r).violations
+                if v.code.startswith(("general.", "list.general"))]
+
+    def test_the_option_makes_its_model_the_general_and_is_paid_for(self):
+        marked = roster(king(), {"id": "t", "entry": "thane", "options": {"captain-and-attached": 1}})
+        by_option = roster({**king(), "general": False, "options": {"light-troops": 1}},
+                           {"id": "t", "entry": "thane", "options": {"captain-and-attached": 1, "general": 1}})
+        assert self.general(marked) == [] and self.general(by_option) == []
+        points = {u.id: u.points for u in validate(dwarven_holds(), by_option).units}
+        assert points["t"] - {u.id: u.points for u in validate(dwarven_holds(), marked).units}["t"] == 10
+
+    def test_a_unit_marked_the_general_without_its_option_is_refused_once(self):
+        r = roster({**king(), "general": False, "options": {"light-troops": 1}},
+                   {"id": "t", "entry": "thane", "general": True, "options": {"captain-and-attached": 1}})
+        assert self.general(r) == [("list.general_option", "Thane (t) is marked the General but does not take its "
+                                                           "option General (10 pts): take the option to make it the General.")]
+        assert not validate(dwarven_holds(), r).valid
+
+    def test_the_general_box_takes_the_option_from_one_unit_to_another(self):
+        from armylists.lists.edits import update_unit
+        book = dwarven_holds()
+        r = roster(king(), {"id": "t", "entry": "thane", "options": {"captain-and-attached": 1}})
+        moved = update_unit(book, r, "t", {"general": True})
+        assert [(u.id, u.general, dict(u.options).get("general")) for u in moved.units] == [
+            ("k", False, None), ("t", True, 1)]
+        assert self.general(moved) == []
+        # Ticking the option (an API or a summary's options) moves the mark too.
+        back = update_unit(book, moved, "k", {"options": {"light-troops": 1, "general": 1}})
+        assert [(u.id, u.general, dict(u.options).get("general")) for u in back.units] == [
+            ("k", True, 1), ("t", False, None)]
+
+    def test_the_text_says_general_once_and_reads_back_to_the_option(self):
+        from armylists.exports.text import export_text
+        from armylists.exports.text_read import parse_list_text
+        book = dwarven_holds()
+        r = roster({**king(), "general": False, "options": {"light-troops": 1}},
+                   {"id": "t", "entry": "thane", "general": True, "options": {"general": 1}})
+        text = export_text(book, r, validate(book, r))
+        assert [line for line in text.splitlines() if " - Thane" in line][0].split(" - ")[1].split(", ")[:2] == [
+            "Thane", "General"]
+        assert text.count("General") == 1
+        thane_read = parse_list_text(text, [book]).units[1]
+        assert (thane_read.general, dict(thane_read.options).get("general")) == (True, 1)
+
+    def test_the_card_offers_the_datas_general_choice_and_no_second_general_box(self):
+        from armylists.editor.unit_cards import unit_form_view
+        book = dwarven_holds()
+        ru = roster(king(), {"id": "t", "entry": "thane", "options": {"captain-and-attached": 1}}).units[1]
+        view = unit_form_view(book, ru, book.entries["thane"])
+        assert [f["name"] for f in view["roles"]] == []  # no General box: the Leadership choice is it
+        leadership = next(f for f in view["fieldsets"] if f["legend"] == "Leadership")
+        assert [(c["label"], c["cost"]) for c in leadership["choices"] if c["label"] == "General"] == [
+            ("General", "+10 pts")]
+
+    def test_choosing_general_in_the_thanes_leadership_replaces_its_other_choice(self):
+        from armylists.lists.edits import default_general
+        book = dwarven_holds()
+        alone = default_general(book, roster({"id": "t", "entry": "thane", "options": {"captain-and-attached": 1}}))
+        assert (alone.units[0].general, dict(alone.units[0].options)) == (True, {"general": 1})
 
 
 @pytest.mark.django_db
@@ -172,6 +238,7 @@ class TestTheEditor:
         client.post(url, {"revision": dh_list.revision, "grp-g1": "light-troops", "opt-general": "1", "label": "x"})
         dh_list.refresh_from_db()
         assert dh_list.document["units"][0]["options"]["rune-of-steel"] == 2
+        assert dh_list.document["units"][0]["options"]["general"] == 1 and dh_list.document["units"][0]["general"]
         assert dh_list.document["units"][0]["label"] == "x"
         # The picker's ✕ takes one away: its form sends the count less one.
         page = client.get(reverse("list-edit", args=[dh_list.pk])).content.decode()

@@ -275,7 +275,7 @@ class UnitForm(RevisionForm):
         standard = entry.command.get("standard")
         if standard is not None and standard.veteran:
             self.fields["veteran_standard"] = forms.BooleanField(required=False, label="Veteran Standard Bearer")
-        if entry.may_be_character:
+        if entry.may_be_character and not any(o.role == "general" for o in entry.options.values()):
             self.fields["general"] = forms.BooleanField(required=False, label=book.system.general_word)
         if may_be_wizard(entry) or unit.path:
             paths = entry.paths or tuple(book.paths)

@@ -335,7 +335,8 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
     view["fieldsets"] = fieldsets
     view["options"] = singles
 
-    if entry.may_be_character:
+    # Where an option makes the model the General (New Recruit's T9A data), that option is the choice.
+    if entry.may_be_character and not any(o.role == "general" for o in entry.options.values()):
         word = book.system.general_word  # General, Leader: the system's own word
         roles.insert(0, {"name": "general", "id": f"{prefix}-general", "label": word, "cost": "",
                          "note": f"The army's {word}; choosing it here takes it from any other unit.",

@@ -85,7 +85,12 @@ def describe_unit(book: Book | None, unit: RosterUnit) -> UnitWords:
                          tuple(_counted(unknown("option", o), n) for o, n in unit.options), (),
                          unknown("mount", unit.mount) if unit.mount else None, (), tuple(unit.items))
     options = dict(unit.options)
-    roles = [GENERAL] if unit.general else []
+    # An option that makes the model the General (New Recruit's T9A data) is written as the role, once.
+    general = next((o for o, n in unit.options if n == 1 and o in entry.options and entry.options[o].role == "general"),
+                   None)
+    if general:
+        del options[general]
+    roles = [GENERAL] if unit.general or general else []
     # The BSB upgrade and the Wizard level are written as roles, so the option that gives each is
     # printed once, as its role; taken more than once it is an ordinary (illegal) option again.
     bsb = next((o for o, n in unit.options if n == 1 and o in entry.options and entry.options[o].role == "bsb"), None)

@@ -193,11 +193,13 @@ def _read_allies(field: tuple[int, str], book: Book, books: list[Book],
 def _book_named(written: str, number: int, system, field: str, books: list[Book],
                 lookup: Callable[[str, str, str], Book | None] | None, source: str) -> Book:
     """The book a header line names as `<name> <version>`, among `books` of `system` or by `lookup`."""
-    name, _, version = written.rpartition(" ")
+    ours = [b for b in books if b.system.id == system.id]
+    # A version may hold spaces (New Recruit's "2024 beta1@2026-04-10"): a known name first, else the last word.
+    named = max((b.name for b in ours if written.casefold().startswith(b.name.casefold() + " ")), key=len, default=None)
+    name, _, version = (named, " ", written[len(named) + 1:]) if named else written.rpartition(" ")
     if not name:
         raise ListTextError(source, number, f"write the book as its name and version, as in \"{field}: "
                                             f"{next((b.name + ' ' + b.version for b in books), 'Name 1.0')}\"")
-    ours = [b for b in books if b.system.id == system.id]
     same = [b for b in ours if name.casefold() in (b.name.casefold(), b.id)]
     if not same:
         raise ListTextError(source, number, _unknown(f"book \"{name}\"", system.name, name, sorted({b.name for b in ours})))
@@ -263,6 +265,10 @@ def _read_unit(text: str, book: Book, source: str, number: int) -> dict:
                                                 f"can take in {where}" + suggestion(token, reader.names()))
         if kind == "general":
             unit["general"] = True
+            # Where an option makes the model the General (and costs what it costs), "General" is that option.
+            general = next((o.id for o in entry.options.values() if o.role == "general"), None)
+            if general is not None:
+                options[general] = 1
         elif kind == "path":
             if "path" in unit:
                 raise ListTextError(source, number, f"{entry.name} has two Paths; a Wizard uses one")

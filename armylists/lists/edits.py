@@ -190,7 +190,7 @@ def default_general(book: Book, roster: Roster, only: str | None = None) -> Rost
         return roster
     eligible = [u.id for u in roster.units if _may_be_general(book, roster, u)]
     if len(eligible) == 1 and only in (None, eligible[0]):
-        return set_general(roster, eligible[0], True)
+        return set_general(roster, eligible[0], True, book)
     return roster
 
 
@@ -271,7 +271,11 @@ def set_options(book: Book, roster: Roster, unit_id: str, chosen: Mapping[str, i
     kept = [(oid, n) for oid, n in unit.options if oid not in known]
     # The book's order, so the document reads the way the entry does.
     taken = [(oid, chosen[oid]) for oid in known if chosen.get(oid, 0) > 0]
-    return _change(roster, unit_id, options=tuple(taken + kept))
+    roster = _change(roster, unit_id, options=tuple(taken + kept))
+    general = _general_option(book, unit)
+    if general is not None and (chosen.get(general, 0) > 0) != unit.general:  # the option is the General
+        roster = set_general(roster, unit_id, chosen.get(general, 0) > 0, book)
+    return roster
 
 
 def set_mount(book: Book, roster: Roster, unit_id: str, mount: str | None) -> Roster:
@@ -299,14 +303,33 @@ def set_command(roster: Roster, unit_id: str, parts: Iterable[str], veteran_stan
     return _change(roster, unit_id, **fields)
 
 
-def set_general(roster: Roster, unit_id: str, general: bool) -> Roster:
-    """Make the unit the General (and no other unit: there is one General) or not."""
+def set_general(roster: Roster, unit_id: str, general: bool, book: Book | None = None) -> Roster:
+    """Make the unit the General (and no other unit: there is one General) or not. With the book, a unit
+    whose General is an option (`role: general`) takes or drops that option with the mark."""
     index = unit_index(roster, unit_id)
     units = []
     for i, unit in enumerate(roster.units):
         wanted = general if i == index else (unit.general and not general)
-        units.append(unit if unit.general == wanted else replace_unit(unit, general=wanted))
+        if unit.general != wanted:
+            unit = replace_unit(unit, general=wanted)
+        option = _general_option(book, unit) if book is not None else None
+        if option is not None and (dict(unit.options).get(option, 0) > 0) != wanted:
+            # Taken, it replaces the other choice of its group of at most one (a Thane's Leadership).
+            entry = book.entries[unit.entry]
+            group = entry.options[option].group
+            rivals = {o.id for o in entry.options.values() if o.group == group and o.id != option} \
+                if wanted and group and entry.groups[group].max == 1 else set()
+            unit = replace_unit(unit, options=tuple((o, n) for o, n in unit.options if o != option and o not in rivals)
+                                + (((option, 1),) if wanted else ()))
+        units.append(unit)
     return replace(roster, units=tuple(units))
+
+
+def _general_option(book: Book, unit: RosterUnit) -> str | None:
+    """The option that makes the unit's model the General, where its book has one (New Recruit's T9A data:
+    it may cost points, so the mark and the option go together)."""
+    entry = book.entries.get(unit.entry)
+    return next((o.id for o in entry.options.values() if o.role == "general"), None) if entry else None
 
 
 def set_path(book: Book, roster: Roster, unit_id: str, path: str | None) -> Roster:
@@ -367,7 +390,7 @@ def update_unit(book: Book, roster: Roster, unit_id: str, changes: Mapping[str, 
     if "general" in changes:
         unit = get_unit(roster, unit_id)
         if unit.general != bool(changes["general"]):
-            roster = set_general(roster, unit_id, bool(changes["general"]))
+            roster = set_general(roster, unit_id, bool(changes["general"]), book)
     if "path" in changes:
         roster = set_path(book, roster, unit_id, changes["path"])  # type: ignore[arg-type]
     if "label" in changes:

@@ -212,6 +212,15 @@ class Army:
             self.problems.extend(found[1])
         return found
 
+    def _general_option_missing(self, ru: RosterUnit, entry: Entry) -> None:
+        """Marked the General without the option that makes it so: the option (and its cost) is not taken."""
+        option = next((o for o in entry.options.values() if o.role == "general"), None)
+        if option is not None:
+            self.problems.append(Violation(
+                "list.general_option", f"{entry.name} ({ru.id}) is marked the General but does not take its "
+                f"option {option.name} ({option.cost} pts): take the option to make it the General.",
+                unit=ru.id, rule="list", source="army book"))
+
     # -- pricing one unit ---------------------------------------------------------------------
     def _resolve(self, ru: RosterUnit, entry: Entry, book: Book, composition: str | None) -> Unit:
         """Price one unit and describe it; kept lean, since it runs for every unit at every edit."""
@@ -244,6 +253,7 @@ class Army:
         # Options are the unit's, paid per model where `per_model`; or, where the list gives each model
         # its own (model_options), each model pays for its own.
         chosen = [(oid, count, size) for oid, count in ru.options]
+        general_by_option = False
         for model in ru.model_options:
             chosen.extend((oid, count, 1) for oid, count in model)
         for oid, count, models in chosen:
@@ -262,6 +272,8 @@ class Army:
                 leadership = option.leadership
             if option.role == "bsb":
                 is_bsb = True
+            elif option.role == "general":
+                general_by_option = True  # a book whose General is an option (paid in New Recruit's T9A data)
             if option.item_allowance is not None:
                 item_allowance = option.item_allowance
             if option.equipment:
@@ -271,6 +283,10 @@ class Army:
             if option.tags:
                 tags = tags | option.tags
                 tagged.extend((tag, "option:" + oid, option.name) for tag in option.tags)
+        if general_by_option:
+            unit.general = True
+        elif ru.general:  # still the General (one message, not also "no General"), but short of the option
+            self._general_option_missing(ru, entry)
         if entry.rising_groups:
             points += _rising_costs(entry, ru, size)
 

@@ -47,8 +47,9 @@ def test_a_dwarven_holds_4500_list_of_the_current_data_is_built_legal_and_printe
 
     # The King, General, with runes from the picker: the allowance left follows every pick.
     editor.add("king")
-    expect(page.locator("#u-king-general")).to_be_checked()  # the list's only character: its General
-    editor.check("#u-king-opt-general")
+    # The list's only character is its General: the data's General option (one box, no second General box).
+    expect(page.locator("#u-king-opt-general")).to_be_checked()
+    expect(page.locator("#u-king-general")).to_have_count(0)
     allowance = page.locator("#u-king-allowance-1")
     expect(allowance).to_have_text("special items allowance: 0 of 250 pts · 250 left")
     pick(editor, "king", "rune-of-steel")
@@ -90,7 +91,7 @@ def test_a_dwarven_holds_4500_list_of_the_current_data_is_built_legal_and_printe
     assert response.status == 200 and response.body().startswith(b"%PDF")
     text = pdf_text(response.body())
     for words in ("Total 4190 pts", "LEGAL (1 warning)", "King General 415 pts", "Thane BSB 150 pts",
-                  "Options: General, Light Troops, Rune of Steel, Rune of Destruction (Hand Weapon), Rune of Denial",
+                  "Options: Light Troops, Rune of Steel, Rune of Destruction (Hand Weapon), Rune of Denial",
                   "40 Clan Warriors 455 pts", "30 Greybeards 490 pts", "Grudge Buster 280 pts",
                   "King 3 4 10 3 7 5 3 4 7 4 1 4"):  # the King's profile: Ad Ma Di HP Df Re Arm At Of St AP Ag
         assert words in text, words

@@ -152,10 +152,8 @@ class ArmyConverter:
                         f"{self.data.get('version')} of {self.date}"],
             "entries": entries, "rules": rules + self.limits.rules(),
         }
-        general_tags = {ref_tag(r) for r in MAPPING["general_refs"]}
-        if not any(general_tags & set(o.get("tags", ())) for e in entries for o in e.get("options", ())):
-            # New Recruit names the General through its own leadership skills, absent from this data: who the
-            # General is cannot be read, so it is not checked rather than always missing.
+        if not any(o.get("role") == "general" for e in entries for o in e.get("options", ())):
+            # New Recruit names it by leadership skills, absent here: not checked rather than always missing.
             book["replace_rules"] = ["general"]
             self.limits.unchecked["the General (no option of the data makes a model the General)"] += 1
         if self.limits.unchecked:
@@ -371,6 +369,8 @@ class ArmyConverter:
             self.by_ref.setdefault(r, []).append(oid)
         if set(refs) & set(MAPPING["bsb_refs"]):
             option["role"] = "bsb"
+        elif set(refs) & set(MAPPING["general_refs"]):
+            option["role"] = "general"  # the option makes its model the General, at its cost (up to 50 pts)
         if ctx.unchecked:
             tags.add(ctx.unchecked)
         option["tags"] = tags
