@@ -29,7 +29,9 @@ from armylists.rules.battlescribe.evaluate import Result
 from armylists.rules.battlescribe.sheet import TreePrinting
 from armylists.rules.battlescribe_systems import MAPPING_FILE, SystemMapping, load_mappings, system_violations
 from armylists.rules.loader import load_system_part
+from armylists.rules.army import Army
 from armylists.rules.report import Violation
+from armylists.rules.tree_army import tree_army
 from armylists.rules.battlescribe.document import document_tree, primary_cost_type, tree_report, tree_roster
 from armylists.lists.tree_offers import unit_offers  # noqa: F401 (the lists' API)
 from armylists.rules.battlescribe.tree import Force, Selection
@@ -84,6 +86,13 @@ def tree_validate(roster: Roster, source: str = "list") -> Report:
     """The list's Report, from the tree evaluator, with our system's rules where the game is mapped."""
     tree = evaluated(roster, source)
     return tree_report(tree, roster.system, roster.book, roster.book_version, our_rules(tree.game))
+
+
+def tree_army_of(book: Book, roster: Roster, report: Report, source: str = "list") -> Army:
+    """The tree list as our rules read an army (rules/tree_army.py), for an event's own rules: `report`
+    is its tree Report (tree_validate), whose lines give each unit's points."""
+    tree = evaluated(roster, source)
+    return tree_army(book, roster, tree, report, _mapping(tree.game))
 
 
 def our_rules(game: GameData) -> Callable[[TreeRoster, Result], list[Violation]] | None:
