@@ -6,15 +6,20 @@ said to be unchecked (an error), never passed in silence (docs/events.md, "Event
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
 
+from armylists.events.checking import check_event
 from armylists.lists import battlescribe_data
 from armylists.lists.catalogue import get_book
 from armylists.lists.tree_lists import add_root_selection, start_tree, tree_army_of, tree_validate
+from armylists.models import Event, Submission, Team
 from armylists.rules import roster_to_dict
 from armylists.rules.event import Ruleset, check_list, check_team, parse_event_rules
 from tests.test_battlescribe_site_tree import BOOK, SYSTEM, T9A, VERSION
@@ -162,3 +167,26 @@ def test_check_lists_applies_the_event_rules_to_a_tree_list(book, tmp_path, caps
     assert event == {"four.json": [("each_entry.max", "Clan Warriors is taken 4 times; each unit: at most 3 times.",
                                     "three-of-each")],
                      "three.json": []}
+
+
+def test_an_events_check_and_csv_apply_its_rules_to_tree_submissions(book, alice, client):
+    event = Event.objects.create(organiser=alice, name="Hold Cup", date=date.today() + timedelta(days=10),
+                                 system=SYSTEM, books=[BOOK], points_limit=2000,
+                                 deadline=timezone.now() + timedelta(days=5),
+                                 rules_text="- {id: three-of-each, type: each_entry_max, params: {max: 3}}\n"
+                                            "- {id: team-items, type: team_items_once}\n")
+    team = Team.objects.create(event=event, name="Anvil")
+    lists = {"ann": hold(book, "Clan Warriors", "Clan Warriors", "Clan Warriors", name="Three"),
+             "bo": hold(book, "Clan Warriors", "Clan Warriors", "Clan Warriors", "Clan Warriors", name="Four")}
+    for player, roster in lists.items():
+        Submission.objects.create(event=event, player_name=player, team=team, document=roster_to_dict(roster),
+                                  checksum="x", book=BOOK, book_version=VERSION, submitted_at=timezone.now())
+    check_event(event)
+    found = {s.player_name: [(v["code"], v["rule"]) for v in s.report["violations"] if v["source"] == "event rules"]
+             for s in Submission.objects.filter(event=event)}
+    assert found == {"ann": [("event.rule_unchecked", "team-items")],
+                     "bo": [("each_entry.max", "three-of-each"), ("event.rule_unchecked", "team-items")]}
+    assert set(Submission.objects.filter(event=event).values_list("status", flat=True)) == {"illegal"}
+    client.force_login(alice)
+    table = client.get(reverse("event-csv", args=[event.pk])).content.decode()
+    assert "each_entry.max: Clan Warriors is taken 4 times; each unit: at most 3 times." in table
