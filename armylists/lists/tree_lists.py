@@ -22,7 +22,7 @@ from django.conf import settings
 from armylists.lists.battlescribe_data import GameDataUnavailable, game_data_for, has_game_data
 from armylists.lists.edits import EditError, MAX_UNITS, check_limit, check_name
 from armylists.rules import Book, ListDocumentError, Report, Roster
-from armylists.rules.battlescribe import GameData, RosterError, add_force, deselect, select, set_count
+from armylists.rules.battlescribe import GameData, RosterError, add_force, deselect, duplicate, select, set_count
 from armylists.rules.battlescribe import Roster as TreeRoster
 from armylists.rules.battlescribe.data import Option
 from armylists.rules.battlescribe.evaluate import Result
@@ -243,6 +243,19 @@ def remove_selection(roster: Roster, uid: str) -> Roster:
         raise EditError(f"The list has no selection {uid!r}.", "unit")
     set_count(tree, selection, 0)
     return with_tree(roster, tree)
+
+
+def duplicate_selection(roster: Roster, uid: str) -> tuple[Roster, str]:
+    """A copy of a unit (root selection), its selections and their numbers, just after it, as
+    BattleScribe's "duplicate" makes one; returns the list and the copy's id."""
+    tree = evaluator(roster)
+    selection = tree.by_uid.get(uid)
+    if not isinstance(selection, Selection) or isinstance(selection.parent, Selection):
+        raise EditError(f"The list has no unit {uid!r}.", "unit")
+    if sum(1 for _ in tree.all_selections()) + sum(1 for _ in selection.walk()) > MAX_UNITS * 20:
+        raise EditError("The list holds as many selections as a list may.", "unit")
+    twin = duplicate(tree, selection)
+    return with_tree(roster, tree), twin.uid
 
 
 def set_child_number(roster: Roster, parent_uid: str, entry: str, number: int) -> tuple[Roster, str | None]:
