@@ -18,11 +18,11 @@ from django.utils import timezone
 from armylists.events.checking import check_event
 from armylists.lists import battlescribe_data
 from armylists.lists.catalogue import get_book
-from armylists.lists.tree_lists import add_root_selection, start_tree, tree_army_of, tree_validate
+from armylists.lists.tree_lists import add_root_selection, set_child_number, start_tree, tree_army_of, tree_validate
 from armylists.models import Event, Submission, Team
 from armylists.rules import roster_to_dict
 from armylists.rules.event import Ruleset, check_list, check_team, parse_event_rules
-from tests.test_battlescribe_site_tree import BOOK, SYSTEM, T9A, VERSION
+from tests.test_battlescribe_site_tree import BOOK, GENERAL, SYSTEM, T9A, VERSION
 
 pytestmark = [pytest.mark.django_db,
               pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")]
@@ -108,6 +108,20 @@ def test_points_and_models_on_a_unit_are_the_trees_own(book):
     assert event_violations(over) == [
         ("count.max", "Clan Warriors: 540 points taken; at most 405.", "error", "warrior-points", "event rules"),
         ("count.max", "Clan Warriors: 40 models taken; at most 30.", "error", "warrior-models", "event rules")]
+
+
+def test_the_general_is_the_unit_holding_the_entry_the_systems_mapping_names(book):
+    # rules_data/battlescribe_systems.yaml: the 2nd edition's "Army General" makes a model the General.
+    rules = """rules:
+  - {id: no-king-general, type: count, params: {label: Kings as General, select: {general: true, entry: king}, max: 0}}
+"""
+    roster = hold(book, "King", "Thane")
+    assert event_violations(checked(book, rules, roster)) == []
+    king = roster.forces[0].selections[0].id
+    general, _ = set_child_number(roster, king, GENERAL, 1)
+    assert event_violations(checked(book, rules, general)) == [
+        ("count.max", "Kings as General: 1 unit taken; at most 0.", "error", "no-king-general", "event rules")]
+    assert [v.unit for v in checked(book, rules, general).violations if v.rule == "no-king-general"] == [king]
 
 
 def test_a_rule_the_data_cannot_answer_is_said_unchecked_and_the_list_is_not_legal(book):
