@@ -108,6 +108,9 @@ def test_points_and_models_on_a_unit_are_the_trees_own(book):
     assert event_violations(over) == [
         ("count.max", "Clan Warriors: 540 points taken; at most 405.", "error", "warrior-points", "event rules"),
         ("count.max", "Clan Warriors: 40 models taken; at most 30.", "error", "warrior-models", "event rules")]
+    # The Report's count lines show them, as for a list of our own books.
+    assert [(c.label, c.what, c.value, c.max) for c in over.counts] == [
+        ("Clan Warriors", "points", 540, 405), ("Clan Warriors", "models", 40, 30)]
 
 
 def test_the_general_is_the_unit_holding_the_entry_the_systems_mapping_names(book):

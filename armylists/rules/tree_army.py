@@ -30,7 +30,8 @@ from armylists.rules.battlescribe import Selection
 from armylists.rules.battlescribe_systems import SystemMapping
 from armylists.rules.book import Book, Entry, Rule
 from armylists.rules.checks import CHECKS
-from armylists.rules.report import ERROR, Report, Violation
+from armylists.rules.engine import count_lines
+from armylists.rules.report import ERROR, CountLine, Report, Violation
 from armylists.rules.roster import Roster, RosterUnit
 
 # The rule types that read no more of an army than a tree's projection holds (units, their entries,
@@ -258,18 +259,21 @@ def _keys(selector: dict) -> Iterator[tuple[str, Any]]:
             yield key, want
 
 
-def check_tree_rules(army: Army, rules: Iterable[Rule], what: str) -> list[Violation]:
+def check_tree_rules(army: Army, rules: Iterable[Rule], what: str) -> tuple[list[Violation], tuple[CountLine, ...]]:
     """The event's rules on a tree list's projection: each rule's violations, or one saying it could not
-    be checked (its own severity: an error rule unchecked keeps the list from being called legal).
-    `what` names the list's book for the message."""
+    be checked (its own severity: an error rule unchecked keeps the list from being called legal); and
+    the count lines of the count rules checked, as the Report of any list shows them. `what` names the
+    list's book for the message."""
     found: list[Violation] = []
+    checked: list[Rule] = []
     for rule in rules:
         reason = unanswered(rule, army)
         if reason is None:
+            checked.append(rule)
             found.extend(CHECKS[rule.type](army, rule))
         else:
             found.append(unchecked(rule, reason, what))
-    return found
+    return found, count_lines(army, tuple(checked))
 
 
 def unchecked(rule: Rule, reason: str, what: str) -> Violation:
