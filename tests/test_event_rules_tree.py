@@ -47,8 +47,8 @@ def hold(book, *units: str, name: str = "Hold", player: str = ""):
     return replace(roster, player=player) if player else roster
 
 
-def ruleset(book, text: str) -> Ruleset:
-    return Ruleset(system=SYSTEM, points_limit=2000, event=parse_event_rules(text, "event", book.system, [book]))
+def ruleset(book, text: str, limit: int = 2000) -> Ruleset:
+    return Ruleset(system=SYSTEM, points_limit=limit, event=parse_event_rules(text, "event", book.system, [book]))
 
 
 def event_violations(report):
@@ -56,8 +56,8 @@ def event_violations(report):
             if v.source == "event rules"]
 
 
-def checked(book, rules: str, roster):
-    return check_list(ruleset(book, rules), book, roster, None, tree_validate, tree_army_of)
+def checked(book, rules: str, roster, limit: int = 2000):
+    return check_list(ruleset(book, rules, limit), book, roster, None, tree_validate, tree_army_of)
 
 
 THREE_OF_EACH = "rules: [{id: three-of-each, type: each_entry_max, params: {max: 3}}]"
@@ -113,6 +113,20 @@ def test_points_and_models_on_a_unit_are_the_trees_own(book):
         ("Clan Warriors", "points", 540, 405), ("Clan Warriors", "models", 40, 30)]
 
 
+SHIELD = "42c8-965f-0d71-edfb"   # the Clan Warriors' Shield option (2nd-dwarvenHolds.cat)
+
+
+def test_an_option_is_the_one_the_book_imported_the_units_selection_as(book):
+    rules = "rules: [{id: shields, type: count, params: {label: Shielded units, select: {option: shield}, max: 1}}]"
+    roster = hold(book, "Clan Warriors", "Clan Warriors")
+    first, second = (s.id for s in roster.forces[0].selections)
+    one, _ = set_child_number(roster, first, SHIELD, 1)
+    assert event_violations(checked(book, rules, one)) == []
+    both, _ = set_child_number(one, second, SHIELD, 1)
+    assert event_violations(checked(book, rules, both)) == [
+        ("count.max", "Shielded units: 2 units taken; at most 1.", "error", "shields", "event rules")]
+
+
 def test_the_general_is_the_unit_holding_the_entry_the_systems_mapping_names(book):
     # rules_data/battlescribe_systems.yaml: the 2nd edition's "Army General" makes a model the General.
     rules = """rules:
@@ -125,6 +139,16 @@ def test_the_general_is_the_unit_holding_the_entry_the_systems_mapping_names(boo
     assert event_violations(checked(book, rules, general)) == [
         ("count.max", "Kings as General: 1 unit taken; at most 0.", "error", "no-king-general", "event rules")]
     assert [v.unit for v in checked(book, rules, general).violations if v.rule == "no-king-general"] == [king]
+
+
+def test_a_categorys_percent_of_the_events_limit_at_its_bound_and_one_point_over(book):
+    # Three units of Clan Warriors are 405 pts of Core: 20% of 2025 exactly, 20.05% of 2020.
+    rules = "rules: [{id: core-cap, type: category_percent, params: {categories: [core], max: 20}}]"
+    roster = hold(book, "Clan Warriors", "Clan Warriors", "Clan Warriors")
+    assert event_violations(checked(book, rules, roster, limit=2025)) == []
+    assert event_violations(checked(book, rules, roster, limit=2020)) == [
+        ("category.max_percent", "Core: 405 pts is 20.05% of 2020; at most 20% (404 pts).", "error", "core-cap",
+         "event rules")]
 
 
 def test_a_rule_the_data_cannot_answer_is_said_unchecked_and_the_list_is_not_legal(book):
