@@ -244,9 +244,10 @@ def check_list(ruleset: Ruleset, book: Book, roster: Roster, allies: Book | None
         rules = ruleset.event.rules
         if rules:
             what = f"{book.name} {book.version}"
-            found, counts = (check_tree_rules(project(book, checked, report), rules, what) if project is not None
-                             else ([unchecked(r, "the site could not read the list's roster tree", what) for r in rules],
-                                   ()))
+            if project is not None:
+                found, counts = check_tree_rules(project(book, checked, report), rules, what)
+            else:
+                found, counts = [unchecked(r, "the site could not read the list's roster tree", what) for r in rules], ()
             report = replace(report, violations=(*report.violations, *found), counts=(*report.counts, *counts))
     else:
         report = validate(book, checked, ruleset.event.rules, allies)

@@ -115,7 +115,8 @@ def _unit(book: Book, tree: TreeRoster, root: Selection, points: int, category_i
     models = sum(s.number for s in root.walk() if s.option.entry.get("type") == "model")
     unit.size = models or root.number
     unit.size_bounds = (entry.size_min, entry.size_max)
-    unit.options, tags, tagged = {}, set(entry.tags), []
+    unit.options, tags = {}, set(entry.tags)
+    tagged = [(t, "entry:" + entry.id, entry.name) for t in entry.tags if not t.startswith("bs-")]
     for selection in root.walk():
         data_tags = {bs_tag(selection.option.entry["id"])} | {bs_tag(c) for c in selection.state.categories}
         if selection.option.link:
@@ -205,7 +206,7 @@ def unanswered(rule: Rule, army: Army) -> str | None:
         return "the data carries no Wizard levels"
     if "rules_tagged" in params:
         return "it counts what the book's own tagged rules select, which a roster tree is not judged by"
-    carried = _carried_tags(army.book)
+    carried = _TagsCarried(army.book)
     for selector in _selectors(params):
         for key, want in _keys(selector):
             if key in NOT_CARRIED:
@@ -216,28 +217,20 @@ def unanswered(rule: Rule, army: Army) -> str | None:
                 missing = sorted(t for t in ((want,) if isinstance(want, str) else want) if t not in carried)
                 if missing:
                     return f"the data carries no tag {', '.join(missing)}"
-    for name in ("exempt_tags",):
-        missing = sorted(t for t in params.get(name, ()) if t not in carried)
-        if missing:
-            return f"the data carries no tag {', '.join(missing)}"
-    if rule.type == "tag_max" and params["tag"] not in carried:
-        return f"the data carries no tag {params['tag']}"
+    missing = sorted(t for t in (*params.get("exempt_tags", ()), *([params["tag"]] if rule.type == "tag_max" else []))
+                     if t not in carried)
+    if missing:
+        return f"the data carries no tag {', '.join(missing)}"
     return None
 
 
-def _carried_tags(book: Book) -> _TagsCarried:
-    return _TagsCarried(book)
-
-
 class _TagsCarried:
-    """The tags a tree's units may carry: the data's ids (`bs-...`) and the book's entries' and options' tags."""
+    """The tags a tree's units carry (`_unit`): the data's ids (`bs-...`) and the tags of the book's entries."""
     def __init__(self, book: Book):
         self.book = book
 
     def __contains__(self, tag: str) -> bool:
-        if tag.startswith("bs-"):
-            return True
-        return any(tag in e.tags or any(tag in o.tags for o in e.options.values()) for e in self.book.entries.values())
+        return tag.startswith("bs-") or any(tag in e.tags for e in self.book.entries.values())
 
 
 def _selectors(params: dict[str, Any]) -> Iterator[dict]:
