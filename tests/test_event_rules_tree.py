@@ -231,3 +231,12 @@ def test_an_events_check_and_csv_apply_its_rules_to_tree_submissions(book, alice
     client.force_login(alice)
     table = client.get(reverse("event-csv", args=[event.pk])).content.decode()
     assert "each_entry.max: Clan Warriors is taken 4 times; each unit: at most 3 times." in table
+
+
+def test_without_the_trees_projection_every_event_rule_is_said_unchecked(book):
+    # A caller that judges the tree but cannot project it never lets the event's rules pass in silence.
+    report = check_list(ruleset(book, THREE_OF_EACH), book, hold(book, "Clan Warriors"), None, tree_validate)
+    assert event_violations(report) == [
+        ("event.rule_unchecked", "Event rule three-of-each could not be checked on this list of Dwarven Holds 2024 "
+                                 "r57 (a BattleScribe roster): the site could not read the list's roster tree.",
+         "error", "three-of-each", "event rules")]
