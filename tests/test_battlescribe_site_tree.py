@@ -312,3 +312,34 @@ def UNIT_ERRORS(uid: str) -> list[tuple[str, str, str | None]]:
     "Melee Weapon" group: at most 1)."""
     return [(code, message, None) for code, message, _s in ARMY] + [
         ("bs.constraint.max", "King has 1 too many selections of Melee Weapon (maximum 1)", uid)]
+
+
+def test_the_editor_duplicates_a_unit_of_a_tree_with_its_selections(dwarves, client):
+    """The editor's "Duplicate" on a tree list's unit: BattleScribe's duplicate, the copy just after the
+    original with every selection and number it holds, under new ids."""
+    assert client.post(f"/lists/{dwarves.pk}/add-unit/", {"entry": KING, "revision": 1}).status_code == 302
+    assert client.post(f"/lists/{dwarves.pk}/add-unit/", {"entry": THANE, "revision": 2}).status_code == 302
+    dwarves.refresh_from_db()
+    king, thane = dwarves.document["forces"][0]["selections"]
+    shield = "e1b5-41cd-8f96-9563::ff97-a295-86c8-76d5"
+    assert client.post(f"/lists/{dwarves.pk}/units/{king['id']}/",
+                       {"revision": 3, "only": f"sel-{shield}", f"sel-{shield}": "on"}).status_code == 302
+    page = client.get(f"/lists/{dwarves.pk}/edit/")
+    assert f'action="/lists/{dwarves.pk}/units/{king["id"]}/duplicate/"'.encode() in page.content
+    copied = client.post(f"/lists/{dwarves.pk}/units/{king['id']}/duplicate/", {"revision": 4})
+    assert copied.status_code == 302
+    dwarves.refresh_from_db()
+    first, twin, third = dwarves.document["forces"][0]["selections"]
+    assert (first["id"], third["id"]) == (king["id"], thane["id"]) and twin["id"] not in (king["id"], thane["id"])
+    assert shape(twin) == shape(first) and shield in [c["entry"] for c in twin["selections"]]
+    assert (dwarves.total_points, dwarves.revision) == (235 + 235 + 110, 5)   # each King with his Shield
+    # A unit that is not there: refused, nothing changed.
+    missing = client.post(f"/lists/{dwarves.pk}/units/nothing-1/duplicate/", {"revision": 5})
+    assert missing.status_code == 400
+    dwarves.refresh_from_db()
+    assert (dwarves.revision, len(dwarves.document["forces"][0]["selections"])) == (5, 3)
+
+
+def shape(selection: dict) -> tuple:
+    """A selection's entries and numbers, its children's too, without its ids."""
+    return (selection["entry"], selection["number"], [shape(c) for c in selection.get("selections", [])])

@@ -69,7 +69,7 @@ def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, ope
                 card.form = _form_view(selection, unit_offers(tree, selection), unit,
                                        bound_form if bound_unit == selection.uid else None)
                 base = unit_url.replace("{unit}", selection.uid)
-                card.urls = {"update": base, "remove": f"{base}remove/"}
+                card.urls = {"update": base, "remove": f"{base}remove/", "duplicate": f"{base}duplicate/"}
                 card.open = card.open or (bound_unit == selection.uid)
             cards.append(card)
         if cards:

@@ -369,8 +369,12 @@ def remove_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def duplicate_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
-    return _unit_action(request, pk, unit_id, RevisionForm,
-                        lambda loaded, form: edits.duplicate_unit(loaded.roster, unit_id))
+    def change(loaded: Loaded, form: forms.Form) -> tuple[Roster, str | None]:
+        if loaded.roster.is_tree:   # a root selection copied with its selections (lists/tree_lists.py)
+            return tree_lists.duplicate_selection(loaded.roster, unit_id)
+        return edits.duplicate_unit(loaded.roster, unit_id)
+
+    return _unit_action(request, pk, unit_id, RevisionForm, change)
 
 
 @login_required

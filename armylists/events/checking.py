@@ -14,9 +14,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from armylists.lists.catalogue import allies_book_for, book_for, book_name, site_library, system_name
-from armylists.lists.tree_lists import tree_validate
+from armylists.lists.tree_lists import tree_army_of, tree_validate
 from armylists.models import Event, Submission
 from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, parse_roster
+from armylists.rules.army import Army
 from armylists.rules.event import EventRules, Ruleset, check_list, check_team, parse_event_rules
 from armylists.rules.report import Violation
 
@@ -109,7 +110,8 @@ def evaluate(submissions: Sequence[Submission], ruleset: Ruleset, progress: Prog
         except ListDocumentError as exc:
             checked[sub.pk] = Checked(error=exc.reason)
             continue
-        checked[sub.pk] = Checked(book, roster, check_list(ruleset, book, roster, allies, tree_validate), allies=allies)
+        report = check_list(ruleset, book, roster, allies, tree_validate, tree_army_of)
+        checked[sub.pk] = Checked(book, roster, report, allies=allies)
     if ruleset.event.team_rules:
         # A team is the registered one (events.teams): its members' lists and those uploaded into it.
         teams: dict[int, list] = {}
@@ -118,11 +120,24 @@ def evaluate(submissions: Sequence[Submission], ruleset: Ruleset, progress: Prog
                 found = checked[sub.pk]
                 teams.setdefault(sub.team_id, []).append((sub.pk, found.book, found.roster, found.allies))
         for lists in teams.values():
-            for pk, found in check_team(lists, ruleset.event.team_rules).items():
+            for pk, found in check_team(lists, ruleset.event.team_rules, _tree_armies(lists, checked)).items():
                 if found:
                     report = checked[pk].report
                     checked[pk] = replace(checked[pk], report=replace(report, violations=(*report.violations, *found)))
     return checked
+
+
+def _tree_armies(lists: list, checked: dict[int, Checked]) -> dict[int, Army]:
+    """The armies of a team's roster trees, for the team rules (a tree that cannot be read is left out,
+    and the team rules then say they could not check it)."""
+    armies = {}
+    for pk, book, roster, _allies in lists:
+        if roster.is_tree:
+            try:
+                armies[pk] = tree_army_of(book, roster, checked[pk].report)
+            except ListDocumentError:
+                continue
+    return armies
 
 
 def check_event(event: Event, ruleset: Ruleset | None = None, progress: Progress | None = None,

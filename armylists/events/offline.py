@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from armylists.lists.catalogue import allies_book_for
-from armylists.lists.tree_lists import tree_validate
+from armylists.lists.tree_lists import tree_army_of, tree_validate
 from armylists.listfiles.reading import ListFileError, ListLine, read_item
 from armylists.rules import ListDocumentError, System
 from armylists.rules.event import Ruleset, check_list
@@ -81,7 +81,8 @@ class LineWriter:
     def check(self, path: Path | ListLine) -> CheckedLine:
         try:
             roster, book = read_item(path)
-            report = check_list(self.ruleset, book, roster, allies_book_for(roster, str(path)), tree_validate)
+            report = check_list(self.ruleset, book, roster, allies_book_for(roster, str(path)), tree_validate,
+                                tree_army_of)
         except (ListFileError, ListDocumentError) as exc:
             return self._unreadable(path, str(exc))
         name = self.names[path]

@@ -22,14 +22,16 @@ from django.conf import settings
 from armylists.lists.battlescribe_data import GameDataUnavailable, game_data_for, has_game_data
 from armylists.lists.edits import EditError, MAX_UNITS, check_limit, check_name
 from armylists.rules import Book, ListDocumentError, Report, Roster
-from armylists.rules.battlescribe import GameData, RosterError, add_force, deselect, select, set_count
+from armylists.rules.battlescribe import GameData, RosterError, add_force, deselect, duplicate, select, set_count
 from armylists.rules.battlescribe import Roster as TreeRoster
 from armylists.rules.battlescribe.data import Option
 from armylists.rules.battlescribe.evaluate import Result
 from armylists.rules.battlescribe.sheet import TreePrinting
 from armylists.rules.battlescribe_systems import MAPPING_FILE, SystemMapping, load_mappings, system_violations
 from armylists.rules.loader import load_system_part
+from armylists.rules.army import Army
 from armylists.rules.report import Violation
+from armylists.rules.tree_army import tree_army
 from armylists.rules.battlescribe.document import document_tree, primary_cost_type, tree_report, tree_roster
 from armylists.lists.tree_offers import unit_offers  # noqa: F401 (the lists' API)
 from armylists.rules.battlescribe.tree import Force, Selection
@@ -84,6 +86,13 @@ def tree_validate(roster: Roster, source: str = "list") -> Report:
     """The list's Report, from the tree evaluator, with our system's rules where the game is mapped."""
     tree = evaluated(roster, source)
     return tree_report(tree, roster.system, roster.book, roster.book_version, our_rules(tree.game))
+
+
+def tree_army_of(book: Book, roster: Roster, report: Report, source: str = "list") -> Army:
+    """The tree list as our rules read an army (rules/tree_army.py), for an event's own rules: `report`
+    is its tree Report (tree_validate), whose lines give each unit's points."""
+    tree = evaluated(roster, source)
+    return tree_army(book, roster, tree, report, _mapping(tree.game))
 
 
 def our_rules(game: GameData) -> Callable[[TreeRoster, Result], list[Violation]] | None:
@@ -234,6 +243,19 @@ def remove_selection(roster: Roster, uid: str) -> Roster:
         raise EditError(f"The list has no selection {uid!r}.", "unit")
     set_count(tree, selection, 0)
     return with_tree(roster, tree)
+
+
+def duplicate_selection(roster: Roster, uid: str) -> tuple[Roster, str]:
+    """A copy of a unit (root selection), its selections and their numbers, just after it, as
+    BattleScribe's "duplicate" makes one; returns the list and the copy's id."""
+    tree = evaluator(roster)
+    selection = tree.by_uid.get(uid)
+    if not isinstance(selection, Selection) or isinstance(selection.parent, Selection):
+        raise EditError(f"The list has no unit {uid!r}.", "unit")
+    if sum(1 for _ in tree.all_selections()) + sum(1 for _ in selection.walk()) > MAX_UNITS * 20:
+        raise EditError("The list holds as many selections as a list may.", "unit")
+    twin = duplicate(tree, selection)
+    return with_tree(roster, tree), twin.uid
 
 
 def set_child_number(roster: Roster, parent_uid: str, entry: str, number: int) -> tuple[Roster, str | None]:

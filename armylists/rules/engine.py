@@ -51,7 +51,7 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
         violations=tuple(violations),
         budget_unit=book.system.budget_unit,
         unchecked=book.unchecked,
-        counts=_counts(army, rules),
+        counts=count_lines(army, rules),
         figure_names=figure_names(book.system),
         allies=AlliesLine(ally.id, ally.version, ally.name, army.allies_composition) if ally is not None else None,
     )
@@ -144,7 +144,7 @@ def _unit_answers(army: Army, unit_rules: _UnitRules) -> dict[int, list]:
     return found
 
 
-def _counts(army: Army, rules: tuple[Rule, ...]) -> tuple[CountLine, ...]:
+def count_lines(army: Army, rules: tuple[Rule, ...]) -> tuple[CountLine, ...]:
     """Every count rule's standing, rules with one label merged (a warband's minimum and maximum)."""
     lines: dict[tuple[str, str], list] = {}
     for rule in rules:
@@ -216,4 +216,4 @@ def _category_bounds(rules: tuple[Rule, ...]) -> dict[str, tuple[int | None, int
     return result
 
 
-__all__ = ["validate", "resolve_bound"]
+__all__ = ["validate", "resolve_bound", "count_lines"]

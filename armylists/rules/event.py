@@ -32,6 +32,7 @@ from armylists.rules.plain_data import MAX_DEPTH, UnstorableData, check_plain
 from armylists.rules.plain_yaml import PLAIN_LOADER, PLAIN_PYTHON_LOADER, PlainYAMLError
 from armylists.rules.report import ERROR, WARNING, Report, Violation
 from armylists.rules.roster import Roster
+from armylists.rules.tree_army import check_tree_rules, items_marked, unchecked
 
 EVENT_RULES_FORMAT = "event-rules/1"
 MAX_EVENT_RULES_BYTES = 64 * 1024
@@ -39,7 +40,10 @@ MAX_EVENT_RULES_BYTES = 64 * 1024
 # One team's list, as the team checks see it: any key the caller knows it by, its book, its roster and
 # the book of its allies (None without).
 TeamList = tuple[Hashable, Book, Roster, "Book | None"]
-TeamCheck = Callable[[Sequence[TeamList], Rule], Iterator[tuple[Hashable, Violation]]]
+# The armies of the team's roster trees, by the list's key (rules/tree_army.py's projection): a tree's
+# units are not the document's `units`, so a team rule reads them here.
+TreeArmies = Mapping[Hashable, Army]
+TeamCheck = Callable[[Sequence[TeamList], Rule, TreeArmies], Iterator[tuple[Hashable, Violation]]]
 TEAM_CHECKS: dict[str, TeamCheck] = {}
 
 
@@ -196,10 +200,14 @@ class Ruleset:
 
 
 def check_list(ruleset: Ruleset, book: Book, roster: Roster, allies: Book | None = None,
-               judge: Callable[[Roster], Report] | None = None) -> Report:
+               judge: Callable[[Roster], Report] | None = None,
+               project: Callable[[Book, Roster, Report], Army] | None = None) -> Report:
     """The Report of `roster` at the event: its book's rules, the event's settings and the event's rules.
 
-    `allies` is the book of the list's allied units, if it has any (catalogue.allies_book_for)."""
+    `allies` is the book of the list's allied units, if it has any (catalogue.allies_book_for). A roster
+    tree (an imported BattleScribe book's list) is judged by `judge` (the tree evaluator) and the event's
+    rules read its projection onto our view of an army, `project` (rules/tree_army.py); without
+    `project` every event rule is said to be unchecked on it."""
     event: list[Violation] = []
     if roster.system != ruleset.system:
         event.append(Violation("event.system", f"The list is for {book.system.name}; the event plays "
@@ -230,9 +238,17 @@ def check_list(ruleset: Ruleset, book: Book, roster: Roster, allies: Book | None
                                rule="event", source="event"))
     checked = replace(roster, points_limit=ruleset.points_limit, composition=composition, modes=ruleset.modes)
     if checked.is_tree and judge is not None:
-        # A roster tree (an imported BattleScribe book's list) is judged by the tree evaluator that the
-        # caller passes; the event's own rules are written in our vocabulary and do not read a tree.
+        # A roster tree is judged by the tree evaluator; the event's own rules, written in our vocabulary,
+        # read the tree's projection, or say they could not be checked (never a silent pass).
         report = judge(checked)
+        rules = ruleset.event.rules
+        if rules:
+            what = f"{book.name} {book.version}"
+            if project is not None:
+                found, counts = check_tree_rules(project(book, checked, report), rules, what)
+            else:
+                found, counts = [unchecked(r, "the site could not read the list's roster tree", what) for r in rules], ()
+            report = replace(report, violations=(*report.violations, *found), counts=(*report.counts, *counts))
     else:
         report = validate(book, checked, ruleset.event.rules, allies)
     return replace(report, violations=(*event, *report.violations)) if event else report
@@ -248,25 +264,46 @@ def _modes_phrase(book: Book, modes: Iterable[str]) -> str:
     return ", ".join(names) or "no matched-play rules"
 
 
-def check_team(lists: Sequence[TeamList], team_rules: Iterable[Rule]) -> dict[Hashable, list[Violation]]:
-    """The violations of each team list under the team rules, keyed as the caller keyed the lists."""
+def check_team(lists: Sequence[TeamList], team_rules: Iterable[Rule],
+               trees: TreeArmies | None = None) -> dict[Hashable, list[Violation]]:
+    """The violations of each team list under the team rules, keyed as the caller keyed the lists.
+
+    A roster tree's list reads its army in `trees` (by its key); a tree list missing there has every
+    team rule said to be unchecked on it."""
+    trees = trees or {}
     found: dict[Hashable, list[Violation]] = {key: [] for key, *_ in lists}
     for rule in team_rules:
-        for key, v in TEAM_CHECKS[rule.type](lists, rule):
+        for key, book, roster, _ in lists:
+            if roster.is_tree and key not in trees:
+                found[key].append(unchecked(rule, "the site could not read the list's roster tree",
+                                            f"{book.name} {book.version}"))
+        for key, v in TEAM_CHECKS[rule.type](lists, rule, trees):
             found[key].append(v)
     return found
 
 
 @team_check("team_items_once", item_categories={"$ref": "#/$defs/slugs"})
-def team_items_once(lists: Sequence[TeamList], rule: Rule) -> Iterator[tuple[Hashable, Violation]]:
+def team_items_once(lists: Sequence[TeamList], rule: Rule, trees: TreeArmies) -> Iterator[tuple[Hashable, Violation]]:
     """Each magic item in one list of the team at most (items that may repeat excepted); every list
-    holding it is told which others do."""
+    holding it is told which others do. A roster tree's items are the selections of the groups its
+    system mapping names as magic items; where it names none, the rule is unchecked on that list."""
     wanted = set(rule.params.get("item_categories", ())) or None
     holders: dict[str, list[tuple[Hashable, str | None, str]]] = {}  # item -> (list key, unit id, list name)
     names: dict[str, str] = {}
     for key, book, roster, allies in lists:
         seen_here: set[str] = set()
-        for bearer in Army(book, roster, allies).all_bearers():  # allied models' items too
+        if roster.is_tree:
+            if key not in trees:
+                continue  # said by check_team
+            if not items_marked(trees[key]) or wanted is not None:
+                reason = ("its data does not say which of our item categories a magic item is in"
+                          if items_marked(trees[key]) else "its data marks no magic items")
+                yield key, unchecked(rule, reason, f"{book.name} {book.version}")
+                continue
+            bearers = trees[key].tree_bearers  # type: ignore[attr-defined]
+        else:
+            bearers = list(Army(book, roster, allies).all_bearers())  # allied models' items too
+        for bearer in bearers:
             for item in bearer.items:
                 if item.repeatable or (wanted is not None and item.category not in wanted):
                     continue
