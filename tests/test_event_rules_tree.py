@@ -5,6 +5,7 @@ projection onto our army (armylists/rules/tree_army.py); a rule whose selector t
 said to be unchecked (an error), never passed in silence (docs/events.md, "Event rules")."""
 from __future__ import annotations
 
+import csv
 import json
 from datetime import date, timedelta
 from dataclasses import replace
@@ -240,3 +241,19 @@ def test_without_the_trees_projection_every_event_rule_is_said_unchecked(book):
         ("event.rule_unchecked", "Event rule three-of-each could not be checked on this list of Dwarven Holds 2024 "
                                  "r57 (a BattleScribe roster): the site could not read the list's roster tree.",
          "error", "three-of-each", "event rules")]
+
+
+def test_check_lists_shows_a_tree_lists_category_shares_in_the_systems_columns(book, tmp_path, capsys):
+    """The table's columns are the system's categories; a tree's Report names them by the data's ids, so
+    they are matched by name (three Clan Warriors: 405 of 2000 pts in Core, 20.2%; no Characters)."""
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    (folder / "three.json").write_text(json.dumps(roster_to_dict(hold(book, "Clan Warriors", "Clan Warriors",
+                                                                      "Clan Warriors"))))
+    csv_out = tmp_path / "table.csv"
+    with pytest.raises(SystemExit):
+        call_command("check_lists", str(folder), "--system", SYSTEM, "--points", "2000", "--csv", str(csv_out),
+                     "--jobs", "1")
+    header, row = list(csv.reader(csv_out.read_text().splitlines()))[:2]
+    shares = dict(zip(header, row))
+    assert (shares["Core %"], shares["Characters %"]) == ("20.2", "0.0")

@@ -76,7 +76,8 @@ class LineWriter:
 
     def __init__(self, ruleset: Ruleset, system: System, names: dict[Path | ListLine, str], with_json: bool):
         self.ruleset, self.system, self.names, self.with_json = ruleset, system, names, with_json
-        self.categories = [c.id for c in system.categories]
+        # A column per category, found by id or, for a roster tree (whose lines carry the data's ids), by name.
+        self.categories = [(c.id, c.name.casefold()) for c in system.categories]
 
     def check(self, path: Path | ListLine) -> CheckedLine:
         try:
@@ -88,7 +89,10 @@ class LineWriter:
         name = self.names[path]
         errors = len(report.errors)
         warnings = sum(v.severity == WARNING for v in report.violations)
-        percents = {line.id: line.percent for line in report.categories}
+        by_id = {line.id: line.percent for line in report.categories}
+        by_name = {line.name.casefold(): line.percent for line in report.categories}
+        percents = {c: by_id[c[0]] if c[0] in by_id else by_name[c[1]] for c in self.categories
+                    if c[0] in by_id or c[1] in by_name}
         verdict = "legal" if not errors else f"illegal ({errors} error{'s' if errors != 1 else ''})"
         cells = [name, roster.player or "-", f"{book.name} {book.version}", f"{report.total_points}/{report.points_limit}",
                  *(f"{percents[c]:.1f}%" if c in percents else "-" for c in self.categories), verdict]
