@@ -1,0 +1,98 @@
+"""BattleScribe conditions in a player's words: the one place that says why a modifier changed a limit or
+hid an entry. The unit cards say it of an option ("Unavailable: not with Great Weapon",
+lists/tree_offers.py), the Report of a broken limit ("Runic Weapon Enchantments: 2 taken in King; at most 0
+with Great Weapon.", validation.py).
+
+A reason is the conditions that hold of the modifiers that apply to a field (a constraint's id, or
+`hidden`): what made the limit what it is here. Pure Python, no Django.
+"""
+from __future__ import annotations
+
+from armylists.rules.battlescribe.effective import gated, shown
+from armylists.rules.battlescribe.queries import Context, Unsupported, condition_holds, group_holds
+
+COMPARE_WORDS = {"equalTo": "exactly", "notEqualTo": "other than", "atLeast": "at least", "atMost": "at most",
+                 "greaterThan": "more than", "lessThan": "fewer than"}
+
+
+def condition_words(game, condition: dict) -> str:
+    """A condition as a player reads it: what it counts, the comparison and where ("with Great Weapon",
+    "without Mount", "in Characters", "with at least 2 Heroes in force")."""
+    child = game.name_of(condition.get("child") or "") if condition.get("child") not in ("", "any", None) else "anything"
+    kind, value = condition.get("type"), condition.get("value", 0)
+    if kind in ("instanceOf", "notInstanceOf"):
+        return f"{'not ' if kind == 'notInstanceOf' else ''}in {child}"
+    if (kind, value) in (("equalTo", 1), ("atLeast", 1), ("greaterThan", 0)):
+        return f"with {child}"
+    if (kind, value) in (("equalTo", 0), ("lessThan", 1), ("atMost", 0)):
+        return f"without {child}"
+    scope = condition.get("scope", "")
+    where = scope if scope in ("self", "parent", "force", "roster") else game.name_of(scope)
+    return f"with {COMPARE_WORDS.get(kind, kind)} {shown(value)} {child} in {where}"
+
+
+def reasons(game, ctx: Context, sources: tuple[dict, ...], fields: set[str]) -> list[str]:
+    """The words of the conditions that hold of the modifiers of `fields` that apply where `ctx` stands
+    (each once, in the data's order); a modifier without conditions gives none."""
+    out: list[str] = []
+    for source in sources:
+        for modifier, gates, _repeats in gated(source):
+            if modifier.get("field") not in fields:
+                continue
+            try:
+                if not all(group_holds(g, ctx) for g in gates):
+                    continue
+                holding = [c for gate in gates for c in _holding(gate, ctx)]
+            except Unsupported:
+                continue
+            for condition in holding:
+                words = condition_words(game, condition)
+                if words not in out:
+                    out.append(words)
+    return out
+
+
+def why_zero(game, ctx: Context, sources: tuple[dict, ...], zeroed: list[dict]) -> str:
+    """Why an option is unavailable (a maximum made 0): "not with Great Weapon"."""
+    found = reasons(game, ctx, sources, {c.get("id") for c in zeroed})
+    return "not " + " and ".join(found) if found else "not allowed here"
+
+
+def _holding(group: dict, ctx: Context):
+    """The conditions of a condition group (nested) that hold: what made its modifier apply."""
+    for condition in group.get("conditions", []):
+        if condition_holds(condition, ctx):
+            yield condition
+    for inner in group.get("groups", []):
+        yield from _holding(inner, ctx)
+
+
+def limit_words(of: str, kind: str, got: float, value: float, unit: str, where: str, why: list[str],
+                percent: tuple[float, float, str] | None = None) -> str:
+    """A broken limit as a player reads it: the entry, how many in its scope, the bound and, where a
+    modifier made the bound what it is here, which condition did ("Runic Weapon Enchantments: 2 taken in
+    King; at most 0 with Great Weapon."). `unit` is "taken" for selections, a cost type's name ("pts") or
+    "forces"; `percent` (the amount counted, the total it is a share of, and that total in words) for a
+    percentage limit."""
+    bound = "at most" if kind == "max" else "at least"
+    place = f" in {where}" if where and where != of else ""   # "Core: 60 pts, 3% of ...", not "in Core"
+    count = f"{shown(got)} taken" if unit == "taken" else f"{shown(got)} {unit}"
+    reason = f" {' and '.join(why)}" if why else ""
+    if percent is not None:
+        amount, total, of_what = percent
+        share = f" ({shown(value * total / 100)}{'' if unit == 'taken' else ' ' + unit})" if total else ""
+        counted = f"{shown(amount)} taken" if unit == "taken" else f"{shown(amount)} {unit}"
+        return f"{of}: {counted}{place}, {shown(got)}% of {of_what}; {bound} {shown(value)}%{share}{reason}."
+    return f"{of}: {count}{place}; {bound} {shown(value)}{'' if unit in ('taken', 'forces') else ' ' + unit}{reason}."
+
+
+def hidden_words(name: str, where: str, why: list[str]) -> str:
+    """A selection of an entry that is hidden where it stands: "Cavalry Spear: taken in Captain, where it is
+    not available (without Horse)"."""
+    reason = f" ({' and '.join(why)})" if why else ""
+    return f"{name}: taken in {where}, where it is not available{reason}."
+
+
+def over_limit_words(total: float, limit: float, unit: str) -> str:
+    """A roster over its cost limit, worded as our own books' points.over_limit."""
+    return f"Total {shown(total)} {unit} is {shown(total - limit)} {unit} over the {shown(limit)} {unit} limit."
