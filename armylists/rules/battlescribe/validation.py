@@ -19,7 +19,8 @@ from armylists.rules.battlescribe.effective import effective, shown
 from armylists.rules.battlescribe.queries import (CategoryScope, Context, Unsupported, count, force_of,
                                                   forces_in, ids_of, root_selection, selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
-from armylists.rules.battlescribe.words import hidden_words, limit_words, over_limit_words, reasons
+from armylists.rules.battlescribe.words import (hidden_words, limit_words, over_limit_words, reasons,
+                                                   repeat_reasons)
 
 
 
@@ -367,9 +368,11 @@ class Validator:
         measure = field.split("::", 1)[1] if field.startswith("limit::") else field
         unit = {"selections": "taken", "forces": "forces"}.get(measure) or self.game.cost_type_name(measure).strip()
         why: list[str] = []
+        per: list[str] = []
         if self._scene is not None and value != _base(constraint):
             ctx, sources, _container = self._scene
             why = reasons(self.game, ctx, sources, {constraint.get("id")})
+            per = repeat_reasons(self.game, ctx, sources, {constraint.get("id")})
         share = None
         if constraint.get("percent") and self._share is not None:
             amount, total, of_what = self._share
@@ -377,7 +380,7 @@ class Validator:
             share = (amount, total, of_what or f"{shown(total)} {'' if unit == 'taken' else unit + ' '}in "
                                                f"{where or 'the army'}".replace("  ", " "))
         return limit_words(of, constraint.get("type"), got, value, unit, self._place(constraint, owner, category),
-                           why, share)
+                           why, share, tuple(per))
 
     def _place(self, constraint: dict, owner, category) -> str:
         """Where a constraint counts, as a player names it: the unit, a category, the army."""
