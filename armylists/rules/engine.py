@@ -50,11 +50,25 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
         figures=figures(army),
         violations=tuple(violations),
         budget_unit=book.system.budget_unit,
-        unchecked=book.unchecked,
+        unchecked=players_notes(book),
         counts=_counts(army, rules),
         figure_names=figure_names(book.system),
         allies=AlliesLine(ally.id, ally.version, ally.name, army.allies_composition) if ally is not None else None,
     )
+
+
+# An imported book's `unchecked` is its importer's account of what it could not map ("Not checked, modifier
+# add of category: ..."): listed on the book's page for the curious (editor/book_pages.py), and said to a
+# player in one plain sentence, never item by item on a list, its report or its PDF.
+IMPORTED_NOT_CHECKED = "This book's data has rules the site cannot check: see the book's page."
+
+
+def players_notes(book: Book) -> tuple[str, ...]:
+    """What a list's Report says is not checked: a hand-written book's own notes (rules for a player to
+    check by hand), or for an imported book one plain sentence pointing to its page."""
+    if book.imported:
+        return (IMPORTED_NOT_CHECKED,) if book.unchecked else ()
+    return book.unchecked
 
 
 class _UnitRules(tuple):
