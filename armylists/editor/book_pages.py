@@ -40,7 +40,8 @@ def book_detail(request: HttpRequest, system: str, book: str, version: str) -> H
 
 # The importers' words for what they could not map, as a player reads them (importers/battlescribe/books.py).
 KIND_WORDS = [
-    (r"name or profile modifier \(display only\)", "A name or profile changed by a modifier (shown only; no rule depends on it)"),
+    (r"name or profile modifier \(display only\)",
+     "A name or profile changed by a modifier (shown only; no rule depends on it)"),
     (r"modifier (add|remove|set-primary|unset-primary) of category", "A modifier that changes an entry's categories"),
     (r"cost (\w+) with conditions", "A cost that changes with what the list holds"),
     (r"cost \w+ of a group or category", "A cost modifier on a group or category"),

@@ -153,17 +153,21 @@ def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
 
 
 def said_once(roster: Roster, errors: list) -> list:
-    """The errors less those that repeat another's rule one level down: a limit whose every counted
-    selection sits in one counted by another error of the same kind, as many as there (T9A v0.11's
-    "General" under each "Army General": two Army Generals are one broken rule, not two)."""
+    """The errors less those that say another's rule again: a limit of the same entry, kind and numbers
+    counting the same selections (a rune's "at most 1" in its parent and in the roster, with both taken
+    in one character), and a limit whose every counted selection sits in one counted by another error of
+    the same kind, as many as there (T9A v0.11's "General" under each "Army General": two Army
+    Generals are one broken rule, not two)."""
     out = []
     for error in errors:
         mine = [roster.by_uid.get(uid) for uid in error.counted]
         parents = {getattr(getattr(s, "parent", None), "uid", None) for s in mine}
-        if mine and any(other is not error and other.kind == error.kind and len(other.counted) == len(mine)
-                        and parents <= set(other.counted) for other in errors):
-            continue
-        out.append(error)
+        again = any(other.kind == error.kind and other.numbers == error.numbers and other.source_id == error.source_id
+                    and set(other.counted) == set(error.counted) for other in out) if mine else False
+        below = mine and any(other is not error and other.kind == error.kind and len(other.counted) == len(mine)
+                             and parents <= set(other.counted) for other in errors)
+        if not (again or below):
+            out.append(error)
     return out
 
 

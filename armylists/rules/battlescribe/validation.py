@@ -41,6 +41,7 @@ class Error:
     words: str = field(default="", compare=False)
     kind: str = field(default="", compare=False)          # max | min | hidden | limit (the cost limit)
     counted: tuple = field(default=(), compare=False)     # the uids of the selections the limit counted
+    numbers: tuple = field(default=(), compare=False)     # (how many, the bound) of a broken limit
 
 
 def _owner(element, category: str | None = None) -> tuple[str, frozenset]:
@@ -357,7 +358,7 @@ class Validator:
             text = f"{name} must have {shown(value - got)}{unit} more {what} of {of} (minimum {shown(value)}{unit})"
         error = Error(owner_type, ids, source.get("id", ""), constraint.get("id", ""), text, instance=instance,
                       where=owner.uid if isinstance(owner, Selection) else "", words=words, kind=kind,
-                      counted=tuple(s.uid for s in self._matched))
+                      counted=tuple(s.uid for s in self._matched), numbers=(got, value))
         if error not in self.errors:   # one limit seen from several containers is one error
             self.errors.append(error)
 

@@ -18,7 +18,8 @@ COMPARE_WORDS = {"equalTo": "exactly", "notEqualTo": "other than", "atLeast": "a
 def condition_words(game, condition: dict) -> str:
     """A condition as a player reads it: what it counts, the comparison and where ("with Great Weapon",
     "without Mount", "in Characters", "with at least 2 Heroes in force")."""
-    child = game.name_of(condition.get("child") or "") if condition.get("child") not in ("", "any", None) else "anything"
+    named = condition.get("child") not in ("", "any", None)
+    child = game.name_of(condition.get("child") or "") if named else "anything"
     kind, value = condition.get("type"), condition.get("value", 0)
     if kind in ("instanceOf", "notInstanceOf"):
         return f"{'not ' if kind == 'notInstanceOf' else ''}in {child}"
