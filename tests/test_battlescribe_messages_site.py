@@ -94,3 +94,25 @@ def test_a_list_using_what_is_not_understood_is_never_legal_and_says_so_plainly(
     assert 'href="/books/bs-test-battles/bs-test-knights/r7/"' in editor   # "see the book's page": one click
     printed = pdf_text(client, saved.pk)
     assert UNSUPPORTED in printed and "no-such-field" not in printed
+
+
+@pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")
+def test_a_list_of_the_flattened_book_says_the_missing_general_once():
+    """A list in our flattened shape (a book imported before its game data was kept) is judged by our
+    engine over the importer's limits: the "Army General" link and its shared entry both say "at least 1
+    in the roster" (2nd-dwarvenHolds.cat), one broken rule, said once."""
+    from armylists.lists.catalogue import report_for
+    from armylists.models import BookGameData
+    from armylists.rules import parse_roster
+
+    BookGameData.objects.all().delete()
+    battlescribe_data.clear()
+    document = {"format": "armylist/1", "name": "Hold", "system": SYSTEM, "book": BOOK, "book_version": VERSION,
+                "points_limit": 2000, "units": [{"id": "k", "entry": "king"}, {"id": "t", "entry": "thane"}]}
+    report = report_for(parse_roster(document))
+    assert [(v.code, v.message) for v in report.violations] == [
+        ("tally.min", "Army General: 0 taken in the army; at least 1."),
+        ("tally.min", "Melee Weapon: 0 taken in King (k); at least 1."),
+        ("tally.min", "Melee Weapon: 0 taken in Thane (t); at least 1."),
+        ("tally.min", "Core: 0 pts in the army; at least 25% of the 2000-pt limit (500 pts).")]
+    assert report.unchecked == ("This book's data has rules the site cannot check: see the book's page.",)
