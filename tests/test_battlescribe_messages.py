@@ -193,6 +193,22 @@ class TestSmallData:
         select(roster, knight, "se-horse")
         assert said(roster) == []
 
+    def test_a_collective_option_is_counted_and_said_per_model(self):
+        """A Trooper (3 models) with Spears, collective, at most 1 in its parent: BattleScribe counts
+        them per model of the parent (battlescribe-spec, collective groups): 3 pass, 6 are 2 per model."""
+        game = small([{"id": "se-squad", "name": "Squad", "type": "unit", "selectionEntries": [
+            {"id": "se-trooper", "name": "Trooper", "type": "model", "selectionEntries": [
+                {"id": "se-spear", "name": "Spear", "type": "upgrade", "collective": True,
+                 "constraints": [{"id": "c-spear", "type": "max", "value": 1, "field": "selections",
+                                  "scope": "parent", "shared": True}]}]}]}])
+        def squad(spears: int):   # as a saved roster holds them: the spears' number is the unit's total
+            roster = Roster(game)
+            unit = place(roster, add_force(roster, "fe"), "se-squad", 1)
+            place(roster, place(roster, unit, "se-trooper", 3), "se-spear", spears)
+            return roster
+        assert said(squad(3)) == []
+        assert said(squad(6)) == [("bs.constraint.max", "Spear: 2 per model in Squad; at most 1.")]
+
     def test_what_is_not_understood_is_one_plain_sentence_and_never_legal(self):
         game = small([{"id": "se-knight", "name": "Knight", "type": "unit", "constraints": [
             {"id": "c-odd", "type": "max", "value": 1, "field": "no-such-field", "scope": "force"}]}])

@@ -63,6 +63,7 @@ class Validator:
         self.errors: list[Error] = []
         self._matched: list[Selection] = []   # the selections the last count found
         self._share: tuple[float, float, str] | None = None   # the last percentage's amount and total
+        self._each = False   # the last count is per model of its parent (a collective child)
         # where the constraints being judged stand and whose modifiers may change them (for the words)
         self._scene: tuple[Context, tuple[dict, ...], object] | None = None
 
@@ -245,8 +246,10 @@ class Validator:
         got = self._count_scope(constraint, container, match, field, primary)
         if got is None:
             return
-        if scope == "parent" and isinstance(container, Selection) and container.number > 0 and per_model:
+        each = scope == "parent" and isinstance(container, Selection) and container.number > 0 and per_model
+        if each:
             got = got / container.number     # a collective child: so many per model of its parent
+        self._each = each
         counted = self._matched
         if constraint["type"] == "max":
             # a child's limit in its parent is the parent's error; any wider one a selection's of the entry
@@ -380,6 +383,8 @@ class Validator:
             where = self._place(constraint, owner, category)
             share = (amount, total, of_what or f"{shown(total)} {'' if unit == 'taken' else unit + ' '}in "
                                                f"{where or 'the army'}".replace("  ", " "))
+        if self._each and unit == "taken":
+            unit, self._each = "per model", False
         return limit_words(of, constraint.get("type"), got, value, unit, self._place(constraint, owner, category),
                            why, share, tuple(per))
 

@@ -107,19 +107,20 @@ def limit_words(of: str, kind: str, got: float, value: float, unit: str, where: 
                 percent: tuple[float, float, str] | None = None, per: tuple[str, ...] = ()) -> str:
     """A broken limit as a player reads it: the entry, how many in its scope, the bound and, where a
     modifier made the bound what it is here, which condition did ("Runic Weapon Enchantments: 2 taken in
-    King; at most 0 with Great Weapon."). `unit` is "taken" for selections, a cost type's name ("pts") or
-    "forces"; `percent` (the amount counted, the total it is a share of, and that total in words) for a
-    percentage limit; `per`, what repeated modifiers of the bound count ("1 per 1000 pts of the limit")."""
+    King; at most 0 with Great Weapon."). `unit` is "taken" for selections ("per model" for a collective
+    child's, counted per model of its parent), a cost type's name ("pts") or "forces"; `percent` (the
+    amount counted, the total it is a share of, and that total in words) for a percentage limit; `per`, what repeated modifiers of the bound count ("1 per 1000 pts of the limit")."""
     bound = "at most" if kind == "max" else "at least"
     place = f" in {where}" if where and where != of else ""   # "Core: 60 pts, 3% of ...", not "in Core"
-    count = f"{shown(got)} taken" if unit == "taken" else f"{shown(got)} {unit}"
+    count = f"{shown(got)} taken" if unit == "taken" else f"{shown(got)} {unit}"   # "2 per model"
     reason = (f" {' and '.join(why)}" if why else "") + (f" ({'; '.join(per)})" if per else "")
     if percent is not None:
         amount, total, of_what = percent
         share = f" ({shown(value * total / 100)}{'' if unit == 'taken' else ' ' + unit})" if total else ""
         counted = f"{shown(amount)} taken" if unit == "taken" else f"{shown(amount)} {unit}"
         return f"{of}: {counted}{place}, {shown(got)}% of {of_what}; {bound} {shown(value)}%{share}{reason}."
-    return f"{of}: {count}{place}; {bound} {shown(value)}{'' if unit in ('taken', 'forces') else ' ' + unit}{reason}."
+    plain = unit in ("taken", "forces", "per model")
+    return f"{of}: {count}{place}; {bound} {shown(value)}{'' if plain else ' ' + unit}{reason}."
 
 
 def hidden_words(name: str, where: str, why: list[str]) -> str:
