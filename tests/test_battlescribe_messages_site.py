@@ -39,6 +39,9 @@ def test_the_book_page_lists_what_the_import_did_not_map_and_the_list_never_does
     page = flat(client.get(f"/books/{SYSTEM}/{BOOK}/{VERSION}/").content.decode())
     assert '<h2 id="not-checked">What the site does not check</h2>' in page
     assert "Lists of this book are checked by the data's own rules" in page
+    # Every unit entry of the 2nd-edition Dwarven Holds tried alone (lists/tree_coverage.py): nothing met.
+    assert "<p>Trying each unit entry of the book alone, the check met no rule it does not evaluate.</p>" in page
+    assert "<h3>Not in the site's own book format</h3>" in page
     assert re.findall(r'<ul class="not-checked"> <li>(.*?) <details>', page) == [
         "A modifier that changes an entry&#x27;s categories (2)"]
     assert ("<li>A name or profile changed by a modifier (shown only; no rule depends on it) (13) <details>"
@@ -94,6 +97,10 @@ def test_a_list_using_what_is_not_understood_is_never_legal_and_says_so_plainly(
     assert 'href="/books/bs-test-battles/bs-test-knights/r7/"' in editor   # "see the book's page": one click
     printed = pdf_text(client, saved.pk)
     assert UNSUPPORTED in printed and "no-such-field" not in printed
+    # The book's page names it, found by trying each unit entry alone.
+    page = flat(client.get("/books/bs-test-battles/bs-test-knights/r7/").content.decode())
+    assert ('<p>Trying each unit entry of the book alone, the check met these rules it does not evaluate:</p> '
+            '<ul class="not-evaluated"><li>constraint field &#x27;no-such-field&#x27;</li></ul>') in page
 
 
 @pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")

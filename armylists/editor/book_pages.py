@@ -8,6 +8,7 @@ from django.shortcuts import render
 
 from armylists.lists.catalogue import get_book, listed_books, site_library
 from armylists.lists.entries import cost_as_added
+from armylists.lists.tree_coverage import not_evaluated
 from armylists.lists.tree_lists import is_tree_book
 from armylists.rules import Book
 from armylists.rules.book import Entry
@@ -33,9 +34,12 @@ def book_detail(request: HttpRequest, system: str, book: str, version: str) -> H
     for cat in found.system.categories:
         entries = [_entry_row(found, e) for e in found.entries.values() if e.category == cat.id]
         categories.append({"category": cat, "entries": entries})
-    return render(request, "armylists/book_detail.html", {"book": found, "categories": categories,
-                                                          "not_checked": not_checked(found) if found.imported else [],
-                                                          "tree": found.imported and is_tree_book(found)})
+    tree = found.imported and is_tree_book(found)
+    return render(request, "armylists/book_detail.html", {
+        "book": found, "categories": categories, "tree": tree,
+        "not_checked": not_checked(found) if found.imported else [],
+        # what the evaluator does not understand, found by trying each unit entry (lists/tree_coverage.py)
+        "not_evaluated": not_evaluated(found) if tree else []})
 
 
 # The importers' words for what they could not map, as a player reads them (importers/battlescribe/books.py).
