@@ -1,6 +1,6 @@
 """What the tree evaluator does not understand in an imported book's data, for its page (issue 22 item 4):
-each unit entry of each force the book offers, taken alone in a new list at a points limit (as the site's
-lists have one), with what it brings; what the evaluation names as not understood, each kind once. A list
+each unit entry of the force a new list of the book starts with, taken alone at a points limit (as the
+site's lists have one), with what it brings; what the evaluation names as not understood, each kind once. A list
 that meets one of these is never called legal (rules/battlescribe/document.py, `UNSUPPORTED`); this page
 is where a curious player reads what they are. bench/battlescribe_unsupported.py does the same over a
 whole data set."""
@@ -47,8 +47,10 @@ _lock = threading.Lock()
 
 def _tried(game) -> tuple[str, ...]:
     catalogue = next(iter(game.catalogues))
+    # The force a new list starts with (tree_lists.start_tree): trying every force entry too multiplies
+    # the work (New Recruit's Old World books have five) for a first view of the page.
     forces = [f for f, (entry, doc) in game.forces.items()
-              if not entry.get("hidden") and doc in game.linked_docs(catalogue)]
+              if not entry.get("hidden") and doc in game.linked_docs(catalogue)][:1]
     found: list[str] = []
     tried = 0
     for force_entry in forces:
