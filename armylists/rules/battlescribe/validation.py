@@ -123,7 +123,7 @@ class Validator:
         and hidden-validation-analysis.md of the suite)."""
         for entry in entries:
             ctx = Context(self.roster, None, parent)
-            self._scene = (ctx, (entry,), parent)
+            self._scene, self._each, self._matched = (ctx, (entry,), parent), False, []
             eff = effective(ctx, (entry,), self.cost_types, self.unsupported)
             instances = [f for f in parent.forces if f.entry_id == entry["id"]]
             if eff.hidden and not any(f.forces for f in instances):
@@ -229,6 +229,7 @@ class Validator:
     def _check(self, constraint: dict, value: float, container, source: dict, match, primary,
                per_model: bool) -> None:
         """One constraint of an entry or group (`per_model`: collective, so counted per model of its parent)."""
+        self._matched, self._each = [], False
         field = constraint.get("field") or "selections"
         scope = constraint.get("scope", "parent")
         if field == "forces":
@@ -286,7 +287,7 @@ class Validator:
         return 100 * got / total if total else 0.0
 
     def _count_self(self, constraint: dict, selection: Selection, field: str) -> float | None:
-        self._matched, self._share = [selection], None
+        self._matched, self._share, self._each = [selection], None, False
         measure = self._measure(constraint, field)
         if measure is None:
             return None
@@ -298,7 +299,7 @@ class Validator:
 
     def _count_scope(self, constraint: dict, container, match, field: str, primary=None) -> float | None:
         """The constraint's count in its scope, from `container`; None (and named) if not understood."""
-        self._share = None
+        self._share, self._each = None, False
         scope = constraint.get("scope", "parent")
         children = constraint.get("include_child_selections", False)
         child_forces = constraint.get("include_child_forces", False)
@@ -384,7 +385,7 @@ class Validator:
             share = (amount, total, of_what or f"{shown(total)} {'' if unit == 'taken' else unit + ' '}in "
                                                f"{where or 'the army'}".replace("  ", " "))
         if self._each and unit == "taken":
-            unit, self._each = "per model", False
+            unit = "per model"
         return limit_words(of, constraint.get("type"), got, value, unit, self._place(constraint, owner, category),
                            why, share, tuple(per))
 
