@@ -193,6 +193,21 @@ class TestSmallData:
         select(roster, knight, "se-horse")
         assert said(roster) == []
 
+    def test_a_hidden_category_with_units_in_it_says_so(self):
+        game = GameData(plain_setup({
+            "gameSystem": {"id": "gs", "name": "Test", "costTypes": [PTS],
+                           "categoryEntries": [{"id": "cat-secret", "name": "Secret Things"}],
+                           "forceEntries": [{"id": "fe", "name": "Army", "categoryLinks": [
+                               {"id": "cl-secret", "name": "Secret Things", "targetId": "cat-secret", "hidden": True}]}]},
+            "catalogues": [{"id": "cat", "name": "Book", "selectionEntries": [
+                {"id": "se-spy", "name": "Spy", "type": "unit",
+                 "categoryLinks": [{"id": "cl-spy", "targetId": "cat-secret", "primary": True}]}]}]}))
+        roster = Roster(game)
+        force = add_force(roster, "fe")
+        assert said(roster) == []
+        place(roster, force, "se-spy", 1)
+        assert said(roster) == [("bs.hidden", "Secret Things: taken in the army, where it is not available.")]
+
     def test_a_collective_option_is_counted_and_said_per_model(self):
         """A Trooper (3 models) with Spears, collective, at most 1 in its parent: BattleScribe counts
         them per model of the parent (battlescribe-spec, collective groups): 3 pass, 6 are 2 per model."""

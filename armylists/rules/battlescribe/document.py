@@ -141,8 +141,8 @@ def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
     result = evaluate(roster)
     issues, seen = [], set()
     for error in said_once(roster, result.errors):
-        issue = TreeIssue(CODES.get(error.kind, "bs.error"), error.words or error.message, error.severity,
-                          error.where)
+        code = CODES.get(error.kind) or ("bs.hidden" if error.constraint_id == "hidden" else "bs.error")
+        issue = TreeIssue(code, error.words or error.message, error.severity, error.where)
         key = (issue.code, issue.message, _root_uid(roster, error.where) if error.where else None)
         if key not in seen:
             seen.add(key)

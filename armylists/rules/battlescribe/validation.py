@@ -160,7 +160,8 @@ class Validator:
                 if any(s.state.primary == target for s in force.selections):
                     name = self.game.name_of(target)
                     self.errors.append(Error("force", frozenset({force.entry_id}), target, "hidden",
-                                             f"{force.state.name} cannot have any selections of {name} (hidden)"))
+                                             f"{force.state.name} cannot have any selections of {name} (hidden)",
+                                             words=hidden_words(name, self._army(force), []), kind="hidden"))
                 continue
             self._scene = (ctx, sources, force)
             for source in sources:
