@@ -198,7 +198,8 @@ class TestSmallData:
             "gameSystem": {"id": "gs", "name": "Test", "costTypes": [PTS],
                            "categoryEntries": [{"id": "cat-secret", "name": "Secret Things"}],
                            "forceEntries": [{"id": "fe", "name": "Army", "categoryLinks": [
-                               {"id": "cl-secret", "name": "Secret Things", "targetId": "cat-secret", "hidden": True}]}]},
+                               {"id": "cl-secret", "name": "Secret Things", "targetId": "cat-secret",
+                                "hidden": True}]}]},
             "catalogues": [{"id": "cat", "name": "Book", "selectionEntries": [
                 {"id": "se-spy", "name": "Spy", "type": "unit",
                  "categoryLinks": [{"id": "cl-spy", "targetId": "cat-secret", "primary": True}]}]}]}))
