@@ -59,8 +59,8 @@ def validated(path: Path) -> tuple[int, dict | str]:
     return exit_.value.code, (json.loads(out.getvalue()) if out.getvalue() else err.getvalue().strip())
 
 
-EXPECTED = [("bs.constraint.min", "Core must have 25% more pts of Core (minimum 25%)"),
-            ("bs.constraint.min", "Roster must have 1 more selections of Army General (minimum 1)")]
+EXPECTED = [("bs.constraint.min", "Core: 0 pts, 0% of the 2000 pts limit; at least 25% (500 pts)."),
+            ("bs.constraint.min", "Army General: 0 taken in the army; at least 1.")]
 
 
 def test_the_import_keeps_the_system_and_the_catalogue_once_each(folder):

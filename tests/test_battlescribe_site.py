@@ -1,5 +1,7 @@
 """Books imported from BattleScribe work everywhere the hand-written ones do: the new-list form, the API,
-the PDF, text export and import, events and check_lists; their `unchecked` is in every Report."""
+the PDF, text export and import, events and check_lists. What their import could not map (the book's
+`unchecked`) is listed on the book's page, and a list, its Report and its PDF say only that there is some
+(issue 22 item 4)."""
 from __future__ import annotations
 
 import json
@@ -21,6 +23,7 @@ from .battlescribe_samples import GST, catalogue
 pytestmark = pytest.mark.django_db
 SYSTEM, BOOK, VERSION = "bs-test-battles", "bs-test-knights", "r7"
 UNCHECKED = "Not checked, name or profile modifier (display only): Test Knights > Captain"
+SAID = "This book's data has rules the site cannot check: see the book's page."
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +56,10 @@ def test_the_new_list_form_offers_the_book_and_makes_a_list_of_it(client, alice)
     assert [u["entry"] for u in saved.document["units"]] == ["knights"] and saved.total_points == 10 + 3 * 20
     editor = client_alice.get(reverse("list-edit", args=[saved.pk])).content.decode()
     assert "Banner of Speed" in editor and "+2 pts per model" in editor  # the Lance, per model of the unit
-    assert "Test Knights &gt; Captain" in editor  # the report panel says what is not checked
+    # The report panel says there is something not checked, and where to read it; never the importer's notes.
+    assert "Test Knights &gt; Captain" not in editor and "name or profile modifier" not in editor
+    assert ("<li>This book&#x27;s data has rules the site cannot check: see the book&#x27;s page.</li>" in editor
+            and f'<a href="/books/{SYSTEM}/{BOOK}/{VERSION}/#not-checked">The book\'s page</a>' in editor)
 
 
 def test_the_api_describes_the_book_and_validates_a_list_of_it(api_alice):
@@ -67,15 +73,26 @@ def test_the_api_describes_the_book_and_validates_a_list_of_it(api_alice):
         ("tally.max", "Knights: 5 taken in the army; at most 4.")]
 
 
-def test_the_report_and_the_pdf_say_what_is_not_checked(tmp_path, capsys):
+def test_the_report_and_the_pdf_say_that_something_is_not_checked_and_not_what(tmp_path, capsys):
     report = report_for(parse_roster(document()))
-    assert report.valid and report.total_points == 100 + 10 + 3 * 22 and report.unchecked == (UNCHECKED,)
+    assert report.valid and report.total_points == 100 + 10 + 3 * 22 and report.unchecked == (SAID,)
     path = tmp_path / "list.json"
     path.write_text(json.dumps(document()))
     call_command("export_list", str(path), "--format", "pdf", "--output", str(tmp_path / "list.pdf"))
     from pypdf import PdfReader
     text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "list.pdf").pages)
-    assert "Test Knights" in text and "Knights" in text and "Test Knights > Captain" in text
+    text = " ".join(text.split())
+    assert "Test Knights" in text and SAID in text
+    assert "Test Knights > Captain" not in text and "Not checked," not in text
+
+
+def test_the_books_page_lists_what_is_not_checked_in_plain_words(client):
+    page = " ".join(client.get(f"/books/{SYSTEM}/{BOOK}/{VERSION}/").content.decode().split())
+    assert ('<h2 id="not-checked">What the site does not check</h2> <p class="muted">These parts of the book\'s '
+            'data have no form in the site\'s checks: a list of this book is checked without them.</p>') in page
+    assert ('<li>A name or profile changed by a modifier (shown only; no rule depends on it) (1) <details>'
+            '<summary>Where</summary><ul><li>Test Knights &gt; Captain</li></ul></details></li>') in page
+    assert "Not checked," not in page
 
 
 def test_text_export_reads_back_as_the_same_list():

@@ -151,14 +151,14 @@ def test_a_weapon_for_every_model_is_one_choice_whose_cost_follows_the_models(dw
 def test_a_condition_is_worded_by_what_it_counts_and_its_comparison():
     from types import SimpleNamespace
 
-    from armylists.lists.tree_offers import condition_words
+    from armylists.rules.battlescribe.words import condition_words
 
     names = {"gw": "Great Weapon", "king": "King", "mount": "Mount"}
     tree = SimpleNamespace(game=SimpleNamespace(name_of=lambda i: names.get(i, i)))
-    said = [condition_words(tree, {"type": t, "value": v, "child": "gw", "scope": "king"}) for t, v in (
+    said = [condition_words(tree.game, {"type": t, "value": v, "child": "gw", "scope": "king"}) for t, v in (
         ("equalTo", 1), ("atLeast", 1), ("greaterThan", 0), ("equalTo", 0), ("lessThan", 1), ("atLeast", 2),
         ("greaterThan", 1))]
     assert said == ["with Great Weapon"] * 3 + ["without Great Weapon"] * 2 + [
         "with at least 2 Great Weapon in King", "with more than 1 Great Weapon in King"]
-    assert condition_words(tree, {"type": "instanceOf", "child": "mount", "scope": "ancestor"}) == "in Mount"
-    assert condition_words(tree, {"type": "notInstanceOf", "child": "mount"}) == "not in Mount"
+    assert condition_words(tree.game, {"type": "instanceOf", "child": "mount", "scope": "ancestor"}) == "in Mount"
+    assert condition_words(tree.game, {"type": "notInstanceOf", "child": "mount"}) == "not in Mount"

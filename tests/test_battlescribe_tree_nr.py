@@ -69,8 +69,8 @@ class TestSavedRosters:
 
     @pytest.mark.parametrize("limit, lords, codes, messages", [
         (200, 1, [], []),
-        (300, 2, ["bs.constraint.max"], ["Lord has 1 too many selections of Lord (maximum 1)"]),
-        (100, 1, ["bs.cost_limit"], ["Roster has 5 too many pts (limit 100)"]),
+        (300, 2, ["bs.constraint.max"], ["Lord: 2 taken in the army; at most 1."]),
+        (100, 1, ["bs.cost_limit"], ["Total 105 pts is 5 pts over the 100 pts limit."]),
     ])
     def test_it_reads_a_ros_one_to_one_and_names_each_fault(self, limit, lords, codes, messages):
         root = parse_roster_file(ROS.format(limit=limit, lords=lords).encode(), "t.ros")

@@ -1,11 +1,15 @@
 """Public pages about the rules: which systems and army books the site knows."""
 from __future__ import annotations
 
+import re
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from armylists.lists.catalogue import get_book, listed_books, site_library
 from armylists.lists.entries import cost_as_added
+from armylists.lists.tree_coverage import not_evaluated
+from armylists.lists.tree_lists import is_tree_book
 from armylists.rules import Book
 from armylists.rules.book import Entry
 
@@ -30,7 +34,45 @@ def book_detail(request: HttpRequest, system: str, book: str, version: str) -> H
     for cat in found.system.categories:
         entries = [_entry_row(found, e) for e in found.entries.values() if e.category == cat.id]
         categories.append({"category": cat, "entries": entries})
-    return render(request, "armylists/book_detail.html", {"book": found, "categories": categories})
+    tree = found.imported and is_tree_book(found)
+    return render(request, "armylists/book_detail.html", {
+        "book": found, "categories": categories, "tree": tree,
+        "not_checked": not_checked(found) if found.imported else [],
+        # what the evaluator does not understand, found by trying each unit entry (lists/tree_coverage.py)
+        "not_evaluated": not_evaluated(found) if tree else []})
+
+
+# The importers' words for what they could not map, as a player reads them (importers/battlescribe/books.py).
+KIND_WORDS = [
+    (r"name or profile modifier \(display only\)",
+     "A name or profile changed by a modifier (shown only; no rule depends on it)"),
+    (r"modifier (add|remove|set-primary|unset-primary) of category", "A modifier that changes an entry's categories"),
+    (r"cost (\w+) with conditions", "A cost that changes with what the list holds"),
+    (r"cost \w+ of a group or category", "A cost modifier on a group or category"),
+    (r"a second cost \(not the budget's\)", "A second cost, besides the points"),
+    (r"cost of .+ \(rounded\)", "A cost with a fraction, rounded"),
+    (r"a negative cost \(taken as 0\)", "A negative cost, taken as 0"),
+    (r"modifier (\w+) of (.+)", r"A modifier (\1) of \2"),
+]
+NOTE = re.compile(r"^Not checked, (?P<kind>.+?): (?P<where>.+?)(?: \((?P<times>\d+) times\))?$")
+
+
+def not_checked(book: Book) -> list[dict]:
+    """An imported book's `unchecked` in plain words, one row per kind: what, how often, and where
+    ("Dwarven Holds 2024 > Miners"); a note that is already a sentence (Old World Builder's) is its own row."""
+    rows: dict[str, dict] = {}
+    for note in book.unchecked:
+        found = NOTE.match(note)
+        if found is None:
+            rows.setdefault(note, {"what": note, "count": 0, "where": []})
+            continue
+        kind = found["kind"]
+        what = next((re.sub(f"^{pattern}$", words, kind) for pattern, words in KIND_WORDS
+                     if re.fullmatch(pattern, kind)), kind[:1].upper() + kind[1:])
+        row = rows.setdefault(what, {"what": what, "count": 0, "where": []})
+        row["count"] += int(found["times"] or 1)
+        row["where"].append(found["where"])
+    return list(rows.values())
 
 
 def _entry_row(book: Book, entry: Entry) -> dict[str, str]:

@@ -7,6 +7,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from django.urls import NoReverseMatch, reverse
+
 from armylists.lists.plain_words import linked_message, plain_message, source_words
 from armylists.rules import Report
 from armylists.rules.book import System
@@ -119,5 +121,14 @@ def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_
         "quiet_figures": [{k: v for k, v in f.items() if k != "quiet"} for f in figures if f["quiet"]],
         "violations": violations,
         "unchecked": list(report.unchecked),
+        # the book's page, which lists what the site does not check in an imported book's data
+        "book_url": _book_url(report),
         "data_as_of": data_as_of,  # lists/data_as_of.py: the book, and the game data version it came from
     }
+
+
+def _book_url(report: Report) -> str:
+    try:
+        return reverse("book-detail", args=[report.system, report.book, report.book_version])
+    except NoReverseMatch:   # an id the address cannot hold (a list checked offline): no link
+        return ""

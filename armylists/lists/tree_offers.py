@@ -2,19 +2,17 @@
 of the unit and of its selected children (nested), with its name and cost after modifiers, how many are
 taken, its maximum after modifiers (None when the data sets none), the groups it sits in (name, minimum,
 maximum after modifiers) and, where a modifier made a maximum 0, why, in words taken from the modifier's
-condition ("not with Great Weapon"). Hidden entries are left out. Nothing here re-judges the roster: it
-reads `effective()` and the evaluator's condition queries."""
+condition ("not with Great Weapon": rules/battlescribe/words.py, which the Report's messages share).
+Hidden entries are left out. Nothing here re-judges the roster: it reads `effective()` and the
+evaluator's condition queries."""
 from __future__ import annotations
 
 from armylists.rules.battlescribe.document import primary_cost_type
-from armylists.rules.battlescribe.effective import Effective, gated, effective, shown
-from armylists.rules.battlescribe.queries import Context, Unsupported, condition_holds, group_holds
+from armylists.rules.battlescribe.effective import Effective, gated, effective
+from armylists.rules.battlescribe.queries import Context, Unsupported
 from armylists.rules.battlescribe.tree import Roster as TreeRoster
 from armylists.rules.battlescribe.tree import Selection
-
-COMPARE_WORDS = {"equalTo": "exactly", "notEqualTo": "other than", "atLeast": "at least", "atMost": "at most",
-                 "greaterThan": "more than", "lessThan": "fewer than"}
-
+from armylists.rules.battlescribe.words import why_zero
 
 def _limits(eff: Effective) -> tuple[int | None, int, list[dict]]:
     """(max, min, the max constraints at 0) of the selections counted in the parent."""
@@ -44,51 +42,6 @@ def per_model(option, primary: str) -> tuple[float | None, bool]:
             elif modifier.get("field") in maxima:
                 scaled = True
     return step, scaled
-
-
-def condition_words(tree: TreeRoster, condition: dict) -> str:
-    """A condition as a player reads it: what it counts, the comparison and where."""
-    game = tree.game
-    child = game.name_of(condition.get("child") or "") if condition.get("child") not in ("", "any", None) else "anything"
-    kind, value = condition.get("type"), condition.get("value", 0)
-    if kind in ("instanceOf", "notInstanceOf"):
-        return f"{'not ' if kind == 'notInstanceOf' else ''}in {child}"
-    if (kind, value) in (("equalTo", 1), ("atLeast", 1), ("greaterThan", 0)):
-        return f"with {child}"
-    if (kind, value) in (("equalTo", 0), ("lessThan", 1), ("atMost", 0)):
-        return f"without {child}"
-    scope = condition.get("scope", "")
-    where = scope if scope in ("self", "parent", "force", "roster") else game.name_of(scope)
-    return f"with {COMPARE_WORDS.get(kind, kind)} {shown(value)} {child} in {where}"
-
-
-def why_zero(tree: TreeRoster, ctx: Context, sources: tuple[dict, ...], zeroed: list[dict]) -> str:
-    """Why a maximum is 0: the conditions that hold of the modifiers that apply to it."""
-    ids = {c.get("id") for c in zeroed}
-    reasons = []
-    for source in sources:
-        for modifier, gates, _repeats in gated(source):
-            if modifier.get("field") not in ids:
-                continue
-            try:
-                if not all(group_holds(g, ctx) for g in gates):
-                    continue
-            except Unsupported:
-                continue
-            for condition in (c for gate in gates for c in _holding(gate, ctx)):
-                words = condition_words(tree, condition)
-                if words not in reasons:
-                    reasons.append(words)
-    return "not " + " and ".join(reasons) if reasons else "not allowed here"
-
-
-def _holding(group: dict, ctx: Context):
-    """The conditions of a condition group (nested) that hold: what made its modifier apply."""
-    for condition in group.get("conditions", []):
-        if condition_holds(condition, ctx):
-            yield condition
-    for inner in group.get("groups", []):
-        yield from _holding(inner, ctx)
 
 
 def unit_offers(tree: TreeRoster, selection: Selection) -> list[dict]:
@@ -121,7 +74,7 @@ def _offers(tree: TreeRoster, parent: Selection, out: list[dict], depth: int) ->
             continue
         top, _low, zeroed = _limits(eff)
         step, scaled = per_model(option, primary)
-        unavailable = why_zero(tree, ctx, option.sources, zeroed) if zeroed else ""
+        unavailable = why_zero(tree.game, ctx, option.sources, zeroed) if zeroed else ""
         unavailable = unavailable or next((g["unavailable"] for g in path if g["unavailable"]), "")
         if top is not None and top <= 0 and not zeroed and not taken:
             continue   # a maximum of 0 the data states outright: never offered here
@@ -146,6 +99,6 @@ def _group(tree: TreeRoster, ctx: Context, step, cache: dict, cost_types: set[st
                  and c.get("scope") == "parent" and not c.get("percent")]
         cache[step.group_id] = {"id": step.group_id, "name": eff.name or step.node.get("name", ""), "min": low,
                                 "max_cost": min(spend) if spend else None,
-                                "max": top, "unavailable": why_zero(tree, ctx, sources, zeroed) if zeroed else "",
+                                "max": top, "unavailable": why_zero(tree.game, ctx, sources, zeroed) if zeroed else "",
                                 "default": step.node.get("default")}
     return cache[step.group_id]

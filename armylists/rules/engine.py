@@ -6,7 +6,7 @@ from armylists.rules.army import Army
 from armylists.rules.book import Book, Rule
 from armylists.rules.checks import CHECKS, measure_count, resolve_bound
 from armylists.rules.figures import figure_names, figures
-from armylists.rules.report import AlliesLine, CategoryLine, CountLine, Report
+from armylists.rules.report import AlliesLine, CategoryLine, CountLine, Report, Violation
 from armylists.rules.roster import Roster
 from armylists.rules.selection import predicate
 
@@ -48,13 +48,40 @@ def validate(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), all
         categories=_categories(army, rules),
         units=tuple([u.line() for u in army.units]),
         figures=figures(army),
-        violations=tuple(violations),
+        violations=said_once(violations),
         budget_unit=book.system.budget_unit,
-        unchecked=book.unchecked,
+        unchecked=players_notes(book),
         counts=count_lines(army, rules),
         figure_names=figure_names(book.system),
         allies=AlliesLine(ally.id, ally.version, ally.name, army.allies_composition) if ally is not None else None,
     )
+
+
+def said_once(violations: list[Violation]) -> tuple[Violation, ...]:
+    """Each violation once: two limits of an imported book that say the same of the same unit (a
+    BattleScribe link's minimum and its shared entry's: "Army General: 0 taken in the army; at least 1."
+    twice) are one broken rule to a player."""
+    seen, out = set(), []
+    for v in violations:
+        key = (v.code, v.message, v.severity, v.unit)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return tuple(out)
+
+
+# An imported book's `unchecked` is its importer's account of what it could not map ("Not checked, modifier
+# add of category: ..."): listed on the book's page for the curious (editor/book_pages.py), and said to a
+# player in one plain sentence, never item by item on a list, its report or its PDF.
+IMPORTED_NOT_CHECKED = "This book's data has rules the site cannot check: see the book's page."
+
+
+def players_notes(book: Book) -> tuple[str, ...]:
+    """What a list's Report says is not checked: a hand-written book's own notes (rules for a player to
+    check by hand), or for an imported book one plain sentence pointing to its page."""
+    if book.imported:
+        return (IMPORTED_NOT_CHECKED,) if book.unchecked else ()
+    return book.unchecked
 
 
 class _UnitRules(tuple):

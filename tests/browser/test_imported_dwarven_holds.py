@@ -308,8 +308,8 @@ def shape(document: dict) -> list:
 
 # The army's own limits as the data carries them (2nd-dwarvenHolds.cat:8-33, Core at least 25%; the
 # game system's Army General, at least 1), on no unit.
-ARMY_ONLY = [("bs.constraint.min", "Core must have 25% more pts of Core (minimum 25%)", None),
-             ("bs.constraint.min", "Roster must have 1 more selections of Army General (minimum 1)", None)]
+ARMY_ONLY = [("bs.constraint.min", "Core: 0 pts, 0% of the 4500 pts limit; at least 25% (1125 pts).", None),
+             ("bs.constraint.min", "Army General: 0 taken in the army; at least 1.", None)]
 
 # What the King and the Thane hold, by entry id (entry link::target), nested: the King's Plate Armour, his
 # Runic Special Items with the Rune of Steel, his Great Weapon (the Hand Weapon it replaced gone); the

@@ -127,25 +127,48 @@ def _root_uid(roster: Roster, uid: str) -> str | None:
     return element.uid if isinstance(element, Selection) else None
 
 
+# What a player reads where the data holds something the evaluator does not understand: the list is never
+# called legal on a guess, and what it is is listed on the book's page (editor/book_pages.py), not here.
+UNSUPPORTED = "This list uses a rule of the data the site cannot check: see the book's page."
+CODES = {"max": "bs.constraint.max", "min": "bs.constraint.min", "hidden": "bs.hidden", "limit": "bs.cost_limit"}
+
+
 def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:
-    """The evaluator's verdict and its issues: one per error or warning, one per unsupported construct."""
+    """The evaluator's verdict and its issues, in a player's words, each said once: one per broken rule
+    (an error repeated in one unit, or the same limit of a link and of its shared entry, is one; a limit
+    on what comes with each selection of an entry already over its own is not said again), and one
+    issue for whatever was not understood."""
     result = evaluate(roster)
-    issues = []
-    for error in result.errors:
-        if error.constraint_id == "hidden":
-            code = "bs.hidden"
-        elif error.source_id == "costLimits":
-            code = "bs.cost_limit"
-        elif "too many" in error.message:
-            code = "bs.constraint.max"
-        elif "too few" in error.message or "must have" in error.message:
-            code = "bs.constraint.min"
-        else:
-            code = "bs.error"
-        issues.append(TreeIssue(code, error.message, error.severity, error.where))
-    issues += [TreeIssue("bs.unsupported", f"not understood, so the roster is not called legal: {item}")
-               for item in result.unsupported]
+    issues, seen = [], set()
+    for error in said_once(roster, result.errors):
+        code = CODES.get(error.kind) or ("bs.hidden" if error.constraint_id == "hidden" else "bs.error")
+        issue = TreeIssue(code, error.words or error.message, error.severity, error.where)
+        key = (issue.code, issue.message, _root_uid(roster, error.where) if error.where else None)
+        if key not in seen:
+            seen.add(key)
+            issues.append(issue)
+    if result.unsupported:
+        issues.append(TreeIssue("bs.unsupported", UNSUPPORTED))
     return result, issues
+
+
+def said_once(roster: Roster, errors: list) -> list:
+    """The errors less those that say another's rule again: a limit of the same entry, kind and numbers
+    counting the same selections (a rune's "at most 1" in its parent and in the roster, with both taken
+    in one character), and a limit whose every counted selection sits in one counted by another error of
+    the same kind, as many as there (T9A v0.11's "General" under each "Army General": two Army
+    Generals are one broken rule, not two)."""
+    out = []
+    for error in errors:
+        mine = [roster.by_uid.get(uid) for uid in error.counted]
+        parents = {getattr(getattr(s, "parent", None), "uid", None) for s in mine}
+        again = any(other.kind == error.kind and other.numbers == error.numbers and other.source_id == error.source_id
+                    and set(other.counted) == set(error.counted) for other in out) if mine else False
+        below = mine and any(other is not error and other.kind == error.kind and len(other.counted) == len(mine)
+                             and parents <= set(other.counted) for other in errors)
+        if not (again or below):
+            out.append(error)
+    return out
 
 
 def _bound(value: float) -> int | float:

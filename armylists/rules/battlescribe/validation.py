@@ -19,6 +19,8 @@ from armylists.rules.battlescribe.effective import effective, shown
 from armylists.rules.battlescribe.queries import (CategoryScope, Context, Unsupported, count, force_of,
                                                   forces_in, ids_of, root_selection, selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
+from armylists.rules.battlescribe.words import (hidden_words, limit_words, over_limit_words, reasons,
+                                                   repeat_reasons)
 
 
 
@@ -34,6 +36,12 @@ class Error:
     # The uid of the selection the error is on (its first, where one limit is seen from several), for the
     # list pages to show it by its unit; no part of what makes two errors one.
     where: str = field(default="", compare=False)
+    # The error in a player's words (words.py): the entry, how many in its scope, the bound and why it is
+    # what it is here; `message` stays BattleScribe's own wording, as the behaviour suite compares it.
+    words: str = field(default="", compare=False)
+    kind: str = field(default="", compare=False)          # max | min | hidden | limit (the cost limit)
+    counted: tuple = field(default=(), compare=False)     # the uids of the selections the limit counted
+    numbers: tuple = field(default=(), compare=False)     # (how many, the bound) of a broken limit
 
 
 def _owner(element, category: str | None = None) -> tuple[str, frozenset]:
@@ -54,14 +62,20 @@ class Validator:
         self.unsupported = unsupported
         self.errors: list[Error] = []
         self._matched: list[Selection] = []   # the selections the last count found
+        self._share: tuple[float, float, str] | None = None   # the last percentage's amount and total
+        self._each = False   # the last count is per model of its parent (a collective child)
+        # where the constraints being judged stand and whose modifiers may change them (for the words)
+        self._scene: tuple[Context, tuple[dict, ...], object] | None = None
 
     def run(self, totals: dict[str, float]) -> list[Error]:
         for type_id, limit in self.roster.cost_limits.items():
             if limit >= 0 and totals.get(type_id, 0) > limit:
                 over = shown(totals.get(type_id, 0) - limit)
+                unit = self.game.cost_type_name(type_id)
                 self.errors.append(Error("roster", frozenset(), "costLimits", type_id,
-                                         f"Roster has {over} too many {self.game.cost_type_name(type_id)} "
-                                         f"(limit {shown(limit)})"))
+                                         f"Roster has {over} too many {unit} (limit {shown(limit)})",
+                                         words=over_limit_words(totals.get(type_id, 0), limit, unit.strip()),
+                                         kind="limit"))
         self._force_entries(self.roster, self._top_force_entries())
         for force in self.roster.all_forces():
             self._force_entries(force, force.entry.get("forces", []))
@@ -93,9 +107,13 @@ class Validator:
             return
         owner_type, ids = _owner(selection)
         where = parent.state.name if isinstance(parent, Selection) else selection.force.state.name
+        ctx = Context(self.roster, selection, selection.parent, selection.option)
+        why = reasons(self.game, ctx, selection.option.sources + tuple(selection.option.group_nodes), {"hidden"})
+        place = _unit_name(parent) if isinstance(parent, Selection) else self._army(selection.force)
         self.errors.append(Error(owner_type, ids, selection.option.entry["id"], "hidden",
                                  f"{where} cannot have any selections of {selection.state.name} (hidden)",
-                                 where=selection.uid))
+                                 where=selection.uid, words=hidden_words(selection.state.name, place, why),
+                                 kind="hidden"))
 
     # force entries and categories
 
@@ -105,6 +123,7 @@ class Validator:
         and hidden-validation-analysis.md of the suite)."""
         for entry in entries:
             ctx = Context(self.roster, None, parent)
+            self._scene, self._each, self._matched = (ctx, (entry,), parent), False, []
             eff = effective(ctx, (entry,), self.cost_types, self.unsupported)
             instances = [f for f in parent.forces if f.entry_id == entry["id"]]
             if eff.hidden and not any(f.forces for f in instances):
@@ -141,8 +160,10 @@ class Validator:
                 if any(s.state.primary == target for s in force.selections):
                     name = self.game.name_of(target)
                     self.errors.append(Error("force", frozenset({force.entry_id}), target, "hidden",
-                                             f"{force.state.name} cannot have any selections of {name} (hidden)"))
+                                             f"{force.state.name} cannot have any selections of {name} (hidden)",
+                                             words=hidden_words(name, self._army(force), []), kind="hidden"))
                 continue
+            self._scene = (ctx, sources, force)
             for source in sources:
                 eff = effective(ctx, (source,), self.cost_types, self.unsupported)
                 for constraint, value in eff.constraints:
@@ -162,6 +183,7 @@ class Validator:
             if not any(s.get("constraints") for s in option.sources):
                 continue
             ctx = Context(self.roster, None, container, option)
+            self._scene = (ctx, option.sources + tuple(option.group_nodes), container)
             eff = effective(ctx, option.sources, self.cost_types, self.unsupported, option.group_nodes)
             if eff.hidden:
                 continue
@@ -185,7 +207,8 @@ class Validator:
             sources = (step.node,) if step.link is None else (step.node, step.link)
             if not any(s.get("constraints") for s in sources):
                 continue
-            eff = effective(Context(self.roster, None, container), sources, self.cost_types, self.unsupported)
+            self._scene = (Context(self.roster, None, container), sources, container)
+            eff = effective(self._scene[0], sources, self.cost_types, self.unsupported)
             if eff.hidden:
                 continue
             holders = [s for s in sources for _c in s.get("constraints", [])]
@@ -207,6 +230,7 @@ class Validator:
     def _check(self, constraint: dict, value: float, container, source: dict, match, primary,
                per_model: bool) -> None:
         """One constraint of an entry or group (`per_model`: collective, so counted per model of its parent)."""
+        self._matched, self._each = [], False
         field = constraint.get("field") or "selections"
         scope = constraint.get("scope", "parent")
         if field == "forces":
@@ -224,8 +248,10 @@ class Validator:
         got = self._count_scope(constraint, container, match, field, primary)
         if got is None:
             return
-        if scope == "parent" and isinstance(container, Selection) and container.number > 0 and per_model:
+        each = scope == "parent" and isinstance(container, Selection) and container.number > 0 and per_model
+        if each:
             got = got / container.number     # a collective child: so many per model of its parent
+        self._each = each
         counted = self._matched
         if constraint["type"] == "max":
             # a child's limit in its parent is the parent's error; any wider one a selection's of the entry
@@ -249,15 +275,20 @@ class Validator:
         return None
 
     def _percent(self, constraint: dict, field: str, got: float, total: float) -> float | None:
+        of_what = None
         if field.startswith("limit::"):
-            total = self.roster.cost_limits.get(field.split("::", 1)[1], -1)
+            measure = field.split("::", 1)[1]
+            total = self.roster.cost_limits.get(measure, -1)
             if total < 0:
-                self.unsupported.append(f"a percentage of the {field.split('::', 1)[1]} limit, which the "
+                self.unsupported.append(f"a percentage of the {measure} limit, which the "
                                         f"roster does not set ({constraint.get('id')})")
                 return None
+            of_what = f"the {shown(total)} {self.game.cost_type_name(measure).strip()} limit"
+        self._share = (got, total, of_what)
         return 100 * got / total if total else 0.0
 
     def _count_self(self, constraint: dict, selection: Selection, field: str) -> float | None:
+        self._matched, self._share, self._each = [selection], None, False
         measure = self._measure(constraint, field)
         if measure is None:
             return None
@@ -269,6 +300,7 @@ class Validator:
 
     def _count_scope(self, constraint: dict, container, match, field: str, primary=None) -> float | None:
         """The constraint's count in its scope, from `container`; None (and named) if not understood."""
+        self._share, self._each = None, False
         scope = constraint.get("scope", "parent")
         children = constraint.get("include_child_selections", False)
         child_forces = constraint.get("include_child_forces", False)
@@ -317,6 +349,7 @@ class Validator:
             return
         if kind not in ("max", "min"):
             raise Unsupported(f"constraint type {kind!r}")
+        words = self._words(constraint, value, got, owner, source, field, category)
         owner_type, ids = _owner(owner, category)
         name = getattr(getattr(owner, "state", None), "name", "Roster") if category is None else \
             self.game.name_of(category)
@@ -329,9 +362,78 @@ class Validator:
         else:
             text = f"{name} must have {shown(value - got)}{unit} more {what} of {of} (minimum {shown(value)}{unit})"
         error = Error(owner_type, ids, source.get("id", ""), constraint.get("id", ""), text, instance=instance,
-                      where=owner.uid if isinstance(owner, Selection) else "")
+                      where=owner.uid if isinstance(owner, Selection) else "", words=words, kind=kind,
+                      counted=tuple(s.uid for s in self._matched), numbers=(got, value))
         if error not in self.errors:   # one limit seen from several containers is one error
             self.errors.append(error)
+
+    def _words(self, constraint, value, got, owner, source, field, category) -> str:
+        """The error in a player's words (words.py): the entry or category, how many in the constraint's
+        scope, the bound, and which conditions made the bound what it is here where a modifier changed it."""
+        of = self.game.name_of(source.get("target") or source.get("id", "")) if source else ""
+        measure = field.split("::", 1)[1] if field.startswith("limit::") else field
+        unit = {"selections": "taken", "forces": "forces"}.get(measure) or self.game.cost_type_name(measure).strip()
+        why: list[str] = []
+        per: list[str] = []
+        if self._scene is not None and value != _base(constraint):
+            ctx, sources, _container = self._scene
+            why = reasons(self.game, ctx, sources, {constraint.get("id")})
+            per = repeat_reasons(self.game, ctx, sources, {constraint.get("id")})
+        share = None
+        if constraint.get("percent") and self._share is not None:
+            amount, total, of_what = self._share
+            where = self._place(constraint, owner, category)
+            share = (amount, total, of_what or f"{shown(total)} {'' if unit == 'taken' else unit + ' '}in "
+                                               f"{where or 'the army'}".replace("  ", " "))
+        if self._each and unit == "taken":
+            unit = "per model"
+        return limit_words(of, constraint.get("type"), got, value, unit, self._place(constraint, owner, category),
+                           why, share, tuple(per))
+
+    def _place(self, constraint: dict, owner, category) -> str:
+        """Where a constraint counts, as a player names it: the unit, a category, the army."""
+        scope = constraint.get("scope", "parent")
+        container = self._scene[2] if self._scene is not None else owner
+        if category is not None:
+            return self.game.name_of(category)
+        if scope == "self":
+            return ""
+        if scope in ("roster", "primary-catalogue"):
+            return "the army"
+        if scope == "force":
+            return self._army(force_of(container) or owner)
+        if scope == "root-entry":
+            return _unit_name(container) if isinstance(container, Selection) else self._army(container)
+        if scope == "primary-category":
+            root = root_selection(container)
+            primary = root.state.primary if root is not None else None
+            return self.game.name_of(primary) if primary else self._army(force_of(container))
+        if scope == "parent":
+            return _unit_name(container) if isinstance(container, Selection) else self._army(container)
+        if scope in self.game.categories:
+            return self.game.name_of(scope)
+        above = next((a for a in _ancestors_inclusive(container) if scope in ids_of(a)), None)
+        return above.state.name if isinstance(above, Selection) else self._army(force_of(container))
+
+    def _army(self, force) -> str:
+        """A force as a player names it: "the army" when it is the roster's only force."""
+        if not isinstance(force, Force) or sum(1 for _f in self.roster.all_forces()) == 1:
+            return "the army"
+        return force.state.name or force.entry.get("name", "the army")
+
+
+def _base(constraint: dict) -> float:
+    try:
+        return float(constraint.get("value", 0))
+    except (TypeError, ValueError):
+        return -1.0
+
+
+def _unit_name(selection: Selection) -> str:
+    """The unit a selection is in (its root selection), by its name after modifiers."""
+    while isinstance(selection.parent, Selection):
+        selection = selection.parent
+    return selection.state.name or selection.option.entry.get("name", "")
 
 
 def _ancestors_inclusive(element):
