@@ -168,6 +168,30 @@ class TestConstructs:
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "Hero: special items allowance: 110 pts in Hero (u1); at most 100 pts."]
 
+    def test_a_child_that_reprices_its_parent_costs_its_own_price(self):
+        # Daemon Legions' manifestations (dl.json, 2025-10-10): "Mirrored Scales" 50 pts, `countAsLeaf`, with
+        # the child "Guiding Mirrored Scales" 60 pts whose ref sets the parent's cost to 0 and takes it out of
+        # the allowance (`override: {hasOption, options: {cost: 0, hide, countAsLeaf: false}}`): 60 in all,
+        # the node's `guidingCost`. Before: 110 (Harbingers 50 pts over New Recruit's price).
+        scales = check_option("Mirrored Scales", 50, countAsLeaf=True, guidingCost=60, options=[
+            check_option("Guiding Mirrored Scales", 60, refs=["guiding_mirscale"])],
+            override=[{"hasOption": [{"refs": ["guiding_mirscale"], "amount": 1}],
+                       "options": {"cost": 0, "hide": True, "countAsLeaf": False}}])
+        gifts = {"type": "group", "optionsLabel": "Manifestations", "leafMaxCost": 60, "options": [scales]}
+        book, _ = army(characters=[hero(options=[gifts])])
+        options = book.entries["hero"].options
+        assert options["guiding-mirrored-scales"].requires_any == (
+            "mirrored-scales", "mirrored-scales-with-guiding-mirscale")
+        guided = {"mirrored-scales-with-guiding-mirscale": 1, "guiding-mirrored-scales": 1}
+        report, codes = judge(book, [{"entry": "hero", "options": guided}])
+        assert (report.units[0].points, codes) == (160, [])  # the allowance holds 60 pts: exactly at its bound
+        report, codes = judge(book, [{"entry": "hero", "options": {"mirrored-scales": 1, "guiding-mirrored-scales": 1}}])
+        assert (report.units[0].points, codes) == (210, ["options.excludes", "tally.max"])
+        summary = {"units": [{"name": "Hero", "cost": 160, "category": "Characters", "options": [
+            {"name": "Mirrored Scales"}, {"name": "Guiding Mirrored Scales"}]}]}
+        assert (read_list(summary, book, 4500).units[0].options, read_list(summary, book, 4500).units[0].priced) \
+            == (guided, 160)
+
     def test_it_reads_has_option_and_has_not_option_as_requires_and_excludes(self):
         grudge = check_option("Ancient Grudge", 35, hasOption=["general"])
         solitary = check_option("Solitary", 10, hasNotOption=["general"])
@@ -266,6 +290,29 @@ class TestConstructs:
         reading = read_list(summary, book, 4500)
         assert (reading.units[0].entry, reading.units[0].size) == ("tigers-as-core", 5)
 
+
+    def test_a_unit_moved_at_so_many_models_takes_the_numbers_price_there(self):
+        # Beast Herds' Feral Hounds (bh.json, 2025-04-06 to 2026-01-09): 60 pts and 8 a hound, Core from 8
+        # hounds at 50 pts and 10 a hound (the Number's own override of the same condition), the unit's own
+        # extra category repeated. New Recruit: 8 hounds in Core 130 pts (before: 132, 9 hounds in Special).
+        count = [{"refs": ["hound_count"], "amount": 8}]
+        hounds = {"name": "Hounds", "unit_id": "hounds", "cost": 60, "refs": ["hounds"],
+                  "extraCategories": ["the_menagerie"], "options": [
+                      {"minSize": 5, "maxSize": 15, "addToUnitSize": True, "options": [
+                          {"name": "Number", "type": "numeric", "cost": 8, "refs": ["hound_count"],
+                           "override": [{"hasOption": count, "options": {"cost": 10}}]}]}],
+                  "override": [{"hasOption": count, "options": {"replaceCategory": "base", "cost": 50,
+                                                                "extraCategories": ["theMenagerie"]}}]}
+        book, report = army(special=[hounds])
+        small, large = book.entries["hounds"], book.entries["hounds-as-core"]
+        assert [(e.category, e.size_min, e.size_max, e.base_points, e.points) for e in (small, large)] == [
+            ("special", 5, 7, 60, 8), ("core", 8, 15, 50, 10)]
+        assert "number override (cost)" not in report.unchecked
+        assert [judge(book, [{"entry": e, "size": n}])[0].units[0].points
+                for e, n in (("hounds", 7), ("hounds-as-core", 8))] == [116, 130]
+        summary = {"units": [{"name": "Hounds", "cost": 130, "category": "Core", "options": []}]}
+        reading = read_list(summary, book, 4500)
+        assert (reading.units[0].entry, reading.units[0].size, reading.units[0].priced) == ("hounds-as-core", 8, 130)
     def test_an_army_option_replaces_a_limit_in_the_army(self):
         # Orcs and Goblins' Git Launcher: at most 1, at most 2 where the army has Darrmu (an `override` whose
         # `armyHasOption` replaces the node's `armyHasNotOption`); the army root's own limits likewise.
@@ -474,6 +521,19 @@ class TestBundle:
         assert [u.points for u in report.units] == [u["cost"] for u in summary["units"]]
         assert report.total_points == summary["points_per_category"]["Total"]
         assert sorted({v.code for v in report.violations if v.severity == "error"}) == TEN_LISTS[number]
+
+    def test_a_guiding_manifestation_costs_its_own_price_only(self, books, lists):
+        # List 16 of the same event: two Kuulima's Deceivers with Charged Tendrils (30 pts) guided (70 pts):
+        # 430 each as New Recruit says, not 460 (the parent's price over the guiding one's).
+        summary = lists[("677fa79d0fafcecf2e794a5f", 16)]
+        book = books[2]["dl"]
+        reading = read_list(summary, book, 4000)
+        report = validate(book, parse_roster(reading.document))
+        assert [u.points for u in report.units] == [u["cost"] for u in summary["units"]] == [
+            740, 430, 430, 534, 471, 390, 240, 382, 382]
+        assert reading.units[1].options == {"protean-magic-2": 1, "charged-tendrils-with-guiding-tendrils": 1,
+                                            "guiding-charged-tendrils": 1}
+        assert sorted({v.code for v in report.violations if v.severity == "error"}) == []
 
 
 @needs_data
