@@ -178,7 +178,8 @@ class TestConstructs:
             override=[{"hasOption": [{"refs": ["guiding_mirscale"], "amount": 1}],
                        "options": {"cost": 0, "hide": True, "countAsLeaf": False}}])
         gifts = {"type": "group", "optionsLabel": "Manifestations", "leafMaxCost": 60, "options": [scales]}
-        book, _ = army(characters=[hero(options=[gifts])])
+        book, report = army(characters=[hero(options=[gifts])])
+        assert "option guidingCost" not in report.unchecked and "option override" not in report.unchecked
         options = book.entries["hero"].options
         assert options["guiding-mirrored-scales"].requires_any == (
             "mirrored-scales", "mirrored-scales-with-guiding-mirscale")

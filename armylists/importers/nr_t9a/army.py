@@ -452,8 +452,9 @@ class ArmyConverter:
                 option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
             for key in ("override", "sharedRarity", "hasStat", "uniqueChildrenCombo",
                         "guidingCost", "dominant", "extraLeafCost"):
-                if key == "override" and (id(node) in self.priced_otherwise or not rest):
-                    continue
+                if key == "override" and (id(node) in self.priced_otherwise or not rest) or \
+                        key == "guidingCost" and id(node) in self.priced_otherwise:
+                    continue  # guidingCost: the guiding child's price, read through the override (option_prices)
                 if node.get(key):
                     tags.add(self.limits.not_understood(f"option {key}"))
             rarity = node.get("rarity")
