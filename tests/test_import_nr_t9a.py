@@ -254,6 +254,21 @@ class TestConstructs:
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "The Menagerie: 400 pts in the army; at most 30% of the 1200-pt limit (360 pts)."]
 
+    def test_a_category_percent_is_of_the_points_limit_not_of_the_armys_total(self):
+        # 000:L78-85 (v0.11, the only army-building rules in the seeds): the points are held to "the determined
+        # point limit for the battle", and the category table's column is "Point limit". Core at 25%: 300 pts
+        # pass at a 1200-pt limit (exactly 25%) and fail at 1201, though they are half of the army's 600 pts.
+        # v0.11's "may fall below the limit only by 20 points" (000:L79-80) is not the 2nd edition's as New
+        # Recruit's lists show it (docs/import-nr-t9a.md): 600 pts under the limit is no error.
+        warriors = {"name": "Warriors", "unit_id": "w", "cost": 300, "refs": ["w"], "options": []}
+        book, _ = army(characters=[hero(cost=300)], core=[warriors], core_min=0.25)
+        units = [{"entry": "hero"}, {"entry": "warriors"}]
+        assert judge(book, units, limit=1200)[1] == []  # (no option names a General: it is not checked)
+        report, codes = judge(book, units, limit=1201)
+        assert codes == ["category.min_percent"]
+        assert [v.message for v in report.violations if v.code == "category.min_percent"] == [
+            "Core: 300 pts is 24.98% of 1201; at least 25% (301 pts) is required."]
+
     def test_a_list_shows_only_the_categories_its_book_can_use(self):
         # The system names every army's own category (Aves, Engines of War...); a Dwarven Holds list showed
         # all 40. Shown: those the book's units are in, those a rule bounds, and any holding points.
@@ -608,3 +623,12 @@ def test_the_benchmark_scales_core_by_the_minimum_the_list_has():
     assert bench.core_minimum(book, bond) == 20
     assert bench.core_minimum(book, {"units": [{"entry": "wildheart"}, {"entry": "warriors"}]}) == 25
     assert bench.core_minimum(army(core=[warriors], core_min=0.2)[0], {"units": [{"entry": "warriors"}]}) == 20
+
+
+def test_the_benchmark_leaves_out_skills_only_over_the_months_whose_summaries_name_them():
+    # New Recruit's summaries name no leadership skill from 2025-10 on (0 of 2,035 lists of 2025-10 to 2026-04)
+    # though lists still take them: the figure without skills is over the months in which some summary names one.
+    by_month = [("2025-08", True), ("2025-08", False), ("2025-09", False), ("2025-11", False), ("2025-12", False)]
+    reproduced = [False, True, False, True, False]
+    assert _bench().skill_months(by_month, reproduced) == (("2025-08", "2025-08"), (1, 1), (1, 3))
+    assert _bench().skill_months([("2025-11", False)], [True]) is None
