@@ -193,6 +193,27 @@ class TestConstructs:
         assert (read_list(summary, book, 4500).units[0].options, read_list(summary, book, 4500).units[0].priced) \
             == (guided, 160)
 
+    def test_an_option_that_reprices_the_unit_and_adds_a_category_does_both(self):
+        # Beast Herds' Mongrel Herd (bh.json, 2025-2026): 10 pts and 7 a model, 25 to 50; with Ambush 45 pts,
+        # 20 to 40, and counted in Ambush Predators. The price had been left unread beside `extraCategories`:
+        # 25 with Ambush (220 at New Recruit) were read as 30 at 220.
+        ambush = {"name": "Ambush", "type": "check", "cost": 0, "costParentMult": False, "refs": ["ambush"]}
+        herd = {"name": "Herd", "unit_id": "herd", "cost": 10, "refs": ["herd"], "options": [
+            {"minSize": 25, "maxSize": 50, "addToUnitSize": True,
+             "override": [{"hasOption": [{"refs": ["ambush"], "amount": 1}], "options": {"maxSize": 40, "minSize": 20}}],
+             "options": [{"name": "Number", "type": "numeric", "cost": 7, "options": [
+                 {"optionsLabel": "Ambush", "options": [ambush]}]}]}],
+            "override": [{"hasOption": [{"refs": ["ambush"], "amount": 1}],
+                          "options": {"extraCategories": ["the_menagerie"], "cost": 45}}]}
+        book, report = army(core=[herd])
+        variant = book.entries["herd-with-ambush"]
+        assert (variant.base_points, variant.points, variant.size_min, variant.size_max) == (45, 7, 20, 40)
+        assert "cat-the-menagerie" in variant.options["ambush"].tags
+        assert not any("unit override" in construct for construct in report.unchecked)
+        summary = {"units": [{"name": "Herd", "cost": 220, "category": "Core", "options": [{"name": "Ambush"}]}]}
+        unit = read_list(summary, book, 4500).units[0]
+        assert (unit.entry, unit.size, unit.priced) == ("herd-with-ambush", 25, 220)
+
     def test_it_reads_has_option_and_has_not_option_as_requires_and_excludes(self):
         grudge = check_option("Ancient Grudge", 35, hasOption=["general"])
         solitary = check_option("Solitary", 10, hasNotOption=["general"])

@@ -244,9 +244,11 @@ class ArmyConverter:
                 variants.append(variant)
             elif where == "unit" and set(changes) <= {"extraCategories"} and set(o) == {"hasOption", "options"}:
                 extra_by_option(self, o, tags)
-            elif single and set(changes) <= VARIANT_KEYS[where]:
+            elif single and set(changes) - ({"extraCategories"} if where == "unit" else set()) <= VARIANT_KEYS[where]:
+                if "extraCategories" in changes:  # and a price (Mongrel Herds with Ambush: 45 pts, Ambush Predators)
+                    extra_by_option(self, o, tags)
                 slot = by_option.setdefault(conds[0][0][0], {})
-                slot.update({f"{where}.{k}": v for k, v in changes.items()})
+                slot.update({f"{where}.{k}": v for k, v in changes.items() if k != "extraCategories"})
             else:
                 tags.append(self.limits.not_understood(f"{where} override (" + "/".join(sorted(changes)) + ")"))
         for ref, changes in by_option.items():
