@@ -469,21 +469,6 @@ class TestSummaryReading:
         priced = read_list({"units": [{"name": "Field Artillery", "cost": 260, "options": names}]}, book, 4500)
         assert priced.units[0].options == {"dwarf-catapult-4": 1, "rune-crafted-1-str": 1}
 
-    def test_hidden_counts_are_read_within_the_units_rules_where_some_reading_is(self):
-        # The summary hides how often a repeatable option was taken: of the readings at the recorded cost, one
-        # the book's rules accept is kept (Runic Smiths' runes within their allowance; +2 lists judged legal).
-        # Here 250 pts is Steel once and Rune twice (100 pts in a 50-pt allowance) or Steel twice and Rune once.
-        steel = {"type": "numeric", "name": "Steel", "cost": 50, "maxSize": 3, "ignoreCost": True}
-        rune = {"type": "numeric", "name": "Rune", "cost": 50, "maxSize": 3}
-        kit = {"type": "group", "optionsLabel": "Equipment", "leafMaxCost": 50, "options": [steel, rune]}
-        book, _ = army(characters=[hero(options=[kit])])
-        summary = {"units": [{"name": "Hero", "cost": 250, "category": "Characters",
-                              "options": [{"name": "Steel"}, {"name": "Rune"}]}]}
-        reading = read_list(summary, book, 4500)
-        assert (reading.units[0].options, reading.units[0].priced) == ({"steel": 2, "rune": 1}, 250)
-        assert judge(book, reading.document["units"])[1] == []
-        assert judge(book, [{"entry": "hero", "options": {"steel": 1, "rune": 2}}])[1] == ["tally.max"]
-
     def test_it_compares_names_as_the_summary_strips_them(self):
         assert plain("Repeater Handbow (4+) and Poison Attacks (Shooting)") == "repeater handbow and poison attacks"
 

@@ -32,7 +32,6 @@ from armylists.importers.nr_t9a.limits import ref_tag, slug
 GENERAL_TAGS = frozenset(ref_tag(r) for r in MAPPING["general_refs"])
 MAX_READINGS = 4096  # option readings tried per unit before giving up on an exact one
 MAX_REPEATS = 729  # repeat counts tried per reading (six options taken up to three times)
-MAX_LAWFUL = 64  # readings at the recorded cost kept to be judged where the best one breaks a rule
 MAX_UNITS = 100
 MAX_OPTIONS = 50  # of one unit
 MAX_COST = 100_000  # points of one unit
@@ -196,11 +195,7 @@ def _price(entry: Entry, chosen: dict[str, int], cost: int) -> tuple[int, int]:
     return size, fixed + per * size
 
 
-def read_unit(entry: Entry, unit: dict, judge=None) -> UnitReading:
-    """The unit's reading (see the module's docstring). `judge(counts, size)`, where given, is how many of the
-    book's rules the unit alone breaks so read: among the readings at the recorded cost that break no option
-    rule, the first that breaks none of the book's rules either is kept (the summary hides repeat counts: a
-    Runic Smith's runes read within its allowance where some count of them gives the cost)."""
+def read_unit(entry: Entry, unit: dict) -> UnitReading:
     reading = UnitReading(unit["name"], int(unit["cost"]), entry.id)
     index = _index(entry)
     choices, unknown_price = [], False
@@ -218,7 +213,7 @@ def read_unit(entry: Entry, unit: dict, judge=None) -> UnitReading:
             unknown_price = unknown_price or option.get("type") == MAPPING["leadership_skill_type"]
     # The best reading: the recorded cost, then the fewest options the summary does not name (a weapon
     # enchantment is read on the weapon the summary names rather than on one it would add).
-    best, best_key, exact, lawful = None, None, [], _Lawful(judge)
+    best, best_key = None, None
     for n, combo in enumerate(itertools.product(*choices)):
         if n >= MAX_READINGS:
             break
@@ -231,14 +226,10 @@ def read_unit(entry: Entry, unit: dict, judge=None) -> UnitReading:
             size, price = _price(entry, counts, reading.cost)
             key = (abs(price - reading.cost), _conflicts(entry, counts), len(combo) - len(taken),
                    len(counts) - len(taken), sum(counts.values()))
-            if judge is not None and key[:2] == (0, 0) and len(exact) < MAX_LAWFUL:
-                exact.append((key, (counts, size, price)))
             if best_key is None or key < best_key:
                 best, best_key = (counts, size, price), key
-        if best_key is not None and best_key[:4] == (0, 0, 0, 0) and lawful(best):
+        if best_key is not None and best_key[:4] == (0, 0, 0, 0):
             break
-    if exact and best_key[:2] == (0, 0) and not lawful(best):
-        best = next((c for _, c in sorted(exact, key=lambda e: e[0]) if lawful(c)), best)
     if best is None:  # no option of the summary's is the entry's: priced as it stands
         best = ({}, *_price(entry, {}, reading.cost))
     if best[2] != reading.cost and not reading.unmatched:  # never in place of a name the data lacks
@@ -250,22 +241,6 @@ def read_unit(entry: Entry, unit: dict, judge=None) -> UnitReading:
     elif unknown_price:  # the recorded cost reached without the skill's price: a guess, not New Recruit's
         reading.cause = "unknown-option"
     return reading
-
-
-class _Lawful:
-    """Whether a reading (counts, size, price) breaks none of the book's rules (always, without a judge),
-    each reading judged once."""
-
-    def __init__(self, judge):
-        self.judge, self.seen = judge, {}
-
-    def __call__(self, reading) -> bool:
-        if self.judge is None:
-            return True
-        key = (tuple(sorted(reading[0].items())), reading[1])
-        if key not in self.seen:
-            self.seen[key] = self.judge(reading[0], reading[1]) == 0
-        return self.seen[key]
 
 
 def _inactive(entry: Entry, option: Option, named: set[str]) -> bool:
@@ -319,13 +294,6 @@ def _product(entry: Entry, many: list[str]) -> int:
     return n
 
 
-def _judge(book: Book, entry: Entry):
-    """How many of the book's rules one unit of `entry` breaks with these options at this size."""
-    def errors(counts: dict[str, int], size: int) -> int:
-        return _unit_errors(book, UnitReading(entry.name, 0, entry.id, size, dict(counts), 0))
-    return errors
-
-
 def _unit_errors(book: Book, reading: UnitReading) -> int:
     """How many of the book's rules one unit alone breaks, to choose between entries of one name (a unit
     priced otherwise with one of its options is an entry of its own that requires that option)."""
@@ -345,7 +313,7 @@ def _best_reading(book: Book, found: list[Entry], unit: dict) -> UnitReading:
     key = (tuple(e.id for e in found), unit["name"], int(unit["cost"]),
            tuple(o.get("name", "") for o in unit.get("options", [])))
     if key not in memo:
-        options = [read_unit(e, unit, _judge(book, e)) for e in found]
+        options = [read_unit(e, unit) for e in found]
         memo[key] = min(options, key=lambda r: (abs((r.priced if r.priced is not None else 10 ** 6) - r.cost),
                                                 _unit_errors(book, r) if len(options) > 1 else 0))
     done = memo[key]
