@@ -12,7 +12,8 @@ tournament's largest list (`--limit-rule largest`, the default), or the multiple
 of its lists' totals (`--limit-rule median`: event_limits says why); the other rule's legal figure is
 printed too. Printed: lists read; units whose cost is New Recruit's; lists whose every unit is; of those, lists
 whose category points are `points_per_category` (and the lists figure leaving out those with a unit
-naming a leadership skill, which the data lacks), lists judged legal, and two broken copies of each (the
+naming a leadership skill, which the data lacks, and that figure over the months whose summaries name any
+skill: New Recruit's stopped naming them), lists judged legal, and two broken copies of each (the
 limit one point below its total; copies of its cheapest Character until Characters pass their maximum)
 refused with the right code; the unit figure with the latest data alone; causes of mismatch; the time to import one version of
 all armies. The last line:
@@ -116,6 +117,20 @@ def names_leadership_skill(unit: dict, reading) -> bool:
     as "Specialist Skill" (Trusted Adviser, Battleline Hero...), and special.json's pool of them is empty."""
     skills = {o["name"] for o in unit.get("options", []) if o.get("type") == LEADERSHIP_TYPE}
     return bool(skills & set(reading.unmatched))
+
+
+def skill_months(by_month: list[tuple[str, bool]], reproduced: list[bool]):
+    """((first, last month), (reproduced, lists) leaving out those naming a skill over the months in which some
+    summary names one, (reproduced, lists) over the other months), or None where no summary names a skill.
+    New Recruit's summaries stopped naming leadership skills (none from 2025-10 on) while lists still take
+    them, priced and unnamed: leaving out the lists naming one is a fair figure only over the months whose
+    summaries name any."""
+    naming = {m for m, named in by_month if named}
+    if not naming:
+        return None
+    kept = [ok for (m, named), ok in zip(by_month, reproduced) if m in naming and not named]
+    others = [ok for (m, _), ok in zip(by_month, reproduced) if m not in naming]
+    return (min(naming), max(naming)), (sum(kept), len(kept)), (sum(others), len(others))
 
 
 def core_minimum(book, document: dict) -> float:
@@ -225,6 +240,8 @@ def main() -> None:
     causes, codes, warnings, messages, cats_off = Counter(), Counter(), Counter(), Counter(), Counter()
     read = unnamed = unnamed_ok = unchecked_legal = over = 0
     skilled = skilled_ok = 0  # lists with a unit naming a leadership skill; of them fully reproduced
+    by_month: list[tuple[str, bool]] = []  # (month, names a skill) of each list read, and whether it is reproduced
+    reproduced: list[bool] = []
     for i, summary in enumerate(lists):
         book = books.book(summary["army"], summary["start"])
         if book is None:
@@ -237,7 +254,9 @@ def main() -> None:
         report = validate(book, parse_roster(reading.document))
         priced = iter(report.units)
         all_ok = True
-        skilled += any(names_leadership_skill(u, r) for u, r in zip(summary["units"], reading.units))
+        names_skill = any(names_leadership_skill(u, r) for u, r in zip(summary["units"], reading.units))
+        skilled += names_skill
+        by_month.append((summary["start"][:7], names_skill))
         for r in reading.units:
             units += 1
             ours = next(priced).points if r.priced is not None else None
@@ -251,6 +270,7 @@ def main() -> None:
         if latest is not None:
             latest_ok += sum(1 for r in read_list(summary, latest, limits[summary["tournament"]]).units
                              if r.priced == r.cost and not r.cause)
+        reproduced.append(all_ok)
         if all_ok:
             lists_ok += 1
             skilled_ok += any(names_leadership_skill(u, r) for u, r in zip(summary["units"], reading.units))
@@ -303,6 +323,12 @@ def main() -> None:
     print(f"lists whose every unit is: {lists_ok} of {len(lists)} ({pct(lists_ok, len(lists))}%)")
     print(f"  leaving out the {skilled} lists with a unit naming a leadership skill (not in the data): "
           f"{lists_ok - skilled_ok} of {len(lists) - skilled} ({pct(lists_ok - skilled_ok, len(lists) - skilled)}%)")
+    split = skill_months(by_month, reproduced)
+    if split is not None:
+        (first, last), (kept_ok, kept), (others_ok, others) = split
+        print(f"    over the months whose summaries name skills at all ({first} to {last}): {kept_ok} of {kept} "
+              f"({pct(kept_ok, kept)}%); the other months (no summary names one, skills hidden in the costs): "
+              f"{others_ok} of {others} ({pct(others_ok, others)}%)")
     print(f"  of those, category points as New Recruit's: {cats_ok} ({pct(cats_ok, lists_ok)}%)")
     print(f"  judged legal at the event's limit ({args.limit_rule}): {legal} of {judged} ({pct(legal, judged)}%)")
     print(f"  judged legal at the limit of the other rule ({other_rule}): {legal_other} of {judged} "

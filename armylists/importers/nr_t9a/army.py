@@ -20,7 +20,8 @@ from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, co
                                                 norm_ref, ref_tag, refs_of, shared_maxima, slug, unit_amount)
 from armylists.importers.nr_t9a.pools import pool_name
 from armylists.importers.nr_t9a.source import NrSourceError
-from armylists.importers.nr_t9a.variants import category_override, extra_by_option, moved, with_option
+from armylists.importers.nr_t9a.variants import (category_override, extra_by_option, moved, option_prices,
+                                                  with_option)
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 OPTION_TYPES = ("check", "numeric")
@@ -188,6 +189,8 @@ class ArmyConverter:
         self.pending: list[tuple[dict, dict, str | None]] = []  # conditions read once all options exist
         self.has_children: set[str] = set()
         self.priced_otherwise: set[int] = set()  # option nodes whose overrides are all other prices
+        self.prices: dict[str, list[str]] = {}  # an option's id -> its variants at other prices
+        self.consumed: set[int] = set()  # overrides read into a variant
         self.unit_refs = refs_of(unit)
         self.allowances: list[tuple[str, int, list]] = []
         entry = {"id": eid, "name": unit["name"], "category": category, "troop_type": MAPPING["troop_type"],
@@ -234,14 +237,18 @@ class ArmyConverter:
             conds = condition_refs(o.get("hasOption"))
             single = (set(o) == {"hasOption", "options"} and len(conds) == 1 and len(conds[0][0]) == 1
                       and conds[0][1].get("amount", 1) == 1 and conds[0][0][0] in self.by_ref)
-            variant = moved(self, o, entry, size_group, ids) if where == "unit" else None
+            variant = moved(self, o, entry, size_group, ids, unit.get("extraCategories")) if where == "unit" else None
+            if id(o) in self.consumed:  # the Number's price in a variant moved at so many models (moved)
+                continue
             if variant is not None:
                 variants.append(variant)
             elif where == "unit" and set(changes) <= {"extraCategories"} and set(o) == {"hasOption", "options"}:
                 extra_by_option(self, o, tags)
-            elif single and set(changes) <= VARIANT_KEYS[where]:
+            elif single and set(changes) - ({"extraCategories"} if where == "unit" else set()) <= VARIANT_KEYS[where]:
+                if "extraCategories" in changes:  # and a price (Mongrel Herds with Ambush: 45 pts, Ambush Predators)
+                    extra_by_option(self, o, tags)
                 slot = by_option.setdefault(conds[0][0][0], {})
-                slot.update({f"{where}.{k}": v for k, v in changes.items()})
+                slot.update({f"{where}.{k}": v for k, v in changes.items() if k != "extraCategories"})
             else:
                 tags.append(self.limits.not_understood(f"{where} override (" + "/".join(sorted(changes)) + ")"))
         for ref, changes in by_option.items():
@@ -377,23 +384,8 @@ class ArmyConverter:
         self.options.append(option)
         option["_needs"] = ctx.needs
         self.pending.append((option, node, ctx.allowance))
-        overrides = listed(node.get("override"))
-        costs = [o for o in overrides if set(o) == {"hasOption", "options"} and set(o["options"]) == {"cost"}
-                 and len(condition_refs(o["hasOption"])) == 1 and len(condition_refs(o["hasOption"])[0][0]) == 1
-                 and condition_refs(o["hasOption"])[0][1].get("amount", 1) == 1]
-        if overrides and len(costs) == len(overrides):
+        if option_prices(self, option, node, ctx.factor, ctx.allowance):
             self.priced_otherwise.add(id(node))
-            for o in costs:
-                # Another price where the unit has an option (a ref): the same option at that price, which
-                # requires that option while the option at its own price refuses it.
-                ref = condition_refs(o["hasOption"])[0][0][0]
-                variant = {**option, "id": slug(f"{oid}-with-{ref}"), "tags": set(option["tags"]), "_when": ref}
-                price = round(float(o["options"]["cost"] or 0) * ctx.factor)
-                variant["model_cost" if "model_cost" in option else "cost"] = max(0, int(price))
-                self.option_ids.add(variant["id"])
-                self.options.append(variant)
-                self.pending.append((variant, node, ctx.allowance))
-                option.setdefault("_unless", []).append(ref)
         self.children(node, Ctx(oid, per_model, ctx.factor, "" if node.get("optionsDict") else ctx.suffix, None,
                                 ctx.allowance))
 
@@ -416,8 +408,9 @@ class ArmyConverter:
         by_id = {o["id"]: o for o in self.options}
         for option, node, allowance in self.pending:
             tags = option["tags"]
-            if allowance and not node.get("ignoreCost") and (option["id"] not in self.has_children
-                                                              or node.get("countAsLeaf")):
+            counted = option.pop("_leaf", True)  # a price's override may take it out (countAsLeaf: false)
+            if allowance and counted and not node.get("ignoreCost") and (option["id"] not in self.has_children
+                                                                         or node.get("countAsLeaf")):
                 tags.add(allowance)
             own_tag = f"o-{slug(self.eid, 35)}-{slug(option['id'], 40)}"
             conditions = [c for value in option.pop("_needs", ()) for c in condition_refs(value)]
@@ -464,8 +457,9 @@ class ArmyConverter:
                 option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
             for key in ("override", "sharedRarity", "hasStat", "uniqueChildrenCombo",
                         "guidingCost", "dominant", "extraLeafCost"):
-                if key == "override" and (id(node) in self.priced_otherwise or not rest):
-                    continue
+                if key == "override" and (id(node) in self.priced_otherwise or not rest) or \
+                        key == "guidingCost" and id(node) in self.priced_otherwise:
+                    continue  # guidingCost: the guiding child's price, read through the override (option_prices)
                 if node.get(key):
                     tags.add(self.limits.not_understood(f"option {key}"))
             rarity = node.get("rarity")
@@ -486,6 +480,10 @@ class ArmyConverter:
                                                  "uniqueChildrenCombo", "hasStat", "rarityModifier", "amountRefs"}:
                 self.limits.not_understood(f"option key {key}")
         for option in self.options:
+            priced = [i for i in option.get("requires", ()) if i in self.prices]
+            if priced and "requires_any" not in option:  # under an option at either of its prices
+                option["requires"].remove(priced[0])
+                option["requires_any"] = [priced[0]] + self.prices[priced[0]]
             option["tags"] = sorted(option["tags"])
             if not option["tags"]:
                 del option["tags"]

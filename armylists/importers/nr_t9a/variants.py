@@ -34,7 +34,7 @@ def with_option(conv, entry: dict, ref: str, changes: dict, sized: bool, ids: se
     return variant
 
 
-def moved(conv, override: dict, entry: dict, size_group: dict | None, ids: set) -> dict | None:
+def moved(conv, override: dict, entry: dict, size_group: dict | None, ids: set, entry_extra=()) -> dict | None:
     """An entry for the unit in the category an override's `replaceCategory` moves it to (at the unit cost
     it may also set: Giant Rats), or None. The override's condition is `hasOption` (so many models, or one
     of its options) or `hasNotOption` (Saurian Raptor Packs are Core unless they take an option counting
@@ -43,8 +43,11 @@ def moved(conv, override: dict, entry: dict, size_group: dict | None, ids: set) 
     target = changes.get("replaceCategory")
     key = "hasNotOption" if "hasNotOption" in override and "hasOption" not in override else "hasOption"
     conds = condition_refs(override.get(key))
+    # `extraCategories` that the unit has already change nothing (Beast Herds' Feral Hounds repeat theirs)
+    own = {norm_ref(c) for c in listed(entry_extra)}
     if target is None or set(override) != {key, "options"} or len(conds) != 1 or len(conds[0][0]) != 1 \
-            or not set(changes) <= {"replaceCategory", "cost"}:
+            or not set(changes) <= {"replaceCategory", "cost", "extraCategories"} \
+            or not {norm_ref(c) for c in listed(changes.get("extraCategories"))} <= own:
         return None
     category = conv.category(target)
     if category is None:
@@ -64,6 +67,12 @@ def moved(conv, override: dict, entry: dict, size_group: dict | None, ids: set) 
             return None
         variant["size"] = {"min": amount, "max": high}
         entry["size"] = {"min": low, "max": amount - 1}
+        for number in size_group.get("options", []):  # the Number's price at so many models (Feral Hounds: 10)
+            for o in listed(number.get("override")):
+                if set(o) == {"hasOption", "options"} and condition_refs(o["hasOption"]) == conds \
+                        and set(o.get("options") or {}) == {"cost"}:
+                    variant["points"] = int(o["options"]["cost"])
+                    conv.consumed.add(id(o))
         return variant
     if ref not in conv.by_ref or not isinstance(amount, int):
         return None
@@ -112,4 +121,38 @@ def category_override(conv, cat: dict, ours: str, ref: str, low, high) -> bool:
             limit[key] = round(float(value) * 100, 4)
     limit["modifiers"] = modifiers
     conv.limits.add(limit)
+    return True
+
+
+PRICE_KEYS = {"cost", "hide", "countAsLeaf"}  # what an option's override of its price may also set (display, allowance)
+
+
+def option_prices(conv, option: dict, node: dict, factor: float, allowance: str | None) -> bool:
+    """An option priced otherwise where the unit has an option (a ref): the same option at that price, which
+    requires that option while the option at its own price refuses it; True where every override of the
+    node is such a price. The ref may be a child's: Daemon Legions' "Guiding Mirrored Scales" (60 pts) under
+    "Mirrored Scales" (50 pts) sets its parent's cost to 0 (and out of the allowance: `countAsLeaf: false`),
+    so the two cost 60, as the node's `guidingCost` says; the child then requires its parent at either
+    price (`conv.prices`)."""
+    overrides = listed(node.get("override"))
+    costs = []
+    for o in overrides:
+        changes = o.get("options") if isinstance(o.get("options"), dict) else {}
+        conds = condition_refs(o.get("hasOption")) if set(o) == {"hasOption", "options"} else []
+        if "cost" in changes and set(changes) <= PRICE_KEYS and len(conds) == 1 and len(conds[0][0]) == 1 \
+                and conds[0][1].get("amount", 1) == 1:
+            costs.append((conds[0][0][0], changes))
+    if not overrides or len(costs) != len(overrides):
+        return False
+    for ref, changes in costs:
+        variant = {**option, "id": slug(f"{option['id']}-with-{ref}"), "tags": set(option["tags"]), "_when": ref}
+        price = max(0, int(round(float(changes["cost"] or 0) * factor)))
+        variant["model_cost" if "model_cost" in option else "cost"] = price
+        if changes.get("countAsLeaf") is False:
+            variant["_leaf"] = False
+        conv.option_ids.add(variant["id"])
+        conv.options.append(variant)
+        conv.pending.append((variant, node, allowance))
+        conv.prices.setdefault(option["id"], []).append(variant["id"])
+        option.setdefault("_unless", []).append(ref)
     return True
