@@ -9,11 +9,13 @@ the book's rules, and each force after the first a composition.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from armylists.importers.battlescribe.limits import (Coverage, Rules, Shared, Unmapped, child_tag, constraint_rule,
                                                      lifted_minimum, number_of, scope_of, shown_where, static_truth, tag)
-from armylists.importers.battlescribe.names import Ids
+from armylists.importers.battlescribe.names import Ids, profile_text
+from armylists.rules.battlescribe.effective import constraint_problem, modifier_problem
 
 MAX_DEPTH = 12  # links may form cycles; no catalogue we know nests half as deep
 UNLIMITED = 100  # an option without a maximum may be taken this often
@@ -27,7 +29,7 @@ class BookMaker:
         self.shared = shared or Shared()  # what the books of one run share
         self.cost = info["cost_type"]
         self.costs = set(system["cost_types"]) | set(catalogue["cost_types"])
-        self.cov = Coverage()
+        self.cov = Coverage(judge=partial(tree_evaluates, frozenset(self.costs)))  # not a method: no cycle
         self.rules = Rules()
         self.categories = info["categories"]  # BattleScribe category id -> our category id
         self.forces: dict[str, str] = {}
@@ -176,7 +178,7 @@ class BookMaker:
             entry["points"] = 0
         if self.options:
             entry["options"] = self.options
-        text = self.profile_text(node) + (self.profile_text(model) if model is not None else [])
+        text = profile_text(node, self.info["profiles"]) + (profile_text(model, self.info["profiles"]) if model else [])
         if text:
             entry["text"] = "\n".join(text)
         rules = [r for r in node["rules"]] + [self.name_of(t) for t, kind, _ in node["info_links"] if kind == "rule"]
@@ -425,7 +427,7 @@ class BookMaker:
             except Unmapped as exc:
                 self.cov.miss(str(exc), c["where"], c)
                 for m in mods.get(c["id"], []):
-                    self.cov.miss(f"modifier of a limit not checked ({exc})", m["where"], m)
+                    self.cov.miss(f"modifier of a limit not checked ({exc})", m["where"], m, frozenset([c["id"]]))
                 continue
             self.rules.add(c["id"], params)
             self.cov.constraints_checked.add(id(c))
@@ -478,18 +480,16 @@ class BookMaker:
             self.force_rules(sub)
         return [r for r in self.rules if r not in before]
 
-    # -- text ------------------------------------------------------------------------------------
-    def profile_text(self, node: dict) -> list[str]:
-        lines = []
-        for p in node["profiles"]:
-            values = ", ".join(f"{k} {v}" for k, v in p["characteristics"] if v)
-            if values:
-                lines.append(f"{p['name']}: {values}")
-        for target, kind, _ in node.get("info_links", ()):
-            if kind == "profile" and target in self.info["profiles"]:
-                p = self.info["profiles"][target]
-                lines.append(f"{p['name']}: " + ", ".join(f"{k} {v}" for k, v in p["characteristics"] if v))
-        return lines
-
     def name_of(self, bs_id: str) -> str:
         return self.info["rules"].get(bs_id, "")
+
+
+def tree_evaluates(costs: frozenset[str], element: dict, constraint_ids: frozenset) -> str | None:
+    """Why the tree evaluator would not evaluate a modifier, constraint or cost this book's rules do not
+    map, or None where it does: it computes names, every cost type, fractions and negative costs as they
+    are (a node here), categories, messages, several repeats, percentages of selections."""
+    if "kind" in element:
+        return None
+    if "when" in element:
+        return modifier_problem(element, set(costs), set(constraint_ids))
+    return constraint_problem(element, set(costs))

@@ -42,7 +42,12 @@ class Unmapped(Exception):
 
 @dataclass
 class Coverage:
-    """What a book's constraints and modifiers became: counted once per XML element."""
+    """What a book's constraints and modifiers became: counted once per XML element.
+
+    `unchecked` is what the book's own rules (the flattened shape) do not check, which the stored book
+    lists. The import report's figures are what the tree evaluator, which judges every imported book's
+    lists, does not evaluate: `judge(element, constraint ids)` gives its reason, in its own words
+    (rules/battlescribe/effective.py), or None where it evaluates the element."""
     constraints: set[int] = field(default_factory=set)
     constraints_checked: set[int] = field(default_factory=set)
     modifiers: set[int] = field(default_factory=set)
@@ -50,20 +55,31 @@ class Coverage:
     display: set[int] = field(default_factory=set)  # modifiers that change only names and profiles
     unchecked: Counter = field(default_factory=Counter)  # (kind, where) -> how many
     missed: set[int] = field(default_factory=set)
+    judge: Any = None
+    not_evaluated: Counter = field(default_factory=Counter)  # (the evaluator's reason, where) -> how many
+    evaluated: set[int] = field(default_factory=set)  # elements not mapped that the tree evaluator evaluates
 
-    def miss(self, kind: str, where: str, element: dict | None = None) -> None:
+    def miss(self, kind: str, where: str, element: dict | None = None, constraint_ids: frozenset = frozenset()) -> None:
         """Note what was not mapped, once per XML element (a shared entry is met once per unit linking it)."""
         if element is not None:
             if id(element) in self.missed:
                 return
             self.missed.add(id(element))
+        reason = self.judge(element, constraint_ids) if element is not None and self.judge is not None else kind
+        if reason is None:
+            self.evaluated.add(id(element))
+        else:
+            self.not_evaluated[(reason, where)] += 1
         self.unchecked[(kind, where)] += 1
 
     def figures(self) -> dict[str, Any]:
-        return {"constraints": {"total": len(self.constraints), "checked": len(self.constraints_checked)},
-                "modifiers": {"total": len(self.modifiers), "checked": len(self.modifiers_checked),
+        """The import report's: checked by the book's rules or by the tree evaluator; `unchecked`, what neither does."""
+        return {"constraints": {"total": len(self.constraints),
+                                "checked": len(self.constraints_checked | (self.evaluated & self.constraints))},
+                "modifiers": {"total": len(self.modifiers),
+                              "checked": len(self.modifiers_checked | (self.evaluated & self.modifiers)),
                               "display_only": len(self.display)},
-                "unchecked": [{"kind": k, "where": w, "count": n} for (k, w), n in sorted(self.unchecked.items())]}
+                "unchecked": [{"kind": k, "where": w, "count": n} for (k, w), n in sorted(self.not_evaluated.items())]}
 
 
 def scope_of(scope: str) -> str:
