@@ -196,3 +196,21 @@ def test_other_content_under_a_stored_revision_is_refused_and_nothing_changes(fi
         call_command("import_battlescribe", str(files), verbosity=0)
     assert "version r7 of book 'bs-test-knights' is already loaded with other content" in str(caught.value)
     assert sorted(RulesFile.objects.values_list("slug", "content_hash")) == before
+
+
+def test_an_event_rule_counting_a_tag_no_limit_of_the_book_counts_still_counts_it(book):
+    """The engine tallies only the tags the book's tally rules count (checks/tallies.py, kept_tags); a
+    rule from elsewhere (an event's) that counts another tag, here the Core category's, sees every tag.
+    At its boundary: one unit of Knights is at most 1, two are one too many."""
+    from armylists.rules.build_system import build_rules
+    from armylists.rules.checks.tallies import _compiled, kept_tags
+
+    event = build_rules([{"id": "one-core", "type": "tally_limit",
+                          "params": {"label": "Core units", "count": ["bs-cat-core"], "max": 1}}], "event", (), "event")
+    knights = [{"id": f"k{i}", "entry": "knights"} for i in range(2)]
+    one, two = (validate(book, roster(knights[:n]), extra_rules=event) for n in (1, 2))
+    assert [v.message for v in one.violations] == []
+    assert [(v.code, v.message) for v in two.violations] == [
+        ("tally.max", "Core units: 2 taken in the army; at most 1.")]
+    from armylists.rules.army import Army
+    assert kept_tags(Army(book, roster(knights), None), _compiled(event[0])) is None  # not a tag the book counts
