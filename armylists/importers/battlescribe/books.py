@@ -350,26 +350,24 @@ class BookMaker:
         """_limits, once per node met in the same place (the same count, scope, option above, and the same
         changes to minimums from what hides it): met again (a shared entry in another unit), its rules only
         gain the unit among their entries, and what it counted (coverage, by element) is counted already."""
-        minimum = any(c["type"] == "min" for c in node["constraints"])  # only minimums read `within` and `lifted`
-        try:
-            lifted: list[dict] | Unmapped = self.hidden_minimum(node) if minimum else []
-        except Unmapped as exc:  # said for each minimum by _limits
-            lifted = exc
+        # Only minimums read `within` and what hides the node (hidden_minimum: the selections walked that
+        # may hide it, each kept by resolve or the plain data, so their ids stay theirs).
+        minimum = any(c["type"] == "min" for c in node["constraints"])
         key = (id(node), tuple(count), root, per_model, native, priced, done, within if minimum else None,
-               str(lifted) if isinstance(lifted, Unmapped) else tuple(map(id, lifted)))
+               tuple(map(id, self.hiders)) if minimum else ())
         hit = self.limited.get(key)
         if hit is not None and hit[0] is node:
             for rid in hit[2]:
                 self.rules.add_entries(rid, [self.eid])
             return hit[1]
         self.rules.touched = []
-        found = self._limits(node, count, root, per_model, native, priced, done, within, lifted)
+        found = self._limits(node, count, root, per_model, native, priced, done, within)
         self.limited[key] = (node, found, self.rules.touched)
         self.rules.touched = None
         return found
 
     def _limits(self, node: dict, count: list[str], root: bool, per_model: bool, native: bool, priced: bool,
-                done: frozenset[int], within: str | None, lifted: list[dict] | Unmapped) -> float | None:
+                done: frozenset[int], within: str | None) -> float | None:
         """Rules for a node's constraints and modifiers; returns the plain maximum within its parent,
         when there is one and `native` allows it (the option's own `max`). The cost modifiers of a `priced`
         node are price()'s; `done` are constraints the caller
@@ -413,9 +411,7 @@ class BookMaker:
             try:
                 modifiers = [self.once.bound(m, c["type"], self) for m in mods.get(c["id"], [])]
                 if c["type"] == "min":  # no minimum where the catalogue hides the selection
-                    if isinstance(lifted, Unmapped):
-                        raise lifted
-                    modifiers += lifted
+                    modifiers += self.hidden_minimum(node)
                 if c["type"] == "min" and within and scope == "unit":  # only where the option above is taken
                     modifiers.append({"target": "min", "op": "set", "value": 0,
                                       "when": {"tally": {"count": [within], "scope": "unit"}, "is": "equalTo", "value": 0}})
