@@ -348,7 +348,7 @@ class BookMaker:
     def limits(self, node: dict, count: list[str], root: bool, per_model: bool, native: bool = True,
                priced: bool = False, done: frozenset[int] = frozenset(), within: str | None = None) -> float | None:
         """_limits, once per node met in the same place (the same count, scope, option above, and the same
-        changes to minimums from what hides it): met again (a shared entry in another unit), its rules only
+        selections above it that may hide it): met again (a shared entry in another unit), its rules only
         gain the unit among their entries, and what it counted (coverage, by element) is counted already."""
         # Only minimums read `within` and what hides the node (hidden_minimum: the selections walked that
         # may hide it, each kept by resolve or the plain data, so their ids stay theirs).
