@@ -21,6 +21,7 @@ from armylists.importers.battlescribe.rosters import parse_roster_file  # noqa: 
 from armylists.importers.battlescribe.sources import read_sources  # noqa: E402
 from armylists.rules.battlescribe import GameData, evaluate, select  # noqa: E402
 from armylists.rules.battlescribe.document import document_tree, tree_report, tree_roster  # noqa: E402
+from armylists.rules.battlescribe.packed import unpack  # noqa: E402
 from armylists.rules.roster import Roster  # noqa: E402
 
 
@@ -35,7 +36,7 @@ def main() -> None:
     conversion = convert(read_sources([args.data]))
     catalogue = next(f.get("catalogueName") for f in root.iter() if f.tag.endswith("}force"))
     book = next(b["id"] for b in conversion.books if b["name"] == catalogue)
-    game = GameData(conversion.game_data[book])
+    game = GameData([unpack(p.packed) for p in conversion.game_data[book]])  # packed as the site stores them
     tree = read_tree(root, game, args.roster)
     forces, limit, others = document_tree(tree)
     document = Roster(system="s", book=book, book_version="v", points_limit=limit, forces=forces, cost_limits=others)

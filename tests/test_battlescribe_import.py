@@ -93,12 +93,14 @@ def test_the_unit_size_and_option_maximums_are_the_engines_own(book):
 
 
 def test_what_is_not_mapped_is_listed_with_its_kind_and_place(files):
+    """The Captain's name modifier is not in the book's flattened rules, which the stored book lists; the
+    tree evaluator, which judges the book's lists, computes names, so the import report lists nothing
+    (tests/test_battlescribe_unchecked.py: what it does list)."""
     conversion = convert(read_sources([str(files)]))
     figures = conversion.reports[0].figures
     assert figures["constraints"] == {"total": 7, "checked": 7}
-    assert figures["modifiers"] == {"total": 5, "checked": 4, "display_only": 1}
-    assert figures["unchecked"] == [{"kind": "name or profile modifier (display only)",
-                                     "where": "Test Knights > Captain", "count": 1}]
+    assert figures["modifiers"] == {"total": 5, "checked": 5, "display_only": 1}
+    assert figures["unchecked"] == []
     assert conversion.books[0]["unchecked"] == ["Not checked, name or profile modifier (display only): "
                                                 "Test Knights > Captain"]
 
@@ -138,7 +140,7 @@ def test_the_command_stores_everything_once_and_a_new_revision_is_a_new_version(
     assert data["books"][0] | {"unchecked": None, "source": None} == {
         "name": "Test Knights", "book": "bs-test-knights", "system": SYSTEM, "revision": 7, "source": None,
         "entries": 2, "constraints": {"total": 7, "checked": 7},
-        "modifiers": {"total": 5, "checked": 4, "display_only": 1}, "unchecked": None, "warnings": []}
+        "modifiers": {"total": 5, "checked": 5, "display_only": 1}, "unchecked": None, "warnings": []}
     stored = sorted(RulesFile.objects.values_list("kind", "slug", "version", "content_hash"))
     call_command("import_battlescribe", str(files))
     assert capsys.readouterr().out.splitlines()[-1] == "0 new, 2 unchanged; 1 BattleScribe books in the database."
@@ -194,3 +196,21 @@ def test_other_content_under_a_stored_revision_is_refused_and_nothing_changes(fi
         call_command("import_battlescribe", str(files), verbosity=0)
     assert "version r7 of book 'bs-test-knights' is already loaded with other content" in str(caught.value)
     assert sorted(RulesFile.objects.values_list("slug", "content_hash")) == before
+
+
+def test_an_event_rule_counting_a_tag_no_limit_of_the_book_counts_still_counts_it(book):
+    """The engine tallies only the tags the book's tally rules count (checks/tallies.py, kept_tags); a
+    rule from elsewhere (an event's) that counts another tag, here the Core category's, sees every tag.
+    At its boundary: one unit of Knights is at most 1, two are one too many."""
+    from armylists.rules.build_system import build_rules
+    from armylists.rules.checks.tallies import _compiled, kept_tags
+
+    event = build_rules([{"id": "one-core", "type": "tally_limit",
+                          "params": {"label": "Core units", "count": ["bs-cat-core"], "max": 1}}], "event", (), "event")
+    knights = [{"id": f"k{i}", "entry": "knights"} for i in range(2)]
+    one, two = (validate(book, roster(knights[:n]), extra_rules=event) for n in (1, 2))
+    assert [v.message for v in one.violations] == []
+    assert [(v.code, v.message) for v in two.violations] == [
+        ("tally.max", "Core units: 2 taken in the army; at most 1.")]
+    from armylists.rules.army import Army
+    assert kept_tags(Army(book, roster(knights), None), _compiled(event[0])) is None  # not a tag the book counts

@@ -9,11 +9,13 @@ the book's rules, and each force after the first a composition.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from armylists.importers.battlescribe.limits import (Coverage, Rules, Shared, Unmapped, child_tag, constraint_rule, number_of, scope_of,
-                                                     static_truth, tag)
-from armylists.importers.battlescribe.names import Ids
+from armylists.importers.battlescribe.limits import (Coverage, Rules, Shared, Unmapped, child_tag, constraint_rule,
+                                                     lifted_minimum, number_of, scope_of, shown_where, static_truth, tag)
+from armylists.importers.battlescribe.names import Ids, profile_text
+from armylists.rules.battlescribe.effective import constraint_problem, modifier_problem
 
 MAX_DEPTH = 12  # links may form cycles; no catalogue we know nests half as deep
 UNLIMITED = 100  # an option without a maximum may be taken this often
@@ -27,11 +29,16 @@ class BookMaker:
         self.shared = shared or Shared()  # what the books of one run share
         self.cost = info["cost_type"]
         self.costs = set(system["cost_types"]) | set(catalogue["cost_types"])
-        self.cov = Coverage()
+        self.cov = Coverage(judge=partial(tree_evaluates, frozenset(self.costs)))  # not a method: no cycle
         self.rules = Rules()
         self.categories = info["categories"]  # BattleScribe category id -> our category id
         self.forces: dict[str, str] = {}
         self.category_names = {**system["categories"], **catalogue["categories"]}
+        # A shared entry is met once per unit linking it (the Old World's magic items, 200,000 times in all):
+        # each link resolved, tagged and limited once, then the answers given again (by id, object kept).
+        self.resolved: dict[int, tuple[dict, dict]] = {}
+        self.tagged: dict[int, tuple[dict, list[str]]] = {}
+        self.limited: dict[tuple, tuple[dict, float | None, list[str]]] = {}
 
     # -- the book --------------------------------------------------------------------------------
     def make(self) -> dict:
@@ -60,6 +67,7 @@ class BookMaker:
         # All limits of the book in one tally_limits rule, those of each force in one of their own: the
         # engine then judges only the limits a list can break (checks/tallies.py), and a composition
         # (a force after the first) replaces the first force's rule with its own.
+        self.rules.done()
         forced = {rid for ids in force_limits.values() for rid in ids}
         book_rules.append(self.group("bs-limits", [rid for rid in self.rules if rid not in forced]))
         if default_ids:
@@ -97,6 +105,9 @@ class BookMaker:
         if node["target"] in chain:
             self.cov.miss("link that loops back to itself", node["where"])
             return None
+        hit = self.resolved.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
         merged = dict(target)
         merged.update(
             link_id=node["id"], where=node["where"], hidden=node["hidden"] or target["hidden"],
@@ -105,9 +116,16 @@ class BookMaker:
             children=target["children"] + node["children"], costs={**target["costs"], **node["costs"]})
         if node["name"] and target["kind"] == "entry":
             merged["name"] = node["name"]
+        self.resolved[id(node)] = (node, merged)
         return merged
 
     def tags_of(self, node: dict) -> list[str]:
+        hit = self.tagged.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self.tagged[id(node)] = (node, self._tags_of(node))
+        return list(hit[1])
+
+    def _tags_of(self, node: dict) -> list[str]:
         found = [tag(node["id"]), "bs-any"]
         if node.get("link_id"):
             found.append(tag(node["link_id"]))
@@ -160,7 +178,7 @@ class BookMaker:
             entry["points"] = 0
         if self.options:
             entry["options"] = self.options
-        text = self.profile_text(node) + (self.profile_text(model) if model is not None else [])
+        text = profile_text(node, self.info["profiles"]) + (profile_text(model, self.info["profiles"]) if model else [])
         if text:
             entry["text"] = "\n".join(text)
         rules = [r for r in node["rules"]] + [self.name_of(t) for t, kind, _ in node["info_links"] if kind == "rule"]
@@ -329,6 +347,27 @@ class BookMaker:
 
     def limits(self, node: dict, count: list[str], root: bool, per_model: bool, native: bool = True,
                priced: bool = False, done: frozenset[int] = frozenset(), within: str | None = None) -> float | None:
+        """_limits, once per node met in the same place (the same count, scope, option above, and the same
+        selections above it that may hide it): met again (a shared entry in another unit), its rules only
+        gain the unit among their entries, and what it counted (coverage, by element) is counted already."""
+        # Only minimums read `within` and what hides the node (hidden_minimum: the selections walked that
+        # may hide it, each kept by resolve or the plain data, so their ids stay theirs).
+        minimum = any(c["type"] == "min" for c in node["constraints"])
+        key = (id(node), tuple(count), root, per_model, native, priced, done, within if minimum else None,
+               tuple(map(id, self.hiders)) if minimum else ())
+        hit = self.limited.get(key)
+        if hit is not None and hit[0] is node:
+            for rid in hit[2]:
+                self.rules.add_entries(rid, [self.eid])
+            return hit[1]
+        self.rules.touched = []
+        found = self._limits(node, count, root, per_model, native, priced, done, within)
+        self.limited[key] = (node, found, self.rules.touched)
+        self.rules.touched = None
+        return found
+
+    def _limits(self, node: dict, count: list[str], root: bool, per_model: bool, native: bool, priced: bool,
+                done: frozenset[int], within: str | None) -> float | None:
         """Rules for a node's constraints and modifiers; returns the plain maximum within its parent,
         when there is one and `native` allows it (the option's own `max`). The cost modifiers of a `priced`
         node are price()'s; `done` are constraints the caller
@@ -384,7 +423,7 @@ class BookMaker:
             except Unmapped as exc:
                 self.cov.miss(str(exc), c["where"], c)
                 for m in mods.get(c["id"], []):
-                    self.cov.miss(f"modifier of a limit not checked ({exc})", m["where"], m)
+                    self.cov.miss(f"modifier of a limit not checked ({exc})", m["where"], m, frozenset([c["id"]]))
                 continue
             self.rules.add(c["id"], params)
             self.cov.constraints_checked.add(id(c))
@@ -401,33 +440,15 @@ class BookMaker:
         for hider in [*self.hiders, node]:
             hiding = [m for m in hider["modifiers"] if m["field"] == "hidden"]
             change = self.once.answer(("hides", hider["hidden"], *map(id, hiding)), hiding,
-                                      lambda: self.lifted_minimum(hider["hidden"], hiding))
+                                      lambda: lifted_minimum(hider["hidden"], hiding, self.once, self))
             if change is not None:
                 changes.append(change)
         return changes
 
-    def lifted_minimum(self, hidden_by_default: bool, hiding: list[dict]) -> dict | None:
-        """hidden_minimum's change for one selection: hidden by default or not, and its hidden modifiers."""
-        shown, hidden = [], []
-        for m in hiding:
-            if m["type"] != "set" or m["repeats"]:
-                raise Unmapped(f"{m['type']} of hidden")
-            (hidden if m["value"].lower() == "true" else shown).append(self.once.when(m["when"], self))
-        if None in hidden or (hidden_by_default and not shown):
-            return {"target": "min", "op": "set", "value": 0}  # hidden always
-        cases = list(hidden)
-        if hidden_by_default:  # hidden unless a condition shows it
-            cases.append({"not": shown[0]} if len(shown) == 1 else {"not": {"any": shown}}
-                         if None not in shown else None)
-        cases = [c for c in cases if c is not None]
-        if not cases:
-            return None
-        return {"target": "min", "op": "set", "value": 0, "when": cases[0] if len(cases) == 1 else {"any": cases}}
-
     def availability(self, node: dict, count: list[str], root: bool, hidden: list[dict]) -> None:
         """Hidden where conditions hold: at most 0 taken there (and the reverse for one hidden by default)."""
         try:
-            modifiers = list(self.once.answer(("shown", *map(id, hidden)), hidden, lambda: self.shown_where(hidden)))
+            modifiers = list(self.once.answer(("shown", *map(id, hidden)), hidden, lambda: shown_where(hidden, self.once, self)))
         except Unmapped as exc:
             for m in hidden:
                 self.cov.miss(str(exc), m["where"], m)
@@ -438,19 +459,6 @@ class BookMaker:
             params.update(scope="unit", entries=[self.eid])
         self.rules.add(f"hidden-{node.get('link_id') or node['id']}", params)
         self.cov.modifiers_checked.update(id(m) for m in hidden)
-
-    def shown_where(self, hidden: list[dict]) -> list[dict]:
-        """availability's modifiers of the limit, from the node's hidden modifiers."""
-        modifiers = []
-        for m in hidden:
-            if m["type"] != "set" or m["repeats"]:
-                raise Unmapped(f"{m['type']} of hidden")
-            when = self.once.when(m["when"], self)
-            change = {"target": "max", "op": "set", "value": 0 if m["value"].lower() == "true" else -1}
-            if when is not None:
-                change["when"] = when
-            modifiers.append(change)
-        return modifiers
 
     def is_characteristic(self, fieldname: str) -> bool:
         return fieldname in self.info["characteristics"]
@@ -468,18 +476,16 @@ class BookMaker:
             self.force_rules(sub)
         return [r for r in self.rules if r not in before]
 
-    # -- text ------------------------------------------------------------------------------------
-    def profile_text(self, node: dict) -> list[str]:
-        lines = []
-        for p in node["profiles"]:
-            values = ", ".join(f"{k} {v}" for k, v in p["characteristics"] if v)
-            if values:
-                lines.append(f"{p['name']}: {values}")
-        for target, kind, _ in node.get("info_links", ()):
-            if kind == "profile" and target in self.info["profiles"]:
-                p = self.info["profiles"][target]
-                lines.append(f"{p['name']}: " + ", ".join(f"{k} {v}" for k, v in p["characteristics"] if v))
-        return lines
-
     def name_of(self, bs_id: str) -> str:
         return self.info["rules"].get(bs_id, "")
+
+
+def tree_evaluates(costs: frozenset[str], element: dict, constraint_ids: frozenset) -> str | None:
+    """Why the tree evaluator would not evaluate a modifier, constraint or cost this book's rules do not
+    map, or None where it does: it computes names, every cost type, fractions and negative costs as they
+    are (a node here), categories, messages, several repeats, percentages of selections."""
+    if "kind" in element:
+        return None
+    if "when" in element:
+        return modifier_problem(element, set(costs), set(constraint_ids))
+    return constraint_problem(element, set(costs))

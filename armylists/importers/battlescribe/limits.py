@@ -42,7 +42,12 @@ class Unmapped(Exception):
 
 @dataclass
 class Coverage:
-    """What a book's constraints and modifiers became: counted once per XML element."""
+    """What a book's constraints and modifiers became: counted once per XML element.
+
+    `unchecked` is what the book's own rules (the flattened shape) do not check, which the stored book
+    lists. The import report's figures are what the tree evaluator, which judges every imported book's
+    lists, does not evaluate: `judge(element, constraint ids)` gives its reason, in its own words
+    (rules/battlescribe/effective.py), or None where it evaluates the element."""
     constraints: set[int] = field(default_factory=set)
     constraints_checked: set[int] = field(default_factory=set)
     modifiers: set[int] = field(default_factory=set)
@@ -50,20 +55,31 @@ class Coverage:
     display: set[int] = field(default_factory=set)  # modifiers that change only names and profiles
     unchecked: Counter = field(default_factory=Counter)  # (kind, where) -> how many
     missed: set[int] = field(default_factory=set)
+    judge: Any = None
+    not_evaluated: Counter = field(default_factory=Counter)  # (the evaluator's reason, where) -> how many
+    evaluated: set[int] = field(default_factory=set)  # elements not mapped that the tree evaluator evaluates
 
-    def miss(self, kind: str, where: str, element: dict | None = None) -> None:
+    def miss(self, kind: str, where: str, element: dict | None = None, constraint_ids: frozenset = frozenset()) -> None:
         """Note what was not mapped, once per XML element (a shared entry is met once per unit linking it)."""
         if element is not None:
             if id(element) in self.missed:
                 return
             self.missed.add(id(element))
+        reason = self.judge(element, constraint_ids) if element is not None and self.judge is not None else kind
+        if reason is None:
+            self.evaluated.add(id(element))
+        else:
+            self.not_evaluated[(reason, where)] += 1
         self.unchecked[(kind, where)] += 1
 
     def figures(self) -> dict[str, Any]:
-        return {"constraints": {"total": len(self.constraints), "checked": len(self.constraints_checked)},
-                "modifiers": {"total": len(self.modifiers), "checked": len(self.modifiers_checked),
+        """The import report's: checked by the book's rules or by the tree evaluator; `unchecked`, what neither does."""
+        return {"constraints": {"total": len(self.constraints),
+                                "checked": len(self.constraints_checked | (self.evaluated & self.constraints))},
+                "modifiers": {"total": len(self.modifiers),
+                              "checked": len(self.modifiers_checked | (self.evaluated & self.modifiers)),
                               "display_only": len(self.display)},
-                "unchecked": [{"kind": k, "where": w, "count": n} for (k, w), n in sorted(self.unchecked.items())]}
+                "unchecked": [{"kind": k, "where": w, "count": n} for (k, w), n in sorted(self.not_evaluated.items())]}
 
 
 def scope_of(scope: str) -> str:
@@ -196,6 +212,39 @@ def static_truth(group: dict, ancestry: frozenset[str]) -> bool | None:
     return any(results) if group["type"] == "or" else all(results)
 
 
+def lifted_minimum(hidden_by_default: bool, hiding: list[dict], once: "Once", ctx: Any) -> dict | None:
+    """hidden_minimum's change for one selection: hidden by default or not, and its hidden modifiers."""
+    shown, hidden = [], []
+    for m in hiding:
+        if m["type"] != "set" or m["repeats"]:
+            raise Unmapped(f"{m['type']} of hidden")
+        (hidden if m["value"].lower() == "true" else shown).append(once.when(m["when"], ctx))
+    if None in hidden or (hidden_by_default and not shown):
+        return {"target": "min", "op": "set", "value": 0}  # hidden always
+    cases = list(hidden)
+    if hidden_by_default:  # hidden unless a condition shows it
+        cases.append({"not": shown[0]} if len(shown) == 1 else {"not": {"any": shown}}
+                     if None not in shown else None)
+    cases = [c for c in cases if c is not None]
+    if not cases:
+        return None
+    return {"target": "min", "op": "set", "value": 0, "when": cases[0] if len(cases) == 1 else {"any": cases}}
+
+
+def shown_where(hidden: list[dict], once: "Once", ctx: Any) -> list[dict]:
+    """availability's modifiers of the limit, from the node's hidden modifiers."""
+    modifiers = []
+    for m in hidden:
+        if m["type"] != "set" or m["repeats"]:
+            raise Unmapped(f"{m['type']} of hidden")
+        when = once.when(m["when"], ctx)
+        change = {"target": "max", "op": "set", "value": 0 if m["value"].lower() == "true" else -1}
+        if when is not None:
+            change["when"] = when
+        modifiers.append(change)
+    return modifiers
+
+
 class Once:
     """A book's modifiers and conditions converted once per XML element, the answer then shared: a shared
     entry is met once per unit that links it (New Recruit's Old World magic items, hundreds of times),
@@ -252,7 +301,8 @@ class Rules(dict):
 
     def __init__(self) -> None:
         super().__init__()
-        self.entries: dict[str, set[str]] = {}  # rule id -> its entries, as a set
+        self.entries: dict[str, set[str]] = {}  # rule id -> its entries, as a set (sorted into it by `done`)
+        self.touched: list[str] | None = None  # while recorded: the ids of the rules with entries added to
 
     def add(self, key: str, params: dict) -> None:
         """One rule per limit; where a shared entry's limit reads the same in several units, one rule
@@ -263,14 +313,28 @@ class Rules(dict):
             found = self[rid]
             if _same_but_entries(found, params):
                 if "entries" in found:
-                    known = self.entries.setdefault(rid, set(found["entries"]))
-                    if not known.issuperset(params["entries"]):
-                        known.update(params["entries"])
-                        found["entries"] = sorted(known)
+                    self.add_entries(rid, params["entries"])
                 return
             n += 1
             rid = f"{base}-{n}"
         self[rid] = params
+        if "entries" in params and self.touched is not None:
+            self.touched.append(rid)
+
+    def add_entries(self, rid: str, entries: list[str]) -> None:
+        """More entries for a rule: the first rule `add` found the same but for its entries stays the first
+        (rules only gain entries), so the same limit met again in another unit goes straight to it."""
+        known = self.entries.get(rid)
+        if known is None:
+            known = self.entries[rid] = set(self[rid]["entries"])
+        known.update(entries)
+        if self.touched is not None:
+            self.touched.append(rid)
+
+    def done(self) -> None:
+        """Each merged rule's entries, sorted (once, not at every unit that adds one)."""
+        for rid, known in self.entries.items():
+            self[rid]["entries"] = sorted(known)
 
 
 def _same_but_entries(a: dict, b: dict) -> bool:

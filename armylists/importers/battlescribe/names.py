@@ -36,3 +36,17 @@ class Ids:
             found, n = f"{base}-{n}", n + 1
         self.used.add(found)
         return found
+
+
+def profile_text(node: dict, profiles: dict[str, dict]) -> list[str]:
+    """A node's profiles as lines of text ("Knight: M 8, Ld 8"), its own then those its info links name."""
+    lines = []
+    for p in node["profiles"]:
+        values = ", ".join(f"{k} {v}" for k, v in p["characteristics"] if v)
+        if values:
+            lines.append(f"{p['name']}: {values}")
+    for target, kind, _ in node.get("info_links", ()):
+        if kind == "profile" and target in profiles:
+            p = profiles[target]
+            lines.append(f"{p['name']}: " + ", ".join(f"{k} {v}" for k, v in p["characteristics"] if v))
+    return lines

@@ -16,7 +16,7 @@ import math
 
 from dataclasses import dataclass, field
 
-from armylists.rules.battlescribe.queries import Context, Unsupported, group_holds, repeat_times
+from armylists.rules.battlescribe.queries import COMPARE, Context, Unsupported, group_holds, repeat_times
 
 DISPLAY_FIELDS = {"page", "publicationId", "description", "annotation", "publication",
                   # how many an editor adds at first: a roster states its own numbers
@@ -206,3 +206,63 @@ def _apply(result: Effective, modifier: dict, times: int, cost_types: set[str]) 
         return
     else:
         raise Unsupported(f"modifier field {target!r} ({kind})")
+
+
+# -- what the evaluator would name as unsupported, found without a roster (the import report's `unchecked`)
+COMPARISONS = set(COMPARE) | {"instanceOf", "notInstanceOf"}
+
+
+def query_problem(query: dict, cost_types: set[str], repeat: bool = False) -> str | None:
+    """Why the evaluator cannot count a condition or repeat (queries.py), or None."""
+    kind = query.get("type")
+    if not repeat and kind not in COMPARISONS:
+        return f"condition type {kind!r}"
+    if kind in ("instanceOf", "notInstanceOf"):
+        return None
+    field = query.get("field", "selections")
+    if query.get("scope") == "ancestor":
+        if repeat:
+            return "scope 'ancestor' in a repeat (instanceOf and conditions are understood there)"
+        if field not in ("selections", "") and field not in cost_types:
+            return f"field {field!r} in a count in scope 'ancestor'"
+        return None
+    if field.startswith("limit::") or field in ("selections", "", "forces") or field in cost_types:
+        return None
+    return f"field {field!r} (neither selections, forces nor a cost type)"
+
+
+def group_problem(group: dict, cost_types: set[str]) -> str | None:
+    if group.get("type", "and") not in ("and", "or"):
+        return f"condition group type {group.get('type')!r}"
+    for found in (*(query_problem(c, cost_types) for c in group.get("conditions", [])),
+                  *(group_problem(g, cost_types) for g in group.get("groups", []))):
+        if found:
+            return found
+    return None
+
+
+def modifier_problem(modifier: dict, cost_types: set[str], constraint_ids: set[str]) -> str | None:
+    """Why the evaluator would name this modifier unsupported (its conditions, repeats or effect, the
+    last tried by `_apply` itself on a blank entry with these constraints), or None: it is evaluated."""
+    found = group_problem(modifier.get("when", {}), cost_types)
+    for r in modifier.get("repeats", []):
+        found = found or query_problem(r, cost_types, repeat=True)
+    if found:
+        return found
+    blank = Effective("", False, {}, [({"id": i}, 0.0) for i in constraint_ids], [], None)
+    try:
+        _apply(blank, modifier, 1, cost_types)
+    except Unsupported as exc:
+        return str(exc)
+    return None
+
+
+def constraint_problem(constraint: dict, cost_types: set[str]) -> str | None:
+    """Why the evaluator would name this constraint unsupported (validation.py), or None."""
+    if constraint.get("type") not in ("min", "max"):
+        return f"constraint type {constraint.get('type')!r}"
+    field = constraint.get("field", "selections")
+    if field in ("selections", "", "forces") or field in cost_types or (
+            field.startswith("limit::") and field.split("::", 1)[1] in cost_types):
+        return None
+    return f"constraint field {field!r}"

@@ -87,8 +87,22 @@ def ids_of(element, shared: bool = True) -> set[str]:
     return set()
 
 
+def has_id(element, child_id: str | None, shared: bool = True) -> bool:
+    """`child_id in ids_of(element, shared)`, without making the set (asked thousands of times per
+    evaluation of a large roster)."""
+    if isinstance(element, Selection):
+        if shared:
+            found = child_id in element.option.ids
+        else:
+            found = child_id == element.entry_id or any(g.group_id == child_id for g in element.option.groups)
+        return found or child_id in element.state.categories
+    if isinstance(element, Force):
+        return child_id == element.entry_id or child_id == element.catalogue_id
+    return False
+
+
 def matches(selection: Selection, child_id: str | None, shared: bool) -> bool:
-    return child_id in ANY or child_id in ids_of(selection, shared)
+    return child_id in ANY or has_id(selection, child_id, shared)
 
 
 def selections_in(element, child_selections: bool, child_forces: bool):
@@ -167,7 +181,7 @@ def scope_targets(scope: str, ctx: Context) -> list:
         force = force_of(here) or force_of(ctx.container)
         return [CategoryScope(force, scope)] if force is not None else []
     for element in ([me] if me is not None else []) + [ctx.container, *ancestors(ctx.container)]:
-        if scope in ids_of(element):   # an entry or force entry by id: the nearest such element
+        if has_id(element, scope):   # an entry or force entry by id: the nearest such element
             return [element]
     return []
 
@@ -191,12 +205,12 @@ def query_value(query: dict, ctx: Context) -> float:
 def instance_of(query: dict, ctx: Context) -> bool:
     child = query.get("child")
     if query.get("scope") == "ancestor":   # any element above it: its container and up
-        return any(child in ids_of(a) for a in [ctx.container, *ancestors(ctx.container)]
+        return any(has_id(a, child) for a in [ctx.container, *ancestors(ctx.container)]
                    if not isinstance(a, Roster))
     targets = scope_targets(query.get("scope", ""), ctx)
     if query.get("scope") == "self" and ctx.self is None and ctx.option is not None:
         return child in ctx.option.ids
-    return any(child in ids_of(t) and not isinstance(t, Roster) for t in targets)
+    return any(has_id(t, child) and not isinstance(t, Roster) for t in targets)
 
 
 def condition_holds(condition: dict, ctx: Context) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from armylists.rules.battlescribe.data import GroupStep, Option
 from armylists.rules.battlescribe.effective import effective, shown
 from armylists.rules.battlescribe.queries import (CategoryScope, Context, Unsupported, count, force_of,
-                                                  forces_in, ids_of, root_selection, selections_in)
+                                                  forces_in, has_id, ids_of, root_selection, selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
 from armylists.rules.battlescribe.words import (hidden_words, limit_words, over_limit_words, reasons,
                                                    repeat_reasons)
@@ -320,7 +320,7 @@ class Validator:
             force = force_of(container)
             targets = [f for f in self.roster.all_forces() if force is not None and f.catalogue_id == force.catalogue_id]
         else:
-            targets = [a for a in _ancestors_inclusive(container) if scope in ids_of(a)]
+            targets = [a for a in _ancestors_inclusive(container) if has_id(a, scope)]
             if scope in self.game.categories:
                 targets = [CategoryScope(force_of(container), scope)]
             if not targets and scope not in self.game.by_id and scope not in self.game.forces:

@@ -54,11 +54,13 @@ DEFS["tally_condition"] = CONDITION_DEF  # recursive: all/any/not hold condition
 WORDS = {"selections": "taken", "points": "pts"}
 
 
-def tally(unit: "Unit") -> Mapping[str, tuple[int, int]]:
-    """tag -> (selections, points) of one unit, made once per unit (units never change once priced)."""
-    found = unit.memo.get("tally")  # type: ignore[call-overload]
-    if found is not None:
-        return found
+def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Mapping[str, tuple[int, int]]:
+    """tag -> (selections, points) of one unit, made once per unit (units never change once priced);
+    with `keep`, only of those tags (what the book's limits count: an imported unit carries a tag per
+    option, group and category, most of which no limit names)."""
+    memo = unit.memo.get("tally")  # type: ignore[call-overload]
+    if memo is not None and memo[0] is keep:
+        return memo[1]
     entry = unit.entry
     parts = [(entry.tags, 1, unit.points), (entry.model_tags, unit.size, entry.points * unit.size)]
     for oid, n in unit.options.items():
@@ -68,23 +70,60 @@ def tally(unit: "Unit") -> Mapping[str, tuple[int, int]]:
             parts.append((option.tags, times, option.cost * times + option.model_cost * n * unit.size))
     found = {}
     for tags, n, points in parts:
-        for tag in tags:
+        for tag in (tags if keep is None else tags & keep):
             old = found.get(tag)
             found[tag] = (n, points) if old is None else (old[0] + n, old[1] + points)
-    unit.memo["tally"] = found  # type: ignore[index]
+    unit.memo["tally"] = (keep, found)  # type: ignore[index]
     return found
 
 
-def totals(army: "Army") -> Mapping[str, tuple[int, int]]:
-    """tag -> (selections, points) over the whole army, made once per check."""
-    found = army.__dict__.get("_tally_totals")
+def totals(army: "Army", keep: frozenset[str] | None = None) -> Mapping[str, tuple[int, int]]:
+    """tag -> (selections, points) over the whole army (of the tags in `keep`, if given), once per check."""
+    key = "_tally_totals" if keep is None else "_tally_totals_kept"
+    found = army.__dict__.get(key)
     if found is None:
-        found = army.__dict__["_tally_totals"] = {}
+        found = army.__dict__[key] = {}
         for u in army.units:
-            for tag, counted in tally(u).items():
+            for tag, counted in tally(u, keep).items():
                 old = found.get(tag)
                 found[tag] = counted if old is None else (old[0] + counted[0], old[1] + counted[1])
     return found
+
+
+_book_tags: dict[int, tuple[object, frozenset[str]]] = {}
+
+
+def kept_tags(army: "Army", index: dict) -> frozenset[str] | None:
+    """The tags every tally rule of the army's book counts (its system's, its own, its compositions' and
+    the modes'), made once per book; None where this rule counts one they do not (an event's own rule):
+    then every tag is tallied."""
+    book = army.book
+    found = _book_tags.get(id(book))
+    if found is None or found[0] is not book:  # the book is kept too, so its id is not reused
+        rules = [*book.system.rules, *book.rules, *(r for c in book.compositions.values() for r in c.rules),
+                 *(r for m in book.system.modes.values() for r in m.rules)]
+        tags: set[str] = set()
+        for r in rules:
+            if r.type in ("tally_limit", "tally_limits"):
+                _counted(r.params, tags)
+        if len(_book_tags) > 256:
+            _book_tags.clear()
+        found = _book_tags[id(book)] = (book, frozenset(tags))
+    return found[1] if index["tags"] <= found[1] else None
+
+
+def _counted(params: Any, tags: set[str]) -> set[str]:
+    """Every tag a rule's params count: its limits', conditions' and repeats' `count`."""
+    if isinstance(params, Mapping):
+        for key, value in params.items():
+            if key == "count":
+                tags.update(value)
+            else:
+                _counted(value, tags)
+    elif isinstance(params, (list, tuple)):
+        for value in params:
+            _counted(value, tags)
+    return tags
 
 
 OPS = {"equalTo": operator.eq, "notEqualTo": operator.ne, "atLeast": operator.ge, "atMost": operator.le,
@@ -111,6 +150,21 @@ def _measure(tally_spec: tuple[tuple[str, ...], int, bool], tot: Counts, own: Co
     return sum(counts[t][column] for t in tags if t in counts)
 
 
+_NONE = (0, 0)
+
+
+def _measurer(spec: tuple[tuple[str, ...], int, bool]) -> Callable[[Counts, Counts | None], int]:
+    """_measure(spec, ...) as a function of (army totals, the unit's tally or None), made once: most
+    tallies count one tag, which is then one dict lookup."""
+    tags, column, unit_scope = spec
+    if len(tags) != 1:
+        return lambda tot, own: _measure(spec, tot, own)
+    tag = tags[0]
+    if unit_scope:
+        return lambda tot, own: (own if own is not None else tot).get(tag, _NONE)[column]
+    return lambda tot, own: tot.get(tag, _NONE)[column]
+
+
 def _condition(c: Mapping[str, Any]) -> Callable[["Army", Counts, Counts | None], bool]:
     if "all" in c:
         parts = [_condition(x) for x in c["all"]]
@@ -127,8 +181,8 @@ def _condition(c: Mapping[str, Any]) -> Callable[["Army", Counts, Counts | None]
     how, value = OPS[c["is"]], c["value"]
     if c.get("limit"):
         return lambda army, tot, own: how(army.limit, value)
-    spec = _tally_spec(c["tally"])
-    return lambda army, tot, own: how(_measure(spec, tot, own), value)
+    measure = _measurer(_tally_spec(c["tally"]))
+    return lambda army, tot, own: how(measure(tot, own), value)
 
 
 def _repeat(r: Mapping[str, Any]) -> Callable[["Army", Counts, Counts | None], int]:
@@ -147,11 +201,12 @@ def _repeat(r: Mapping[str, Any]) -> Callable[["Army", Counts, Counts | None], i
 
 class Limit:
     """One tally limit, compiled."""
-    __slots__ = ("params", "tally", "least", "most", "modifiers", "percent", "per_model", "has_minimum", "unit_alone")
+    __slots__ = ("params", "tally", "measure", "least", "most", "modifiers", "percent", "per_model", "has_minimum", "unit_alone")
 
     def __init__(self, p: Mapping[str, Any]):
         self.params = p
         self.tally = _tally_spec(p)
+        self.measure = _measurer(self.tally)
         self.least, self.most = p.get("min", -1), p.get("max", -1)  # -1: BattleScribe's "no limit"
         self.modifiers = tuple(
             (m["target"], m["op"], m["value"], _condition(m["when"]) if "when" in m else None,
@@ -200,15 +255,16 @@ def tally_limit(army: "Army", rule: "Rule") -> Iterator[Violation]:
     holds, against a min and max (-1: none) that are absolute or, with `percent`, a percent of the
     points limit (with `per_model`, per model of the unit); `modifiers` change the bounds where their
     conditions hold."""
-    limit = _compiled(rule)["one"]
-    tot = totals(army)
+    index = _compiled(rule)
+    limit, keep = index["one"], kept_tags(army, index)
+    tot = totals(army, keep)
     if limit.params.get("scope") == "unit":
         wanted = set(limit.params.get("entries", ()))
         for unit in army.units:
             if not wanted or unit.entry.id in wanted:
-                yield from _judge(army, rule, limit, tot, unit)
+                yield from _judge(army, rule, limit, tot, unit, keep)
     else:
-        yield from _judge(army, rule, limit, tot, None)
+        yield from _judge(army, rule, limit, tot, None, keep)
 
 
 @check("tally_limits", limits={"type": "array", "items": LIMIT_SCHEMA, "required": True})
@@ -217,20 +273,21 @@ def tally_limits(army: "Army", rule: "Rule") -> Iterator[Violation]:
     unit's limits by its entry, and a limit with no minimum only where what it counts is in the list
     (none of it can break a maximum). Each violation names its limit's `id` as its rule."""
     index = _compiled(rule)
-    tot = totals(army)
+    keep = kept_tags(army, index)
+    tot = totals(army, keep)
     present = index["by_tag"].keys() & tot.keys()
     chosen = index["chosen"].get(frozenset(present)) if present else index["always"]
     if chosen is None:
         chosen = _choose(index, present)
     for limit in chosen:
         if limit.percent:
-            yield from _judge(army, rule, limit, tot, None)
+            yield from _judge(army, rule, limit, tot, None, keep)
             continue
         # Inline, as most limits hold: _judge words the violations of one that does not.
-        n = _measure(limit.tally, tot, None)
+        n = limit.measure(tot, None)
         least, most = limit.bounds(army, tot, None) if limit.modifiers else (limit.least, limit.most)
         if (most != -1 and n > most) or (least != -1 and n < least):
-            yield from _judge(army, rule, limit, tot, None)
+            yield from _judge(army, rule, limit, tot, None, keep)
     by_entry, every = index["units"], index["every"]
     if not by_entry and every is None:
         return
@@ -239,16 +296,18 @@ def tally_limits(army: "Army", rule: "Rule") -> Iterator[Violation]:
         if found is None:
             continue
         alone, others = found
-        own = tally(unit)
+        own = tally(unit, keep)
+        counted = own.keys()  # a limit with no minimum can only fail where what it counts is
         # What depends on the unit alone is kept with it: units are shared between reports (army.py).
         kept = unit.memo.get(id(rule))
         if kept is None or kept[0] is not rule:  # the rule is kept too, so its id is not reused
             kept = unit.memo[id(rule)] = (rule, tuple(
-                v for limit in alone if _may_break(limit, own) for v in _judge(army, rule, limit, tot, unit)))
+                v for limit in alone if limit.has_minimum or not counted.isdisjoint(limit.tally[0])
+                for v in _judge(army, rule, limit, tot, unit, keep)))
         yield from kept[1]
         for limit in others:
-            if _may_break(limit, own):
-                yield from _judge(army, rule, limit, tot, unit)
+            if limit.has_minimum or not counted.isdisjoint(limit.tally[0]):
+                yield from _judge(army, rule, limit, tot, unit, keep)
 
 
 def _choose(index: dict, present: set[str]) -> tuple[Limit, ...]:
@@ -259,11 +318,6 @@ def _choose(index: dict, present: set[str]) -> tuple[Limit, ...]:
         index["chosen"].clear()
     index["chosen"][frozenset(present)] = chosen
     return chosen
-
-
-def _may_break(limit: Limit, own: Counts) -> bool:
-    """A limit with no minimum can only fail where what it counts is."""
-    return limit.has_minimum or not own.keys().isdisjoint(limit.tally[0])
 
 
 def _unit_alone(limit: Mapping[str, Any]) -> bool:
@@ -312,15 +366,17 @@ def _compiled(rule: "Rule") -> dict:
                                          for entry, found in units.items()},
                  "every": (tuple(x for x in every if x.unit_alone), tuple(x for x in every if not x.unit_alone))
                  if every else None}
+    index["tags"] = frozenset(_counted(rule.params, set()))
     if len(_indexes) > 256:
         _indexes.clear()
     _indexes[id(rule)] = (rule, index)
     return index
 
 
-def _judge(army: "Army", rule: "Rule", limit: Limit, tot: Counts, unit: "Unit | None") -> tuple[Violation, ...]:
-    own = tally(unit) if unit is not None else None
-    n = _measure(limit.tally, tot, own)
+def _judge(army: "Army", rule: "Rule", limit: Limit, tot: Counts, unit: "Unit | None",
+           keep: frozenset[str] | None) -> tuple[Violation, ...]:
+    own = tally(unit, keep) if unit is not None else None
+    n = limit.measure(tot, own)
     least, most = limit.bounds(army, tot, own) if limit.modifiers else (limit.least, limit.most)
     if limit.per_model and unit is not None:  # a limit on each model's selections, for the unit's models
         least = least * unit.size if least != -1 else -1
