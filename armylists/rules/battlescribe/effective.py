@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from armylists.rules.battlescribe.queries import COMPARE, Context, Unsupported, group_holds, repeat_times
 
@@ -76,6 +77,26 @@ def times_applied(gates: list[dict], repeat_lists: list[list[dict]], ctx: Contex
     return times
 
 
+def applying(sources, ctx: Context, refused: Callable[[dict, Unsupported], None],
+             skip: Callable[[dict, list, list], bool] | None = None) -> list[tuple[dict, int]]:
+    """The modifiers of `sources` whose conditions hold, each with how many times its repeats apply it,
+    `set` first as BattleScribe applies them; a condition not understood goes to `refused` (its source)."""
+    applied = []
+    for source in sources:
+        for modifier, gates, repeat_lists in gated(source):
+            if skip is not None and skip(modifier, gates, repeat_lists):
+                continue
+            try:
+                times = times_applied(gates, repeat_lists, ctx)
+            except Unsupported as exc:
+                refused(source, exc)
+                continue
+            if times > 0:
+                applied.append((modifier, times))
+    applied.sort(key=lambda pair: 0 if pair[0].get("type") == "set" else 1)
+    return applied
+
+
 def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], unsupported: list[str],
               groups: tuple[dict, ...] = ()) -> Effective:
     """The first source is the entry (or category, or force entry); a second is the link reaching it.
@@ -96,22 +117,17 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
             if link.get("primary"):
                 primary = link["target"]
     result = Effective(name, any(s.get("hidden") for s in sources), costs, constraints, categories, primary)
-    applied = []
-    for source in sources:
-        for modifier, gates, repeat_lists in gated(source):
-            if modifier.get("field") in cost_types and _reads_own_cost(modifier, gates, repeat_lists, ctx):
-                result.messages.append(("cycle", f"{name}: its {modifier['field']} modifier counts its own "
-                                                 f"{modifier['field']}; not applied"))
-                continue
-            try:
-                times = times_applied(gates, repeat_lists, ctx)
-            except Unsupported as exc:
-                unsupported.append(f"{exc} in a modifier of {source.get('where', source.get('id'))}")
-                continue
-            if times > 0:
-                applied.append((modifier, times))
-    applied.sort(key=lambda pair: 0 if pair[0].get("type") == "set" else 1)
-    for modifier, times in applied:
+    def reads_own_cost(modifier: dict, gates: list[dict], repeat_lists: list[list[dict]]) -> bool:
+        if modifier.get("field") in cost_types and _reads_own_cost(modifier, gates, repeat_lists, ctx):
+            result.messages.append(("cycle", f"{name}: its {modifier['field']} modifier counts its own "
+                                             f"{modifier['field']}; not applied"))
+            return True
+        return False
+
+    def refused(source: dict, exc: Unsupported) -> None:
+        unsupported.append(f"{exc} in a modifier of {source.get('where', source.get('id'))}")
+
+    for modifier, times in applying(sources, ctx, refused, reads_own_cost):
         try:
             _apply(result, modifier, times, cost_types)
         except Unsupported as exc:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from armylists.rules.battlescribe.effective import DISPLAY_FIELDS, as_number, gated, number_text, times_applied
+from armylists.rules.battlescribe.effective import DISPLAY_FIELDS, applying, as_number, number_text
 from armylists.rules.battlescribe.queries import Context, Unsupported
 from armylists.rules.battlescribe.tree import Roster, Selection
 
@@ -40,19 +40,8 @@ def shown(tree: Roster, selection: Selection, node: dict, link: dict | None, not
     if not sources:
         return result
     ctx = Context(tree, selection, selection.parent, selection.option)
-    applied = []
-    for source in sources:
-        for modifier, gates, repeats in gated(source):
-            try:
-                times = times_applied(gates, repeats, ctx)
-            except Unsupported as exc:
-                notes.append(f"{result.name}: {exc}")
-                continue
-            if times > 0:
-                applied.append((modifier, times))
-    applied.sort(key=lambda pair: 0 if pair[0].get("type") == "set" else 1)   # as BattleScribe: set first
     names = tree.game.characteristic_names
-    for modifier, times in applied:
+    for modifier, times in applying(sources, ctx, lambda _source, exc: notes.append(f"{result.name}: {exc}")):
         try:
             _apply(result, modifier, times, names)
         except Unsupported as exc:
