@@ -78,12 +78,14 @@ def _battlescribe(folder: Path) -> tuple[Outcome, list[StoredFile], str]:
     for book in report["books"]:  # one row per kind of thing not checked, with how many and one example
         kinds: dict[str, dict] = {}
         for unchecked in book["unchecked"]:
-            row = kinds.setdefault(unchecked["kind"], {"book": book["book"], "what": unchecked["kind"], "count": 0,
+            row = kinds.setdefault(unchecked["kind"], {"book": book["book"], "name": book.get("name") or book["book"],
+                                                       "what": unchecked["kind"], "count": 0,
                                                        "why": f"our engine does not check it (e.g. {unchecked['where']})"})
             row["count"] += unchecked["count"]
         outcome.skipped += kinds.values()
         # a book whose entries all cost 0 is said, never imported in silence
-        outcome.skipped += [{"book": book["book"], "what": "points", "count": 1, "why": warning}
+        outcome.skipped += [{"book": book["book"], "name": book.get("name") or book["book"], "what": "points",
+                             "count": 1, "why": warning}
                             for warning in book.get("warnings", [])]
     return outcome, rows, hint
 

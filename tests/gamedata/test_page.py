@@ -40,7 +40,7 @@ def test_adding_a_source_queues_its_update_and_the_page_shows_the_version(client
     assert "Added BSData/mordheim; its latest data is being fetched." in page
     assert "New lists get: <strong>v1.0</strong>." in page
     assert "100.0% of constraints and modifiers checked" in page
-    assert "bs-reiklanders-1a: link to an entry no file defines (164): our engine does not check it" in page
+    assert "Reiklanders (1a): link to an entry no file defines (164): our engine does not check it" in page
     assert "modifier add of error" not in page  # the tree evaluator adds the error (issue 21 item 6)
 
 
