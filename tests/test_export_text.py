@@ -334,3 +334,11 @@ def test_a_t9a_list_has_no_matched_play_line_and_refuses_one(test_book):
     assert error(text.replace("Points limit:", "Matched play: Grand Melee\nPoints limit:"), test_book) == \
         'army.txt: line 5: The 9th Age: Fantasy Battles v0.11.9.3 has no matched-play rules; ' \
         'leave out the "Matched play:" line'
+
+
+def test_options_are_written_in_the_books_order_whatever_the_documents(test_book):
+    """A document's object keys come back from PostgreSQL's jsonb in its own order: the text (and the PDF,
+    which prints the same words) follows the book's order, so a list reads the same on every database."""
+    written = [{"id": "sp", "entry": "spearmen", "size": 20, "options": {"drilled": 1, "shields": 1}}]
+    roster = parse_roster(list_document(written, 1000))
+    assert "20 Spearmen, Shields, Drilled" in export_text(test_book, roster, validate(test_book, roster))

@@ -234,7 +234,8 @@ def _summary(book: Book, ru: RosterUnit, entry: Entry | None) -> str:
     """The unit's choices in its book's words: options, mount, command group, items."""
     words = []
     options = entry.options if entry else {}
-    for oid, count in ru.options:
+    order = {oid: i for i, oid in enumerate(options)}  # the book's, as the text and PDF write them
+    for oid, count in sorted(ru.options, key=lambda pair: order.get(pair[0], len(order))):
         option = options.get(oid)
         if option is not None and option.role:
             continue  # shown as a role

@@ -129,8 +129,12 @@ def describe_unit(book: Book | None, unit: RosterUnit) -> UnitWords:
     shown = size if size > 1 or (unit.size is not None and unit.size != entry.size_min) else None
     models = tuple(f"Model {i} ({', '.join(option_word(o, n) for o, n in model) or NO_OPTIONS})"
                    for i, model in enumerate(unit.model_options, start=1))
+    # In the book's order, as the card shows them: a document's own order is not kept by every database
+    # (PostgreSQL's jsonb orders an object's keys its own way).
+    order = {oid: i for i, oid in enumerate(entry.options)}
+    in_order = sorted(options.items(), key=lambda pair: order.get(pair[0], len(order)))
     return UnitWords(unit, entry, entry.name, shown, tuple(roles),
-                     tuple(option_word(o, n) for o, n in options.items()), models, mount, tuple(command),
+                     tuple(option_word(o, n) for o, n in in_order), models, mount, tuple(command),
                      _items(book, unit.items))
 
 
