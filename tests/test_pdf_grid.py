@@ -124,3 +124,14 @@ def test_a_grid_that_fits_exactly_stays_whole_and_one_point_less_splits_it():
     assert [r[0] for r in rest.rows] == ["Item", "Item 4"]  # the heading again, then the row that did not fit
     assert grid.split(400, heading + rows[0]) != []  # the heading and one row: a part worth printing
     assert grid.split(400, heading + rows[0] - 1) == []  # the heading alone is not: the grid moves on whole
+
+
+def test_profile_columns_follow_the_schemas_order_not_the_stored_keys():
+    """PostgreSQL's jsonb gives a stored profile's keys back in its own order (shortest first): the printed
+    and shown columns follow the book schema's profile (M, WS ... Ld; Ad, Ma ... Ag) whatever the order."""
+    from armylists.rules.data_files import characteristic_order, in_characteristic_order
+    assert characteristic_order()[:9] == ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
+    assert characteristic_order()[9:] == ("Ad", "Ma", "Di", "HP", "Df", "Re", "Arm", "At", "Of", "St", "AP", "Ag")
+    as_jsonb = ["A", "I", "M", "S", "T", "W", "BS", "Ld", "WS"]
+    assert in_characteristic_order(as_jsonb) == ["M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"]
+    assert in_characteristic_order(["Ag", "Ad", "Note"]) == ["Ad", "Ag", "Note"]  # another key after them

@@ -22,6 +22,7 @@ from armylists.lists.rule_texts import rule_texts
 from armylists.rules import Book, Report, Roster, RosterUnit, Violation
 from armylists.rules.army import Army
 from armylists.rules.book import Entry, Option
+from armylists.rules.data_files import in_characteristic_order
 
 UNKNOWN_CATEGORY = "unknown"
 
@@ -202,9 +203,8 @@ def _profile(book: Book, ru: RosterUnit, entry: Entry) -> tuple[dict[str, Any] |
         return None, ", ".join(rules)
     # A flag of the data (`mount: true`: its Leadership is not the character's) is no characteristic:
     # a column of True and "-" says nothing to a player, as the printed roster's grid knows.
-    columns: list[str] = []
-    for p in profiles:
-        columns.extend(k for k, v in p.items() if k != "name" and not isinstance(v, bool) and k not in columns)
+    columns = in_characteristic_order(k for p in profiles for k, v in p.items()
+                                      if k != "name" and not isinstance(v, bool))
     rows = [[p.get("name", entry.name), *(p.get(c, "-") for c in columns)] for p in profiles]
     return {"columns": columns, "rows": rows}, ", ".join(rules)
 

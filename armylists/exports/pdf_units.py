@@ -8,7 +8,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Spacer
 
 from armylists.rules import Book, Violation
-from armylists.rules.book import CHARACTERISTICS, Item
+from armylists.rules.book import Item
+from armylists.rules.data_files import in_characteristic_order
 from armylists.rules.report import UnitLine
 
 from armylists.exports.pdf_grid import Grid, Look, Padding, Rule
@@ -77,8 +78,7 @@ class ProfileGrid(Flowable):
 
     def __init__(self, profiles: list[Mapping], size: float):
         super().__init__()
-        extra = [k for p in profiles for k in p if k not in CHARACTERISTICS and k not in ("name", "mount")]
-        self.columns = [c for c in CHARACTERISTICS if any(c in p for p in profiles)] + list(dict.fromkeys(extra))
+        self.columns = in_characteristic_order(k for p in profiles for k in p if k not in ("name", "mount"))
         self.rows = [[str(p.get("name", ""))] + [str(p.get(c, "-")) for c in self.columns] for p in profiles]
         self.size = size
         self.line = size * 1.25

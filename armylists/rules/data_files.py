@@ -24,6 +24,19 @@ def _schemas() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
+def characteristic_order() -> tuple[str, ...]:
+    """A model part's characteristics in the order a roster prints them: the book schema's profile's (M, WS
+    ... Ld; Ad, Ma ... Ag). A profile's own key order is not kept by every database (PostgreSQL's jsonb)."""
+    return tuple(k for k in _schemas()["book"]["$defs"]["profile"]["properties"] if k not in ("name", "mount"))
+
+
+def in_characteristic_order(keys) -> list[str]:
+    """`keys` (characteristics, and any other a profile carries after them) in the printed order."""
+    order = {k: i for i, k in enumerate(characteristic_order())}
+    return sorted(dict.fromkeys(keys), key=lambda k: order.get(k, len(order)))
+
+
+@lru_cache(maxsize=1)
 def _fast_validators() -> dict[str, Any]:
     """The schemas compiled by jsonschema-rs (Rust): a book is checked in half a millisecond where the
     Python validator takes 35, and most files are valid."""
