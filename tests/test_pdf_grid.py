@@ -15,11 +15,18 @@ from pypdf import PdfReader
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Table
 
 from armylists.exports.pdf_grid import Grid, Look, Padding, Rule
-from armylists.exports.pdf_style import BOLD, INK, MUTED, REGULAR, RULE, Styles, table_style
+from armylists.exports.pdf_style import BOLD, INK, MUTED, REGULAR, RULE, Styles, register_fonts, table_style
 
 needs_pdftoppm = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
 PAGE = (320, 260)
 WIDTHS = [90.0, 40.0, 150.0]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def fonts():
+    """The Vera family the tables name, registered as the roster's renderer does (the file alone once
+    failed: another test had always registered them first)."""
+    register_fonts()
 
 
 def printed(flowable, page=PAGE) -> bytes:
