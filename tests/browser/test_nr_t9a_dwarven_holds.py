@@ -76,11 +76,16 @@ def test_a_dwarven_holds_4500_list_of_the_current_data_is_built_legal_and_printe
         editor.size(entry, size)
     editor.add("grudge-buster")
     editor.add("field-artillery")  # its Artillery Weapon, a choice it must make, starts on the first
+    expect(editor.report()).to_contain_text("4,190 / 4,500 pts")
+    # 310 pts under the limit: the 2nd edition allows 40 (rules_data/t9a-2, points-shortfall).
+    expect(editor.report()).to_contain_text("Total 4190 pts is 310 pts under the 4500 pts limit")
+    editor.add("greybeards")
+    editor.size("greybeards-2", 17)
 
     expect(editor.report()).to_contain_text("✓ Legal")
-    expect(editor.report()).to_contain_text("4,190 / 4,500 pts")
+    expect(editor.report()).to_contain_text("4,485 / 4,500 pts")
     army_list = ArmyList.objects.get(owner__username="dwalin")
-    assert (army_list.total_points, army_list.valid, len(army_list.document["units"])) == (4190, True, 11)
+    assert (army_list.total_points, army_list.valid, len(army_list.document["units"])) == (4485, True, 12)
     assert army_list.document["units"][0]["options"] == {
         "general": 1, "light-troops": 1, "rune-of-steel": 1, "rune-of-destruction-hand-weapon": 1, "rune-of-denial": 1}
     page.evaluate("window.scrollTo(0, 0)")
@@ -90,9 +95,9 @@ def test_a_dwarven_holds_4500_list_of_the_current_data_is_built_legal_and_printe
     response = page.request.get(f"{site}/lists/{army_list.pk}/download/pdf/?variant=full")
     assert response.status == 200 and response.body().startswith(b"%PDF")
     text = pdf_text(response.body())
-    for words in ("Total 4190 pts", "LEGAL (1 warning)", "King General 415 pts", "Thane BSB 150 pts",
+    for words in ("Total 4485 pts", "LEGAL (1 warning)", "King General 415 pts", "Thane BSB 150 pts",
                   "Options: Light Troops, Rune of Steel, Rune of Destruction (Hand Weapon), Rune of Denial",
-                  "40 Clan Warriors 455 pts", "30 Greybeards 490 pts", "Grudge Buster 280 pts",
+                  "40 Clan Warriors 455 pts", "30 Greybeards 490 pts", "17 Greybeards 295 pts", "Grudge Buster 280 pts",
                   "King 3 4 10 3 7 5 3 4 7 4 1 4"):  # the King's profile: Ad Ma Di HP Df Re Arm At Of St AP Ag
         assert words in text, words
     assert "NOT LEGAL" not in text
