@@ -79,7 +79,7 @@ def test_a_dwarven_holds_pdf_shows_what_each_unit_holds_its_profiles_rules_roles
     # The categories with their limits (2nd-dwarvenHolds.cat:8-33), the verdict and the data's stamp.
     assert "Engines of War 1 245 12.2% - 20%" in text
     assert "Characters 2 425 21.2% - 40%" in text
-    assert "NOT LEGAL (1 error) × Core: 135 pts, 6.75% of the 2000 pts limit; at least 25% (500 pts)." in text
+    assert "NOT LEGAL (2 errors) × Core: 135 pts, 6.75% of the 2000 pts limit; at least 25% (500 pts)." in text
     assert "Data as of: Dwarven Holds 2024 r57 (imported on this site)" in text
 
 
