@@ -38,6 +38,12 @@ def norm_ref(ref: str) -> str:
     return re.sub(r"[^a-z0-9]", "", str(ref).lower())
 
 
+def percent_of(value: float) -> float | int:
+    """A fraction of the data (0.25) as a percent (25)."""
+    p = round(float(value) * 100, 4)
+    return int(p) if p.is_integer() else p
+
+
 def ref_tag(ref: str) -> str:
     return "r-" + slug(ref, 78)
 
