@@ -100,7 +100,7 @@ class TestThePrice:
         assert points({"free": 1, "eye": 1}) == 170 + 30
 
     def test_an_option_outside_the_set_is_never_discounted(self):
-        # The Ring (50) is cheaper than Touch of Greatness (50)? Equal, but not in the set: Touch is halved.
+        # The Ring (50) is not in the set: Touch of Greatness (50), the set's only one taken, is the one halved.
         assert points({"ring": 1, "touch": 1}) == 170 + 50 + 25
 
     def test_rounding_down_and_a_per_model_option_priced_for_the_whole_unit(self):
@@ -138,6 +138,16 @@ class TestWhatReadsIt:
         assert added_points(unit, option["slayer"]) == 38
         assert added_points(unit, option["ring"]) == 50  # not in the set
         assert added_points(unit, option["free"]) == 25  # 0 is the cheapest now: Touch at its full price
+
+    def test_the_units_form_says_which_options_a_discount_prices(self):
+        from armylists.editor.unit_cards import unit_form_view
+        roster = parse_roster({"format": "armylist/1", "system": "t9a-2", "book": BOOK.id, "book_version": BOOK.version,
+                               "points_limit": 4500, "units": [{"id": "u", "entry": "lord"}]})
+        view = unit_form_view(BOOK, roster.units[0], BOOK.entries["lord"])
+        notes = {c["value"]: c["note"] for f in view["fieldsets"] for c in f["choices"]}
+        said = "Keys to the Citadel: the cheapest taken of these costs 50% of its price, rounded up."
+        assert (notes["slayer"], notes["eye"], notes[""]) == (said, said, "")
+        assert [(o["label"], o["note"]) for o in view["options"]] == [("Ring", "")]
 
     def test_the_text_export_totals_the_engines_price(self):
         from armylists.exports.text import export_text
