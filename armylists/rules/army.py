@@ -438,9 +438,9 @@ def discount_cuts(entry: Entry, options: Iterable[tuple[str, int]], size: int,
     """option id -> the points the entry's `discounts` take off it: of each set, the cheapest option taken,
     one of it, priced as the unit pays for it (for all its models where it is paid per model), costs the
     set's percent of that price, a fraction rounded as the set says (Keys to the Citadel: the cheaper of two
-    enchantments at half, rounding up: 25 -> 13). The unit's options are one choice, and each model's own
-    options (model_options) another. The one place a discount is priced: the Report, the tallies and the
-    item picker (added_points) all read it."""
+    enchantments at half, rounding up: 25 -> 13). The unit's options are one set of choices and each
+    model's own options (model_options) another, each with its own cheapest. The one place a discount is
+    priced: the unit's points, the tallies (checks/tallies.py) and the item picker (added_points) read it."""
     cuts: dict[str, int] = {}
     for discount in entry.discounts:
         for chosen, models in ((options, size), *((own, 1) for own in model_options)):
