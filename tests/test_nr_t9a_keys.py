@@ -67,6 +67,7 @@ class TestTheMapping:
         assert limits[KEYS_MIN]["min"] == 2 and limits[KEYS_MIN]["scope"] == "unit"
         assert limits["overlord: weaponEnchantUni"]["max"] == 2  # the data's own: childrenOptions, replaceArrays
         assert "childrenOptions (other than hasOption)" not in report.unchecked
+        assert not [c for c in report.unchecked if c.startswith("hasNotOption")]
 
     def test_another_ref_is_no_discount(self):
         book, _ = small_army(ref="something_else")
@@ -127,6 +128,12 @@ class TestTheOverlord:
         # Giant Slayer 25 -> 13, Eye of the Bull 30 (Flintlock Axe), Touch of Greatness 50 (Great Weapon).
         assert overlord("giant-slayer", "eye-of-the-bull", "touch-of-greatness-22")[:2] == (170 + 13 + 30 + 50, [
             ("tally.max", "overlord: weaponEnchantUni: 3 taken in Overlord (o); at most 2.")])
+
+    def test_the_datas_own_shield_breaker_is_refused_beside_two_others(self):
+        # id.json's Shield Breaker (35, without the weaponEnchantUni ref): "not once the unit holds two".
+        assert overlord("shield-breaker", "onyx-core-47")[:2] == (170 + 18 + 70, [])
+        assert overlord("shield-breaker", "onyx-core-47", "giant-slayer-23")[:2] == (170 + 35 + 70 + 13, [
+            ("tally.max", "overlord: weaponEnchantUni beside Shield Breaker: 2 taken in Overlord (o); at most 1.")])
 
     def test_the_item_picker_offers_each_enchantment_at_what_it_adds(self):
         # With Vorpal Binding (50 -> 25) taken: Giant Slayer becomes the cheapest (25 -> 13, Vorpal back to
