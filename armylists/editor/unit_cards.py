@@ -290,6 +290,12 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
         extra = f", {cost_text(option.model_cost, unit, per_model=True)}" if option.model_cost else ""
         return cost_text(option.cost, unit, option.per_model) + extra
 
+    def note(option: Option) -> str:
+        """What it is, and the discount it is part of (priced by the engine: army.discount_cuts)."""
+        said = [f"{d.name}: the cheapest taken of these costs {d.percent}% of its price, rounded "
+                f"{'up' if d.round_up else 'down'}." for d in entry.discounts if option.id in d.options]
+        return " ".join([option.text] + said if option.text else said)
+
     view: dict[str, Any] = {"prefix": prefix, "non_field_errors": list(errors.get("__all__", []))}
     if entry.size_max != entry.size_min:
         size = ru.size if ru.size is not None else entry.size_min
@@ -319,7 +325,7 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
         none = f"Level {entry.wizard_level} Wizard" if levels and entry.wizard_level else "None"
         choices = [] if group.min else [choice(f"grp-{gid}", "", none, "", not current)]
         choices += [choice(f"grp-{gid}", oid, entry.options[oid].name, option_cost(entry.options[oid]),
-                           oid == current, entry.options[oid].text) for oid in ids]
+                           oid == current, note(entry.options[oid])) for oid in ids]
         fieldsets.append({"legend": group.name, "kind": "radio", "choices": choices, "errors": err(f"grp-{gid}")})
     singles, roles = [], []
     for option in entry.options.values():
@@ -327,7 +333,7 @@ def unit_form_view(book: Book, ru: RosterUnit, entry: Entry, form: UnitForm | No
             continue
         name = f"opt-{option.id}"
         field_view = {"name": name, "id": f"{prefix}-{name}", "label": option.name, "cost": option_cost(option),
-                      "note": option.text, "errors": err(name)}
+                      "note": note(option), "errors": err(name)}
         if option.max > 1:
             field_view.update(kind="count", max=option.max, value=submitted(name, chosen.get(option.id, 0)))
         else:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
 from armylists.rules import Book, Roster
-from armylists.rules.army import Army, Unit
+from armylists.rules.army import Army, Unit, added_points, option_price
 from armylists.rules.book import Option, Rule
 from armylists.rules.checks.tallies import Limit, tally, totals
 
@@ -36,6 +36,7 @@ class PoolOffer:
     cost: int  # what one more costs this unit
     taken: int  # how many the unit has now
     max: int
+    paid: int = 0  # what the unit pays for those it has now, a discount included (army.discount_cuts)
     reason: str = ""  # why it may not be taken now ("" : it may)
 
 
@@ -69,7 +70,8 @@ def pool_choices(book: Book, roster: Roster, unit_id: str, army: Army | None = N
     carried, offers, blocked = [], {}, {}
     for option in pooled:
         taken = unit.options.get(option.id, 0)
-        offer = PoolOffer(option.id, option.name, _cost(option, unit), taken, option.max)
+        offer = PoolOffer(option.id, option.name, _cost(option, unit), taken, option.max,
+                          option_price(option, unit.size) * taken - unit.cuts.get(option.id, 0))
         if taken:
             carried.append(offer)
         reason = _why_not(option, unit, offer, [x for x in limits if _counts(x, option)], army, tot, own, unit_word)
@@ -133,9 +135,8 @@ def _measure(limit: Limit, tot: Mapping[str, Any], own: Mapping[str, Any]) -> in
 
 
 def _cost(option: Option, unit: Unit) -> int:
-    """What taking it once more adds to the unit (as tallies.tally prices it)."""
-    times = unit.size if option.per_model else 1
-    return option.cost * times + option.model_cost * unit.size
+    """What taking it once more adds to the unit, as the engine prices it (a discount included)."""
+    return added_points(unit, option)
 
 
 def _allowance_label(limit: Limit) -> str:

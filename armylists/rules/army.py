@@ -12,16 +12,17 @@ in their own book's categories (allies.py says which rules see which).
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from armylists.rules.allies import allied_book, joined
-from armylists.rules.book import Book, Entry, Item, ItemAccess, MountChoice, SizeBand, TroopType
+from armylists.rules.book import Book, Entry, Item, ItemAccess, MountChoice, Option, SizeBand, TroopType
 from armylists.rules.report import UnitLine, Violation
 from armylists.rules.roster import Roster, RosterUnit
 from armylists.rules.selection import select
 
 
 MAX_RESOLVED_UNITS = 20_000
+NO_CUTS: dict[str, int] = {}  # shared by every unit without a discount: never written
 
 
 def _resolved_units(book: Book) -> dict:
@@ -57,7 +58,7 @@ class Unit:
                  "options", "mount", "troop_type", "on_foot", "large_target", "war_machine",
                  "wizard_level", "is_bsb", "general", "leadership", "armour_access", "frees_path",
                  "tagged", "bearers", "tags", "experience", "memo", "equipment", "allied", "own_category", "_line",
-                 "size_bounds")
+                 "size_bounds", "cuts")
 
     def __init__(self, roster: RosterUnit, entry: Entry):
         self.id = roster.id
@@ -73,6 +74,7 @@ class Unit:
         self.memo: dict[int, tuple] = {}  # per-unit rules' answers (checks.per_unit)
         self.allied = roster.allied
         self._line: UnitLine | None = None
+        self.cuts: dict[str, int] = NO_CUTS  # option id -> points its discount takes off (discount_cuts)
 
     def describe(self) -> str:
         return f"{self.name} ({self.id})"
@@ -289,6 +291,9 @@ class Army:
             self._general_option_missing(ru, entry)
         if entry.rising_groups:
             points += _rising_costs(entry, ru, size)
+        if entry.discounts:
+            unit.cuts = discount_cuts(entry, ru.options, size, ru.model_options)
+            points -= sum(unit.cuts.values())
 
         troop_type: TroopType = system.troop_types[entry.troop_type]
         on_foot = troop_type.on_foot
@@ -426,6 +431,45 @@ def _rising_costs(entry: Entry, ru: RosterUnit, size: int) -> int:
             for option in taken[1:]:
                 extra += option.cost * (group.further_percent - 100) // 100 * (models if option.per_model else 1)
     return extra
+
+
+def discount_cuts(entry: Entry, options: Iterable[tuple[str, int]], size: int,
+                  model_options: Iterable[Iterable[tuple[str, int]]] = ()) -> dict[str, int]:
+    """option id -> the points the entry's `discounts` take off it: of each set, the cheapest option taken,
+    one of it, priced as the unit pays for it (for all its models where it is paid per model), costs the
+    set's percent of that price, a fraction rounded as the set says (Keys to the Citadel: the cheaper of two
+    enchantments at half, rounding up: 25 -> 13). The unit's options are one set of choices and each
+    model's own options (model_options) another, each with its own cheapest. The one place a discount is
+    priced: the unit's points, the tallies (checks/tallies.py) and the item picker (added_points) read it."""
+    cuts: dict[str, int] = {}
+    for discount in entry.discounts:
+        for chosen, models in ((options, size), *((own, 1) for own in model_options)):
+            prices = [(option_price(entry.options[oid], models), oid) for oid, count in chosen
+                      if count > 0 and oid in discount.options and oid in entry.options]
+            if not prices:
+                continue
+            price, oid = min(prices)
+            paid = -(-price * discount.percent // 100) if discount.round_up else price * discount.percent // 100
+            if price > paid:
+                cuts[oid] = cuts.get(oid, 0) + price - paid
+    return cuts
+
+
+def option_price(option: Option, models: int) -> int:
+    """What a unit of `models` models pays for taking the option once."""
+    return option.cost * (models if option.per_model else 1) + option.model_cost * models
+
+
+def added_points(unit: Unit, option: Option) -> int:
+    """What taking the option once more adds to the unit's points, its discount included (the item picker)."""
+    ru, entry = unit.roster, unit.entry
+    price = option_price(option, unit.size)
+    if not any(option.id in d.options for d in entry.discounts):
+        return price
+    counts = dict(ru.options)
+    counts[option.id] = counts.get(option.id, 0) + 1
+    after = discount_cuts(entry, counts.items(), unit.size, ru.model_options)
+    return price - sum(after.values()) + sum(unit.cuts.values())
 
 
 def _smallest(ru: RosterUnit, entry: Entry) -> int:

@@ -180,6 +180,17 @@ class OptionGroup:
 
 
 @dataclass(frozen=True, slots=True)
+class Discount:
+    """A set of an entry's options whose cheapest taken one is paid at `percent` of its price, a fraction
+    of a point rounded up or down (Keys to the Citadel: one of two weapon enchantments at half price)."""
+    name: str
+    options: frozenset[str]
+    percent: int
+    round_up: bool
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class CommandPart:
     role: str  # champion, musician, standard
     cost: int
@@ -218,6 +229,7 @@ class Entry:
     character_in: Mapping[str, bool] = field(default_factory=dict)
     option_minimums: tuple[OptionGroup, ...] = ()  # the groups that must be chosen from
     rising_groups: tuple[OptionGroup, ...] = ()  # the groups whose further options cost more (further_percent)
+    discounts: tuple[Discount, ...] = ()  # option sets whose cheapest taken one costs less (army.discount_cuts)
     options_per_models: tuple[Option, ...] = ()  # the options with a `min_per_models`
     armour_access: bool = False  # has mundane armour or the option to buy it (000:L2827-2828)
     tagged: tuple[tuple[str, str, str], ...] = ()  # (tag, what tag_max counts, name) of the entry itself

@@ -4,7 +4,7 @@ from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from armylists.rules.book import (
-    Book, CommandPart, Composition, Entry, Item, ItemAccess, Mount, MountChoice, Option, OptionGroup, System,
+    Book, CommandPart, Composition, Discount, Entry, Item, ItemAccess, Mount, MountChoice, Option, OptionGroup, System,
 )
 from armylists.rules.build_system import (
     build_item, build_item_category, build_rules, check_counts_as, check_counts_toward, check_unique,
@@ -151,11 +151,30 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         armour_access=bool(equipment & system.armour),
         option_minimums=tuple(g for g in groups.values() if g.min),
         rising_groups=tuple(g for g in groups.values() if g.further_percent is not None),
+        discounts=_discounts(data.get("discounts", ()), options, groups, source, path),
         options_per_models=tuple(o for o in options.values() if o.min_per_models),
         tagged=tuple((tag, "entry:" + data["id"], data["name"]) for tag in data.get("tags", [])),
         rules=tuple(data.get("rules", [])), base=data.get("base", ""), text=data.get("text", ""),
         experience=data.get("experience", 0), model_tags=frozenset(data.get("model_tags", [])),
     )
+
+
+def _discounts(data: Iterable[Mapping[str, Any]], options: Mapping[str, Option], groups: Mapping[str, OptionGroup],
+               source: str, path: tuple) -> tuple[Discount, ...]:
+    """An entry's `discounts`: each names options of the entry, or groups whose options are in the set."""
+    found = []
+    for i, d in enumerate(data):
+        for key, known, what in (("options", options, "an option"), ("groups", groups, "a group")):
+            for j, ref in enumerate(d.get(key, ())):
+                if ref not in known:
+                    raise RulesDataError(source, path + ("discounts", i, key, j),
+                                         f"names {ref!r}, which is not {what} of this entry")
+        members = set(d.get("options", ())) | {o.id for o in options.values() if o.group in set(d.get("groups", ()))}
+        if not members:
+            raise RulesDataError(source, path + ("discounts", i), "names no option (options or groups)")
+        found.append(Discount(d["name"], frozenset(members), d["cheapest_percent"], d["round"] == "up",
+                              d.get("source", "")))
+    return tuple(found)
 
 
 def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[str, Item], source: str) -> Book:

@@ -17,8 +17,10 @@ from pathlib import Path
 import yaml
 
 from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, listed,
-                                                norm_ref, ref_tag, refs_of, shared_maxima, slug, unit_amount)
+                                                norm_ref, percent_of, ref_tag, refs_of, shared_maxima, slug,
+                                                unit_amount)
 from armylists.importers.nr_t9a.pools import pool_name
+from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.source import NrSourceError
 from armylists.importers.nr_t9a.variants import (category_override, extra_by_option, moved, option_prices,
                                                   with_option)
@@ -66,6 +68,7 @@ class Ctx:
     unchecked: str | None = None  # the "not checked" tag of a group whose bounds an override changes
     needs: tuple = ()  # `childrenOptions` conditions (hasOption values) of the nodes above
     pool: str = ""  # the pool (`optionsDict`) these nodes are items of: offered in the editor's item picker
+    instead: object = None  # a `childrenOptions` `hasNotOption` that replaces the nodes' own (`replaceArrays`)
 
 
 class ArmyConverter:
@@ -121,9 +124,9 @@ class ArmyConverter:
                 rule = {"id": f"{ours}-percent", "type": "category_percent",
                         "params": {"categories": [ours]}, "source": f"New Recruit's data: category {cat.get('name')}"}
                 if low is not None:
-                    rule["params"]["min"] = _percent(low)
+                    rule["params"]["min"] = percent_of(low)
                 if high is not None:
-                    rule["params"]["max"] = _percent(high)
+                    rule["params"]["max"] = percent_of(high)
                 rules.append(rule)
             if cat.get("override"):
                 self.limits.not_understood("category override", len(cat["override"]))
@@ -184,7 +187,7 @@ class ArmyConverter:
                 tags.append(self.extra_cats[norm_ref(ref)])
         if category is None:
             category = MAPPING["other_category"]
-        self.eid, self.options, self.groups, self.by_ref = eid, [], {}, {}
+        self.eid, self.options, self.groups, self.by_ref, self.discounts = eid, [], {}, {}, []
         self.option_ids: set[str] = set()
         self.pending: list[tuple[dict, dict, str | None]] = []  # conditions read once all options exist
         self.has_children: set[str] = set()
@@ -254,21 +257,21 @@ class ArmyConverter:
         for ref, changes in by_option.items():
             variants.append(with_option(self, entry, ref, changes, size_group is not None, ids))
         entry["tags"] = sorted(set(tags))
-        if self.options:
-            entry["options"] = self.options
-        if self.groups:
-            entry["groups"] = self.groups
+        entry.update({k: v for k, v in (("options", self.options), ("groups", self.groups),
+                                         ("discounts", self.discounts)) if v})
         self.report.options += len(self.options)
         for variant in variants:
-            variant.update({k: entry[k] for k in ("tags", "options", "groups") if k in entry and k not in variant})
+            variant.update({k: entry[k] for k in ("tags", "options", "groups", "discounts") if k in entry and k not in variant})
         return [entry] + variants
 
     # -- option nodes ------------------------------------------------------------------------
     def node(self, node: dict, ctx: Ctx) -> None:
+        first = len(self.options)
         if node.get("type") in OPTION_TYPES and node.get("name"):
             self.option(node, ctx)
         else:
             self.children(node, ctx)
+        group_rules(self, node, first, MAPPING["group_rules"])  # a rule the data names by a ref only (prices.py)
 
     def _group(self, node: dict, ctx: Ctx, name: str) -> str | None:
         """The group the node's children form, or None where they are free choices."""
@@ -304,6 +307,8 @@ class ArmyConverter:
             inner.needs = ctx.needs + (wanted["hasOption"],)
             if {r for refs, _ in condition_refs(wanted["hasOption"]) for r in refs} & set(MAPPING["bsb_refs"]):
                 inner.allowance = None
+        elif set(wanted) == {"replaceArrays", "hasNotOption"} and wanted["replaceArrays"] is True:
+            inner.instead = wanted["hasNotOption"]  # Keys to the Citadel: two enchantments, not one (prices.py)
         elif node.get("childrenOptions"):
             inner.unchecked = self.limits.not_understood("childrenOptions (other than hasOption)")
         inner.group = self._group(node, inner, node.get("optionsLabel") or node.get("name", ""))
@@ -314,7 +319,7 @@ class ArmyConverter:
         if node.get("optionsDict"):
             pooled = Ctx(inner.parent, inner.per_model, inner.factor * float(node.get("optionsCostFactor", 1)),
                          node.get("optionsSuffix", "") or "", inner.group, inner.allowance, inner.unchecked,
-                         inner.needs, pool_name(node, self.groups.get(inner.group)))
+                         inner.needs, pool_name(node, self.groups.get(inner.group)), inner.instead)
             seen = set()
             for pool in node["optionsDict"]:
                 self._follow(f"pool {pool!r}")
@@ -361,6 +366,7 @@ class ArmyConverter:
         if ctx.group:
             option["group"] = ctx.group
         option.update({"item_pool": ctx.pool} if ctx.pool else {})
+        option.update({"_not": ctx.instead} if ctx.instead is not None else {})
         if node.get("type") == "numeric":
             # Without a maxSize of its own, its group's bounds how often (Battle Rune(s): up to 3, not 9).
             option["max"] = int(node.get("maxSize") or min(NUMERIC_MAX, self.groups.get(ctx.group, {}).get(
@@ -430,7 +436,7 @@ class ArmyConverter:
                     option["requires_any"] = ids
                 else:
                     tags.add(self.limits.not_understood("hasOption (several choices twice)"))
-            for refs, keys in condition_refs(node.get("hasNotOption")):
+            for refs, keys in condition_refs(option.pop("_not", node.get("hasNotOption"))):
                 if keys.get("amount", 1) != 1:  # not once the unit holds `amount` of these refs
                     unit_amount(self, option, node, refs, keys["amount"])
                     continue
@@ -492,7 +498,3 @@ class ArmyConverter:
                     option[key] = [i for i in dict.fromkeys(option[key]) if i in by_id]
                     if not option[key]:
                         del option[key]
-
-def _percent(value: float) -> float | int:
-    p = round(float(value) * 100, 4)
-    return int(p) if p.is_integer() else p

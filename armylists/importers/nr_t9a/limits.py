@@ -38,6 +38,12 @@ def norm_ref(ref: str) -> str:
     return re.sub(r"[^a-z0-9]", "", str(ref).lower())
 
 
+def percent_of(value: float) -> float | int:
+    """A fraction of the data (0.25) as a percent (25)."""
+    p = round(float(value) * 100, 4)
+    return int(p) if p.is_integer() else p
+
+
 def ref_tag(ref: str) -> str:
     return "r-" + slug(ref, 78)
 
@@ -260,10 +266,21 @@ def group_count(conv, gid: str) -> None:
 
 def unit_amount(conv, option: dict, node: dict, refs: list[str], amount) -> None:
     """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
-    not once the model has two): the options of the unit with this condition are at most `amount`. An
-    option without the ref that it counts is not checked."""
-    if not set(refs) & set(refs_of(node)) or not isinstance(amount, (int, float)):
-        option["tags"].add(conv.limits.not_understood("hasNotOption amount (of refs the option lacks)"))
+    not once the model has two): the options of the unit with this condition are at most `amount`. On an
+    option without the refs (Infernal Dwarves' own Shield Breaker among the Keys to the Citadel, whose
+    enchantments hold `weaponEnchantUni`): where it is taken, the unit's other options carrying them are
+    fewer than `amount`."""
+    if not isinstance(amount, (int, float)):
+        option["tags"].add(conv.limits.not_understood("hasNotOption amount (not a number)"))
+        return
+    if not set(refs) & set(refs_of(node)):
+        own = "hl-" + slug(f"{conv.eid}-{option['id']}", 77)
+        option["tags"].add(own)
+        conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)} beside {option['name']}",
+                         "count": sorted({ref_tag(r) for r in refs}), "scope": "unit", "entries": [conv.eid],
+                         "modifiers": [{"target": "max", "op": "set", "value": amount - 1,
+                                        "when": {"tally": {"count": [own], "scope": "unit"}, "is": "atLeast",
+                                                 "value": 1}}]})
         return
     tag = "hn-" + slug(f"{conv.eid}-{'-'.join(sorted(refs))}-{amount}", 77)
     option["tags"].add(tag)

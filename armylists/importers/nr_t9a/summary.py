@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from armylists.rules import parse_roster, validate
+from armylists.rules.army import discount_cuts
 from armylists.rules.book import Book, Entry, Option
 from armylists.rules.plain_data import text_problem
 
@@ -190,9 +191,15 @@ def _price(entry: Entry, chosen: dict[str, int], cost: int) -> tuple[int, int]:
         per += o.model_cost * n
     low, high = entry.size_min, entry.size_max or entry.size_min
     if per <= 0:
-        return low, fixed
+        return low, fixed - _cut(entry, chosen, low)
     size = min(max(round((cost - fixed) / per), low), high)
-    return size, fixed + per * size
+    if entry.discounts:  # what a discount takes off is the engine's (army.discount_cuts), at the size solved
+        size = min(max(round((cost + _cut(entry, chosen, size) - fixed) / per), low), high)
+    return size, fixed + per * size - _cut(entry, chosen, size)
+
+
+def _cut(entry: Entry, chosen: dict[str, int], size: int) -> int:
+    return sum(discount_cuts(entry, chosen.items(), size).values()) if entry.discounts else 0
 
 
 def read_unit(entry: Entry, unit: dict) -> UnitReading:

@@ -2,7 +2,8 @@
 
 A unit's tally counts, per tag, how many of its selections carry it and what they cost: its entry
 (once, at the unit's points), its models (an entry's `model_tags`, once per model, at the entry's
-points per model) and its options (each time taken, times the models for a `per_model` option).
+points per model) and its options (each time taken, times the models for a `per_model` option, less
+what a discount takes off).
 A `tally_limit` compares such a count (or points) in a scope, the whole army or each unit of some
 entries, with a bound that is absolute or a percent of the points limit; `modifiers` change the bound
 where conditions hold (set, increment, decrement; conditions on other tallies, on the points limit,
@@ -67,7 +68,9 @@ def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Mapping[str, tupl
         option = entry.options.get(oid)
         if option is not None and option.tags:
             times = n * (unit.size if option.per_model else 1)
-            parts.append((option.tags, times, option.cost * times + option.model_cost * n * unit.size))
+            # A discount (army.discount_cuts) is off the points its option counts (an allowance sees them paid).
+            parts.append((option.tags, times, option.cost * times + option.model_cost * n * unit.size
+                          - unit.cuts.get(oid, 0)))
     found = {}
     for tags, n, points in parts:
         for tag in (tags if keep is None else tags & keep):
