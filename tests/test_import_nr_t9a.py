@@ -122,6 +122,21 @@ class TestConstructs:
         assert report.units[0].points == 100 + 220 + 20
         assert "options.group_min" not in codes
 
+    def test_an_untyped_node_with_nothing_under_it_and_a_price_is_a_choice(self):
+        # FORMAT.md: a node without a `type` behaves like a group; Infernal Dwarves' mounts are such nodes with a
+        # cost and a `refopt` and nothing under them (limits.is_choice), priced by New Recruit as taken.
+        mount = {"name": "Bull", "unit_id": "bullMount", "cost": 0, "refs": ["bull_mount"],
+                 "options": [check_option("Horns", 10, refs=["horns"])]}
+        ride = {"optionsLabel": "Mount", "maxSize": 1, "options": [
+            {"name": "Bull", "cost": 150, "refopt": "bullMount"}, {"name": "Label only"},
+            {"optionsLabel": "Untyped group", "options": [check_option("Banner", 5)]}]}
+        book, _ = army(characters=[hero(options=[ride])], mounts=[mount])
+        options = book.entries["hero"].options
+        assert sorted(options) == ["banner", "bull", "horns"]
+        assert (options["bull"].cost, options["horns"].requires) == (150, ("bull",))
+        report, _ = judge(book, [{"entry": "hero", "options": {"bull": 1, "horns": 1}}])
+        assert report.units[0].points == 100 + 150 + 10
+
     def test_it_takes_a_numeric_option_up_to_its_max_size(self):
         runes = check_option("Rune of Might", 15, type="numeric", maxSize=3)
         book, _ = army(characters=[hero(options=[runes])])

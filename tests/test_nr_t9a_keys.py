@@ -162,3 +162,35 @@ def test_real_overlords_cost_what_new_recruit_says(tournament, number, cost):
     report = validate(book, parse_roster(reading.document))
     uid = next(u["id"] for u in reading.document["units"] if u["entry"] == "overlord")
     assert [v.code for v in report.violations if v.unit == uid and v.severity == "error"] == []
+
+
+# -- Infernal Dwarves' mounts: untyped nodes that are choices ---------------------------------------------
+# id.json writes the Prophet's and the Vizier's mounts (and the Overlord's Great Bull of Shamut) with no `type`
+# in every commit; a node without one is a group (FORMAT.md), but these have nothing under them and a price
+# and a mount to bring (limits.is_choice). Read as groups, the mounts were no option at all and every
+# character riding one was "an option the book lacks" (87 units of the 2025-2026 lists).
+
+@needs_data
+def test_an_untyped_mount_is_a_choice_with_its_price():
+    book = infernal_dwarves(COMMIT)
+    vizier = book.entries["vizier"]
+    bull = next(o for o in vizier.options.values() if o.name == "Bull of Shamut")
+    assert (bull.cost, bull.group is not None) == (190, True)
+
+
+@needs_data
+@pytest.mark.parametrize("tournament, number, name, cost", [
+    # WTC OPEN 2025 (2025-11-08): a Vizier on a Bull of Shamut (190) with a Flintlock Axe.
+    ("673cffc385ec3a3033f142ff", 32, "Vizier", 290),
+    # GlennCon 2025 (2025-10-18): Prophets on a Bull of Shamut (150).
+    ("677fa79d0fafcecf2e794a5f", None, "Prophet", None),
+])
+def test_real_riders_cost_what_new_recruit_says(tournament, number, name, cost):
+    lines = [summary(tournament, number)] if number else [
+        s for s in (summary(tournament, n) for n in range(1, 29)) if s["army"] == "ID"]
+    book = infernal_dwarves(COMMIT)
+    riders = [(r.priced, r.cost, r.cause) for line in lines for r in read_list(line, book, 4500).units
+              if r.name == name and any(o.startswith("bull-of-shamut") for o in r.options)]
+    assert riders and all(priced == recorded and cause == "" for priced, recorded, cause in riders), riders
+    if cost is not None:
+        assert [recorded for _p, recorded, _c in riders] == [cost]

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, listed,
-                                                norm_ref, percent_of, ref_tag, refs_of, shared_maxima, slug,
+from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, is_choice,
+                                                listed, norm_ref, percent_of, ref_tag, refs_of, shared_maxima, slug,
                                                 unit_amount)
 from armylists.importers.nr_t9a.pools import pool_name
 from armylists.importers.nr_t9a.prices import group_rules
@@ -26,7 +26,6 @@ from armylists.importers.nr_t9a.variants import (category_override, extra_by_opt
                                                   with_option)
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
-OPTION_TYPES = ("check", "numeric")
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
 # What an override may change in an entry of its own for units with one of their options (with_option).
 VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
@@ -267,7 +266,7 @@ class ArmyConverter:
     # -- option nodes ------------------------------------------------------------------------
     def node(self, node: dict, ctx: Ctx) -> None:
         first = len(self.options)
-        if node.get("type") in OPTION_TYPES and node.get("name"):
+        if is_choice(node):
             self.option(node, ctx)
         else:
             self.children(node, ctx)

@@ -27,6 +27,18 @@ def slug(text: str, limit: int = 80) -> str:
     return out
 
 
+def is_choice(node: dict) -> bool:
+    """An option node (`check`, `numeric`) rather than a group. A node without a `type` is a group
+    (FORMAT.md), but one with nothing under it and a price or a mount to bring is a choice: Infernal Dwarves'
+    Bull of Shamut and its other mounts, untyped in every commit, are priced by New Recruit as taken
+    (docs/import-nr-t9a.md)."""
+    if not node.get("name"):
+        return False
+    if "type" not in node:
+        return not node.get("options") and not node.get("optionsDict") and ("cost" in node or "refopt" in node)
+    return node["type"] in ("check", "numeric")
+
+
 def listed(value) -> list[dict]:
     """An `override`: a list of objects, or (in older data) one object."""
     items = value if isinstance(value, list) else [value] if value else []
