@@ -74,3 +74,28 @@ def test_storing_takes_the_hash_the_loader_computed_and_computes_it_for_a_book_n
     conversion.books[0] = dict(conversion.books[0])  # another dict, equal or not, is not the one hashed
     rows, _ = battlescribe_files(conversion)
     assert [r.digest for r in rows if r.kind == "book"][0] is None
+
+
+@pytest.mark.django_db
+def test_a_book_the_json_column_refuses_is_exit_2_and_nothing_is_stored(folder, monkeypatch):
+    # verify hashes the books with msgspec, which writes a set as a list (the schema checks need not look
+    # at every value); the column's json.dumps refuses it, and the whole run is rolled back.
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from armylists.management.commands import import_battlescribe as command
+    from armylists.models import BattleScribeDocument, RulesFile
+
+    real = command.verify
+
+    def then_a_set(conversion):
+        real(conversion)
+        conversion.books[-1]["entries"][0]["tags"] = {"bs-a", "bs-b"}
+
+    monkeypatch.setattr(command, "verify", then_a_set)
+    with pytest.raises(CommandError) as raised:
+        call_command("import_battlescribe", str(folder), verbosity=0)
+    assert raised.value.returncode == 2
+    assert str(raised.value) == ("Nothing imported. A book holds a value the database cannot store as JSON "
+                                 "(TypeError: Object of type set is not JSON serializable)")
+    assert RulesFile.objects.count() == 0 and BattleScribeDocument.objects.count() == 0

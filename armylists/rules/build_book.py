@@ -1,7 +1,7 @@
 """Building an army book from checked data: entries, options, item access, and every reference checked."""
 
 from dataclasses import replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from armylists.rules.book import (
     Book, CommandPart, Composition, Entry, Item, ItemAccess, Mount, MountChoice, Option, OptionGroup, System,
@@ -158,7 +158,10 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
     )
 
 
-def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[str, Item], source: str) -> Book:
+def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[str, Item], source: str,
+               hash_of: Callable[[Any], str] = content_hash) -> Book:
+    """The Book of checked data; `hash_of` computes its content hash (an importer, whose data the database
+    stores, passes data_files.stored_content_hash: the same hash, sooner)."""
     check_schema("book", data, source)
     if data.get("item_categories"):
         # Runes, virtues and other item kinds only this book has: the book sees the system plus them.
@@ -249,7 +252,7 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
         rules=build_rules(data.get("rules", []), source, ("rules",), "book"),
         sources=tuple(data["sources"]), notes=data.get("notes", ""),
         imported=data.get("imported", False), unchecked=tuple(data.get("unchecked", [])),
-        content_hash=content_hash(data), data=data,
+        content_hash=hash_of(data), data=data,
         default_limit=data.get("default_limit", system.default_limit),
         replace_rules=frozenset(data.get("replace_rules", [])),
     )
