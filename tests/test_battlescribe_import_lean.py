@@ -99,3 +99,19 @@ def test_a_book_the_json_column_refuses_is_exit_2_and_nothing_is_stored(folder, 
     assert str(raised.value) == ("Nothing imported. A book holds a value the database cannot store as JSON "
                                  "(TypeError: Object of type set is not JSON serializable)")
     assert RulesFile.objects.count() == 0 and BattleScribeDocument.objects.count() == 0
+
+
+def test_conditions_with_the_same_attributes_are_one_dict_and_others_keep_their_own():
+    from defusedxml.ElementTree import fromstring
+
+    from armylists.importers.battlescribe.plain import Reader
+
+    root = fromstring('<conditions><condition type="atLeast" field="selections" scope="parent" value="1" childId="a"/>'
+                      '<condition type="atLeast" field="selections" scope="parent" value="1" childId="a"/>'
+                      '<condition type="atLeast" field="selections" scope="parent" value="1.5" childId="a"/>'
+                      '<condition type="atLeast" field="selections" scope="force" value="1" childId="a"/></conditions>')
+    reader = Reader("test.cat", root)
+    first, same, half, force = (reader.condition(c, "Knights") for c in root)
+    assert same is first and first == reader._condition(root[0], "Knights")
+    assert (first["value"], half["value"], force["scope"]) == (1, 1.5, "force")
+    assert half is not first and force is not first and len(reader.conditions) == 3
