@@ -51,6 +51,10 @@ def _leadership(profiles: Iterable[Mapping[str, Any]]) -> int | None:
     return max(values) if values else None
 
 
+# An option with no other field is built in a few steps: Option's defaults are those read below for the rest.
+_PLAIN_OPTION = frozenset(("id", "name", "cost", "per_model", "max", "requires", "tags", "model_cost"))
+
+
 def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount], paths: Mapping[str, str],
            source: str, path: tuple, composition_ids: set[str]) -> Entry:
     categories = {c.id: c for c in system.categories}
@@ -72,6 +76,11 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
               for gid, g in data.get("groups", {}).items()}
     options = {}
     for i, o in enumerate(raw_options):
+        if o.keys() <= _PLAIN_OPTION:  # the other fields at their defaults (an imported book's 200,000 options)
+            options[o["id"]] = Option(o["id"], o["name"], o["cost"], o.get("per_model", False), None, o.get("max", 1),
+                                      tuple(o.get("requires", ())), tags=frozenset(o.get("tags", ())),
+                                      model_cost=o.get("model_cost", 0))
+            continue
         if o.get("group") and o["group"] not in groups:
             groups[o["group"]] = OptionGroup(id=o["group"], name=_group_name(o["group"]))
         options[o["id"]] = Option(
