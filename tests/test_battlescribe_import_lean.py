@@ -115,3 +115,24 @@ def test_conditions_with_the_same_attributes_are_one_dict_and_others_keep_their_
     assert same is first and first == reader._condition(root[0], "Knights")
     assert (first["value"], half["value"], force["scope"]) == (1, 1.5, "force")
     assert half is not first and force is not first and len(reader.conditions) == 3
+
+
+@pytest.mark.django_db
+def test_storing_leaves_no_reference_cycle_holding_the_books(folder):
+    # A book's game data made with book=row sat in the row's reverse-relation cache: row -> game data -> row,
+    # every book's data held until the cycle collector ran (at the end of the process, for the command).
+    from django.core.management import call_command
+
+    from armylists.models import BookGameData
+
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        call_command("import_battlescribe", str(folder), verbosity=0)
+        gc.collect()
+        left = sorted({type(o).__name__ for o in gc.garbage} & {"RulesFile", "BookGameData", "ModelState"})
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == []
+    assert sorted(BookGameData.objects.values_list("book__slug", flat=True)) == ["bs-old-guard", "bs-test-knights"]
