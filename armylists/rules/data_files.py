@@ -136,19 +136,19 @@ def stored_content_hash(data: Any) -> str:
     msgpack is always its 0xcb marker and 8 bytes; every 0xcb byte is read as one (one in a string or an
     int is then a false alarm at worst, never a float missed)."""
     try:
-        canonical = _SORTED_JSON.encode(data)
         packed = _MSGPACK.encode(data)
+        at = packed.find(b"\xcb")
+        while at != -1:
+            if at + 9 > len(packed):
+                return content_hash(data)
+            value = abs(_FLOAT64.unpack_from(packed, at + 1)[0])
+            if not (value == 0.0 or 1e-3 <= value < 1e15):  # NaN fails both
+                return content_hash(data)
+            at = packed.find(b"\xcb", at + 1)
+        del packed  # before the JSON is made: one of them at a time in memory
+        return hashlib.sha256(_SORTED_JSON.encode(data)).hexdigest()
     except Exception:  # a dict key that is not a str, an int beyond 64 bits...: json.dumps decides
         return content_hash(data)
-    at = packed.find(b"\xcb")
-    while at != -1:
-        if at + 9 > len(packed):
-            return content_hash(data)
-        value = abs(_FLOAT64.unpack_from(packed, at + 1)[0])
-        if not (value == 0.0 or 1e-3 <= value < 1e15):  # NaN fails both
-            return content_hash(data)
-        at = packed.find(b"\xcb", at + 1)
-    return hashlib.sha256(canonical).hexdigest()
 
 
 def read_yaml(path: Path, display: str | None = None) -> Any:
