@@ -10,8 +10,9 @@ the Old World, the 2nd edition, the floor again...), so every figure sees the sa
   (what any import of it must do), storing nothing.
 `--code NAME=DIR` runs the command of another checkout (an unpacked `git archive` of an older commit, say)
 in the same rounds, so before and after are measured side by side; the default is this checkout alone.
-Prints the medians of each (wall, CPU = user + system of the child, peak RSS from wait4) and the ratio
-of each import's wall time to the floor's; docs/benchmarks.md records them.
+Prints the medians of each (wall, CPU = user + system of the child, peak RSS from wait4), the ratio
+of each import's wall time to the floor's, and whether each target is met (median wall time and peak
+RSS under it); docs/benchmarks.md records them.
 """
 from __future__ import annotations
 
@@ -94,7 +95,11 @@ def main() -> None:
     for name, runs in figures.items():
         wall, cpu, rss = (statistics.median(r[i] for r in runs) for i in range(3))
         target = next((t for d, t in TARGETS.items() if name.endswith(d)), None)
-        said = f"; target {target[0]:g} s" + (f", {target[1]} MB" if target[1] else "") if target else ""
+        said = ""
+        if target:  # met: the median wall time under the target's seconds, and the peak RSS under its MB
+            missed = [w for w, bad in (("wall", wall >= target[0]), ("memory", target[1] and rss >= target[1])) if bad]
+            said = (f"; target {target[0]:g} s" + (f", {target[1]} MB" if target[1] else "")
+                    + (f": not met ({', '.join(missed)})" if missed else ": met"))
         print(f"{name}: wall {wall:.2f} s (from {min(r[0] for r in runs):.2f} to {max(r[0] for r in runs):.2f}), "
               f"CPU {cpu:.2f} s, peak RSS {rss:.0f} MB, ratio to the floor {wall / floor_wall:.2f}{said}")
 

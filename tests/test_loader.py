@@ -209,3 +209,24 @@ class TestBookFeatureErrors:
             d["rules"][0]["params"]["select"]["not"] = {"entri": "elite"}
         assert tow_book_error(library, change) == (
             "tow-test-book.yaml: rules[0].params.select.not: Additional properties are not allowed ('entri' was unexpected)")
+
+
+def test_an_option_of_plain_fields_is_the_option_every_field_read_would_make(library):
+    # build_book's short way for options with only these fields (an imported book's): the same Option as
+    # reading each field with its default; an option with one more field takes the long way.
+    from armylists.rules.book import Option
+
+    data = read_yaml(TOW_TEST_BOOK)
+    entry = tow_entry(data, "line-troops")[1]
+    plain = {"id": "plain", "name": "Plain", "cost": 3, "tags": ["bs-a", "bs-b"], "per_model": True, "max": 2,
+             "requires": ["detachment"], "model_cost": 1}
+    entry["options"] += [plain, {**plain, "id": "bare", "name": "Bare", "max": 1, "requires": []},
+                         {**plain, "id": "texted", "name": "Texted", "text": "Hits harder."}]
+    options = build_book(data, library.systems["the-old-world"], {}, "tow-test-book.yaml").entries["line-troops"].options
+    assert options["plain"] == Option(
+        id="plain", name="Plain", cost=3, per_model=True, group=None, max=2, requires=("detachment",), requires_any=(),
+        excludes=(), equipment=(), wizard_level=0, role=None, leadership=None, tags=frozenset({"bs-a", "bs-b"}),
+        item_allowance=None, text="", max_per_models=None, min_per_models=None, size=None, model_cost=1,
+        item_pool=None, profiles=())
+    assert options["bare"].requires == () and options["bare"].max == 1
+    assert options["texted"].text == "Hits harder." and options["texted"].model_cost == 1

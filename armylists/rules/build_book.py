@@ -1,7 +1,7 @@
 """Building an army book from checked data: entries, options, item access, and every reference checked."""
 
 from dataclasses import replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from armylists.rules.book import (
     Book, CommandPart, Composition, Discount, Entry, Item, ItemAccess, Mount, MountChoice, Option, OptionGroup, System,
@@ -51,6 +51,10 @@ def _leadership(profiles: Iterable[Mapping[str, Any]]) -> int | None:
     return max(values) if values else None
 
 
+# An option with no other field is built in a few steps: Option's defaults are those read below for the rest.
+_PLAIN_OPTION = frozenset(("id", "name", "cost", "per_model", "max", "requires", "tags", "model_cost"))
+
+
 def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount], paths: Mapping[str, str],
            source: str, path: tuple, composition_ids: set[str]) -> Entry:
     categories = {c.id: c for c in system.categories}
@@ -72,6 +76,11 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
               for gid, g in data.get("groups", {}).items()}
     options = {}
     for i, o in enumerate(raw_options):
+        if o.keys() <= _PLAIN_OPTION:  # the other fields at their defaults (an imported book's 200,000 options)
+            options[o["id"]] = Option(o["id"], o["name"], o["cost"], o.get("per_model", False), None, o.get("max", 1),
+                                      tuple(o.get("requires", ())), tags=frozenset(o.get("tags", ())),
+                                      model_cost=o.get("model_cost", 0))
+            continue
         if o.get("group") and o["group"] not in groups:
             groups[o["group"]] = OptionGroup(id=o["group"], name=_group_name(o["group"]))
         options[o["id"]] = Option(
@@ -177,7 +186,10 @@ def _discounts(data: Iterable[Mapping[str, Any]], options: Mapping[str, Option],
     return tuple(found)
 
 
-def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[str, Item], source: str) -> Book:
+def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[str, Item], source: str,
+               hash_of: Callable[[Any], str] = content_hash) -> Book:
+    """The Book of checked data; `hash_of` computes its content hash (an importer, whose data the database
+    stores, passes data_files.stored_content_hash: the same hash, sooner)."""
     check_schema("book", data, source)
     if data.get("item_categories"):
         # Runes, virtues and other item kinds only this book has: the book sees the system plus them.
@@ -268,7 +280,7 @@ def build_book(data: Mapping[str, Any], system: System, common_items: Mapping[st
         rules=build_rules(data.get("rules", []), source, ("rules",), "book"),
         sources=tuple(data["sources"]), notes=data.get("notes", ""),
         imported=data.get("imported", False), unchecked=tuple(data.get("unchecked", [])),
-        content_hash=content_hash(data), data=data,
+        content_hash=hash_of(data), data=data,
         default_limit=data.get("default_limit", system.default_limit),
         replace_rules=frozenset(data.get("replace_rules", [])),
     )

@@ -1,6 +1,6 @@
 """Building a game system and its item lists from checked data (the first two steps of loading)."""
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from armylists.rules.book import (
     AlliedArmy, AlliesRules, Category, Composition, Item, ItemCategory, Rule, SharedEntry, SizeBand, System, TroopType,
@@ -73,7 +73,8 @@ def check_unique(items: Iterable[Mapping], source: str, path: tuple, what: str) 
         seen.add(data["id"])
 
 
-def build_system(data: Mapping[str, Any], source: str) -> System:
+def build_system(data: Mapping[str, Any], source: str, hash_of: Callable[[Any], str] = content_hash) -> System:
+    """The System of checked data; `hash_of` as build_book's."""
     check_schema("system", data, source)
     for key, what in (("categories", "category"), ("troop_types", "troop type"),
                       ("size_bands", "size band"), ("item_categories", "item category"), ("paths", "path")):
@@ -109,7 +110,7 @@ def build_system(data: Mapping[str, Any], source: str) -> System:
         default_limit=data.get("budget", {}).get("default_limit"),
         print_variant=data.get("print_variant", "full"),
         sources=tuple(data["sources"]),
-        content_hash=content_hash(data),
+        content_hash=hash_of(data),
         allies=allies,
         shared_entries=tuple(
             SharedEntry(data=e["entry"], books=frozenset(e["books"]) if "books" in e else None,

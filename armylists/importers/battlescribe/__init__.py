@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from armylists.rules.book import Book
+from armylists.rules.data_files import stored_content_hash
 from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book, build_system
 
@@ -270,10 +271,12 @@ def _built(conversion: Conversion) -> Iterator[tuple[str, Book]]:
     with collector_paused():
         try:
             for data in conversion.systems:
-                systems[data["id"]] = build_system(data, f"{data['id']} ({conversion.sources[data['id']]})")
+                systems[data["id"]] = build_system(data, f"{data['id']} ({conversion.sources[data['id']]})",
+                                                   hash_of=stored_content_hash)
                 conversion.hashes[id(data)] = (data, systems[data["id"]].content_hash)
             for data in conversion.books:
-                book = build_book(data, systems[data["system"]], {}, f"{data['id']} ({conversion.sources[data['id']]})")
+                book = build_book(data, systems[data["system"]], {}, f"{data['id']} ({conversion.sources[data['id']]})",
+                                  hash_of=stored_content_hash)
                 conversion.hashes[id(data)] = (data, book.content_hash)
                 yield data["id"], book
         except RulesDataError as exc:

@@ -91,4 +91,10 @@ class Command(BaseCommand):
 
     def _store(self, conversion: Conversion) -> None:
         rows, hint = battlescribe_files(conversion)
-        store_for_command(self, rows, hint, f"{len(conversion.books)} BattleScribe books")
+        try:
+            store_for_command(self, rows, hint, f"{len(conversion.books)} BattleScribe books")
+        except (TypeError, ValueError) as exc:
+            # The column's json.dumps refusing a value that is not JSON (verify hashed the books with msgspec,
+            # which would write a set or bytes): the transaction is rolled back, nothing is stored.
+            raise CommandError(f"Nothing imported. A book holds a value the database cannot store as JSON "
+                               f"({type(exc).__name__}: {exc})", returncode=2) from None
