@@ -21,7 +21,7 @@ from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, co
                                                 unit_amount)
 from armylists.importers.nr_t9a.pools import pool_name
 from armylists.importers.nr_t9a.prices import group_rules
-from armylists.importers.nr_t9a.source import NrSourceError
+from armylists.importers.nr_t9a.source import NrSourceError, book_version
 from armylists.importers.nr_t9a.variants import (category_override, extra_by_option, moved, option_prices,
                                                   with_option)
 
@@ -82,7 +82,7 @@ class ArmyConverter:
         self.following: list[str] = []  # the pools and mounts being expanded, outermost first
         self.short = str(data.get("short") or slug(data.get("name", "army")))
         self.book_id = slug(data["name"])
-        self.version = f"{data.get('version', '?')}@{date}"
+        self.version = book_version(str(data.get("version", "?")), date)
         if len(self.version) > 40:  # RulesFile.version's length: PostgreSQL refuses a longer one
             raise NrSourceError(f"{data['name'][:60]}: version {self.version[:20]!r}... is {len(self.version)} characters; at most 40")
         self.report = ArmyReport(self.short, self.book_id, self.version)

@@ -25,6 +25,7 @@ from typing import Any, Iterator
 from armylists.rules.plain_data import UnstorableData, load_json
 
 from armylists.importers.nr_t9a.army import MAPPING
+from armylists.importers.nr_t9a.source import version_date
 from armylists.importers.nr_t9a.summary import Reading, read_list, readings_to_try
 
 SYSTEM_ID = MAPPING["system"]
@@ -152,12 +153,6 @@ def _unit(unit: Any, where: str, bad) -> dict:
 
 
 # -- the book and the limit -----------------------------------------------------------------------
-
-def version_date(version: str) -> str:
-    """The commit date of an imported version ("2024 beta1@2025-10-10" -> "2025-10-10"), or ""."""
-    date = version.rpartition("@")[2]
-    return date if DATE.fullmatch(date) else ""
-
 
 def choose_version(versions: list[str], start: str | None) -> tuple[str, str]:
     """The version to read a summary against and why, in words: the newest imported version dated before

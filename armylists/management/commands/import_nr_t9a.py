@@ -86,5 +86,6 @@ class Command(BaseCommand):
         system_file = next(f for f in disk_library().files if f.kind == "system" and f.system == SYSTEM_ID)
         rows.insert(0, StoredFile("system", SYSTEM_ID, system_file.id, system_file.version, system_file.name,
                                   dict(system_file.data), system_file.path))
-        hint = "bump the version in rules_data/t9a-2/system.yaml or re-import: the importer changed"
+        hint = ("the importer changed: bump IMPORTER_REVISION in armylists/importers/nr_t9a/source.py, or the "
+                "version in rules_data/t9a-2/system.yaml if that file changed")
         store_for_command(self, rows, hint, f"{len(rows) - 1} New Recruit T9A books")
