@@ -65,6 +65,13 @@ def check_option(name, cost=0, **extra):
     return {"type": "check", "name": name, "cost": cost, **extra}
 
 
+def at_the_boundary(book, units, limit: int, code: str) -> tuple[list[str], list[str], list[str]]:
+    """A rule's boundary: the error codes at `limit`, and the messages of `code` at one point more."""
+    report, codes = judge(book, units, limit=limit + 1, shortfall=True)
+    return judge(book, units, limit=limit, shortfall=True)[1], codes, [
+        v.message for v in report.violations if v.code == code]
+
+
 def judge(book, units, limit=4500, shortfall=False):
     """The report and its error codes. The armies built here are a few units, far under any limit a game is
     played at: `points.under_limit` (the system's 40-point rule) is left out of the codes unless `shortfall`
@@ -317,11 +324,9 @@ class TestConstructs:
         knights = {"name": "Knights", "unit_id": "k", "cost": 480, "refs": ["k"], "options": []}
         book, _ = army(characters=[hero(cost=400)], core=[warriors], special=[knights], core_min=0.25)
         units = [{"entry": "hero"}, {"entry": "warriors"}, {"entry": "knights"}]
-        assert judge(book, units, limit=1200, shortfall=True)[1] == []  # (no option names a General: not checked)
-        report, codes = judge(book, units, limit=1201, shortfall=True)
-        assert codes == ["category.min_percent"]
-        assert [v.message for v in report.violations if v.code == "category.min_percent"] == [
-            "Core: 300 pts is 24.98% of 1201; at least 25% (301 pts) is required."]
+        # (no option names a General: it is not checked)
+        assert at_the_boundary(book, units, 1200, "category.min_percent") == ([], ["category.min_percent"], [
+            "Core: 300 pts is 24.98% of 1201; at least 25% (301 pts) is required."])
 
     def test_an_army_may_be_at_most_40_points_under_its_limit(self):
         # The 2nd edition's "Army Points": an army may fall below the limit by up to 40 points (rules_data/t9a-2,
@@ -329,11 +334,8 @@ class TestConstructs:
         warriors = {"name": "Warriors", "unit_id": "w", "cost": 410, "refs": ["w"], "options": []}
         book, _ = army(characters=[hero(cost=290)], core=[warriors], core_min=0.25)
         units = [{"entry": "hero"}, {"entry": "warriors"}]
-        assert judge(book, units, limit=740, shortfall=True)[1] == []
-        report, codes = judge(book, units, limit=741, shortfall=True)
-        assert codes == ["points.under_limit"]
-        assert [v.message for v in report.violations if v.code == "points.under_limit"] == [
-            "Total 700 pts is 41 pts under the 741 pts limit; an army may be at most 40 pts under it."]
+        assert at_the_boundary(book, units, 740, "points.under_limit") == ([], ["points.under_limit"], [
+            "Total 700 pts is 41 pts under the 741 pts limit; an army may be at most 40 pts under it."])
 
     def test_a_list_shows_only_the_categories_its_book_can_use(self):
         # The system names every army's own category (Aves, Engines of War...); a Dwarven Holds list showed
