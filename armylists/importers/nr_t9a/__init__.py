@@ -49,19 +49,15 @@ def convert_army(snapshot: Snapshot, name: str, categories: frozenset[str] | Non
     if not isinstance(data, dict) or not data.get("army") or not data.get("name"):
         return None
     pools: dict[str, list[dict]] = {}
-    for pool in data.get("dictionnary") or []:
+    heads: dict[str, dict] = {}  # a pool's ref -> its own node (label, bounds): for the pools offered unasked
+    included = set(data.get("include") or [])
+    files = [data] + [other for other in map(snapshot.json, _included_names(snapshot)) if other.get("id") in included]
+    for pool in (pool for source in files for pool in source.get("dictionnary") or []):
         refs = pool.get("refs") or []
         for ref in [refs] if isinstance(refs, str) else refs:
             pools.setdefault(ref, []).extend(pool.get("options") or [])
-    included = set(data.get("include") or [])
-    for other_name in _included_names(snapshot):
-        other = snapshot.json(other_name)
-        if other.get("id") in included:
-            for pool in other.get("dictionnary") or []:
-                refs = pool.get("refs") or []
-                for ref in [refs] if isinstance(refs, str) else refs:
-                    pools.setdefault(ref, []).extend(pool.get("options") or [])
-    book, report = ArmyConverter(data, pools, snapshot.date, categories).convert()
+            heads.setdefault(ref, pool)
+    book, report = ArmyConverter(data, pools, snapshot.date, categories, heads=heads).convert()
     add_texts(book, data, pools, {n: snapshot.json(n) for n in TEXT_FILES if n in snapshot.keys})
     return book, report
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import yaml
 
 from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, is_choice,
-                                                listed, norm_ref, percent_of, ref_tag, refs_of, shared_maxima, slug,
-                                                unit_amount)
-from armylists.importers.nr_t9a.pools import pool_name
+                                                listed, norm_ref, percent_of, ref_tag, refs_of, scaled_size, shared_maxima,
+                                                slug, unit_amount)
+from armylists.importers.nr_t9a.pools import offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
 from armylists.importers.nr_t9a.variants import (category_override, extra_by_option, moved, option_prices,
@@ -72,8 +72,9 @@ class Ctx:
 
 class ArmyConverter:
     def __init__(self, data: dict, pools: dict[str, list[dict]], date: str, categories: frozenset[str] | None = None,
-                 system: str = MAPPING["system"]):
+                 system: str = MAPPING["system"], heads: dict[str, dict] | None = None):
         self.data, self.pools, self.date, self.system = data, pools, date, system
+        self.heads = heads or {}  # a pool's ref -> its own node, for the pools offered unasked (offered_nodes)
         self.categories = categories  # the system's category ids (None: any)
         # The Special Items: the options of the pools; their rarity is how often an army takes one.
         self.pool_items = {id(item) for items in pools.values() for item in items}
@@ -207,6 +208,7 @@ class ArmyConverter:
             entry["size"] = {"min": low, "max": max(low, int(size_group.get("maxSize", low) or low))}
         else:
             entry["points"] = max(0, int(unit.get("cost", 0)))
+        self.size, self.size_mults = entry["size"], {}  # what an option's `maxSizeMult` multiplies; by option
         ctx = Ctx(None, False, 1, "", None)
         for child in unit.get("options", []):
             if child is size_group:
@@ -214,6 +216,8 @@ class ArmyConverter:
                     self.children(number, Ctx(None, True, 1, "", None))
             else:
                 self.node(child, ctx)
+        for node in offered_nodes(self.heads, MAPPING["offered_pools"], category, entry["size"]):
+            self.node(node, ctx)
         self.resolve_conditions()
         for tag, points, overrides in self.allowances:
             self.limits.allowance(eid, tag, points, f"{unit['name']}: special items allowance", overrides)
@@ -261,6 +265,9 @@ class ArmyConverter:
         self.report.options += len(self.options)
         for variant in variants:
             variant.update({k: entry[k] for k in ("tags", "options", "groups", "discounts") if k in entry and k not in variant})
+            if self.size_mults and variant["size"] != entry["size"]:  # its own bounds, multiplied
+                variant["options"] = [{**o, "size": scaled_size(variant["size"], self.size_mults[o["id"]])}
+                                      if o["id"] in self.size_mults else o for o in variant["options"]]
         return [entry] + variants
 
     # -- option nodes ------------------------------------------------------------------------
@@ -370,6 +377,9 @@ class ArmyConverter:
             # Without a maxSize of its own, its group's bounds how often (Battle Rune(s): up to 3, not 9).
             option["max"] = int(node.get("maxSize") or min(NUMERIC_MAX, self.groups.get(ctx.group, {}).get(
                 "max", NUMERIC_MAX)))
+        if node.get("maxSizeMult"):  # Fresh Meat: the unit's maximum size times 1.2, fractions rounded up
+            self.size_mults[oid] = str(node["maxSizeMult"])
+            option["size"] = scaled_size(self.size, self.size_mults[oid])
         if ctx.parent:
             option["requires"] = [ctx.parent]
             self.has_children.add(ctx.parent)
@@ -461,7 +471,7 @@ class ArmyConverter:
             for ref in option.pop("_unless", []):
                 option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
             for key in ("override", "sharedRarity", "hasStat", "uniqueChildrenCombo",
-                        "guidingCost", "dominant", "extraLeafCost"):
+                        "guidingCost", "dominant", "extraLeafCost", "maxUnitCost"):
                 if key == "override" and (id(node) in self.priced_otherwise or not rest) or \
                         key == "guidingCost" and id(node) in self.priced_otherwise:
                     continue  # guidingCost: the guiding child's price, read through the override (option_prices)
@@ -482,7 +492,8 @@ class ArmyConverter:
             elif rarity not in (None, "Regular", "Common"):
                 tags.add(self.limits.not_understood("option rarity"))
             for key in set(node) - QUIET_KEYS - {"guidingCost", "dominant", "extraLeafCost", "childrenOptions",
-                                                 "uniqueChildrenCombo", "hasStat", "rarityModifier", "amountRefs"}:
+                                                 "uniqueChildrenCombo", "hasStat", "rarityModifier", "amountRefs",
+                                                 "maxUnitCost", "maxSizeMult"}:
                 self.limits.not_understood(f"option key {key}")
         for option in self.options:
             priced = [i for i in option.get("requires", ()) if i in self.prices]

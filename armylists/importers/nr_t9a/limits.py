@@ -7,9 +7,11 @@ army-wide count of a ref is a tally of its tag (docs/rule-types.md, `tally_limit
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import unicodedata
 from collections import Counter
+from fractions import Fraction
 
 GROUP_ANY = 99  # a group with a minimum and no maximum (army.py)
 
@@ -54,6 +56,11 @@ def percent_of(value: float) -> float | int:
     """A fraction of the data (0.25) as a percent (25)."""
     p = round(float(value) * 100, 4)
     return int(p) if p.is_integer() else p
+
+
+def scaled_size(size: dict, mult: str) -> dict:
+    """The unit's size with its maximum multiplied, fractions rounded up (Fresh Meat, 1.2: 10-24 models, 10-29)."""
+    return {"min": size["min"], "max": max(size["max"], math.ceil(Fraction(mult) * size["max"]))}
 
 
 def ref_tag(ref: str) -> str:

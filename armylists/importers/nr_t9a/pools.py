@@ -17,3 +17,22 @@ def pool_name(node: dict, group: dict | None) -> str:
         if isinstance(name, str) and name.strip() and name != "choice":
             return name.strip()[:80]
     return FALLBACK
+
+
+def offered_nodes(heads: dict[str, dict], offers: dict[str, str], category: str, size: dict) -> list[dict]:
+    """The option nodes New Recruit's editor gives a unit from pools that no army file pulls in (FORMAT.md,
+    item 9; nr_t9a.yaml `offered_pools`): a group node pulling the pool in, bounded and named as the pool's
+    own node is. `offers` maps a pool's ref to whom it is offered: `characters`, or `units` (an entry that
+    is not a single model). A pool the data of the date leaves empty offers nothing."""
+    nodes = []
+    for ref, to in offers.items():
+        head = heads.get(ref)
+        if not head or not head.get("options"):
+            continue
+        if to == "characters" and category != "characters" or to == "units" and int(size.get("max", 1)) <= 1:
+            continue
+        label = head.get("optionsLabel") or ref
+        node = {"name": label, "optionsLabel": label, "optionsDict": [ref]}
+        node.update({"maxSize": head["maxSize"]} if head.get("maxSize") is not None else {})
+        nodes.append(node)
+    return nodes

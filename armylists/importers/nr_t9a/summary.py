@@ -190,6 +190,9 @@ def _price(entry: Entry, chosen: dict[str, int], cost: int) -> tuple[int, int]:
             fixed += o.cost * n
         per += o.model_cost * n
     low, high = entry.size_min, entry.size_max or entry.size_min
+    for oid in chosen:  # an option that sets the unit's size while taken (Fresh Meat: a fifth more models)
+        if entry.options[oid].size is not None:
+            low, high = entry.options[oid].size
     if per <= 0:
         return low, fixed - _cut(entry, chosen, low)
     size = min(max(round((cost - fixed) / per), low), high)
