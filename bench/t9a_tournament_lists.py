@@ -113,8 +113,9 @@ LIMIT_RULES = {"largest": largest_limits, "median": event_limits}
 
 
 def names_leadership_skill(unit: dict, reading) -> bool:
-    """Whether the summary's unit takes a leadership skill that the data lacks: New Recruit groups them
-    as "Specialist Skill" (Trusted Adviser, Battleline Hero...), and special.json's pool of them is empty."""
+    """Whether the summary's unit takes a leadership skill that the data of its date lacks: New Recruit groups
+    them as "Specialist Skill"; special.json's pool of them is empty from 2025-09-18, and the season pack's
+    (Trusted Adviser...) are never in it (the pool's own are read: nr_t9a.yaml `offered_pools`)."""
     skills = {o["name"] for o in unit.get("options", []) if o.get("type") == LEADERSHIP_TYPE}
     return bool(skills & set(reading.unmatched))
 

@@ -17,13 +17,13 @@ from pathlib import Path
 import yaml
 
 from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, is_choice,
-                                                listed, norm_ref, percent_of, ref_tag, refs_of, scaled_size, shared_maxima,
-                                                slug, unit_amount)
+                                                item_rarity, listed, norm_ref, percent_of, ref_tag, refs_of, shared_maxima,
+                                                scaled_size, slug, unit_amount)
 from armylists.importers.nr_t9a.pools import offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
 from armylists.importers.nr_t9a.variants import (category_override, extra_by_option, moved, option_prices,
-                                                  with_option)
+                                                  share_options, with_option)
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
@@ -263,11 +263,7 @@ class ArmyConverter:
         entry.update({k: v for k, v in (("options", self.options), ("groups", self.groups),
                                          ("discounts", self.discounts)) if v})
         self.report.options += len(self.options)
-        for variant in variants:
-            variant.update({k: entry[k] for k in ("tags", "options", "groups", "discounts") if k in entry and k not in variant})
-            if self.size_mults and variant["size"] != entry["size"]:  # its own bounds, multiplied
-                variant["options"] = [{**o, "size": scaled_size(variant["size"], self.size_mults[o["id"]])}
-                                      if o["id"] in self.size_mults else o for o in variant["options"]]
+        share_options(entry, variants, self.size_mults)
         return [entry] + variants
 
     # -- option nodes ------------------------------------------------------------------------
@@ -477,20 +473,7 @@ class ArmyConverter:
                     continue  # guidingCost: the guiding child's price, read through the override (option_prices)
                 if node.get(key):
                     tags.add(self.limits.not_understood(f"option {key}"))
-            rarity = node.get("rarity")
-            most = MAPPING["rarity_max"].get(rarity)
-            if node.get("shared") and node.get("name") in self.shared_max:
-                most = self.shared_max[node["name"]]
-            if most is not None and not node.get("sharedRarity") and id(node) in self.pool_items:
-                key = node.get("name", "")  # one item by name, whatever weapon it is on (refs are shared)
-                tag = "rar-" + slug(key, 76)
-                tags.add(tag)
-                label = f"{key} ({rarity})" if not node.get("shared") else f"{key} (shared)"
-                self.limits.add({"label": label, "count": [tag], "max": most})
-            elif node.get("shared") and id(node) in self.pool_items:
-                pass  # a shared item one of whose definitions has no bound (Common)
-            elif rarity not in (None, "Regular", "Common"):
-                tags.add(self.limits.not_understood("option rarity"))
+            tags.update(item_rarity(self, node, MAPPING["rarity_max"]))
             for key in set(node) - QUIET_KEYS - {"guidingCost", "dominant", "extraLeafCost", "childrenOptions",
                                                  "uniqueChildrenCombo", "hasStat", "rarityModifier", "amountRefs",
                                                  "maxUnitCost", "maxSizeMult"}:

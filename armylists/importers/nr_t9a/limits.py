@@ -320,3 +320,23 @@ def shared_maxima(pools: dict[str, list[dict]], rarity_max: dict) -> dict[str, i
                 known = found.get(item["name"], 0)
                 found[item["name"]] = None if most is None or known is None else max(known, most)
     return found
+
+
+def item_rarity(conv, node: dict, rarity_max: dict) -> set[str]:
+    """A pool item's `rarity` (or `shared` bound) as an army-wide limit on the item by name; the tags the
+    option gets (a rarity outside the pools is not checked)."""
+    rarity = node.get("rarity")
+    most = rarity_max.get(rarity)
+    if node.get("shared") and node.get("name") in conv.shared_max:
+        most = conv.shared_max[node["name"]]
+    if most is not None and not node.get("sharedRarity") and id(node) in conv.pool_items:
+        key = node.get("name", "")  # one item by name, whatever weapon it is on (refs are shared)
+        tag = "rar-" + slug(key, 76)
+        label = f"{key} ({rarity})" if not node.get("shared") else f"{key} (shared)"
+        conv.limits.add({"label": label, "count": [tag], "max": most})
+        return {tag}
+    if node.get("shared") and id(node) in conv.pool_items:
+        return set()  # a shared item one of whose definitions has no bound (Common)
+    if rarity not in (None, "Regular", "Common"):
+        return {conv.limits.not_understood("option rarity")}
+    return set()

@@ -4,7 +4,7 @@ a category's percent (`category_override`).
 `conv` is the army.py ArmyConverter converting the unit (its options by ref, its categories, its limits)."""
 from __future__ import annotations
 
-from armylists.importers.nr_t9a.limits import condition_refs, listed, norm_ref, ref_tag, refs_of, slug
+from armylists.importers.nr_t9a.limits import condition_refs, listed, norm_ref, ref_tag, refs_of, scaled_size, slug
 
 
 def with_option(conv, entry: dict, ref: str, changes: dict, sized: bool, ids: set) -> dict:
@@ -156,3 +156,13 @@ def option_prices(conv, option: dict, node: dict, factor: float, allowance: str 
         conv.prices.setdefault(option["id"], []).append(variant["id"])
         option.setdefault("_unless", []).append(ref)
     return True
+
+
+def share_options(entry: dict, variants: list[dict], size_mults: dict[str, str]) -> None:
+    """The entry's options, groups and tags in each variant that has none of its own; an option setting the
+    unit's size from its maximum (`maxSizeMult`) from the variant's own bounds."""
+    for variant in variants:
+        variant.update({k: entry[k] for k in ("tags", "options", "groups", "discounts") if k in entry and k not in variant})
+        if size_mults and variant["size"] != entry["size"]:
+            variant["options"] = [{**o, "size": scaled_size(variant["size"], size_mults[o["id"]])}
+                                  if o["id"] in size_mults else o for o in variant["options"]]
