@@ -15,14 +15,17 @@ whose category points are `points_per_category` (and the lists figure leaving ou
 naming a leadership skill, which the data lacks, and that figure over the months whose summaries name any
 skill: New Recruit's stopped naming them), lists judged legal, and two broken copies of each (the
 limit one point below its total; copies of its cheapest Character until Characters pass their maximum)
-refused with the right code; the unit figure with the latest data alone; causes of mismatch; the time to import one version of
-all armies. The last line:
+refused with the right code; the unit and list figures with the neighbouring commits as a fallback (the
+army's other versions nearest the date, NEIGHBOURS; apart, not in the last line); the unit figure with the
+latest data alone; causes of mismatch; the time to import one version of all armies. The last line:
 `units P% lists L% categories C% legal G% broken B%`.
 """
 from __future__ import annotations
 
 import argparse
+import bisect
 import gzip
+import itertools
 import json
 import re
 import statistics
@@ -40,6 +43,7 @@ from armylists.importers.nr_t9a.summary import read_list  # noqa: E402
 from armylists.rules import parse_roster, validate  # noqa: E402
 from armylists.rules.loader import build_book, load_system_part  # noqa: E402
 
+NEIGHBOURS = (2, 3)  # the fallback's versions of an army before and after the date's (issue 23: reported apart)
 CATEGORY_NAMES = {"Characters": "characters", "Core": "core", "Special": "special"}
 LEADERSHIP_TYPE = MAPPING["leadership_skill_type"]  # the summary's option type of New Recruit's leadership skills
 
@@ -60,6 +64,8 @@ class Books:
         self.built: dict[tuple, object] = {}
         self.commits = source.commits()
         self.parsed: dict[str, dict] = {}  # a file's key -> its JSON, shared by the snapshots of every date
+        self.by_commit: dict[str, object] = {}  # the snapshots of the neighbouring commits
+        self.around: dict[tuple, list] = {}  # (army, date) -> its neighbouring books
 
     def shared(self, snapshot):
         """The snapshot, its files parsed once for all dates (special.json and the rest are parsed again for
@@ -79,6 +85,9 @@ class Books:
             snapshot = self.snapshots.get(day) or self.snapshots.setdefault(day, self.shared(self.source.at(day)))
         except NrSourceError:
             return None
+        return self._built(snapshot, army)
+
+    def _built(self, snapshot, army: str):
         name = f"{army.lower()}.json"
         if name not in snapshot.keys:
             return None
@@ -87,6 +96,31 @@ class Books:
             done = convert_army(snapshot, name, frozenset(c.id for c in self.system.categories))
             self.built[key] = build_book(done[0], self.system, {}, name) if done else None
         return self.built[key]
+
+    def neighbours(self, army: str, day: str) -> list:
+        """The issue's fallback: the army's books of the commits around the date's whose files (the army's,
+        special.json) differ from it, up to NEIGHBOURS[0] before and NEIGHBOURS[1] after, nearest first
+        (New Recruit's build of a day may be a little behind or ahead of the repository)."""
+        if (army, day) in self.around:
+            return self.around[(army, day)]
+        dates = [d for _, d in self.commits]
+        at = bisect.bisect_left(dates, day) - 1  # the last commit before the day, as source.at(day)
+        seen = {id(self.book(army, day))}
+        found: dict[int, list] = {-1: [], 1: []}
+        for step, most in ((-1, NEIGHBOURS[0]), (1, NEIGHBOURS[1])):
+            i = at + step
+            while 0 <= i < len(self.commits) and len(found[step]) < most:
+                commit = self.commits[i][0]
+                if commit not in self.by_commit:
+                    self.by_commit[commit] = self.shared(self.source.at(commit))
+                book = self._built(self.by_commit[commit], army)
+                if book is not None and id(book) not in seen:
+                    seen.add(id(book))
+                    found[step].append(book)
+                i += step
+        nearest = [b for pair in itertools.zip_longest(found[-1], found[1]) for b in pair if b is not None]
+        self.around[(army, day)] = nearest
+        return nearest
 
 
 def event_limits(lists: list[dict]) -> dict[str, int]:
@@ -156,6 +190,37 @@ def core_minimum(book, document: dict) -> float:
                         low = m["value"]
                 return low
     return 25
+
+
+def categories_off(summary: dict, book, reading, report) -> list[str]:
+    """The summary's categories whose points are not ours."""
+    ours = {c.id: c.points for c in report.categories}
+    # New Recruit's summary shows Core scaled to a 25% minimum: 800 pts where the army's Core
+    # minimum is 20% read 1000 (1186.25 for 949), so ours is scaled the same way to compare.
+    ours["core"] = ours.get("core", 0) * 25 / core_minimum(book, reading.document)
+    return sorted(k for k, v in summary["points_per_category"].items()
+                  if k in CATEGORY_NAMES and ours.get(CATEGORY_NAMES[k], 0) != v)
+
+
+def units_ok_of(reading, report) -> int:
+    priced = iter(report.units)
+    return sum(1 for r in reading.units if (next(priced).points if r.priced is not None else None) == r.cost
+               and not r.cause)
+
+
+def fallback(books, summary: dict, limit: int, date_ok: int) -> tuple[int, tuple | None]:
+    """Issue 23's fallback for a list the data of its date does not reproduce: (units at New Recruit's price
+    with the best of the neighbouring books, or the date's; (book, reading, report) of the nearest book that
+    reproduces every unit, or None)."""
+    best = date_ok
+    for book in books.neighbours(summary["army"], summary["start"]):
+        reading = read_list(summary, book, limit)
+        report = validate(book, parse_roster(reading.document))
+        ok = units_ok_of(reading, report)
+        if ok == len(reading.units):
+            return ok, (book, reading, report)
+        best = max(best, ok)
+    return best, None
 
 
 def import_time(source, system) -> tuple[int, float, str]:
@@ -240,6 +305,7 @@ def main() -> None:
     units = units_ok = lists_ok = cats_ok = legal = judged = made = refused = latest_ok = 0
     causes, codes, warnings, messages, cats_off = Counter(), Counter(), Counter(), Counter(), Counter()
     read = unnamed = unnamed_ok = unchecked_legal = over = 0
+    fb_units = fb_lists = fb_only = fb_cats = fb_legal = 0  # with the neighbouring commits as a fallback
     skilled = skilled_ok = 0  # lists with a unit naming a leadership skill; of them fully reproduced
     by_month: list[tuple[str, bool]] = []  # (month, names a skill) of each list read, and whether it is reproduced
     reproduced: list[bool] = []
@@ -258,6 +324,7 @@ def main() -> None:
         names_skill = any(names_leadership_skill(u, r) for u, r in zip(summary["units"], reading.units))
         skilled += names_skill
         by_month.append((summary["start"][:7], names_skill))
+        before = units_ok
         for r in reading.units:
             units += 1
             ours = next(priced).points if r.priced is not None else None
@@ -273,14 +340,23 @@ def main() -> None:
                              if r.priced == r.cost and not r.cause)
         reproduced.append(all_ok)
         if all_ok:
+            fb_units += len(reading.units)
+            fb_lists += 1
+        else:
+            best, found = fallback(books, summary, limits[summary["tournament"]], units_ok - before)
+            fb_units += best
+            if found is not None:
+                fb_lists += 1
+                fb_only += 1
+                fb_cats += not categories_off(summary, *found)
+                wrong = errors(found[2])
+                if "general.missing" in wrong and not found[1].general_named:
+                    wrong.remove("general.missing")
+                fb_legal += not wrong
+        if all_ok:
             lists_ok += 1
             skilled_ok += any(names_leadership_skill(u, r) for u, r in zip(summary["units"], reading.units))
-            ours = {c.id: c.points for c in report.categories}
-            # New Recruit's summary shows Core scaled to a 25% minimum: 800 pts where the army's Core
-            # minimum is 20% read 1000 (1186.25 for 949), so ours is scaled the same way to compare.
-            ours["core"] = ours.get("core", 0) * 25 / core_minimum(book, reading.document)
-            off = sorted(k for k, v in summary["points_per_category"].items()
-                         if k in CATEGORY_NAMES and ours.get(CATEGORY_NAMES[k], 0) != v)
+            off = categories_off(summary, book, reading, report)
             cats_ok += not off
             if off:
                 cats_off[f"{summary['army']} {'/'.join(off)}"] += 1
@@ -312,10 +388,11 @@ def main() -> None:
         "lists": len(lists), "lists_read": read, "units": units, "units_ok": units_ok, "lists_ok": lists_ok,
         "categories_ok": cats_ok, "legal": legal, "limit_rule": args.limit_rule, "legal_at_" + other_rule: legal_other,
         "judged": judged, "broken_made": made, "broken_refused": refused,
-        "latest_units_ok": latest_ok, "units_ok_with_unnamed_option": unnamed_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()), "violations_by_army": dict(messages.most_common(60)), "categories_off_by_army": dict(cats_off.most_common()),
+        "latest_units_ok": latest_ok, "fallback_units_ok": fb_units, "fallback_lists_ok": fb_lists,
+        "fallback_only_lists": fb_only, "fallback_only_categories_ok": fb_cats, "fallback_only_legal": fb_legal, "units_ok_with_unnamed_option": unnamed_ok, "causes": dict(causes.most_common()), "violation_codes": dict(codes.most_common()), "violations_by_army": dict(messages.most_common(60)), "categories_off_by_army": dict(cats_off.most_common()),
         "warnings": dict(warnings.most_common()), "books_built": len(books.built), "general_not_named": unnamed, "legal_with_not_checked_warning": unchecked_legal, "over_the_event_limit": over, "lists_naming_a_leadership_skill": skilled, "lists_ok_naming_a_leadership_skill": skilled_ok, "seconds": round(time.time() - started, 1),
     }
-    commits = len({snapshot.commit for snapshot in books.snapshots.values()})
+    commits = len({snapshot.commit for snapshot in [*books.snapshots.values(), *books.by_commit.values()]})
     print(f"lists read: {read} of {len(lists)} ({figures['books_built']} books built from the data of {commits} "
           f"commits, for {len(books.snapshots)} tournament dates)")
     print(f"units whose cost is New Recruit's: {units_ok} of {units} ({pct(units_ok, units)}%)")
@@ -330,6 +407,10 @@ def main() -> None:
         print(f"    over the months whose summaries name skills at all ({first} to {last}): {kept_ok} of {kept} "
               f"({pct(kept_ok, kept)}%); the other months (no summary names one, skills hidden in the costs): "
               f"{others_ok} of {others} ({pct(others_ok, others)}%)")
+    print(f"  with the neighbouring commits as a fallback ({NEIGHBOURS[0]} versions of the army before the date's, "
+          f"{NEIGHBOURS[1]} after; apart, not in the last line): units {fb_units} of {units} ({pct(fb_units, units)}%), "
+          f"lists {fb_lists} of {len(lists)} ({pct(fb_lists, len(lists))}%); of the {fb_only} lists only a neighbour "
+          f"reproduces, category points as New Recruit's {fb_cats}, judged legal {fb_legal}")
     print(f"  of those, category points as New Recruit's: {cats_ok} ({pct(cats_ok, lists_ok)}%)")
     print(f"  judged legal at the event's limit ({args.limit_rule}): {legal} of {judged} ({pct(legal, judged)}%)")
     print(f"  judged legal at the limit of the other rule ({other_rule}): {legal_other} of {judged} "

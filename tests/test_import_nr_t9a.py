@@ -700,3 +700,33 @@ def test_the_benchmark_leaves_out_skills_only_over_the_months_whose_summaries_na
     reproduced = [False, True, False, True, False]
     assert _bench().skill_months(by_month, reproduced) == (("2025-08", "2025-08"), (1, 1), (1, 3))
     assert _bench().skill_months([("2025-11", False)], [True]) is None
+
+
+def test_the_benchmarks_fallback_is_the_armys_other_versions_nearest_the_date(tmp_path):
+    # Issue 23: the data of the day before the tournament, and the neighbouring commits as a fallback reported
+    # apart: up to two other versions of the army before the date's and three after, nearest first; a commit
+    # that leaves the army as it was is no other version.
+    folder = tmp_path / "data"
+    folder.mkdir()
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+           "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "init", "-q"], cwd=folder, env=env, check=True)
+    history = [("2025-01-01", "ta.json", 100), ("2025-02-01", "ta.json", 110), ("2025-03-01", "other.txt", 0),
+               ("2025-04-01", "ta.json", 120), ("2025-05-01", "ta.json", 130), ("2025-06-01", "ta.json", 140),
+               ("2025-07-01", "ta.json", 150)]
+    for day, name, cost in history:
+        unit = {"name": "Warriors", "unit_id": "w", "cost": cost, "refs": ["w"], "options": []}
+        data = {"name": "Test Army", "short": "ta", "version": "1", "army": [{"name": "Army", "options": [
+            {"name": "Core", "refs": ["base"], "options": [unit]}]}]}
+        (folder / name).write_text(json.dumps(data) if name == "ta.json" else day, encoding="utf-8")
+        stamp = {"GIT_COMMITTER_DATE": f"{day}T12:00:00+00:00", "GIT_AUTHOR_DATE": f"{day}T12:00:00+00:00"}
+        subprocess.run(["git", "add", name], cwd=folder, env=env, check=True)
+        subprocess.run(["git", "commit", "-q", "-m", day], cwd=folder, env={**env, **stamp}, check=True)
+    source = open_source(folder)
+    try:
+        books = _bench().Books(source, SYSTEM)
+        assert books.book("TA", "2025-03-15").entries["warriors"].points == 110  # the commit of 2025-03-01
+        assert [b.entries["warriors"].points for b in books.neighbours("TA", "2025-03-15")] == [100, 120, 130, 140]
+        assert [b.entries["warriors"].points for b in books.neighbours("TA", "2025-07-02")] == [140, 130]
+    finally:
+        source.close()
