@@ -162,6 +162,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The enums hook is drf-spectacular's default; ours documents what the HTTP server answers itself.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "armylists.api.schema.server_responses"],
 }
 
 # Static files are served by the app itself (no CDN): from the apps' folders while developing, and

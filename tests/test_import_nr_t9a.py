@@ -487,6 +487,24 @@ class TestSummaryReading:
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "Banner of Courage (shared): 4 taken in the army; at most 3."]
 
+    def test_a_shared_item_is_one_choice_at_the_armys_price_with_the_shared_definitions_rules(self):
+        # High Elves' pool (7c2ff46): Essence of a Free Mind, 25 pts, `shared` and nothing more; special.json's:
+        # 0 pts, `shared`, the ref art_free_ess and one per army. One choice at 25 pts carrying the ref and the
+        # limit (pools.merge_shared); kept apart, the free definition was a second choice of that name.
+        army_pool = {"refs": ["artefact"], "options": [check_option("Essence of a Free Mind", 25, shared=True)]}
+        common = {"refs": ["artefact"], "options": [check_option("Essence of a Free Mind", 0, shared=True,
+                                                                 refs=["art_free_ess"], armyHasNotOption=["art_free_ess"])]}
+        artefact = {"optionsLabel": "Artefact", "maxSize": 1, "optionsDict": ["artefact"], "options": []}
+        book, _ = army(characters=[hero("Mage", 100, [artefact])], dictionary=[army_pool, common])
+        assert [(o.id, o.cost, "r-art-free-ess" in o.tags) for o in book.entries["mage"].options.values()] == [
+            ("essence-of-a-free-mind", 25, True)]
+        mages = [{"id": f"m{i}", "entry": "mage", "options": {"essence-of-a-free-mind": 1}} for i in (1, 2)]
+        report, codes = judge(book, mages[:1])
+        assert (report.units[0].points, codes) == (125, [])
+        report, codes = judge(book, mages)
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "art_free_ess: 2 taken in the army; at most 1."]
+
     def test_hidden_counts_are_not_solved_around_an_option_the_data_lacks(self):
         # A King naming Trusted Adviser (a leadership skill, not in the data): its runes are not counted
         # three times to reach the recorded cost on a guess; without it they are.

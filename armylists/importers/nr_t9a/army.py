@@ -19,7 +19,7 @@ import yaml
 from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, is_choice,
                                                 item_rarity, listed, norm_ref, percent_of, ref_tag, refs_of, shared_maxima,
                                                 scaled_size, slug, unit_amount)
-from armylists.importers.nr_t9a.pools import offered_nodes, pool_name
+from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
 from armylists.importers.nr_t9a.variants import (category_override, extra_by_option, moved, option_prices,
@@ -73,12 +73,13 @@ class Ctx:
 class ArmyConverter:
     def __init__(self, data: dict, pools: dict[str, list[dict]], date: str, categories: frozenset[str] | None = None,
                  system: str = MAPPING["system"], heads: dict[str, dict] | None = None):
+        self.shared_max = shared_maxima(pools, MAPPING["rarity_max"])  # an item of two pools: one item
+        pools = merge_shared(pools)
         self.data, self.pools, self.date, self.system = data, pools, date, system
         self.heads = heads or {}  # a pool's ref -> its own node, for the pools offered unasked (offered_nodes)
         self.categories = categories  # the system's category ids (None: any)
         # The Special Items: the options of the pools; their rarity is how often an army takes one.
         self.pool_items = {id(item) for items in pools.values() for item in items}
-        self.shared_max = shared_maxima(pools, MAPPING["rarity_max"])  # an item of two pools: one item
         self.limits = Limits()
         self.following: list[str] = []  # the pools and mounts being expanded, outermost first
         self.short = str(data.get("short") or slug(data.get("name", "army")))

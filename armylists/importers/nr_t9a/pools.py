@@ -36,3 +36,30 @@ def offered_nodes(heads: dict[str, dict], offers: dict[str, str], category: str,
         node.update({"maxSize": head["maxSize"]} if head.get("maxSize") is not None else {})
         nodes.append(node)
     return nodes
+
+
+def merge_shared(pools: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """A `shared` item defined in the army's pool and again in an included file's (special.json) is one item:
+    the army's definition (its price, rarity) over the shared one, which brings the refs and conditions
+    (Essence of a Free Mind: 25 pts in High Elves' pool, `art_free_ess`, one per army and on a Wizard only
+    in special.json's). Kept apart, the free definition was a second choice of the same name at 0 pts."""
+    merged: dict[tuple[int, int], dict] = {}  # one merged item however many refs pull it in
+    out = {}
+    for ref, items in pools.items():
+        first: dict[str, dict] = {}
+        kept = []
+        for item in items:
+            name = item.get("name")
+            if not (item.get("shared") and name):
+                kept.append(item)
+            elif name not in first:
+                first[name] = item
+                kept.append(item)
+            else:
+                key = (id(first[name]), id(item))
+                if key not in merged:
+                    merged[key] = {**item, **first[name]}
+                kept[kept.index(first[name])] = merged[key]
+                first[name] = merged[key]
+        out[ref] = kept
+    return out
