@@ -78,6 +78,18 @@ class TestTheMapping:
         assert offered(book, "cannon") == []  # a single model unit
         assert report.unchecked["option maxUnitCost"] == 1  # the 800 points are not checked (a warning)
 
+    @pytest.mark.parametrize("mult", [1e300, 0.5, -5])
+    def test_a_multiplier_out_of_reason_leaves_the_entrys_bounds_and_is_named(self, mult):
+        fresh_meat = {**FRESH_MEAT, "options": [{**FRESH_MEAT["options"][0], "maxSizeMult": mult}]}
+        book, report = small_army(pools=(SKILLS, fresh_meat))
+        assert offered(book, "spearmen") == [("Fresh Meat", 35, None, None, "Recruiting Officer")]
+        assert report.unchecked["option maxSizeMult outside 1 to 10"] == 1
+
+    def test_a_multiplier_that_is_no_number_is_refused(self):
+        fresh_meat = {**FRESH_MEAT, "options": [{**FRESH_MEAT["options"][0], "maxSizeMult": "x"}]}
+        with pytest.raises(ValueError):  # the command's "Nothing imported." (exit 2), as any value it cannot read
+            small_army(pools=(SKILLS, fresh_meat))
+
     def test_an_empty_pool_offers_nothing(self):
         # special.json from 2025-09-18: `leadershipSkills` with no options; `recruitingOfficer` gone from 2026.
         book, _ = small_army(pools=({**SKILLS, "options": []},))

@@ -66,6 +66,14 @@ MOUNT_CYCLE["army"][0]["options"].append({"name": "Mounts", "refs": ["mounts"], 
     {"name": "M1", "unit_id": "m1", "cost": 0, "refs": ["m1"], "options": [check_option("On", refopt="m2")]},
     {"name": "M2", "unit_id": "m2", "cost": 0, "refs": ["m2"], "options": [check_option("Back", refopt="m1")]}]})
 
+# special.json's Fresh Meat (a pool no army names, offered to units of several models: nr_t9a.yaml
+# `offered_pools`) with a size multiplier that is no number.
+SIZED = army_data(include=[102])
+SIZED["army"][0]["options"][1]["options"][0]["options"] = [{"addToUnitSize": True, "minSize": 10, "maxSize": 20,
+                                                            "options": [check_option("Number", 5, type="numeric")]}]
+FRESH_MEAT_X = {"id": 102, "name": "special", "dictionnary": [{"refs": ["recruitingOfficer"], "options": [
+    check_option("Fresh Meat", 35, maxSizeMult="x")]}]}
+
 # name -> (the folder's files, the end of the one line the command says after "Nothing imported. ")
 FOLDERS = {
     "nested 100,000 deep": ({"ta.json": b"[" * 100_000 + b"]" * 100_000}, "is nested more than 32 levels deep; refused"),
@@ -91,6 +99,9 @@ FOLDERS = {
                           "Test Army: a cycle of links (mount 'm1' -> mount 'm2' -> mount 'm1'); refused"),
     "a version of 27 characters": ({"ta.json": json.dumps(army_data(version="v" * 27)).encode()},
                                    "Test Army: version 'vvvvvvvvvvvvvvvvvvvv'... is 41 characters; at most 40"),
+    "an offered pool's size multiplier that is no number": (
+        {"ta.json": json.dumps(SIZED).encode(), "special.json": json.dumps(FRESH_MEAT_X).encode()},
+        "the data has a shape the importer does not know (ValueError: Invalid literal for Fraction: 'x')"),
     "no army": ({"ta.json": b"[]"}, "no army file (a JSON file with `name` and an `army` tree) was read"),
     "an army that is text": ({"ta.json": json.dumps(army_data(army="x")).encode()}, "the data has a shape the "
                                                                                      "importer does not know ("),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 import yaml
@@ -375,8 +376,11 @@ class ArmyConverter:
             option["max"] = int(node.get("maxSize") or min(NUMERIC_MAX, self.groups.get(ctx.group, {}).get(
                 "max", NUMERIC_MAX)))
         if node.get("maxSizeMult"):  # Fresh Meat: the unit's maximum size times 1.2, fractions rounded up
-            self.size_mults[oid] = str(node["maxSizeMult"])
-            option["size"] = scaled_size(self.size, self.size_mults[oid])
+            if 1 <= Fraction(str(node["maxSizeMult"])) <= 10:  # not a number: ValueError, refused as the rest
+                self.size_mults[oid] = str(node["maxSizeMult"])
+                option["size"] = scaled_size(self.size, self.size_mults[oid])
+            else:  # the entry's own bounds hold
+                self.limits.not_understood("option maxSizeMult outside 1 to 10")
         if ctx.parent:
             option["requires"] = [ctx.parent]
             self.has_children.add(ctx.parent)
