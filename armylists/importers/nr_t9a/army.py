@@ -28,6 +28,7 @@ from armylists.importers.nr_t9a.variants import (category_override, extra_by_opt
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
+MAX_SIZE_MULT = 10  # an option's `maxSizeMult` read (the data's only one is 1.2); past it the entry's bounds hold
 # What an override may change in an entry of its own for units with one of their options (with_option).
 VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
                 "number": {"cost", "minSize", "maxSize"}}  # the Number's own bounds are its children's: loosened
@@ -376,11 +377,11 @@ class ArmyConverter:
             option["max"] = int(node.get("maxSize") or min(NUMERIC_MAX, self.groups.get(ctx.group, {}).get(
                 "max", NUMERIC_MAX)))
         if node.get("maxSizeMult"):  # Fresh Meat: the unit's maximum size times 1.2, fractions rounded up
-            if 1 <= Fraction(str(node["maxSizeMult"])) <= 10:  # not a number: ValueError, refused as the rest
+            if 1 <= Fraction(str(node["maxSizeMult"])) <= MAX_SIZE_MULT:  # no number: ValueError, refused
                 self.size_mults[oid] = str(node["maxSizeMult"])
                 option["size"] = scaled_size(self.size, self.size_mults[oid])
             else:  # the entry's own bounds hold
-                self.limits.not_understood("option maxSizeMult outside 1 to 10")
+                self.limits.not_understood(f"option maxSizeMult outside 1 to {MAX_SIZE_MULT}")
         if ctx.parent:
             option["requires"] = [ctx.parent]
             self.has_children.add(ctx.parent)
