@@ -139,6 +139,22 @@ class TestTheRules:
         assert errors == codes
 
 
+def test_the_summary_reader_solves_a_size_only_fresh_meat_allows():
+    # 100 + 10 a model: 29 Spearmen with Fresh Meat cost 100 + 290 + 35 = 425 (past the entry's 24).
+    book = build_book(small_army()[0], SYSTEM, {}, "test army")
+    line = {"army": "TA", "tournament": "t", "start": "2025-05-10", "points_per_category": {"Total": 555},
+            "units": [{"name": "Captain", "cost": 100, "category": "Characters",
+                       "options": [{"name": "General", "type": "Leadership"},
+                                   {"name": "Recruiting Officer", "type": "Specialist Skill"}]},
+                      {"name": "Spearmen", "cost": 425, "category": "Core",
+                       "options": [{"name": "Fresh Meat", "type": "Other"}]}]}
+    reading = read_list(line, book, 4500)
+    assert [(r.name, r.size, r.priced, r.cause) for r in reading.units] == [
+        ("Captain", 1, 100, ""), ("Spearmen", 29, 425, "")]
+    report = validate(book, parse_roster(reading.document))
+    assert [v.code for v in report.violations if v.severity == "error" and v.code != "points.under_limit"] == []
+
+
 # -- real lists, with the data of their date ---------------------------------------------------------
 
 @lru_cache(maxsize=None)

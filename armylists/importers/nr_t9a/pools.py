@@ -46,20 +46,17 @@ def merge_shared(pools: dict[str, list[dict]]) -> dict[str, list[dict]]:
     merged: dict[tuple[int, int], dict] = {}  # one merged item however many refs pull it in
     out = {}
     for ref, items in pools.items():
-        first: dict[str, dict] = {}
-        kept = []
+        kept: list[dict] = []
+        at: dict[str, int] = {}  # a shared item's name -> its place in `kept`
         for item in items:
             name = item.get("name")
             if not (item.get("shared") and name):
                 kept.append(item)
-            elif name not in first:
-                first[name] = item
+            elif name not in at:
+                at[name] = len(kept)
                 kept.append(item)
             else:
-                key = (id(first[name]), id(item))
-                if key not in merged:
-                    merged[key] = {**item, **first[name]}
-                kept[kept.index(first[name])] = merged[key]
-                first[name] = merged[key]
+                first = kept[at[name]]
+                kept[at[name]] = merged.setdefault((id(first), id(item)), {**item, **first})
         out[ref] = kept
     return out
