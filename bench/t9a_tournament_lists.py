@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from armylists.importers.nr_t9a import NrSourceError, convert_army, open_source  # noqa: E402
 from armylists.importers.nr_t9a.army import MAPPING  # noqa: E402
+from armylists.importers.nr_t9a.rarity import read_rules  # noqa: E402
 from armylists.importers.nr_t9a.summary import read_list  # noqa: E402
 from armylists.rules import parse_roster, validate  # noqa: E402
 from armylists.rules.loader import build_book, load_system_part  # noqa: E402
@@ -66,6 +67,7 @@ class Books:
         self.parsed: dict[str, dict] = {}  # a file's key -> its JSON, shared by the snapshots of every date
         self.by_commit: dict[str, object] = {}  # the snapshots of the neighbouring commits
         self.around: dict[tuple, list] = {}  # (army, date) -> its neighbouring books
+        self.rarities: dict[str | None, str] = {}  # ruledefs.json's key -> what rarity.py reads of it
 
     def shared(self, snapshot):
         """The snapshot, its files parsed once for all dates (special.json and the rest are parsed again for
@@ -91,7 +93,12 @@ class Books:
         name = f"{army.lower()}.json"
         if name not in snapshot.keys:
             return None
-        key = (snapshot.keys[name], snapshot.keys.get("special.json"))
+        # the rule text's rarities and unit cost cap (rarity.py) are the third input; its other changes are texts
+        rules = self.rarities.get(snapshot.keys.get("ruledefs.json"))
+        if rules is None:
+            rules = self.rarities.setdefault(snapshot.keys.get("ruledefs.json"), repr(read_rules(
+                snapshot.json("ruledefs.json") if "ruledefs.json" in snapshot.keys else None)))
+        key = (snapshot.keys[name], snapshot.keys.get("special.json"), rules)
         if key not in self.built:
             done = convert_army(snapshot, name, frozenset(c.id for c in self.system.categories))
             self.built[key] = build_book(done[0], self.system, {}, name) if done else None

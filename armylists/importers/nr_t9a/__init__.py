@@ -18,6 +18,7 @@ from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book
 
 from armylists.importers.nr_t9a.army import MAPPING, ArmyConverter, ArmyReport
+from armylists.importers.nr_t9a.rarity import read_rules
 from armylists.importers.nr_t9a.source import SHARED_FILES, NrSourceError, Snapshot, open_source
 from armylists.importers.nr_t9a.texts import add_texts
 
@@ -57,7 +58,8 @@ def convert_army(snapshot: Snapshot, name: str, categories: frozenset[str] | Non
         for ref in [refs] if isinstance(refs, str) else refs:
             pools.setdefault(ref, []).extend(pool.get("options") or [])
             heads.setdefault(ref, pool)
-    book, report = ArmyConverter(data, pools, snapshot.date, categories, heads=heads).convert()
+    rarity = read_rules(snapshot.json("ruledefs.json")) if "ruledefs.json" in snapshot.keys else None
+    book, report = ArmyConverter(data, pools, snapshot.date, categories, heads=heads, rarity_rules=rarity).convert()
     add_texts(book, data, pools, {n: snapshot.json(n) for n in TEXT_FILES if n in snapshot.keys})
     return book, report
 

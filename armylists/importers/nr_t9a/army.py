@@ -18,10 +18,12 @@ from pathlib import Path
 import yaml
 
 from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, is_choice,
-                                                item_rarity, listed, norm_ref, percent_of, ref_tag, refs_of, shared_maxima,
+                                                listed, norm_ref, percent_of, ref_tag, refs_of,
                                                 scaled_size, slug, unit_amount)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
+from armylists.importers.nr_t9a.rarity import (RarityRules, item_rarity, rarity_limit, rarity_override, shared_loosest,
+                                                unit_cost_limit)
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
 from armylists.importers.nr_t9a.variants import (category_override, extra_by_option, moved, option_prices,
                                                   share_options, with_option)
@@ -74,8 +76,11 @@ class Ctx:
 
 class ArmyConverter:
     def __init__(self, data: dict, pools: dict[str, list[dict]], date: str, categories: frozenset[str] | None = None,
-                 system: str = MAPPING["system"], heads: dict[str, dict] | None = None):
-        self.shared_max = shared_maxima(pools, MAPPING["rarity_max"])  # an item of two pools: one item
+                 system: str = MAPPING["system"], heads: dict[str, dict] | None = None,
+                 rarity_rules: RarityRules | None = None):
+        # How often a unit or option may be taken, what a unit may cost: the data's rule text (rarity.py)
+        self.rarity_rules = rarity_rules or RarityRules()
+        self.shared_max = shared_loosest(self, pools)  # an item of two pools: one item, its loosest rarity
         pools = merge_shared(pools)
         self.data, self.pools, self.date, self.system = data, pools, date, system
         self.heads = heads or {}  # a pool's ref -> its own node, for the pools offered unasked (offered_nodes)
@@ -199,6 +204,7 @@ class ArmyConverter:
         self.consumed: set[int] = set()  # overrides read into a variant
         self.unit_refs = refs_of(unit)
         self.allowances: list[tuple[str, int, list]] = []
+        self.raised_caps: list[tuple[str, int]] = []  # (tag, points) of options raising the unit's cost cap
         entry = {"id": eid, "name": unit["name"], "category": category, "troop_type": MAPPING["troop_type"],
                  "points": 0, "size": {"min": 1, "max": 1}}
         own_tag = "e-" + slug(eid, 70)
@@ -225,14 +231,17 @@ class ArmyConverter:
         for tag, points, overrides in self.allowances:
             self.limits.allowance(eid, tag, points, f"{unit['name']}: special items allowance", overrides)
         gates, unit_overrides = army_gates(listed(unit.get("override")))
+        rarities = [o for o in unit_overrides if rarity_override(o)]
+        unit_overrides = [o for o in unit_overrides if not rarity_override(o)]
         if unit.get("armyHasNotOption") or gates:
             tags.append(own_tag)
             tags += self.limits.army_has_not(unit.get("armyHasNotOption"), refs_of(unit), own_tag, unit["name"], gates)
         if unit.get("armyHasOption"):
             tags.append(own_tag)
             self.limits.army_has(unit["armyHasOption"], own_tag, unit["name"])
-        for key in ("rarity", "sharedRarity", "maxUnitCost", "extraCost", "hasStat"):
-            if unit.get(key) and not (key == "rarity" and unit[key] == "Regular"):
+        tags.append(rarity_limit(self, unit, own_tag, unit["name"], rarities))
+        for key in ("extraCost", "hasStat"):
+            if unit.get(key):
                 tags.append(self.limits.not_understood(f"unit {key}"))
         variants, by_option = [], {}
         number = None
@@ -262,7 +271,9 @@ class ArmyConverter:
                 tags.append(self.limits.not_understood(f"{where} override (" + "/".join(sorted(changes)) + ")"))
         for ref, changes in by_option.items():
             variants.append(with_option(self, entry, ref, changes, size_group is not None, ids))
-        entry["tags"] = sorted(set(tags))
+        if unit_cost_limit(self, unit, own_tag, [entry["id"]] + [v["id"] for v in variants], self.raised_caps):
+            tags.append(own_tag)
+        entry["tags"] = sorted(set(tags) - {None})
         entry.update({k: v for k, v in (("options", self.options), ("groups", self.groups),
                                          ("discounts", self.discounts)) if v})
         self.report.options += len(self.options)
@@ -398,6 +409,10 @@ class ArmyConverter:
         if ctx.unchecked:
             tags.add(ctx.unchecked)
         option["tags"] = tags
+        cap = node.get("maxUnitCost", self.mounts.get(node.get("refopt"), {}).get("maxUnitCost"))
+        if isinstance(cap, int) and not isinstance(cap, bool):  # the unit may cost so much with it (rarity.py)
+            tags.add("muc-" + slug(f"{self.eid}-{oid}", 76))
+            self.raised_caps.append(("muc-" + slug(f"{self.eid}-{oid}", 76), cap))
         self.options.append(option)
         option["_needs"] = ctx.needs
         self.pending.append((option, node, ctx.allowance))
@@ -473,13 +488,13 @@ class ArmyConverter:
             for ref in option.pop("_unless", []):
                 option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
             for key in ("override", "sharedRarity", "hasStat", "uniqueChildrenCombo",
-                        "guidingCost", "dominant", "extraLeafCost", "maxUnitCost"):
+                        "guidingCost", "dominant", "extraLeafCost"):
                 if key == "override" and (id(node) in self.priced_otherwise or not rest) or \
                         key == "guidingCost" and id(node) in self.priced_otherwise:
                     continue  # guidingCost: the guiding child's price, read through the override (option_prices)
                 if node.get(key):
                     tags.add(self.limits.not_understood(f"option {key}"))
-            tags.update(item_rarity(self, node, MAPPING["rarity_max"]))
+            tags.update(item_rarity(self, node))
             for key in set(node) - QUIET_KEYS - {"guidingCost", "dominant", "extraLeafCost", "childrenOptions",
                                                  "uniqueChildrenCombo", "hasStat", "rarityModifier", "amountRefs",
                                                  "maxUnitCost", "maxSizeMult"}:

@@ -305,38 +305,3 @@ def unit_amount(conv, option: dict, node: dict, refs: list[str], amount) -> None
     option["tags"].add(tag)
     conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)}", "count": [tag], "scope": "unit",
                      "entries": [conv.eid], "max": amount})
-
-
-def shared_maxima(pools: dict[str, list[dict]], rarity_max: dict) -> dict[str, int | None]:
-    """Item name -> how often an army may take a `shared` item: one defined both in the army's pool and in an
-    included file (Orcs and Goblins' Banner of Courage: 20 pts and Legendary in the army's, 0 pts and
-    Uncommon in special.json) is one item, taken as often as its loosest definition allows (None: no
-    bound; measured: docs/import-nr-t9a.md)."""
-    found: dict[str, int | None] = {}
-    for items in pools.values():
-        for item in items:
-            if item.get("shared") and item.get("name"):
-                most = rarity_max.get(item.get("rarity"))
-                known = found.get(item["name"], 0)
-                found[item["name"]] = None if most is None or known is None else max(known, most)
-    return found
-
-
-def item_rarity(conv, node: dict, rarity_max: dict) -> set[str]:
-    """A pool item's `rarity` (or `shared` bound) as an army-wide limit on the item by name; the tags the
-    option gets (a rarity outside the pools is not checked)."""
-    rarity = node.get("rarity")
-    most = rarity_max.get(rarity)
-    if node.get("shared") and node.get("name") in conv.shared_max:
-        most = conv.shared_max[node["name"]]
-    if most is not None and not node.get("sharedRarity") and id(node) in conv.pool_items:
-        key = node.get("name", "")  # one item by name, whatever weapon it is on (refs are shared)
-        tag = "rar-" + slug(key, 76)
-        label = f"{key} ({rarity})" if not node.get("shared") else f"{key} (shared)"
-        conv.limits.add({"label": label, "count": [tag], "max": most})
-        return {tag}
-    if node.get("shared") and id(node) in conv.pool_items:
-        return set()  # a shared item one of whose definitions has no bound (Common)
-    if rarity not in (None, "Regular", "Common"):
-        return {conv.limits.not_understood("option rarity")}
-    return set()

@@ -1,0 +1,173 @@
+"""How often a unit or an option may be taken (its `rarity`), and how much one unit may cost (`maxUnitCost`),
+as New Recruit's T9A data states them: the bounds are read from the data's own rule text, not written here.
+
+The text (ruledefs.json `rulebook-build_an_army`, section "Rarity - Restrictions for Units and Items",
+from 2025) gives each rarity a number of Army Points per one taken, fractions rounded up ("Regular: these
+Unit Entries are limited to a maximum of 1 per 500 Army Points (rounding fractions up)"; Legendary: "can
+only ever be taken once per army"), and until 2026-01 a general cap on a unit's cost ("no unit can have a
+points cost above 600 points"; "a unit with (max. 800 pts) ... can cost up to 800 points instead"), which
+an entry's or a mount's `maxUnitCost` replaces. Data of a date whose text says neither keeps what it says.
+
+`conv` is the army.py ArmyConverter converting the army (its limits, its mounts).
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from armylists.importers.nr_t9a.limits import army_condition, condition_refs, slug
+
+RULE_ID = "rulebook-build_an_army"
+_PER = re.compile(r"([A-Z][a-z]+)\s*:\s*these\s+(?:unit\s+entries|items)\s+are\s+limited\s+to\s+a\s+maximum\s+of\s+"
+                  r"(?:1|one|once)\s+per\s+([\d,]+)\s+army\s+points", re.I)
+_ONCE = re.compile(r"([A-Z][a-z]+)\s*:\s*these\s+items\s+can\s+only\s+(?:ever\s+)?be\s+taken\s+once\s+per\s+army", re.I)
+_CAP = re.compile(r"(?:no\s+unit\s+can\s+have\s+a\s+points\s+cost\s+above|a\s+unit\s+can\s+cost\s+no\s+more\s+tha[nt]?)"
+                  r"\s+([\d,]+)", re.I)
+ONCE = 0  # `per_points` of a rarity taken once per army, whatever the limit
+# Before the rule text stated rarities (2024), the bounds measured on the lists (nr_t9a.yaml `rarity_max`).
+MAPPING_FALLBACK = yaml.safe_load(Path(__file__).with_name("nr_t9a.yaml").read_text(encoding="utf-8"))["rarity_max"]
+
+
+@dataclass(frozen=True)
+class RarityRules:
+    per_points: dict[str, int] = field(default_factory=dict)  # rarity -> Army Points per one taken (ONCE: one)
+    unit_cost_cap: int | None = None  # no unit costs more, unless its entry or mount says another
+
+    def bound(self, rarity) -> dict | None:
+        """A `tally_limit`'s bounds for one rarity: {max} or {max: 0, modifiers: [+1 per so many points]}."""
+        per = self.per_points.get(rarity) if isinstance(rarity, str) else None
+        if per is None:
+            return None
+        if per == ONCE:
+            return {"max": 1}
+        return {"max": 0, "modifiers": [{"target": "max", "op": "increment", "value": 1,
+                                         "repeat": {"limit": True, "per": per, "round_up": True}}]}
+
+
+def read_rules(ruledefs) -> RarityRules:
+    """The rarities and the general unit cost cap the data's rule text states (none where it states none)."""
+    rules = ruledefs.get("rules") if isinstance(ruledefs, dict) else None
+    rule = rules.get(RULE_ID) if isinstance(rules, dict) else None
+    text = rule.get("def") if isinstance(rule, dict) else None
+    if not isinstance(text, str):
+        return RarityRules()
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", text[:200_000])))
+    per = {m.group(1).title(): int(m.group(2).replace(",", "")) for m in _PER.finditer(text)}
+    per = {k: v for k, v in per.items() if v > 0}
+    per.update({m.group(1).title(): ONCE for m in _ONCE.finditer(text)})
+    cap = _CAP.search(text)
+    return RarityRules(per, int(cap.group(1).replace(",", "")) if cap else None)
+
+
+def rarity_override(override: dict) -> bool:
+    """An `override` that sets a unit's rarity where the army holds some option (Orcs and Goblins' units
+    under a Darrmu General; Mammoth Hunters with a Wildheart): read here, as a modifier of the bound."""
+    changes = override.get("options")
+    return (set(override) == {"armyHasOption", "options"} and isinstance(changes, dict)
+            and set(changes) == {"rarity"} and bool(condition_refs(override["armyHasOption"])))
+
+
+def rarity_limit(conv, node: dict, tag: str, name: str, overrides: list[dict]) -> str | None:
+    """An army-wide limit on the selections tagged `tag` (a unit entry, or what shares the node's
+    `sharedRarity`) by the node's rarity and the rarity overrides' under their conditions. Returns the
+    tag the node carries, or a "not checked" tag where its rarity is one the rule text does not give."""
+    rules: RarityRules = conv.rarity_rules
+    rarity = node.get("rarity")
+    base = rules.bound(rarity)
+    if base is None or node.get("rarityModifier") not in (None, 0):
+        return conv.limits.not_understood("unit rarity") if rarity not in (None, "") else None
+    key = node.get("sharedRarity")
+    if isinstance(key, str) and key:
+        tag, name = "rs-" + slug(key, 76), key
+    limit = {"label": f"{name} ({rarity})", "count": [tag], **base}
+    mods = list(base.get("modifiers", ()))
+    for o in overrides:
+        other = rules.bound(o["options"]["rarity"])
+        if other is None:
+            return conv.limits.not_understood("unit override (rarity)")
+        when = army_condition(o["armyHasOption"])
+        mods.append({"target": "max", "op": "set", "value": other["max"], "when": when})
+        mods += [{**m, "when": when} for m in other.get("modifiers", ())]
+    if mods:
+        limit["modifiers"] = mods
+    conv.limits.add(limit)
+    return tag
+
+
+def unit_cost_limit(conv, unit: dict, own_tag: str, entries: list[str], raised: list[tuple[str, int]]) -> bool:
+    """A unit's points at most its `maxUnitCost`, else the rule text's general cap; `raised`: (tag, points)
+    of its options that allow another (a mount's `maxUnitCost`: a character on a Griffon up to 700).
+    Returns whether a limit was made (the entry then carries `own_tag`)."""
+    if conv.rarity_rules.unit_cost_cap is None:
+        return False  # the text states no such rule: New Recruit's 2026 lists exceed the data's maxUnitCost freely
+    cap = unit.get("maxUnitCost")
+    cap = cap if isinstance(cap, int) and not isinstance(cap, bool) else conv.rarity_rules.unit_cost_cap
+    limit = {"label": f"{unit['name']} (points of the unit)", "count": [own_tag], "what": "points",
+             "scope": "unit", "entries": entries, "max": cap}
+    if raised:
+        limit["modifiers"] = [{"target": "max", "op": "set", "value": points,
+                               "when": {"tally": {"count": [tag], "scope": "unit"}, "is": "atLeast", "value": 1}}
+                              for tag, points in sorted(raised, key=lambda x: x[1])]  # the highest last: it wins
+    conv.limits.add(limit)
+    return True
+
+
+# -- Special Items (the pools' options) ------------------------------------------------------------
+
+def item_bound(conv, rarity) -> dict | None:
+    """A pool item's bounds by its rarity: the rule text's, or where the data of the date has no such text
+    (2024), nr_t9a.yaml's `rarity_max`, measured on the lists (docs/import-nr-t9a.md)."""
+    if conv.rarity_rules.per_points:
+        return conv.rarity_rules.bound(rarity)
+    most = MAPPING_FALLBACK.get(rarity) if isinstance(rarity, str) else None
+    return None if most is None else {"max": most}
+
+
+def _looseness(conv, rarity) -> float | None:
+    """How loose a rarity's bound is, to compare two (None: no bound)."""
+    bound = item_bound(conv, rarity)
+    if bound is None:
+        return None
+    if "modifiers" in bound:  # one per so many points: the fewer points, the looser
+        return 1 + 1 / bound["modifiers"][0]["repeat"]["per"]
+    return bound["max"] if not conv.rarity_rules.per_points else 1
+
+
+def shared_loosest(conv, pools: dict[str, list[dict]]) -> dict[str, str | None]:
+    """Item name -> the rarity bounding a `shared` item: one defined both in the army's pool and in an
+    included file (Orcs and Goblins' Banner of Courage: 20 pts and Legendary in the army's, 0 pts and
+    Uncommon in special.json) is one item, taken as often as its loosest definition allows (None: no
+    bound; measured: docs/import-nr-t9a.md)."""
+    found: dict[str, tuple[float | None, str | None]] = {}
+    for items in pools.values():
+        for item in items:
+            if item.get("shared") and item.get("name"):
+                loose = _looseness(conv, item.get("rarity"))
+                known = found.get(item["name"], (0, None))
+                if known[0] is not None and (loose is None or loose > known[0]):
+                    found[item["name"]] = (loose, item.get("rarity") if loose is not None else None)
+    return {name: rarity for name, (_, rarity) in found.items()}
+
+
+def item_rarity(conv, node: dict) -> set[str]:
+    """A pool item's `rarity` (or `shared` bound) as an army-wide limit on the item by name; the tags the
+    option gets (a rarity outside the pools is not checked)."""
+    rarity = node.get("rarity")
+    if node.get("shared") and node.get("name") in conv.shared_max:
+        rarity = conv.shared_max[node["name"]]
+    bound = item_bound(conv, rarity)
+    if bound is not None and not node.get("sharedRarity") and id(node) in conv.pool_items:
+        key = node.get("name", "")  # one item by name, whatever weapon it is on (refs are shared)
+        tag = "rar-" + slug(key, 76)
+        label = f"{key} ({rarity})" if not node.get("shared") else f"{key} (shared)"
+        conv.limits.add({"label": label, "count": [tag], **bound})
+        return {tag}
+    if node.get("shared") and id(node) in conv.pool_items:
+        return set()  # a shared item one of whose definitions has no bound (Common)
+    if node.get("rarity") not in (None, "Regular", "Common"):
+        return {conv.limits.not_understood("option rarity")}
+    return set()
