@@ -149,7 +149,7 @@ class TestConstructs:
         # under its next revision (source.IMPORTER_REVISION), and a summary's date still chooses by date.
         from armylists.importers.nr_t9a.source import IMPORTER_REVISION, book_version, version_date
         from armylists.importers.nr_t9a.summaries import choose_version
-        assert (IMPORTER_REVISION, book_version("2024 beta1", "2025-10-10")) == (3, "2024 beta1@2025-10-10.i3")
+        assert (IMPORTER_REVISION, book_version("2024 beta1", "2025-10-10")) == (4, "2024 beta1@2025-10-10.i4")
         assert [version_date(v) for v in ("2024 beta1@2025-10-10.i2", "2024 beta1@2025-10-10", "2024 beta1",
                                           "2024@beta@2025-10-1x")] == ["2025-10-10", "2025-10-10", "", ""]
         stored = ["2024 beta1@2025-10-10", "2024 beta1@2025-10-10.i2", "2024 beta1@2026-04-10.i2"]
@@ -462,7 +462,7 @@ class TestConstructs:
         result, codes = judge(book, relics)
         assert codes == ["tally.max"]
         assert [v.message for v in result.violations if v.code == "tally.max"] == [
-            "Relic (Legendary): 2 taken in the army; at most 1."]
+            "Relic (Legendary): 2 units with it in the army; at most 1."]
         charms = [{"entry": "hero", "options": {"charm": 1}}, {"entry": "captain", "options": {"charm": 1}}]
         assert judge(book, charms)[1] == []
         result, codes = judge(book, [{"entry": "hero", "options": {"hunter": 1}}])
@@ -485,7 +485,7 @@ class TestSummaryReading:
         assert judge(book, units[:3])[1] == []
         report, codes = judge(book, units)
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "Banner of Courage (shared): 4 taken in the army; at most 3."]
+            "Banner of Courage (shared): 4 units with it in the army; at most 3."]
 
     def test_a_shared_item_is_one_choice_at_the_armys_price_with_the_shared_definitions_rules(self):
         # High Elves' pool (7c2ff46): Essence of a Free Mind, 25 pts, `shared` and nothing more; special.json's:
@@ -600,7 +600,7 @@ class TestBundle:
     def test_it_imports_the_commit_as_books_dated_by_it(self, books):
         snapshot, conversion, built = books
         assert (snapshot.commit, snapshot.date) == ("273623d", "2025-10-10")
-        assert built["de"].version == "2024 beta1@2025-10-10.i3"
+        assert built["de"].version == "2024 beta1@2025-10-10.i4"
         assert built["de"].system.id == "t9a-2"
         assert sorted(built) == ["al", "bh", "cl", "de", "df", "dh", "dl", "eos", "er", "he", "hg", "id", "koe",
                                  "ls", "mh", "np", "ok", "ong", "sa", "se", "ud", "vc", "vs", "wdg"]
@@ -648,7 +648,7 @@ def test_the_command_stores_a_commit_once_and_checks_without_writing():
     assert not RulesFile.objects.filter(system="t9a-2").exists()
     call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=io.StringIO())
     assert RulesFile.objects.filter(system="t9a-2", kind="book").count() == 24
-    assert RulesFile.objects.get(system="t9a-2", slug="dread-elves").version == "2024 beta1@2025-10-10.i3"
+    assert RulesFile.objects.get(system="t9a-2", slug="dread-elves").version == "2024 beta1@2025-10-10.i4"
     out = io.StringIO()
     call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=out)
     assert out.getvalue().splitlines()[-1] == "0 new, 25 unchanged; 24 New Recruit T9A books in the database."

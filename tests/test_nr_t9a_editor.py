@@ -104,7 +104,7 @@ class TestARarePoolItem:
         assert blocked(pool_choices(dwarven_holds(), one, "t"))["rune-of-destruction-hand-weapon"] == (
             "Rune of Destruction (Extraordinary): at most 1 in the army, 1 taken")
         two = roster(king(**{"rune-of-destruction-hand-weapon": 1}), thane(**{"rune-of-destruction-hand-weapon": 1}))
-        assert errors(two) == [("tally.max", "Rune of Destruction (Extraordinary): 2 taken in the army; at most 1.")]
+        assert errors(two) == [("tally.max", "Rune of Destruction (Extraordinary): 2 units with it in the army; at most 1.")]
 
 
 class TestWhatTheCardShows:

@@ -176,7 +176,9 @@ def _why_not(option: Option, unit: Unit, offer: PoolOffer, limits: list[Limit], 
             if now + offer.cost > most:
                 return f"costs {offer.cost} {unit_word}; {max(int(most) - now, 0)} {unit_word} of the allowance left"
             continue
-        adds = offer.cost if limit.params.get("what") == "points" else (unit.size if option.per_model else 1)
+        what = limit.params.get("what")
+        adds = offer.cost if what == "points" else (unit.size if option.per_model else 1) if what != "units" \
+            else int(all(t not in own for t in limit.tally[0]))  # a unit holding one already counts once
         if now + adds > most:
             where = "in the unit" if limit.params.get("scope") == "unit" else "in the army"
             return f"{_allowance_label(limit)}: at most {int(most)} {where}, {now} taken"

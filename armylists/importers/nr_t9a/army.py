@@ -239,7 +239,7 @@ class ArmyConverter:
         if unit.get("armyHasOption"):
             tags.append(own_tag)
             self.limits.army_has(unit["armyHasOption"], own_tag, unit["name"])
-        tags.append(rarity_limit(self, unit, own_tag, unit["name"], rarities))
+        tags.append(rarity_limit(self, unit, own_tag, unit["name"], rarities, lifted=gates))
         for key in ("extraCost", "hasStat"):
             if unit.get(key):
                 tags.append(self.limits.not_understood(f"unit {key}"))
@@ -469,6 +469,7 @@ class ArmyConverter:
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 option.setdefault("excludes", []).extend(i for i in ids if i not in option.get("excludes", []))
             gates, rest = army_gates(listed(node.get("override")))
+            rarities, rest = [o for o in rest if rarity_override(o)], [o for o in rest if not rarity_override(o)]
             if node.get("armyHasNotOption") or gates:
                 tags.add(own_tag)
                 tags.update(self.limits.army_has_not(node.get("armyHasNotOption"), refs_of(node), own_tag,
@@ -487,14 +488,14 @@ class ArmyConverter:
                     option["requires_any"] = ids
             for ref in option.pop("_unless", []):
                 option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
-            for key in ("override", "sharedRarity", "hasStat", "uniqueChildrenCombo",
+            for key in ("override", "hasStat", "uniqueChildrenCombo",
                         "guidingCost", "dominant", "extraLeafCost"):
                 if key == "override" and (id(node) in self.priced_otherwise or not rest) or \
                         key == "guidingCost" and id(node) in self.priced_otherwise:
                     continue  # guidingCost: the guiding child's price, read through the override (option_prices)
                 if node.get(key):
                     tags.add(self.limits.not_understood(f"option {key}"))
-            tags.update(item_rarity(self, node))
+            tags.update(item_rarity(self, node, rarities, gates))
             for key in set(node) - QUIET_KEYS - {"guidingCost", "dominant", "extraLeafCost", "childrenOptions",
                                                  "uniqueChildrenCombo", "hasStat", "rarityModifier", "amountRefs",
                                                  "maxUnitCost", "maxSizeMult"}:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.limits import army_condition, condition_refs, slug
+from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, slug
 
 RULE_ID = "rulebook-build_an_army"
 _PER = re.compile(r"([A-Z][a-z]+)\s*:\s*these\s+(?:unit\s+entries|items)\s+are\s+limited\s+to\s+a\s+maximum\s+of\s+"
@@ -71,27 +71,31 @@ def rarity_override(override: dict) -> bool:
             and set(changes) == {"rarity"} and bool(condition_refs(override["armyHasOption"])))
 
 
-def rarity_limit(conv, node: dict, tag: str, name: str, overrides: list[dict]) -> str | None:
+def rarity_limit(conv, node: dict, tag: str, name: str, overrides: list[dict], what: str = "unit",
+                 lifted: list[dict] = ()) -> str | None:
     """An army-wide limit on the selections tagged `tag` (a unit entry, or what shares the node's
-    `sharedRarity`) by the node's rarity and the rarity overrides' under their conditions. Returns the
-    tag the node carries, or a "not checked" tag where its rarity is one the rule text does not give."""
+    `sharedRarity`) by the node's rarity and the rarity overrides' under their conditions; none where one of
+    the node's `lifted` overrides gives it an `armyHasNotOption` of its own (Orcs and Goblins' Headhunters
+    under a Darrmu: at most 6, though Uncommon). Returns the tag the node carries, or a "not checked" tag
+    where its rarity is one the rule text does not give."""
     rules: RarityRules = conv.rarity_rules
     rarity = node.get("rarity")
     base = rules.bound(rarity)
     if base is None or node.get("rarityModifier") not in (None, 0):
-        return conv.limits.not_understood("unit rarity") if rarity not in (None, "") else None
+        return conv.limits.not_understood(f"{what} rarity") if rarity not in (None, "") else None
     key = node.get("sharedRarity")
     if isinstance(key, str) and key:
         tag, name = "rs-" + slug(key, 76), key
-    limit = {"label": f"{name} ({rarity})", "count": [tag], **base}
+    limit = {"label": f"{name} ({rarity})", "count": [tag], "what": "units", **base}  # a unit counts once
     mods = list(base.get("modifiers", ()))
     for o in overrides:
         other = rules.bound(o["options"]["rarity"])
         if other is None:
-            return conv.limits.not_understood("unit override (rarity)")
+            return conv.limits.not_understood(f"{what} override (rarity)")
         when = army_condition(o["armyHasOption"])
         mods.append({"target": "max", "op": "set", "value": other["max"], "when": when})
         mods += [{**m, "when": when} for m in other.get("modifiers", ())]
+    mods += [{"target": "max", "op": "set", "value": -1, "when": army_condition(o["armyHasOption"])} for o in lifted]
     if mods:
         limit["modifiers"] = mods
     conv.limits.add(limit)
@@ -153,21 +157,31 @@ def shared_loosest(conv, pools: dict[str, list[dict]]) -> dict[str, str | None]:
     return {name: rarity for name, (_, rarity) in found.items()}
 
 
-def item_rarity(conv, node: dict) -> set[str]:
-    """A pool item's `rarity` (or `shared` bound) as an army-wide limit on the item by name; the tags the
-    option gets (a rarity outside the pools is not checked)."""
+def item_rarity(conv, node: dict, overrides: list[dict], lifted: list[dict]) -> set[str]:
+    """An option's `rarity` as an army-wide limit: a pool item's (or its `shared` bound) on the item by
+    name; another option's (Ambush, Extraordinary Specimen; a mount's, from the unit its `refopt` brings) on
+    the unit entry's option (a Rare Ambush: two Wildhorn Herds and two Longhorn Herds may take it), or on all
+    that share its `sharedRarity`, with `overrides` setting another rarity where the army has some option,
+    `lifted` (rarity_limit) lifting it. The tags the option gets."""
     rarity = node.get("rarity")
+    if node.get("rarityModifier"):  # a step of the unit's rarity (Vampire Counts' Shrieking Horror): not read
+        return {conv.limits.not_understood("option rarityModifier")}
+    if id(node) not in conv.pool_items or node.get("sharedRarity"):
+        source = node if rarity or node.get("sharedRarity") else conv.mounts.get(node.get("refopt"), node)
+        if source is not node:
+            overrides = [o for o in listed(source.get("override")) if rarity_override(o)]
+            lifted = []
+        tag = "ro-" + slug(f"{conv.eid}-{source.get('name', '')}", 76)
+        return {t for t in [rarity_limit(conv, source, tag, source.get("name", ""), overrides, "option", lifted)] if t}
     if node.get("shared") and node.get("name") in conv.shared_max:
         rarity = conv.shared_max[node["name"]]
     bound = item_bound(conv, rarity)
-    if bound is not None and not node.get("sharedRarity") and id(node) in conv.pool_items:
+    if bound is not None:
         key = node.get("name", "")  # one item by name, whatever weapon it is on (refs are shared)
         tag = "rar-" + slug(key, 76)
         label = f"{key} ({rarity})" if not node.get("shared") else f"{key} (shared)"
-        conv.limits.add({"label": label, "count": [tag], **bound})
+        conv.limits.add({"label": label, "count": [tag], "what": "units", **bound})  # three runes of one kind: once
         return {tag}
-    if node.get("shared") and id(node) in conv.pool_items:
-        return set()  # a shared item one of whose definitions has no bound (Common)
-    if node.get("rarity") not in (None, "Regular", "Common"):
-        return {conv.limits.not_understood("option rarity")}
-    return set()
+    if node.get("shared") or rarity is None or rarity in ("Regular", "Common") and not conv.rarity_rules.per_points:
+        return set()  # a shared item one of whose definitions has no bound; a rarity the data of 2024 left free
+    return {conv.limits.not_understood("option rarity")}

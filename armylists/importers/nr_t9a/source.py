@@ -30,19 +30,19 @@ from armylists.rules.archives import UNPACKING_ERRORS, ArchiveError, unpack, unp
 from armylists.rules.plain_data import UnstorableData, load_json
 
 # The converter's revision: a stored version's content never changes, so a book the converter now reads
-# otherwise (2: Keys to the Citadel, untyped mounts; 3: the pools offered unasked, Fresh Meat) is another version of the same data and date.
-IMPORTER_REVISION = 3
+# otherwise (2: Keys to the Citadel, untyped mounts; 3: the pools offered unasked, Fresh Meat; 4: rarity and the unit cost cap) is another version of the same data and date.
+IMPORTER_REVISION = 4
 _VERSION = re.compile(r"(?P<data>.*)@(?P<date>\d{4}-\d{2}-\d{2})(?:\.i(?P<revision>\d+))?")
 
 
 def book_version(data_version: str, date: str) -> str:
     """An imported book's version: the data's own version, its commit date, the converter's revision where
-    it is past the first ("2024 beta1@2025-10-10.i3")."""
+    it is past the first ("2024 beta1@2025-10-10.i4")."""
     return f"{data_version}@{date}" + (f".i{IMPORTER_REVISION}" if IMPORTER_REVISION > 1 else "")
 
 
 def version_date(version: str) -> str:
-    """The commit date of an imported version ("2024 beta1@2025-10-10.i3" -> "2025-10-10"), or ""."""
+    """The commit date of an imported version ("2024 beta1@2025-10-10.i4" -> "2025-10-10"), or ""."""
     found = _VERSION.fullmatch(version)
     return found["date"] if found else ""
 

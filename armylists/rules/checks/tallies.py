@@ -26,9 +26,12 @@ if TYPE_CHECKING:
     from armylists.rules.book import Rule
 
 TAGS = {"type": "array", "items": {"type": "string"}, "minItems": 1}
+# What a tally measures: the column of its counts. `units`: for each tag, the units holding it, each once
+# (New Recruit's rarity: a model with several items that count against the same limit counts once).
+WHAT = {"selections": 0, "points": 1, "units": 2}
 COMPARISONS = ("equalTo", "notEqualTo", "atLeast", "atMost", "greaterThan", "lessThan")
 TALLY = {"type": "object", "additionalProperties": False, "required": ["count"],
-         "properties": {"count": TAGS, "what": {"enum": ["selections", "points"]},
+         "properties": {"count": TAGS, "what": {"enum": list(WHAT)},
                         "scope": {"enum": ["roster", "unit"]}}}
 CONDITION = {"$ref": "#/$defs/tally_condition"}
 CONDITION_DEF = {
@@ -52,11 +55,11 @@ MODIFIER = {
     },
 }
 DEFS["tally_condition"] = CONDITION_DEF  # recursive: all/any/not hold conditions
-WORDS = {"selections": "taken", "points": "pts"}
+WORDS = {"selections": "taken", "points": "pts", "units": "units with it"}
 
 
-def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Mapping[str, tuple[int, int]]:
-    """tag -> (selections, points) of one unit, made once per unit (units never change once priced);
+def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Counts:
+    """tag -> (selections, points, 1) of one unit, made once per unit (units never change once priced);
     with `keep`, only of those tags (what the book's limits count: an imported unit carries a tag per
     option, group and category, most of which no limit names)."""
     memo = unit.memo.get("tally")  # type: ignore[call-overload]
@@ -75,13 +78,13 @@ def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Mapping[str, tupl
     for tags, n, points in parts:
         for tag in (tags if keep is None else tags & keep):
             old = found.get(tag)
-            found[tag] = (n, points) if old is None else (old[0] + n, old[1] + points)
+            found[tag] = (n, points, 1) if old is None else (old[0] + n, old[1] + points, 1)
     unit.memo["tally"] = (keep, found)  # type: ignore[index]
     return found
 
 
-def totals(army: "Army", keep: frozenset[str] | None = None) -> Mapping[str, tuple[int, int]]:
-    """tag -> (selections, points) over the whole army (of the tags in `keep`, if given), once per check."""
+def totals(army: "Army", keep: frozenset[str] | None = None) -> Counts:
+    """tag -> (selections, points, units) over the whole army (of the tags in `keep`, if given), once per check."""
     key = "_tally_totals" if keep is None else "_tally_totals_kept"
     found = army.__dict__.get(key)
     if found is None:
@@ -89,7 +92,7 @@ def totals(army: "Army", keep: frozenset[str] | None = None) -> Mapping[str, tup
         for u in army.units:
             for tag, counted in tally(u, keep).items():
                 old = found.get(tag)
-                found[tag] = counted if old is None else (old[0] + counted[0], old[1] + counted[1])
+                found[tag] = counted if old is None else (old[0] + counted[0], old[1] + counted[1], old[2] + 1)
     return found
 
 
@@ -135,11 +138,11 @@ OPS = {"equalTo": operator.eq, "notEqualTo": operator.ne, "atLeast": operator.ge
 # A limit is compiled once per rule into plain tuples and closures (an imported book has hundreds, and
 # most lists are re-checked after every edit): a tally becomes (tags, column, unit scope), a condition a
 # function of (army, army totals, the unit's tally or None), and a limit without modifiers keeps its bounds.
-Counts = Mapping[str, tuple[int, int]]
+Counts = Mapping[str, tuple[int, int, int]]
 
 
 def _tally_spec(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], int, bool]:
-    return tuple(spec["count"]), 1 if spec.get("what") == "points" else 0, spec.get("scope") == "unit"
+    return tuple(spec["count"]), WHAT[spec.get("what", "selections")], spec.get("scope") == "unit"
 
 
 def _measure(tally_spec: tuple[tuple[str, ...], int, bool], tot: Counts, own: Counts | None) -> int:
@@ -153,7 +156,7 @@ def _measure(tally_spec: tuple[tuple[str, ...], int, bool], tot: Counts, own: Co
     return sum(counts[t][column] for t in tags if t in counts)
 
 
-_NONE = (0, 0)
+_NONE = (0, 0, 0)
 
 
 def _measurer(spec: tuple[tuple[str, ...], int, bool]) -> Callable[[Counts, Counts | None], int]:
@@ -244,7 +247,7 @@ def _number(value: float) -> str:
 
 
 LIMIT = {"label": {"type": "string", "required": True}, "count": {**TAGS, "required": True},
-         "what": {"enum": ["selections", "points"]}, "scope": {"enum": ["roster", "unit"]},
+         "what": {"enum": list(WHAT)}, "scope": {"enum": ["roster", "unit"]},
          "entries": {"type": "array", "items": {"type": "string"}}, "min": {"type": "number"}, "max": {"type": "number"},
          "percent": {"type": "boolean"}, "per_model": {"type": "boolean"}, "modifiers": {"type": "array", "items": MODIFIER}}
 LIMIT_SCHEMA = {"type": "object", "additionalProperties": False, "properties": {
