@@ -25,15 +25,11 @@ from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.rarity import (RarityRules, item_rarity, rarity_limit, rarity_override, shared_loosest,
                                                 unit_cost_limit)
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
-from armylists.importers.nr_t9a.variants import (category_override, extra_by_option, moved, option_prices,
-                                                  share_options, with_option)
+from armylists.importers.nr_t9a.variants import category_override, option_prices, override_variants, share_options
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
 MAX_SIZE_MULT = 10  # an option's `maxSizeMult` read (the data's only one is 1.2); past it the entry's bounds hold
-# What an override may change in an entry of its own for units with one of their options (with_option).
-VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
-                "number": {"cost", "minSize", "maxSize"}}  # the Number's own bounds are its children's: loosened
 # Keys of option nodes that change no points and no legality (display, spells, parser helpers).
 QUIET_KEYS = {
     "name", "type", "cost", "option_id", "refs", "options", "optionsLabel", "optionsDict", "optionsSuffix",
@@ -243,34 +239,7 @@ class ArmyConverter:
         for key in ("extraCost", "hasStat"):
             if unit.get(key):
                 tags.append(self.limits.not_understood(f"unit {key}"))
-        variants, by_option = [], {}
-        number = None
-        if size_group is not None:
-            number = next((c for c in size_group.get("options", []) if c.get("type") == "numeric"), None)
-        sources = [("unit", o) for o in unit_overrides]
-        sources += [("size", o) for o in listed((size_group or {}).get("override"))]
-        sources += [("number", o) for o in listed((number or {}).get("override"))]
-        for where, o in sources:
-            changes = o.get("options") if isinstance(o.get("options"), dict) else {}
-            conds = condition_refs(o.get("hasOption"))
-            single = (set(o) == {"hasOption", "options"} and len(conds) == 1 and len(conds[0][0]) == 1
-                      and conds[0][1].get("amount", 1) == 1 and conds[0][0][0] in self.by_ref)
-            variant = moved(self, o, entry, size_group, ids, unit.get("extraCategories")) if where == "unit" else None
-            if id(o) in self.consumed:  # the Number's price in a variant moved at so many models (moved)
-                continue
-            if variant is not None:
-                variants.append(variant)
-            elif where == "unit" and set(changes) <= {"extraCategories"} and set(o) == {"hasOption", "options"}:
-                extra_by_option(self, o, tags)
-            elif single and set(changes) - ({"extraCategories"} if where == "unit" else set()) <= VARIANT_KEYS[where]:
-                if "extraCategories" in changes:  # and a price (Mongrel Herds with Ambush: 45 pts, Ambush Predators)
-                    extra_by_option(self, o, tags)
-                slot = by_option.setdefault(conds[0][0][0], {})
-                slot.update({f"{where}.{k}": v for k, v in changes.items() if k != "extraCategories"})
-            else:
-                tags.append(self.limits.not_understood(f"{where} override (" + "/".join(sorted(changes)) + ")"))
-        for ref, changes in by_option.items():
-            variants.append(with_option(self, entry, ref, changes, size_group is not None, ids))
+        variants = override_variants(self, unit, entry, size_group, unit_overrides, ids, tags)
         if unit_cost_limit(self, unit, own_tag, [entry["id"]] + [v["id"] for v in variants], self.raised_caps):
             tags.append(own_tag)
         entry["tags"] = sorted(set(tags) - {None})

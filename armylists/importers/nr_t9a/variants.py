@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from armylists.importers.nr_t9a.limits import condition_refs, listed, norm_ref, ref_tag, refs_of, scaled_size, slug
 
+# What an override may change in an entry of its own for units with one of their options (with_option).
+VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
+                "number": {"cost", "minSize", "maxSize"}}  # the Number's own bounds are its children's: loosened
+
 
 def with_option(conv, entry: dict, ref: str, changes: dict, sized: bool, ids: set) -> dict:
     """The unit as an override makes it where it has one of its options (Black Cloaks as Covert
@@ -166,3 +170,39 @@ def share_options(entry: dict, variants: list[dict], size_mults: dict[str, str])
         if size_mults and variant["size"] != entry["size"]:
             variant["options"] = [{**o, "size": scaled_size(variant["size"], size_mults[o["id"]])}
                                   if o["id"] in size_mults else o for o in variant["options"]]
+
+
+def override_variants(conv, unit: dict, entry: dict, size_group: dict | None, overrides: list[dict], ids: set,
+                      tags: list) -> list[dict]:
+    """The entries of its own a unit's `override`s make (another category at so many models or with an
+    option: `moved`; another price or size with an option: `with_option`); an override that does anything
+    else is named in `tags` as not checked, one adding categories through an option tags that option."""
+    variants, by_option = [], {}
+    number = None
+    if size_group is not None:
+        number = next((c for c in size_group.get("options", []) if c.get("type") == "numeric"), None)
+    sources = [("unit", o) for o in overrides]
+    sources += [("size", o) for o in listed((size_group or {}).get("override"))]
+    sources += [("number", o) for o in listed((number or {}).get("override"))]
+    for where, o in sources:
+        changes = o.get("options") if isinstance(o.get("options"), dict) else {}
+        conds = condition_refs(o.get("hasOption"))
+        single = (set(o) == {"hasOption", "options"} and len(conds) == 1 and len(conds[0][0]) == 1
+                  and conds[0][1].get("amount", 1) == 1 and conds[0][0][0] in conv.by_ref)
+        variant = moved(conv, o, entry, size_group, ids, unit.get("extraCategories")) if where == "unit" else None
+        if id(o) in conv.consumed:  # the Number's price in a variant moved at so many models (moved)
+            continue
+        if variant is not None:
+            variants.append(variant)
+        elif where == "unit" and set(changes) <= {"extraCategories"} and set(o) == {"hasOption", "options"}:
+            extra_by_option(conv, o, tags)
+        elif single and set(changes) - ({"extraCategories"} if where == "unit" else set()) <= VARIANT_KEYS[where]:
+            if "extraCategories" in changes:  # and a price (Mongrel Herds with Ambush: 45 pts, Ambush Predators)
+                extra_by_option(conv, o, tags)
+            slot = by_option.setdefault(conds[0][0][0], {})
+            slot.update({f"{where}.{k}": v for k, v in changes.items() if k != "extraCategories"})
+        else:
+            tags.append(conv.limits.not_understood(f"{where} override (" + "/".join(sorted(changes)) + ")"))
+    for ref, changes in by_option.items():
+        variants.append(with_option(conv, entry, ref, changes, size_group is not None, ids))
+    return variants
