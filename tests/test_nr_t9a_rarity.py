@@ -208,6 +208,45 @@ class TestUnitCostCap:
         assert errors(book, [CHIEF, {"entry": "lord", "options": {"relic": 1}}]) == []
 
 
+class TestHeights:
+    """`hasStat` (profiles.py): an item for models of some Heights only, the unit's own Height deciding."""
+    GEM = option("Eternity Gem", 40, hasStat={"global": {"Hgt": {"values": ["1", "2", "3"]}}})
+    SLEEVES = option("Long Sleeves", 5, hasStat={"global": {"Hgt": {"excluded": ["5"]}}})
+
+    def convert(self, heights: dict):
+        count = unit("Count", 200, options=[self.GEM, self.SLEEVES, {"optionsLabel": "Mount", "maxSize": 1, "options": [
+            option("Revenant", 200, refopt="revenant_mount")]}])
+        giant = unit("Giant", 250, options=[self.GEM, self.SLEEVES])
+        revenant = unit("Revenant Mount", 0, invisible=True)
+        cats = [{"name": "Characters", "refs": ["perso"], "maxPercent": 0.4,
+                 "options": [unit("Chief", 100, options=[GENERAL]), count]},
+                {"name": "Special", "refs": ["special"], "options": [giant]},
+                {"name": "Mounts", "refs": ["mounts"], "invisible": True, "options": [revenant]}]
+        data = {"name": "Test Army", "short": "ta", "version": "1", "army": [{"name": "Army", "options": cats}]}
+        profiles = {uid: {"height": h} for uid, h in heights.items()}  # unitstats.json's `units.ta`
+        book, report = ArmyConverter(data, {}, "2025-06-01", CATEGORIES, profiles=profiles).convert()
+        return build_book(book, SYSTEM, {}, "test army"), report
+
+    def test_an_item_for_some_heights_is_refused_to_a_taller_unit(self):
+        book, report = self.convert({"count": "1", "giant": "5", "revenant_mount": "4"})
+        assert errors(book, [CHIEF, {"entry": "giant", "options": {"eternity-gem": 1}}]) == [
+            "Eternity Gem (a model of Height 1, 2, 3): 1 taken in Giant (u1); at most 0."]
+        assert errors(book, [CHIEF, {"entry": "giant", "options": {"long-sleeves": 1}}]) == [
+            "Long Sleeves (not a model of Height 5): 1 taken in Giant (u1); at most 0."]
+        assert "option hasStat" not in report.unchecked
+
+    def test_the_units_own_height_decides_whatever_it_rides(self):
+        # Measured: New Recruit's lists give Vampire Counts on a Monstrous Revenant (Height 4) an Eternity Gem.
+        book, _ = self.convert({"count": "1", "giant": "3", "revenant_mount": "4"})
+        count = {"entry": "count", "options": {"eternity-gem": 1, "long-sleeves": 1, "revenant": 1}}
+        assert errors(book, [CHIEF, count, {"entry": "giant", "options": {"eternity-gem": 1}}]) == []
+
+    def test_a_unit_without_a_known_height_is_named_not_checked(self):
+        book, report = self.convert({"count": "1"})
+        assert report.unchecked["option hasStat"] == 2  # the Giant's two items
+        assert errors(book, [CHIEF, {"entry": "giant", "options": {"eternity-gem": 1}}]) == []
+
+
 # -- real lists, with the data of their date ---------------------------------------------------------
 
 @lru_cache(maxsize=None)

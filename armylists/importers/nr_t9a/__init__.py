@@ -18,6 +18,7 @@ from armylists.rules.errors import RulesDataError
 from armylists.rules.loader import build_book
 
 from armylists.importers.nr_t9a.army import MAPPING, ArmyConverter, ArmyReport
+from armylists.importers.nr_t9a.profiles import army_profiles
 from armylists.importers.nr_t9a.rarity import read_rules
 from armylists.importers.nr_t9a.source import SHARED_FILES, NrSourceError, Snapshot, open_source
 from armylists.importers.nr_t9a.texts import add_texts
@@ -59,7 +60,10 @@ def convert_army(snapshot: Snapshot, name: str, categories: frozenset[str] | Non
             pools.setdefault(ref, []).extend(pool.get("options") or [])
             heads.setdefault(ref, pool)
     rarity = read_rules(snapshot.json("ruledefs.json")) if "ruledefs.json" in snapshot.keys else None
-    book, report = ArmyConverter(data, pools, snapshot.date, categories, heads=heads, rarity_rules=rarity).convert()
+    profiles = army_profiles(snapshot.json("unitstats.json"), str(data.get("short") or "").lower()) \
+        if "unitstats.json" in snapshot.keys else {}
+    book, report = ArmyConverter(data, pools, snapshot.date, categories, heads=heads, rarity_rules=rarity,
+                                 profiles=profiles).convert()
     add_texts(book, data, pools, {n: snapshot.json(n) for n in TEXT_FILES if n in snapshot.keys})
     return book, report
 

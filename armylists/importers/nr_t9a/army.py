@@ -22,6 +22,7 @@ from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, co
                                                 scaled_size, slug, unit_amount)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
+from armylists.importers.nr_t9a.profiles import height_of, height_rule
 from armylists.importers.nr_t9a.rarity import (RarityRules, item_rarity, rarity_limit, rarity_override, shared_loosest,
                                                 unit_cost_limit)
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
@@ -73,9 +74,10 @@ class Ctx:
 class ArmyConverter:
     def __init__(self, data: dict, pools: dict[str, list[dict]], date: str, categories: frozenset[str] | None = None,
                  system: str = MAPPING["system"], heads: dict[str, dict] | None = None,
-                 rarity_rules: RarityRules | None = None):
+                 rarity_rules: RarityRules | None = None, profiles: dict | None = None):
         # How often a unit or option may be taken, what a unit may cost: the data's rule text (rarity.py)
         self.rarity_rules = rarity_rules or RarityRules()
+        self.profiles = profiles or {}  # unit_id -> its profile in unitstats.json (a Height: profiles.py)
         self.shared_max = shared_loosest(self, pools)  # an item of two pools: one item, its loosest rarity
         pools = merge_shared(pools)
         self.data, self.pools, self.date, self.system = data, pools, date, system
@@ -201,6 +203,7 @@ class ArmyConverter:
         self.unit_refs = refs_of(unit)
         self.allowances: list[tuple[str, int, list]] = []
         self.raised_caps: list[tuple[str, int]] = []  # (tag, points) of options raising the unit's cost cap
+        self.unit_height = height_of(unit, self.profiles)  # for the options of some Heights only (hasStat)
         entry = {"id": eid, "name": unit["name"], "category": category, "troop_type": MAPPING["troop_type"],
                  "points": 0, "size": {"min": 1, "max": 1}}
         own_tag = "e-" + slug(eid, 70)
@@ -457,7 +460,9 @@ class ArmyConverter:
                     option["requires_any"] = ids
             for ref in option.pop("_unless", []):
                 option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
-            for key in ("override", "hasStat", "uniqueChildrenCombo",
+            if node.get("hasStat"):
+                tags.update(t for t in [height_rule(self, option, node["hasStat"])] if t)
+            for key in ("override", "uniqueChildrenCombo",
                         "guidingCost", "dominant", "extraLeafCost"):
                 if key == "override" and (id(node) in self.priced_otherwise or not rest) or \
                         key == "guidingCost" and id(node) in self.priced_otherwise:
