@@ -183,15 +183,37 @@ class TestConstructs:
         assert read_list(summary, book, 4500).units[0].options == {
             "rune-of-iron": 1, "rune-of-the-forge": 2, "battle-rune-s": 3}
 
-    def test_a_group_bound_an_override_lifts_is_kept_loosest_and_warned_of(self):
-        # Ogre Khans' Hoardmaster: the Close Combat Weapon group's `maxSize: 1` becomes -1 (no bound).
+    def test_a_group_bound_an_override_changes_where_the_unit_has_an_option_is_checked(self):
+        # Ogre Khans' Hoardmaster: the Close Combat Weapon group's `maxSize: 1` becomes -1 (no bound); the
+        # Paths: `maxSize: 1`, 2 with the Essence of a Free Mind (`art_free_ess`).
         weapons = {"optionsLabel": "Close Combat Weapon", "maxSize": 1, "options": [
             check_option("Paired Weapons", 10), check_option("Great Weapon", 20)], "override": [
             {"hasOption": [{"refs": ["hoardmaster"], "amount": 1}], "options": {"maxSize": -1}}]}
-        book, report = army(characters=[hero("Khan", 100, [weapons, check_option("Hoardmaster", 0, refs=["hoardmaster"])])])
-        assert report.unchecked["group size override"] == 1
+        paths = {"optionsLabel": "Path", "maxSize": 1, "options": [check_option(p) for p in ("Alchemy", "Evocation", "Occultism")],
+                 "override": [{"hasOption": [{"refs": ["art_free_ess"], "amount": 1}], "options": {"maxSize": 2}}]}
+        essence = check_option("Essence of a Free Mind", 30, refs=["art_free_ess"])
+        book, report = army(characters=[hero("Khan", 100, [weapons, paths, essence,
+                                                           check_option("Hoardmaster", 0, refs=["hoardmaster"])])])
+        assert "group size override" not in report.unchecked
         both = {"entry": "khan", "options": {"hoardmaster": 1, "paired-weapons": 1, "great-weapon": 1}}
         report, codes = judge(book, [both])
+        assert codes == [] and [v.code for v in report.violations if v.severity == "warning"] == []
+        report, codes = judge(book, [{"entry": "khan", "options": {"paired-weapons": 1, "great-weapon": 1}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "khan: Close Combat Weapon: 2 taken in Khan (u1); at most 1."]
+        two = {"alchemy": 1, "evocation": 1}
+        assert judge(book, [{"entry": "khan", "options": {**two, "essence-of-a-free-mind": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "khan", "options": {**two, "occultism": 1, "essence-of-a-free-mind": 1}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == ["khan: Path: 3 taken in Khan (u1); at most 2."]
+        report, codes = judge(book, [{"entry": "khan", "options": two}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == ["khan: Path: 2 taken in Khan (u1); at most 1."]
+
+    def test_a_group_minimum_an_override_changes_is_kept_loosest_and_warned_of(self):
+        magic = {"optionsLabel": "Magic", "minSize": 1, "options": [check_option("Apprentice"), check_option("Master")],
+                 "override": [{"hasNotOption": [{"refs": ["wizard"], "amount": 1}], "options": {"minSize": 0}}]}
+        book, report = army(characters=[hero("Mage", 100, [magic])])
+        assert report.unchecked["group size override"] == 1
+        report, codes = judge(book, [{"entry": "mage", "options": {"master": 1}}])
         assert codes == [] and [v.code for v in report.violations if v.severity == "warning"] == ["tally.max"]
 
     def test_it_caps_the_allowance_without_ignore_cost_options(self):

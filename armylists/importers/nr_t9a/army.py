@@ -17,7 +17,8 @@ from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_count, is_choice,
+from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_bound_tags, group_bounds,
+                                                group_count, is_choice,
                                                 listed, norm_ref, percent_of, ref_tag, refs_of,
                                                 scaled_size, slug, unit_amount)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
@@ -204,6 +205,7 @@ class ArmyConverter:
         self.allowances: list[tuple[str, int, list]] = []
         self.raised_caps: list[tuple[str, int]] = []  # (tag, points) of options raising the unit's cost cap
         self.unit_height = height_of(unit, self.profiles)  # for the options of some Heights only (hasStat)
+        self.bounded_groups: dict[str, str] = {}  # a group whose bounds an override changes -> its tag (limits.py)
         entry = {"id": eid, "name": unit["name"], "category": category, "troop_type": MAPPING["troop_type"],
                  "points": 0, "size": {"min": 1, "max": 1}}
         own_tag = "e-" + slug(eid, 70)
@@ -278,7 +280,8 @@ class ArmyConverter:
             group["max"] = max([group["max"]] + [GROUP_ANY if int(x.get("maxSize", 0) or 0) < 0 else
                                                  int(x.get("maxSize", 0) or 0) for x in sizes])
             low = min([int(low or 0)] + [int(x.get("minSize", low or 0) or 0) for x in sizes])
-            ctx.unchecked = self.limits.not_understood("group size override")
+            if not group_bounds(self, gid, name or "choice", node, listed(node.get("override"))):
+                ctx.unchecked = self.limits.not_understood("group size override")
         if low and ctx.parent is None:
             group["min"] = int(low)
         self.groups[gid] = group
@@ -318,6 +321,7 @@ class ArmyConverter:
                 self.following.pop()
         if inner.group:
             group_count(self, inner.group)
+            group_bound_tags(self, inner.group)
         if node.get("refopt"):
             mount = self.mounts.get(node["refopt"])
             if mount is None:

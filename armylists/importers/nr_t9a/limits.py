@@ -283,6 +283,46 @@ def group_count(conv, gid: str) -> None:
                      "entries": [conv.eid], "max": high})
 
 
+def group_bounds(conv, gid: str, name: str, node: dict, overrides: list[dict]) -> bool:
+    """A group's `maxSize` that an override changes where the unit has an option, or the army has one (the
+    Paths: two with the Essence of a Free Mind, `art_free_ess`): a count of the group's options in the unit,
+    bounded by the group's own maximum and by each override's where its condition holds, in order. The
+    group's `minSize` overrides are not read: False (the caller names the construct) where one is there."""
+    mods = []
+    for o in overrides:
+        changes = o.get("options") if isinstance(o.get("options"), dict) else {}
+        if not {"maxSize", "minSize"} & set(changes):
+            continue
+        keys = set(o) - {"options"}
+        conds = condition_refs(o.get(next(iter(keys)))) if len(keys) == 1 else []
+        if set(changes) != {"maxSize"} or keys - {"hasOption", "hasNotOption", "armyHasOption"} or len(conds) != 1 \
+                or not conds[0][0] or not isinstance(changes["maxSize"], int):
+            return False
+        refs, extra = conds[0]
+        amount = extra.get("amount", 1)
+        if not isinstance(amount, int):
+            return False
+        key = next(iter(keys))
+        tally = {"count": sorted({ref_tag(r) for r in refs})} | ({} if key == "armyHasOption" else {"scope": "unit"})
+        when = {"tally": tally, "is": "lessThan" if key == "hasNotOption" else "atLeast", "value": amount}
+        mods.append({"target": "max", "op": "set", "value": max(-1, changes["maxSize"]), "when": when})
+    tag = f"gb-{slug(conv.eid, 60)}-{gid}"
+    high = node.get("maxSize")
+    conv.limits.add({"label": f"{conv.eid}: {name}", "count": [tag], "scope": "unit",
+                     "entries": [conv.eid], "max": int(high) if isinstance(high, int) and high >= 0 else -1,
+                     "modifiers": mods})
+    conv.bounded_groups[gid] = tag
+    return True
+
+
+def group_bound_tags(conv, gid: str) -> None:
+    """The tag of group_bounds' count on the group's options, once they are made."""
+    if gid in conv.bounded_groups:
+        for o in conv.options:
+            if o.get("group") == gid:
+                o["tags"].add(conv.bounded_groups[gid])
+
+
 def unit_amount(conv, option: dict, node: dict, refs: list[str], amount) -> None:
     """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
     not once the model has two): the options of the unit with this condition are at most `amount`. On an
