@@ -205,7 +205,7 @@ class ArmyConverter:
         self.allowances: list[tuple[str, int, list]] = []
         self.raised_caps: list[tuple[str, int]] = []  # (tag, points) of options raising the unit's cost cap
         self.unit_height = height_of(unit, self.profiles)  # for the options of some Heights only (hasStat)
-        self.bounded_groups: dict[str, str] = {}  # a group whose bounds an override changes -> its tag (limits.py)
+        self.bounded_groups: dict[str, str] = {}  # a group whose bound an override changes -> its tag (limits.py)
         entry = {"id": eid, "name": unit["name"], "category": category, "troop_type": MAPPING["troop_type"],
                  "points": 0, "size": {"min": 1, "max": 1}}
         own_tag = "e-" + slug(eid, 70)
@@ -267,15 +267,17 @@ class ArmyConverter:
         """The group the node's children form, or None where they are free choices."""
         # `minSinze` (misspelt, once) is not read: New Recruit ignores it (Seekers priced without Vanguard)
         high, low = node.get("maxSize"), node.get("minSize")
+        sizes = [o["options"] for o in listed(node.get("override"))
+                 if isinstance(o.get("options"), dict) and {"maxSize", "minSize"} & set(o["options"])]
         if high is None and not low:
+            if sizes:  # a minimum only where the army has an option (Undying Dynasties' Terracotta Army): unread
+                ctx.unchecked = self.limits.not_understood("group size override (no bounds of its own)")
             return None
         gid = f"g{len(self.groups) + 1}"
         group: dict = {"name": name or "choice", "max": max(1, int(high)) if high is not None else GROUP_ANY}
-        sizes = [o["options"] for o in listed(node.get("override"))
-                 if isinstance(o.get("options"), dict) and {"maxSize", "minSize"} & set(o["options"])]
         if sizes:
-            # A bound an override changes where some option is taken: the loosest is kept, and a list
-            # taking one of the group's options is told it was not checked.
+            # A bound an override changes where some option is taken: the loosest is the group's, the
+            # override's checked per unit (group_bounds), or where it says more, named as not checked.
             # (maxSize -1: no bound; Ogre Khans' Hoardmaster carries every close combat weapon)
             group["max"] = max([group["max"]] + [GROUP_ANY if int(x.get("maxSize", 0) or 0) < 0 else
                                                  int(x.get("maxSize", 0) or 0) for x in sizes])

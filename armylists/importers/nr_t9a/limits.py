@@ -284,33 +284,38 @@ def group_count(conv, gid: str) -> None:
 
 
 def group_bounds(conv, gid: str, name: str, node: dict, overrides: list[dict]) -> bool:
-    """A group's `maxSize` that an override changes where the unit has an option, or the army has one (the
-    Paths: two with the Essence of a Free Mind, `art_free_ess`): a count of the group's options in the unit,
-    bounded by the group's own maximum and by each override's where its condition holds, in order. The
-    group's `minSize` overrides are not read: False (the caller names the construct) where one is there."""
+    """A group's `maxSize` that an override changes where the unit has an option, has none, or the army has
+    one (the Paths: two with the Essence of a Free Mind, `art_free_ess`; an Ogre Khans Hoardmaster's weapons:
+    any number): a count of the group's options in the unit, bounded by the group's own and by each
+    override's where all its conditions hold, in order. False (the caller names the construct) where an
+    override says anything else: a `minSize` is not read (measured: the Hoardmaster's "at least 4" weapons
+    is not what New Recruit's lists take)."""
     mods = []
     for o in overrides:
-        changes = o.get("options") if isinstance(o.get("options"), dict) else {}
+        changes = {k: v for k, v in (o.get("options") or {}).items() if k != "optionsLabel"} \
+            if isinstance(o.get("options"), dict) else {}
         if not {"maxSize", "minSize"} & set(changes):
             continue
         keys = set(o) - {"options"}
-        conds = condition_refs(o.get(next(iter(keys)))) if len(keys) == 1 else []
-        if set(changes) != {"maxSize"} or keys - {"hasOption", "hasNotOption", "armyHasOption"} or len(conds) != 1 \
-                or not conds[0][0] or not isinstance(changes["maxSize"], int):
+        if set(changes) != {"maxSize"} or not keys or keys - {"hasOption", "hasNotOption", "armyHasOption"} \
+                or not isinstance(changes["maxSize"], int):
             return False
-        refs, extra = conds[0]
-        amount = extra.get("amount", 1)
-        if not isinstance(amount, int):
+        whens = []
+        for key in sorted(keys):
+            for refs, extra in condition_refs(o[key]):
+                amount = extra.get("amount", 1)
+                if not refs or not isinstance(amount, int) or set(extra) - {"amount"}:
+                    return False
+                tally = {"count": sorted({ref_tag(r) for r in refs}), **({} if key == "armyHasOption" else {"scope": "unit"})}
+                whens.append({"tally": tally, "is": "lessThan" if key == "hasNotOption" else "atLeast", "value": amount})
+        if not whens:
             return False
-        key = next(iter(keys))
-        tally = {"count": sorted({ref_tag(r) for r in refs})} | ({} if key == "armyHasOption" else {"scope": "unit"})
-        when = {"tally": tally, "is": "lessThan" if key == "hasNotOption" else "atLeast", "value": amount}
-        mods.append({"target": "max", "op": "set", "value": max(-1, changes["maxSize"]), "when": when})
+        mods.append({"target": "max", "op": "set", "value": max(-1, changes["maxSize"]),
+                     "when": whens[0] if len(whens) == 1 else {"all": whens}})
     tag = f"gb-{slug(conv.eid, 60)}-{gid}"
     high = node.get("maxSize")
-    conv.limits.add({"label": f"{conv.eid}: {name}", "count": [tag], "scope": "unit",
-                     "entries": [conv.eid], "max": int(high) if isinstance(high, int) and high >= 0 else -1,
-                     "modifiers": mods})
+    conv.limits.add({"label": f"{conv.eid}: {name}", "count": [tag], "scope": "unit", "entries": [conv.eid],
+                     "max": int(high) if isinstance(high, int) and high >= 0 else -1, "modifiers": mods})
     conv.bounded_groups[gid] = tag
     return True
 
