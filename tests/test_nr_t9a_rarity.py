@@ -2,11 +2,11 @@
 (`maxUnitCost`), as the data's own rule text states them (armylists/importers/nr_t9a/rarity.py;
 docs/import-nr-t9a.md "Rarity and the unit cost cap").
 
-ruledefs.json's `rulebook-build_an_army`, section "Rarity - Restrictions for Units and Items" (from 2025):
-each rarity is one per so many Army Points, fractions rounded up (Regular 500, Ordinary 750 from 2026-04,
-Common 1000, Uncommon 1500, Rare 2500, Extraordinary 5000; Legendary once), and until 2026-01 "no unit can
-have a points cost above 600 points" unless its entry (or mount) says otherwise. The text is read from the
-bundle in ../shared/external/new-recruit-t9a at run time; the small armies below are in the data's shape.
+ruledefs.json's `rulebook-build_an_army` (from 2025) makes each rarity one per so many Army Points,
+fractions rounded up (Regular 500, Ordinary 750 from 2026-04, Common 1000, Uncommon 1500, Rare 2500,
+Extraordinary 5000; Legendary once), and until 2026-01 caps a unit's cost at 600 points unless its entry
+(or mount) says otherwise. The text is read from the bundle in ../shared/external/new-recruit-t9a at run
+time; the small armies below are in the data's shape.
 """
 from __future__ import annotations
 

@@ -1,12 +1,11 @@
 """How often a unit or an option may be taken (its `rarity`), and how much one unit may cost (`maxUnitCost`),
 as New Recruit's T9A data states them: the bounds are read from the data's own rule text, not written here.
 
-The text (ruledefs.json `rulebook-build_an_army`, section "Rarity - Restrictions for Units and Items",
-from 2025) gives each rarity a number of Army Points per one taken, fractions rounded up ("Regular: these
-Unit Entries are limited to a maximum of 1 per 500 Army Points (rounding fractions up)"; Legendary: "can
-only ever be taken once per army"), and until 2026-01 a general cap on a unit's cost ("no unit can have a
-points cost above 600 points"; "a unit with (max. 800 pts) ... can cost up to 800 points instead"), which
-an entry's or a mount's `maxUnitCost` replaces. Data of a date whose text says neither keeps what it says.
+The text (ruledefs.json `rulebook-build_an_army`, its section on rarity, from 2025) gives each rarity a number
+of Army Points per one taken, fractions rounded up (Regular one per 500 points, Rare one per 2500...; a
+Legendary one once whatever the size), and from 2024-12 until 2026-01 a cap on what any one unit may cost
+(600 points), which an entry's or a mount's `maxUnitCost` replaces. Where the text of a date states none
+of this, nothing is bounded by it (docs/import-nr-t9a.md, "Rarity and the unit cost cap").
 
 `conv` is the army.py ArmyConverter converting the army (its limits, its mounts).
 """
