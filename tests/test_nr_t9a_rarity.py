@@ -209,37 +209,56 @@ class TestUnitCostCap:
 
 
 class TestHeights:
-    """`hasStat` (profiles.py): an item for models of some Heights only, the unit's own Height deciding."""
+    """`hasStat` (profiles.py): an item for models of some Heights only; a mount taller than its rider
+    decides, unless an override of the item lifts it where the unit has that mount."""
     GEM = option("Eternity Gem", 40, hasStat={"global": {"Hgt": {"values": ["1", "2", "3"]}}})
     SLEEVES = option("Long Sleeves", 5, hasStat={"global": {"Hgt": {"excluded": ["5"]}}})
+    # Vampire Counts' Eternity Gem: any Height where the Count rides a Monstrous Revenant (`hasStat: {}`).
+    LIFTED = {**GEM, "name": "Grave Gem", "override": [
+        {"hasOption": [{"refs": ["revenant_mount"], "amount": 1}], "options": {"hasStat": {}}}]}
 
     def convert(self, heights: dict):
-        count = unit("Count", 200, options=[self.GEM, self.SLEEVES, {"optionsLabel": "Mount", "maxSize": 1, "options": [
-            option("Revenant", 200, refopt="revenant_mount")]}])
+        count = unit("Count", 200, options=[self.GEM, self.SLEEVES, self.LIFTED, {
+            "optionsLabel": "Mount", "maxSize": 1, "options": [option("Revenant", 200, refopt="revenant_mount"),
+                                                               option("Dragon", 300, refopt="dragon_mount")]}])
         giant = unit("Giant", 250, options=[self.GEM, self.SLEEVES])
-        revenant = unit("Revenant Mount", 0, invisible=True)
+        mounts = [{**unit("Revenant Mount", 0, invisible=True), "refs": ["revenant_mount"]},
+                  unit("Dragon Mount", 0, invisible=True)]
         cats = [{"name": "Characters", "refs": ["perso"], "maxPercent": 0.4,
                  "options": [unit("Chief", 100, options=[GENERAL]), count]},
                 {"name": "Special", "refs": ["special"], "options": [giant]},
-                {"name": "Mounts", "refs": ["mounts"], "invisible": True, "options": [revenant]}]
+                {"name": "Mounts", "refs": ["mounts"], "invisible": True, "options": mounts}]
         data = {"name": "Test Army", "short": "ta", "version": "1", "army": [{"name": "Army", "options": cats}]}
         profiles = {uid: {"height": h} for uid, h in heights.items()}  # unitstats.json's `units.ta`
         book, report = ArmyConverter(data, {}, "2025-06-01", CATEGORIES, profiles=profiles).convert()
         return build_book(book, SYSTEM, {}, "test army"), report
 
+    HEIGHTS = {"count": "1", "giant": "5", "revenant_mount": "4", "dragon_mount": "5"}
+
     def test_an_item_for_some_heights_is_refused_to_a_taller_unit(self):
-        book, report = self.convert({"count": "1", "giant": "5", "revenant_mount": "4"})
+        book, report = self.convert(self.HEIGHTS)
         assert errors(book, [CHIEF, {"entry": "giant", "options": {"eternity-gem": 1}}]) == [
             "Eternity Gem (a model of Height 1, 2, 3): 1 taken in Giant (u1); at most 0."]
         assert errors(book, [CHIEF, {"entry": "giant", "options": {"long-sleeves": 1}}]) == [
             "Long Sleeves (not a model of Height 5): 1 taken in Giant (u1); at most 0."]
         assert "option hasStat" not in report.unchecked
 
-    def test_the_units_own_height_decides_whatever_it_rides(self):
-        # Measured: New Recruit's lists give Vampire Counts on a Monstrous Revenant (Height 4) an Eternity Gem.
-        book, _ = self.convert({"count": "1", "giant": "3", "revenant_mount": "4"})
-        count = {"entry": "count", "options": {"eternity-gem": 1, "long-sleeves": 1, "revenant": 1}}
-        assert errors(book, [CHIEF, count, {"entry": "giant", "options": {"eternity-gem": 1}}]) == []
+    def test_a_taller_mount_decides(self):
+        book, _ = self.convert(self.HEIGHTS)
+        on_foot = {"entry": "count", "options": {"eternity-gem": 1, "long-sleeves": 1}}
+        assert errors(book, [CHIEF, on_foot]) == []
+        revenant = {"entry": "count", "options": {"eternity-gem": 1, "long-sleeves": 1, "revenant": 1}}
+        assert errors(book, [CHIEF, revenant]) == [
+            "Eternity Gem (a model of Height 1, 2, 3): 1 taken in Count (u1); at most 0."]  # Height 4
+        dragon = {"entry": "count", "options": {"long-sleeves": 1, "dragon": 1}}
+        assert errors(book, [CHIEF, dragon]) == ["Long Sleeves (not a model of Height 5): 1 taken in Count (u1); at most 0."]
+
+    def test_an_override_lifts_it_where_the_unit_has_an_option(self):
+        book, report = self.convert(self.HEIGHTS)
+        assert errors(book, [CHIEF, {"entry": "count", "options": {"grave-gem": 1, "revenant": 1}}]) == []
+        assert errors(book, [CHIEF, {"entry": "count", "options": {"grave-gem": 1, "dragon": 1}}]) == [
+            "Grave Gem (a model of Height 1, 2, 3): 1 taken in Count (u1); at most 0."]
+        assert "option override" not in report.unchecked
 
     def test_a_unit_without_a_known_height_is_named_not_checked(self):
         book, report = self.convert({"count": "1"})

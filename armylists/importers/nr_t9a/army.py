@@ -23,7 +23,7 @@ from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, co
                                                 scaled_size, slug, unit_amount)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
-from armylists.importers.nr_t9a.profiles import height_of, height_rule
+from armylists.importers.nr_t9a.profiles import height_of, height_rule, stat_override
 from armylists.importers.nr_t9a.rarity import (RarityRules, item_rarity, rarity_limit, rarity_override, shared_loosest,
                                                 unit_cost_limit)
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
@@ -204,7 +204,7 @@ class ArmyConverter:
         self.unit_refs = refs_of(unit)
         self.allowances: list[tuple[str, int, list]] = []
         self.raised_caps: list[tuple[str, int]] = []  # (tag, points) of options raising the unit's cost cap
-        self.unit_height = height_of(unit, self.profiles)  # for the options of some Heights only (hasStat)
+        self.unit_height, self.mount_heights = height_of(unit, self.profiles), {}  # Heights, by a mount's tag (hasStat)
         self.bounded_groups: dict[str, str] = {}  # a group whose bound an override changes -> its tag (limits.py)
         entry = {"id": eid, "name": unit["name"], "category": category, "troop_type": MAPPING["troop_type"],
                  "points": 0, "size": {"min": 1, "max": 1}}
@@ -377,6 +377,9 @@ class ArmyConverter:
         refs = refs_of(node)
         if node.get("refopt") in self.mounts:  # a mount option carries its mount's refs (`sky_sloop`)
             refs = refs + [r for r in refs_of(self.mounts[node["refopt"]]) if r not in refs]
+            if height_of(self.mounts[node["refopt"]], self.profiles) is not None:  # for the items of some (hasStat)
+                refs.append("mh-" + slug(f"{self.eid}-{oid}", 70))
+                self.mount_heights[ref_tag(refs[-1])] = height_of(self.mounts[node["refopt"]], self.profiles)
         tags = {ref_tag(r) for r in refs}
         for r in refs:
             self.by_ref.setdefault(r, []).append(oid)
@@ -448,6 +451,7 @@ class ArmyConverter:
                 option.setdefault("excludes", []).extend(i for i in ids if i not in option.get("excludes", []))
             gates, rest = army_gates(listed(node.get("override")))
             rarities, rest = [o for o in rest if rarity_override(o)], [o for o in rest if not rarity_override(o)]
+            stats, rest = [o for o in rest if stat_override(o)], [o for o in rest if not stat_override(o)]
             if node.get("armyHasNotOption") or gates:
                 tags.add(own_tag)
                 tags.update(self.limits.army_has_not(node.get("armyHasNotOption"), refs_of(node), own_tag,
@@ -466,8 +470,8 @@ class ArmyConverter:
                     option["requires_any"] = ids
             for ref in option.pop("_unless", []):
                 option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
-            if node.get("hasStat"):
-                tags.update(t for t in [height_rule(self, option, node["hasStat"])] if t)
+            if node.get("hasStat") or stats:
+                tags.update(t for t in [height_rule(self, option, node.get("hasStat") or {}, stats)] if t)
             for key in ("override", "uniqueChildrenCombo",
                         "guidingCost", "dominant", "extraLeafCost"):
                 if key == "override" and (id(node) in self.priced_otherwise or not rest) or \
