@@ -55,7 +55,9 @@ def test_the_bounds_are_read_from_the_datas_rule_text(commit, expected):
                                       # past Python's 4,300 digits an int() raises: such numbers are not read
                                       {"rules": {"rulebook-build_an_army": {"def": "Rare: these items are limited to a "
                                        f"maximum of 1 per {'9' * 5000} Army Points; no unit can have a points cost "
-                                       f"above {'9' * 5000} points"}}}])
+                                       f"above {'9' * 5000} points"}}},
+                                      {"rules": {"rulebook-build_an_army": {"def": "Rare: these items are limited to a "
+                                       "maximum of 1 per ,, Army Points; no unit can have a points cost above ,"}}}])
 def test_a_text_that_states_nothing_usable_bounds_nothing(ruledefs):
     assert read_rules(ruledefs) == RarityRules()
 

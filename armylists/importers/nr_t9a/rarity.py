@@ -21,11 +21,12 @@ import yaml
 from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, slug
 
 RULE_ID = "rulebook-build_an_army"
+RULE_NUMBER_CHARS = 9  # a number of the text is read up to so many characters ("1,000"); a longer one is none
 _PER = re.compile(r"([A-Z][a-z]+)\s*:\s*these\s+(?:unit\s+entries|items)\s+are\s+limited\s+to\s+a\s+maximum\s+of\s+"
-                  r"(?:1|one|once)\s+per\s+([\d,]{1,9})\s+army\s+points", re.I)
+                  rf"(?:1|one|once)\s+per\s+(\d[\d,]{{0,{RULE_NUMBER_CHARS - 1}}})\s+army\s+points", re.I)
 _ONCE = re.compile(r"([A-Z][a-z]+)\s*:\s*these\s+items\s+can\s+only\s+(?:ever\s+)?be\s+taken\s+once\s+per\s+army", re.I)
 _CAP = re.compile(r"(?:no\s+unit\s+can\s+have\s+a\s+points\s+cost\s+above|a\s+unit\s+can\s+cost\s+no\s+more\s+tha[nt]?)"
-                  r"\s+([\d,]{1,9})\b", re.I)  # a number of at most 9 characters: no 4,300-digit int
+                  rf"\s+(\d[\d,]{{0,{RULE_NUMBER_CHARS - 1}}})\b", re.I)
 ONCE = 0  # `per_points` of a rarity taken once per army, whatever the limit
 # Before the rule text stated rarities (2024), the bounds measured on the lists (nr_t9a.yaml `rarity_max`).
 MAPPING_FALLBACK = yaml.safe_load(Path(__file__).with_name("nr_t9a.yaml").read_text(encoding="utf-8"))["rarity_max"]
