@@ -208,6 +208,20 @@ class TestConstructs:
         report, codes = judge(book, [{"entry": "khan", "options": two}])
         assert [v.message for v in report.violations if v.code == "tally.max"] == ["khan: Path: 2 taken in Khan (u1); at most 1."]
 
+    def test_an_override_on_a_ref_no_option_of_the_unit_carries_never_holds(self):
+        # Dread Elves' Shadow Riders: "at most 6 with the Banner of Urlain", a banner they cannot take.
+        def riders(options=()):
+            return {"name": "Riders", "unit_id": "riders", "cost": 0, "refs": ["riders"], "options": [
+                {"minSize": 5, "maxSize": 10, "addToUnitSize": True, "options": [{"name": "Number", "type": "numeric", "cost": 20}],
+                 "override": [{"hasOption": [{"refs": ["banner_of_urlain"], "amount": 1}], "options": {"maxSize": 6}}]},
+                *options]}
+        book, report = army(special=[riders()])
+        assert [(e.id, e.size_max) for e in book.entries.values()] == [("riders", 10)]
+        assert not any("override" in c for c in report.unchecked)
+        book, report = army(special=[riders([check_option("Banner of Urlain", 40, refs=["banner_of_urlain"])])])
+        assert [(e.id, e.size_max) for e in book.entries.values()] == [("riders", 10), ("riders-with-banner-of-urlain", 6)]
+        assert not any("override" in c for c in report.unchecked)
+
     def test_a_group_minimum_an_override_changes_is_kept_loosest_and_warned_of(self):
         magic = {"optionsLabel": "Magic", "minSize": 1, "options": [check_option("Apprentice"), check_option("Master")],
                  "override": [{"hasNotOption": [{"refs": ["wizard"], "amount": 1}], "options": {"minSize": 0}}]}

@@ -201,6 +201,9 @@ def override_variants(conv, unit: dict, entry: dict, size_group: dict | None, ov
                 extra_by_option(conv, o, tags)
             slot = by_option.setdefault(conds[0][0][0], {})
             slot.update({f"{where}.{k}": v for k, v in changes.items() if k != "extraCategories"})
+        elif set(o) == {"hasOption", "options"} and conds and not any(
+                r in conv.by_ref or r in conv.unit_refs for refs, _ in conds for r in refs):
+            continue  # no option of the unit carries the ref: it never holds (Shadow Riders take no banner)
         else:
             tags.append(conv.limits.not_understood(f"{where} override (" + "/".join(sorted(changes)) + ")"))
     for ref, changes in by_option.items():
