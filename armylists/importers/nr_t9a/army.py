@@ -77,7 +77,7 @@ class ArmyConverter:
                  system: str = MAPPING["system"], heads: dict[str, dict] | None = None,
                  rarity_rules: RarityRules | None = None, profiles: dict | None = None):
         # How often a unit or option may be taken, what a unit may cost: the data's rule text (rarity.py)
-        self.rarity_rules = rarity_rules or RarityRules()
+        self.rarity_rules, self.rarity_max = rarity_rules or RarityRules(), MAPPING["rarity_max"]  # the latter: 2024's
         self.profiles = profiles or {}  # unit_id -> its profile in unitstats.json (a Height: profiles.py)
         self.shared_max = shared_loosest(self, pools)  # an item of two pools: one item, its loosest rarity
         pools = merge_shared(pools)

@@ -14,9 +14,6 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
-
-import yaml
 
 from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, slug
 
@@ -28,8 +25,6 @@ _ONCE = re.compile(r"([A-Z][a-z]+)\s*:\s*these\s+items\s+can\s+only\s+(?:ever\s+
 _CAP = re.compile(r"(?:no\s+unit\s+can\s+have\s+a\s+points\s+cost\s+above|a\s+unit\s+can\s+cost\s+no\s+more\s+tha[nt]?)"
                   rf"\s+(\d[\d,]{{0,{RULE_NUMBER_CHARS - 1}}})\b", re.I)
 ONCE = 0  # `per_points` of a rarity taken once per army, whatever the limit
-# Before the rule text stated rarities (2024), the bounds measured on the lists (nr_t9a.yaml `rarity_max`).
-MAPPING_FALLBACK = yaml.safe_load(Path(__file__).with_name("nr_t9a.yaml").read_text(encoding="utf-8"))["rarity_max"]
 
 
 @dataclass(frozen=True)
@@ -124,10 +119,10 @@ def unit_cost_limit(conv, unit: dict, own_tag: str, entries: list[str], raised: 
 
 def item_bound(conv, rarity) -> dict | None:
     """A pool item's bounds by its rarity: the rule text's, or where the data of the date has no such text
-    (2024), nr_t9a.yaml's `rarity_max`, measured on the lists (docs/import-nr-t9a.md)."""
+    (2024), nr_t9a.yaml's `rarity_max` (`conv.rarity_max`), measured on the lists (docs/import-nr-t9a.md)."""
     if conv.rarity_rules.per_points:
         return conv.rarity_rules.bound(rarity)
-    most = MAPPING_FALLBACK.get(rarity) if isinstance(rarity, str) else None
+    most = conv.rarity_max.get(rarity) if isinstance(rarity, str) else None
     return None if most is None else {"max": most}
 
 
