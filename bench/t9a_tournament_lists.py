@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from armylists.importers.nr_t9a import NrSourceError, convert_army, open_source  # noqa: E402
 from armylists.importers.nr_t9a.army import MAPPING  # noqa: E402
+from armylists.importers.nr_t9a.profiles import army_profiles  # noqa: E402
 from armylists.importers.nr_t9a.rarity import read_rules  # noqa: E402
 from armylists.importers.nr_t9a.summary import read_list  # noqa: E402
 from armylists.rules import parse_roster, validate  # noqa: E402
@@ -93,12 +94,16 @@ class Books:
         name = f"{army.lower()}.json"
         if name not in snapshot.keys:
             return None
-        # the rule text's rarities and unit cost cap (rarity.py) are the third input; its other changes are texts
+        # The rule text's rarities and unit cost cap (rarity.py) and the army's Heights (profiles.py) are inputs
+        # too; the other changes of those files are texts and profiles no price or limit reads.
         rules = self.rarities.get(snapshot.keys.get("ruledefs.json"))
         if rules is None:
             rules = self.rarities.setdefault(snapshot.keys.get("ruledefs.json"), repr(read_rules(
                 snapshot.json("ruledefs.json") if "ruledefs.json" in snapshot.keys else None)))
-        key = (snapshot.keys[name], snapshot.keys.get("special.json"), rules)
+        stats = snapshot.json("unitstats.json") if "unitstats.json" in snapshot.keys else None
+        heights = tuple(sorted((uid, str(p.get("height"))) for uid, p in army_profiles(stats, army.lower()).items()
+                               if isinstance(p, dict)))
+        key = (snapshot.keys[name], snapshot.keys.get("special.json"), rules, heights)
         if key not in self.built:
             done = convert_army(snapshot, name, frozenset(c.id for c in self.system.categories))
             self.built[key] = build_book(done[0], self.system, {}, name) if done else None
