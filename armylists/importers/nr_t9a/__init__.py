@@ -59,12 +59,12 @@ def convert_army(snapshot: Snapshot, name: str, categories: frozenset[str] | Non
         for ref in [refs] if isinstance(refs, str) else refs:
             pools.setdefault(ref, []).extend(pool.get("options") or [])
             heads.setdefault(ref, pool)
-    rarity = read_rules(snapshot.json("ruledefs.json")) if "ruledefs.json" in snapshot.keys else None
-    profiles = army_profiles(snapshot.json("unitstats.json"), str(data.get("short") or "").lower()) \
-        if "unitstats.json" in snapshot.keys else {}
-    book, report = ArmyConverter(data, pools, snapshot.date, categories, heads=heads, rarity_rules=rarity,
-                                 profiles=profiles).convert()
-    add_texts(book, data, pools, {n: snapshot.json(n) for n in TEXT_FILES if n in snapshot.keys})
+    texts = {n: snapshot.json(n) for n in TEXT_FILES if n in snapshot.keys}  # each file read once
+    book, report = ArmyConverter(data, pools, snapshot.date, categories, heads=heads,
+                                 rarity_rules=read_rules(texts.get("ruledefs.json")),
+                                 profiles=army_profiles(texts.get("unitstats.json"), str(data.get("short", "")).lower())
+                                 ).convert()
+    add_texts(book, data, pools, texts)
     return book, report
 
 

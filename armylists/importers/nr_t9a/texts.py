@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 import re
 
+from armylists.importers.nr_t9a.profiles import army_profiles
+
 # The three lines of a T9A profile: global, defensive, offensive (one offensive line per model part).
 GLOBAL, DEFENSIVE, OFFENSIVE = ("Ad", "Ma", "Di"), ("HP", "Df", "Re", "Arm"), ("At", "Of", "St", "AP", "Ag")
 PARTS = ("", "B", "C")  # the data's suffixes of a unit's second and third model part
@@ -93,7 +95,7 @@ def _nodes(node: object):
 def add_texts(book: dict, data: dict, pools: dict[str, list[dict]], shared: dict[str, dict]) -> None:
     """Profiles, rules with their texts, spells and item descriptions into the converted `book`, in place.
     `shared` holds the snapshot's unitstats.json, ruledefs.json and spells.json (those it has)."""
-    stats = ((shared.get("unitstats.json") or {}).get("units") or {}).get(str(data.get("short", "")).lower()) or {}
+    stats = army_profiles(shared.get("unitstats.json"), str(data.get("short", "")).lower())
     defs = (shared.get("ruledefs.json") or {}).get("rules") or {}
     raw_paths = (shared.get("spells.json") or {}).get("paths") or {}
     paths = {p.get("ref"): p for p in (raw_paths.values() if isinstance(raw_paths, dict) else raw_paths)
