@@ -149,7 +149,7 @@ class TestConstructs:
         # under its next revision (source.IMPORTER_REVISION), and a summary's date still chooses by date.
         from armylists.importers.nr_t9a.source import IMPORTER_REVISION, book_version, version_date
         from armylists.importers.nr_t9a.summaries import choose_version
-        assert (IMPORTER_REVISION, book_version("2024 beta1", "2025-10-10")) == (4, "2024 beta1@2025-10-10.i4")
+        assert (IMPORTER_REVISION, book_version("2024 beta1", "2025-10-10")) == (5, "2024 beta1@2025-10-10.i5")
         assert [version_date(v) for v in ("2024 beta1@2025-10-10.i2", "2024 beta1@2025-10-10", "2024 beta1",
                                           "2024@beta@2025-10-1x")] == ["2025-10-10", "2025-10-10", "", ""]
         stored = ["2024 beta1@2025-10-10", "2024 beta1@2025-10-10.i2", "2024 beta1@2026-04-10.i2"]
@@ -222,13 +222,111 @@ class TestConstructs:
         assert [(e.id, e.size_max) for e in book.entries.values()] == [("riders", 10), ("riders-with-banner-of-urlain", 6)]
         assert not any("override" in c for c in report.unchecked)
 
-    def test_a_group_minimum_an_override_changes_is_kept_loosest_and_warned_of(self):
-        magic = {"optionsLabel": "Magic", "minSize": 1, "options": [check_option("Apprentice"), check_option("Master")],
-                 "override": [{"hasNotOption": [{"refs": ["wizard"], "amount": 1}], "options": {"minSize": 0}}]}
-        book, report = army(characters=[hero("Mage", 100, [magic])])
+    def test_a_group_minimum_an_override_lowers_is_checked_per_unit(self):
+        # Kingdom of Equitaine's Questing Knight (koe.json, 2026-03): one Virtue at least, none needed without
+        # the Queen's Companion (`override: {hasNotOption: [queensCompanion], options: {minSize: 0}}`).
+        virtues = {"optionsLabel": "Options", "minSize": 1, "maxSize": 1,
+                   "options": [check_option("Daring"), check_option("Piety", 5)],
+                   "override": [{"hasNotOption": [{"refs": ["queensCompanion"], "amount": 1}], "options": {"minSize": 0}}]}
+        book, report = army(characters=[hero("Knight", 100, [virtues, check_option(
+            "Queen's Companion", 20, refs=["queensCompanion"])])])
+        assert not any("size override" in c for c in report.unchecked)
+        assert judge(book, [{"entry": "knight"}])[1] == []
+        assert judge(book, [{"entry": "knight", "options": {"queens-companion": 1, "piety": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "knight", "options": {"queens-companion": 1}}])
+        assert codes == ["tally.min"] and [v.message for v in report.violations if v.code == "tally.min"] == [
+            "knight: Options: 0 taken in Knight (u1); at least 1."]
+        assert [v.code for v in report.violations if v.severity == "warning"] == []
+
+    def test_a_group_minimum_where_the_army_has_an_option_is_checked_per_unit(self):
+        # Undying Dynasties' characters under a Terracotta Army (ud.json, 2025-06): a group of no bounds of its
+        # own that needs one choice where the army holds `terracotta` (`armyHasOption ... minSize: 1`).
+        organisation = {"options": [check_option("Sculpted", 10), check_option("Gilded", 15)],
+                        "override": [{"armyHasOption": [{"refs": ["terracotta"], "amount": 1}], "options": {"minSize": 1}}]}
+        army_option = check_option("Terracotta Army", refs=["terracotta"])
+        book, report = army(characters=[hero("Nomarch", 100, [organisation]), hero("Hierophant", 90, [army_option])])
+        assert not any("size override" in c for c in report.unchecked)
+        assert judge(book, [{"entry": "nomarch"}])[1] == []
+        terracotta = {"entry": "hierophant", "options": {"terracotta-army": 1}}
+        assert judge(book, [terracotta, {"entry": "nomarch", "options": {"gilded": 1}}])[1] == []
+        assert judge(book, [terracotta, {"entry": "nomarch", "options": {"gilded": 1, "sculpted": 1}}])[1] == []
+        report, codes = judge(book, [terracotta, {"entry": "nomarch"}])
+        assert codes == ["tally.min"] and [v.message for v in report.violations if v.code == "tally.min"] == [
+            "nomarch: choice: 0 taken in Nomarch (u2); at least 1."]
+
+    def test_a_minimum_above_the_groups_choices_is_all_of_them(self):
+        # Ogre Khans' Hoardmaster (ok.json, 2026-01-09): "at least 4" close combat weapons of three, each free
+        # with him (the Hand Weapon is the fourth); New Recruit's lists take the three.
+        weapons = {"optionsLabel": "Close Combat Weapon", "maxSize": 1, "options": [
+            check_option(name, 10, override=[{"hasOption": [{"refs": ["hoardmaster"], "amount": 1}], "options": {"cost": 0}}])
+            for name in ("Paired Weapons", "Iron Fist", "Great Weapon")], "override": [
+            {"hasOption": [{"refs": ["hoardmaster"], "amount": 1}], "options": {"maxSize": -1, "minSize": 4}}]}
+        book, report = army(characters=[hero("Khan", 100, [weapons, check_option("Hoardmaster", 0, refs=["hoardmaster"])])])
+        assert not any("size override" in c for c in report.unchecked)
+        free = {"paired-weapons-with-hoardmaster": 1, "iron-fist-with-hoardmaster": 1}
+        report, codes = judge(book, [{"entry": "khan", "options": {"hoardmaster": 1, **free, "great-weapon-with-hoardmaster": 1}}])
+        assert (codes, report.units[0].points) == ([], 100)
+        report, codes = judge(book, [{"entry": "khan", "options": {"hoardmaster": 1, **free}}])
+        assert [v.message for v in report.violations if v.code == "tally.min"] == [
+            "khan: Close Combat Weapon: 2 taken in Khan (u1); at least 3."]
+
+    def test_the_summary_reader_fills_a_free_choice_a_condition_requires(self):
+        # Undying Dynasties under a Terracotta Army (ud.json, 2025-07-09): "Terracotta Army" per model and in
+        # Army Organisation, named twice by the summary, are two options; a Sand Scorpion's free one, which
+        # the summary leaves out, is filled in where the army needs it.
+        def terracotta(cost):
+            return {"override": [{"armyHasOption": [{"refs": ["terracotta"], "amount": 1}], "options": {"minSize": 1}}],
+                    "options": [check_option("Terracotta Army", cost, armyHasOption=["terracotta"])]}
+        warriors = {"name": "Warriors", "unit_id": "warriors", "cost": 10, "refs": ["warriors"], "options": [
+            {"minSize": 20, "maxSize": 60, "addToUnitSize": True, "options": [
+                {"name": "Number", "type": "numeric", "cost": 8, "options": [
+                    terracotta(0), {"optionsLabel": "Army Organisation", "options": [terracotta(2)]}]}]}]}
+        scorpion = hero("Scorpion", 140, [terracotta(0)])
+        book, report = army(characters=[hero("Pharaoh", 200, [check_option("Commander", 0, refs=["terracotta"])])],
+                            core=[warriors], special=[scorpion])
+        assert not any("size override" in c for c in report.unchecked)
+        summary = {"units": [
+            {"name": "Pharaoh", "cost": 200, "category": "Characters", "options": [{"name": "Commander"}]},
+            {"name": "Warriors", "cost": 210, "category": "Core",
+             "options": [{"name": "Terracotta Army"}, {"name": "Terracotta Army"}]},
+            {"name": "Scorpion", "cost": 140, "category": "Special", "options": []}]}
+        reading = read_list(summary, book, 4500)
+        assert [u["options"] for u in reading.document["units"][1:]] == [
+            {"terracotta-army": 1, "terracotta-army-1": 1}, {"terracotta-army": 1}]
+        assert [u.priced for u in reading.units] == [200, 210, 140]
+        assert judge(book, reading.document["units"])[1] == []
+        summary["units"][0]["options"] = []  # no Terracotta Army: nothing to fill in
+        reading = read_list(summary, book, 4500)
+        assert [u.get("options") for u in reading.document["units"][1:]] == [
+            {"terracotta-army": 1, "terracotta-army-1": 1}, None]
+
+    def test_a_group_minimum_an_override_sets_under_an_option_is_warned_of(self):
+        # Under an option, a minimum would hold with the option not taken: named, not checked.
+        enchant = check_option("Standard", 10, maxSize=1, options=[check_option("Banner", 20)],
+                               override=[{"hasOption": [{"refs": ["bsb"], "amount": 1}], "options": {"minSize": 1}}])
+        book, report = army(characters=[hero("Mage", 100, [enchant, check_option("BSB", refs=["bsb"])])])
         assert report.unchecked["group size override"] == 1
-        report, codes = judge(book, [{"entry": "mage", "options": {"master": 1}}])
+        report, codes = judge(book, [{"entry": "mage", "options": {"standard": 1, "bsb": 1}}])  # no Banner: told
         assert codes == [] and [v.code for v in report.violations if v.severity == "warning"] == ["tally.max"]
+        report, codes = judge(book, [{"entry": "mage", "options": {"bsb": 1}}])
+        assert codes == [] and [v.code for v in report.violations if v.severity == "warning"] == []
+
+    def test_an_override_that_changes_nothing_is_passed_over(self):
+        # A condition without a change (Shinobi), texts only (Skeleton Chariots' Barrow Legion rule), a
+        # `hasNotOption` cleared on a node without one (Eye of the Gorgon): nothing to check, nothing named.
+        eye = check_option("Eye", 30, override=[{"hasOption": [{"refs": ["yema"], "amount": 1}], "options": {"hasNotOption": []}}])
+        unit = hero("Chariot", 100, [eye], override=[
+            {"armyHasNotOption": [{"refs": ["shinzeic"], "amount": 2}]},
+            {"armyHasOption": [{"refs": ["barrow_legion"], "amount": 1}], "options": {"rules": [{"id": "custom-barrow_legion"}]}}])
+        book, report = army(characters=[unit])
+        assert not any("override" in c for c in report.unchecked)
+        report, codes = judge(book, [{"entry": "chariot", "options": {"eye": 1}}])
+        assert (codes, report.units[0].points) == ([], 130)
+        assert [v.code for v in report.violations if v.severity == "warning"] == []
+        cleared = check_option("Eye", 30, hasNotOption=["yema"], override=[
+            {"hasOption": [{"refs": ["yema"], "amount": 1}], "options": {"hasNotOption": []}}])
+        book, report = army(characters=[hero("Chariot", 100, [cleared])])
+        assert report.unchecked["option override"] == 1
 
     def test_it_caps_the_allowance_without_ignore_cost_options(self):
         equipment = {"type": "group", "optionsLabel": "Equipment", "leafMaxCost": 100, "options": [
@@ -636,7 +734,7 @@ class TestBundle:
     def test_it_imports_the_commit_as_books_dated_by_it(self, books):
         snapshot, conversion, built = books
         assert (snapshot.commit, snapshot.date) == ("273623d", "2025-10-10")
-        assert built["de"].version == "2024 beta1@2025-10-10.i4"
+        assert built["de"].version == "2024 beta1@2025-10-10.i5"
         assert built["de"].system.id == "t9a-2"
         assert sorted(built) == ["al", "bh", "cl", "de", "df", "dh", "dl", "eos", "er", "he", "hg", "id", "koe",
                                  "ls", "mh", "np", "ok", "ong", "sa", "se", "ud", "vc", "vs", "wdg"]
@@ -684,7 +782,7 @@ def test_the_command_stores_a_commit_once_and_checks_without_writing():
     assert not RulesFile.objects.filter(system="t9a-2").exists()
     call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=io.StringIO())
     assert RulesFile.objects.filter(system="t9a-2", kind="book").count() == 24
-    assert RulesFile.objects.get(system="t9a-2", slug="dread-elves").version == "2024 beta1@2025-10-10.i4"
+    assert RulesFile.objects.get(system="t9a-2", slug="dread-elves").version == "2024 beta1@2025-10-10.i5"
     out = io.StringIO()
     call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=out)
     assert out.getvalue().splitlines()[-1] == "0 new, 25 unchanged; 24 New Recruit T9A books in the database."

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.limits import (GROUP_ANY, Limits, army_gates, condition_refs, group_bound_tags, group_bounds,
-                                                group_count, is_choice,
-                                                listed, norm_ref, percent_of, ref_tag, refs_of,
-                                                scaled_size, slug, unit_amount)
+from armylists.importers.nr_t9a.groups import (group_bound_tags, group_count, inert_override, make_group, size_override,
+                                                unit_amount)
+from armylists.importers.nr_t9a.limits import (Limits, army_gates, condition_refs, is_choice, listed, norm_ref, percent_of,
+                                                ref_tag, refs_of, scaled_size, slug)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.profiles import height_of, height_rule, stat_override
@@ -205,7 +205,8 @@ class ArmyConverter:
         self.allowances: list[tuple[str, int, list]] = []
         self.raised_caps: list[tuple[str, int]] = []  # (tag, points) of options raising the unit's cost cap
         self.unit_height, self.mount_heights = height_of(unit, self.profiles), {}  # Heights, by a mount's tag (hasStat)
-        self.bounded_groups: dict[str, str] = {}  # a group whose bound an override changes -> its tag (limits.py)
+        self.bounded_groups: dict[str, tuple] = {}  # a group whose bound an override changes -> (tag, limit) (groups.py)
+        self.entry_tags = tags  # the entry's, which a node may add to (groups.make_group)
         entry = {"id": eid, "name": unit["name"], "category": category, "troop_type": MAPPING["troop_type"],
                  "points": 0, "size": {"min": 1, "max": 1}}
         own_tag = "e-" + slug(eid, 70)
@@ -263,32 +264,6 @@ class ArmyConverter:
             self.children(node, ctx)
         group_rules(self, node, first, MAPPING["group_rules"])  # a rule the data names by a ref only (prices.py)
 
-    def _group(self, node: dict, ctx: Ctx, name: str) -> str | None:
-        """The group the node's children form, or None where they are free choices."""
-        # `minSinze` (misspelt, once) is not read: New Recruit ignores it (Seekers priced without Vanguard)
-        high, low = node.get("maxSize"), node.get("minSize")
-        sizes = [o["options"] for o in listed(node.get("override"))
-                 if isinstance(o.get("options"), dict) and {"maxSize", "minSize"} & set(o["options"])]
-        if high is None and not low:
-            if sizes:  # a minimum only where the army has an option (Undying Dynasties' Terracotta Army): unread
-                ctx.unchecked = self.limits.not_understood("group size override (no bounds of its own)")
-            return None
-        gid = f"g{len(self.groups) + 1}"
-        group: dict = {"name": name or "choice", "max": max(1, int(high)) if high is not None else GROUP_ANY}
-        if sizes:
-            # A bound an override changes where some option is taken: the loosest is the group's, the
-            # override's checked per unit (group_bounds), or where it says more, named as not checked.
-            # (maxSize -1: no bound; Ogre Khans' Hoardmaster carries every close combat weapon)
-            group["max"] = max([group["max"]] + [GROUP_ANY if int(x.get("maxSize", 0) or 0) < 0 else
-                                                 int(x.get("maxSize", 0) or 0) for x in sizes])
-            low = min([int(low or 0)] + [int(x.get("minSize", low or 0) or 0) for x in sizes])
-            if not group_bounds(self, gid, name or "choice", node, listed(node.get("override"))):
-                ctx.unchecked = self.limits.not_understood("group size override")
-        if low and ctx.parent is None:
-            group["min"] = int(low)
-        self.groups[gid] = group
-        return gid
-
     def children(self, node: dict, ctx: Ctx) -> None:
         """A group node's (or an option's) children, and the pool items and mount options it pulls in."""
         per_model = ctx.per_model and node.get("costParentMult", True) is not False
@@ -304,7 +279,8 @@ class ArmyConverter:
             inner.instead = wanted["hasNotOption"]  # Keys to the Citadel: two enchantments, not one (prices.py)
         elif node.get("childrenOptions"):
             inner.unchecked = self.limits.not_understood("childrenOptions (other than hasOption)")
-        inner.group = self._group(node, inner, node.get("optionsLabel") or node.get("name", ""))
+        inner.group, inner.unchecked = make_group(self, node, inner.unchecked, ctx.parent,
+                                                  node.get("optionsLabel") or node.get("name", ""))
         if node.get("leafMaxCost") is not None:
             self.allowance(node, inner)
         for child in node.get("options", []) or []:
@@ -449,7 +425,8 @@ class ArmyConverter:
                     continue
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 option.setdefault("excludes", []).extend(i for i in ids if i not in option.get("excludes", []))
-            gates, rest = army_gates(listed(node.get("override")))
+            gates, rest = army_gates([o for o in listed(node.get("override")) if not inert_override(o, node)])
+            rest = [o for o in rest if not size_override(o)]  # its group's bound (groups.make_group)
             rarities, rest = [o for o in rest if rarity_override(o)], [o for o in rest if not rarity_override(o)]
             stats, rest = [o for o in rest if stat_override(o)], [o for o in rest if not stat_override(o)]
             if node.get("armyHasNotOption") or gates:

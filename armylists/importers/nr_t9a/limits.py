@@ -109,6 +109,11 @@ def army_gates(overrides: list[dict]) -> tuple[list[dict], list[dict]]:
     return gates, rest
 
 
+def unit_holds(tags, amount: int = 1) -> dict:
+    """A modifier's condition: the unit holds `amount` (1) of the options (or is the entry) tagged `tags`."""
+    return {"tally": {"count": sorted(tags), "scope": "unit"}, "is": "atLeast", "value": amount}
+
+
 def army_condition(value) -> dict:
     """`armyHasOption` as a modifier's condition: the army holds `amount` (1) of the refs, each pair."""
     conds = [{"tally": {"count": sorted({ref_tag(r) for r in refs})}, "is": "atLeast", "value": keys.get("amount", 1)}
@@ -236,8 +241,7 @@ class Limits:
         another amount where the unit carries them)."""
         limit = {"label": label, "count": [tag], "what": "points", "scope": "unit", "entries": [entry], "max": points}
         if overrides:
-            limit["modifiers"] = [{"target": "max", "op": "set", "value": value,
-                                   "when": {"tally": {"count": [t], "scope": "unit"}, "is": "atLeast", "value": 1}}
+            limit["modifiers"] = [{"target": "max", "op": "set", "value": value, "when": unit_holds([t])}
                                   for t, value in overrides]
         self.add(limit)
 
@@ -265,88 +269,3 @@ class Limits:
                                "count": [tag], "max": 0}
                               for i, (tag, construct) in enumerate(sorted(self.unchecked_tags.items()))]}})
         return rules
-
-
-# -- counts within one unit (`conv` is the army.py ArmyConverter converting it) --------------------------
-
-def group_count(conv, gid: str) -> None:
-    """A group whose options may be taken several times (`numeric` runes): its `maxSize` bounds how many
-    are taken in all (Armour Runes: three, of one rune or of several), as a count of the unit's options."""
-    members = [o for o in conv.options if o.get("group") == gid]
-    high = conv.groups[gid]["max"]
-    if high >= GROUP_ANY or not any(o.get("max", 1) > 1 for o in members):
-        return
-    tag = f"gs-{slug(conv.eid, 60)}-{gid}"
-    for o in members:
-        o["tags"].add(tag)
-    conv.limits.add({"label": f"{conv.eid}: {conv.groups[gid]['name']}", "count": [tag], "scope": "unit",
-                     "entries": [conv.eid], "max": high})
-
-
-def group_bounds(conv, gid: str, name: str, node: dict, overrides: list[dict]) -> bool:
-    """A group's `maxSize` that an override changes where the unit has an option, has none, or the army has
-    one (the Paths: two with the Essence of a Free Mind, `art_free_ess`; an Ogre Khans Hoardmaster's weapons:
-    any number): a count of the group's options in the unit, bounded by the group's own and by each
-    override's where all its conditions hold, in order. False (the caller names the construct) where an
-    override says anything else: a `minSize` is not read (measured: the Hoardmaster's "at least 4" weapons
-    is not what New Recruit's lists take)."""
-    mods = []
-    for o in overrides:
-        changes = {k: v for k, v in (o.get("options") or {}).items() if k != "optionsLabel"} \
-            if isinstance(o.get("options"), dict) else {}
-        if not {"maxSize", "minSize"} & set(changes):
-            continue
-        keys = set(o) - {"options"}
-        if set(changes) != {"maxSize"} or not keys or keys - {"hasOption", "hasNotOption", "armyHasOption"} \
-                or not isinstance(changes["maxSize"], int):
-            return False
-        whens = []
-        for key in sorted(keys):
-            for refs, extra in condition_refs(o[key]):
-                amount = extra.get("amount", 1)
-                if not refs or not isinstance(amount, int) or set(extra) - {"amount"}:
-                    return False
-                tally = {"count": sorted({ref_tag(r) for r in refs}), **({} if key == "armyHasOption" else {"scope": "unit"})}
-                whens.append({"tally": tally, "is": "lessThan" if key == "hasNotOption" else "atLeast", "value": amount})
-        if not whens:
-            return False
-        mods.append({"target": "max", "op": "set", "value": max(-1, changes["maxSize"]),
-                     "when": whens[0] if len(whens) == 1 else {"all": whens}})
-    tag = f"gb-{slug(conv.eid, 60)}-{gid}"
-    high = node.get("maxSize")
-    conv.limits.add({"label": f"{conv.eid}: {name}", "count": [tag], "scope": "unit", "entries": [conv.eid],
-                     "max": int(high) if isinstance(high, int) and high >= 0 else -1, "modifiers": mods})
-    conv.bounded_groups[gid] = tag
-    return True
-
-
-def group_bound_tags(conv, gid: str) -> None:
-    """The tag of group_bounds' count on the group's options, once they are made."""
-    if gid in conv.bounded_groups:
-        for o in conv.options:
-            if o.get("group") == gid:
-                o["tags"].add(conv.bounded_groups[gid])
-
-
-def unit_amount(conv, option: dict, node: dict, refs: list[str], amount) -> None:
-    """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
-    not once the model has two): the options of the unit with this condition are at most `amount`. On an
-    option without the refs (Infernal Dwarves' own Shield Breaker among the Keys to the Citadel, whose
-    enchantments hold `weaponEnchantUni`): where it is taken, the unit's other options carrying them are
-    fewer than `amount`."""
-    if not isinstance(amount, (int, float)):
-        option["tags"].add(conv.limits.not_understood("hasNotOption amount (not a number)"))
-        return
-    if not set(refs) & set(refs_of(node)):
-        own = "hl-" + slug(f"{conv.eid}-{option['id']}", 77)
-        option["tags"].add(own)
-        conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)} beside {option['name']}",
-                         "count": sorted({ref_tag(r) for r in refs}), "scope": "unit", "entries": [conv.eid],
-                         "modifiers": [{"target": "max", "op": "set", "value": amount - 1,
-                                        "when": {"tally": {"count": [own], "scope": "unit"}, "is": "atLeast",
-                                                 "value": 1}}]})
-        return
-    tag = "hn-" + slug(f"{conv.eid}-{'-'.join(sorted(refs))}-{amount}", 77)
-    option["tags"].add(tag)
-    conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)}", "count": [tag], "scope": "unit",
-                     "entries": [conv.eid], "max": amount})

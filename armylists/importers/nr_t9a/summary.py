@@ -229,16 +229,19 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
             break
         taken = [o for o in combo if o is not None]
         chosen = _close(entry, {o.id: 1 for o in taken})
+        # Two names of the summary are two choices: one option read for both ("Terracotta Army" per model
+        # and in Army Organisation) is a reading of fewer options, tried after those of distinct ones.
+        twice = len(taken) - len(chosen.keys() & {o.id for o in taken})
         # Where the summary names a leadership skill the data lacks, its price is unknown: hidden repeat
         # counts are not solved to make up for it (a King's runes counted twice to reach the cost of a
         # Trusted Adviser, then over the allowance), so the unit is not read as New Recruit's on a guess.
         for counts in _repeats(entry, chosen) if not unknown_price else [chosen]:
             size, price = _price(entry, counts, reading.cost)
-            key = (abs(price - reading.cost), _conflicts(entry, counts), len(combo) - len(taken),
-                   len(counts) - len(taken), sum(counts.values()))
+            key = (abs(price - reading.cost), _conflicts(entry, counts), twice, len(combo) - len(taken),
+                   len(counts) - len(taken) + twice, sum(counts.values()))
             if best_key is None or key < best_key:
                 best, best_key = (counts, size, price), key
-        if best_key is not None and best_key[:4] == (0, 0, 0, 0):
+        if best_key is not None and best_key[:5] == (0, 0, 0, 0, 0):
             break
     if best is None:  # no option of the summary's is the entry's: priced as it stands
         best = ({}, *_price(entry, {}, reading.cost))
@@ -358,7 +361,43 @@ def read_list(summary: dict, book: Book, limit: int) -> Reading:
     document = {"format": "armylist/1", "system": book.system.id, "book": book.id, "book_version": book.version,
                 "points_limit": limit, "units": units,
                 "name": str(summary.get("tournament_name", ""))[:200]}
+    _fill_minimums(book, document)
     return Reading(document, readings)
+
+
+def _conditional_minimums(book: Book) -> dict[str, tuple]:
+    """The book's per-unit counts whose minimum holds under a condition (a group needing a choice where the
+    army has an option: groups.group_bounds), by limit id: (entry ids, tags counted)."""
+    found = book.__dict__.get("_nr_minimums")
+    if found is None:
+        found = {limit["id"]: (tuple(limit.get("entries", ())), tuple(limit["count"]))
+                 for rule in book.rules if rule.type == "tally_limits" for limit in rule.params.get("limits", ())
+                 if "id" in limit and limit.get("scope") == "unit"
+                 and any(m.get("target") == "min" for m in limit.get("modifiers", ()))}
+        book.__dict__["_nr_minimums"] = found
+    return found
+
+
+def _fill_minimums(book: Book, document: dict) -> None:
+    """The free choice a summary leaves out of a group that needs one only under a condition (Undying
+    Dynasties' units under a Terracotta Army, whose "Terracotta Army" costs nothing): where the list as read
+    breaks such a minimum, the group's free option is added, if exactly one fits (else it stays broken)."""
+    minimums = _conditional_minimums(book)
+    entries = {e for ids, _ in minimums.values() for e in ids}
+    if not any(u["entry"] in entries for u in document["units"]):
+        return
+    units = {u["id"]: u for u in document["units"]}
+    for v in validate(book, parse_roster(document)).violations:
+        if v.code != "tally.min" or v.rule not in minimums or v.unit not in units:
+            continue
+        unit = units[v.unit]
+        options, chosen = book.entries[unit["entry"]].options, unit.setdefault("options", {})
+        free = [o for o in options.values() if set(minimums[v.rule][1]) & o.tags and o.id not in chosen
+                and o.cost == 0 and o.model_cost == 0 and all(r in chosen for r in o.requires)
+                and (not o.requires_any or any(r in chosen for r in o.requires_any))
+                and not any(x in chosen for x in o.excludes)]
+        if len(free) == 1:
+            chosen[free[0].id] = 1
 
 
 def readings_to_try(summary: dict, book: Book) -> int:

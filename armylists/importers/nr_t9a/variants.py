@@ -4,6 +4,7 @@ a category's percent (`category_override`).
 `conv` is the army.py ArmyConverter converting the unit (its options by ref, its categories, its limits)."""
 from __future__ import annotations
 
+from armylists.importers.nr_t9a.groups import inert_override
 from armylists.importers.nr_t9a.limits import condition_refs, listed, norm_ref, ref_tag, refs_of, scaled_size, slug
 
 # What an override may change in an entry of its own for units with one of their options (with_option).
@@ -185,6 +186,8 @@ def override_variants(conv, unit: dict, entry: dict, size_group: dict | None, ov
     sources += [("size", o) for o in listed((size_group or {}).get("override"))]
     sources += [("number", o) for o in listed((number or {}).get("override"))]
     for where, o in sources:
+        if inert_override(o, unit if where == "unit" else size_group if where == "size" else number):
+            continue  # it changes nothing a price or a bound depends on (groups.py)
         changes = o.get("options") if isinstance(o.get("options"), dict) else {}
         conds = condition_refs(o.get("hasOption"))
         single = (set(o) == {"hasOption", "options"} and len(conds) == 1 and len(conds[0][0]) == 1

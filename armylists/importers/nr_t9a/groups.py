@@ -1,0 +1,169 @@
+"""Counts within one unit: the groups an option node's children form, their bounds and the overrides that
+change them, and a unit's own amount of a ref (`conv` is the army.py ArmyConverter converting the unit).
+
+A node's `maxSize`/`minSize` bound how many of its children a unit takes (a group of the entry); an
+`override` may set another bound where the unit has an option, has none, or the army has one (the Paths:
+two with the Essence of a Free Mind; Undying Dynasties' units under a Terracotta Army: one choice of the
+group at least). Such a bound is a count of the group's options in each unit (`group_bounds`).
+"""
+from __future__ import annotations
+
+from armylists.importers.nr_t9a.limits import GROUP_ANY, condition_refs, listed, ref_tag, refs_of, slug, unit_holds
+
+# Keys an override may set that no price, bound or condition depends on: its texts and display.
+DISPLAY_KEYS = frozenset({"optionsLabel", "rules", "loses_rules", "logo", "description", "hide", "hidden",
+                          "collapsible", "parsername"})
+CONDITIONS = ("hasOption", "hasNotOption", "armyHasOption")  # what a group bound's override may be under
+
+
+def inert_override(override: dict, node: dict) -> bool:
+    """An override that changes nothing a list's price or legality depends on: a condition with no change
+    (Shinobi's), texts and display only (Skeleton Chariots' Barrow Legion rule), or clearing a condition the
+    node does not have (Eye of the Gorgon's `hasNotOption: []`)."""
+    if set(override) & {"push", "increment"}:
+        return False
+    changes = override.get("options", {})
+    if not isinstance(changes, dict):
+        return False
+    return all(k in DISPLAY_KEYS or v in ([], None) and not node.get(k) for k, v in changes.items())
+
+
+def size_override(override: dict) -> bool:
+    """An override that sets a node's group bounds (and display) only: read where the group is made."""
+    changes = override.get("options")
+    return (isinstance(changes, dict) and not set(override) & {"push", "increment"}
+            and bool({"maxSize", "minSize"} & set(changes)) and set(changes) <= {"maxSize", "minSize"} | DISPLAY_KEYS)
+
+
+def make_group(conv, node: dict, unchecked, parent: str | None, name: str) -> tuple[str | None, str | None]:
+    """(the group the node's children form or None where they are free choices, the "not checked" tag of
+    a bound the importer cannot read or `unchecked`)."""
+    # `minSinze` (misspelt, once) is not read: New Recruit ignores it (Seekers priced without Vanguard)
+    high, low = node.get("maxSize"), node.get("minSize")
+    overrides = [o for o in listed(node.get("override")) if not inert_override(o, node)]
+    sizes = [o["options"] for o in overrides if isinstance(o.get("options"), dict)
+             and {"maxSize", "minSize"} & set(o["options"])]
+    if high is None and not low and (not sizes or any("maxSize" in x for x in sizes)):
+        if sizes:
+            unchecked = _unread(conv, parent, "group size override (no bounds of its own)")
+        return None, unchecked
+    gid = f"g{len(conv.groups) + 1}"
+    group: dict = {"name": name or "choice", "max": max(1, int(high)) if high is not None else GROUP_ANY}
+    if sizes:
+        # A bound an override changes where some option is taken: the loosest is the group's, the
+        # override's checked per unit (group_bounds), or where it says more, named as not checked.
+        # (maxSize -1: no bound; Ogre Khans' Hoardmaster carries every close combat weapon)
+        group["max"] = max([group["max"]] + [GROUP_ANY if int(x.get("maxSize", 0) or 0) < 0 else
+                                             int(x.get("maxSize", 0) or 0) for x in sizes])
+        low = min([int(low or 0)] + [int(x.get("minSize", low or 0) or 0) for x in sizes])
+        if not group_bounds(conv, gid, name or "choice", node, overrides, parent):
+            unchecked = _unread(conv, parent, "group size override")
+    if low and parent is None:
+        group["min"] = int(low)
+    conv.groups[gid] = group
+    return gid, unchecked
+
+
+def _unread(conv, parent: str | None, construct: str) -> str:
+    """The "not checked" tag of a group bound not read, on the group's options (the caller's) and on the
+    option the group is under, or the unit: a list taking none of the group's options (a minimum) is told."""
+    tag = conv.limits.not_understood(construct)
+    holder = next((o["tags"] for o in conv.options if o["id"] == parent), None) if parent else None
+    if holder is not None:
+        holder.add(tag)
+    else:
+        conv.entry_tags.append(tag)
+    return tag
+
+
+def group_count(conv, gid: str) -> None:
+    """A group whose options may be taken several times (`numeric` runes): its `maxSize` bounds how many
+    are taken in all (Armour Runes: three, of one rune or of several), as a count of the unit's options."""
+    members = [o for o in conv.options if o.get("group") == gid]
+    high = conv.groups[gid]["max"]
+    if high >= GROUP_ANY or not any(o.get("max", 1) > 1 for o in members):
+        return
+    tag = f"gs-{slug(conv.eid, 60)}-{gid}"
+    for o in members:
+        o["tags"].add(tag)
+    conv.limits.add({"label": f"{conv.eid}: {conv.groups[gid]['name']}", "count": [tag], "scope": "unit",
+                     "entries": [conv.eid], "max": high})
+
+
+def group_bounds(conv, gid: str, name: str, node: dict, overrides: list[dict], parent: str | None) -> bool:
+    """A group's `maxSize` or `minSize` that an override changes where the unit has an option, has none, or
+    the army has one: a count of the group's options in the unit, bounded by the group's own and by each
+    override's where all its conditions hold, in order. False (the caller names the construct) where an
+    override says anything else, or sets a minimum on a group under an option (it would hold with the option
+    not taken)."""
+    mods = []
+    for o in overrides:
+        changes = {k: v for k, v in (o.get("options") or {}).items() if k not in DISPLAY_KEYS} \
+            if isinstance(o.get("options"), dict) else {}
+        if not {"maxSize", "minSize"} & set(changes):
+            continue
+        keys = set(o) - {"options"}
+        if set(changes) - {"maxSize", "minSize"} or not keys or keys - set(CONDITIONS) \
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in changes.values()) \
+                or "minSize" in changes and parent is not None:
+            return False
+        whens = []
+        for key in sorted(keys):
+            for refs, extra in condition_refs(o[key]):
+                amount = extra.get("amount", 1)
+                if not refs or not isinstance(amount, int) or set(extra) - {"amount"}:
+                    return False
+                tally = {"count": sorted({ref_tag(r) for r in refs}), **({} if key == "armyHasOption" else {"scope": "unit"})}
+                whens.append({"tally": tally, "is": "lessThan" if key == "hasNotOption" else "atLeast", "value": amount})
+        if not whens:
+            return False
+        when = whens[0] if len(whens) == 1 else {"all": whens}
+        mods += [{"target": "max" if k == "maxSize" else "min", "op": "set",
+                  "value": max(-1, v) if k == "maxSize" else max(0, v), "when": when} for k, v in sorted(changes.items())]
+    tag = f"gb-{slug(conv.eid, 60)}-{gid}"
+    high, low = node.get("maxSize"), node.get("minSize")
+    limit = {"label": f"{conv.eid}: {name}", "count": [tag], "scope": "unit", "entries": [conv.eid],
+             "max": int(high) if isinstance(high, int) and high >= 0 else -1, "modifiers": mods}
+    if isinstance(low, int) and low > 0 and any(m["target"] == "min" and m["value"] < low for m in mods):
+        limit["min"] = low  # the group's own minimum, which an override lowers (make_group leaves it here)
+    conv.limits.add(limit)
+    conv.bounded_groups[gid] = (tag, limit)
+    return True
+
+
+def group_bound_tags(conv, gid: str) -> None:
+    """The tag of group_bounds' count on the group's options, once they are made; a minimum above their number
+    is all of them (Ogre Khans' Hoardmaster: "at least 4" of three close combat weapons, the Hand Weapon
+    besides, as New Recruit's lists take him)."""
+    if gid in conv.bounded_groups:
+        tag, limit = conv.bounded_groups[gid]
+        members = [o for o in conv.options if o.get("group") == gid]
+        for o in members:
+            o["tags"].add(tag)
+        priced_otherwise = {v for variants in conv.prices.values() for v in variants}  # one choice at two prices
+        choices = sum(1 for o in members if o["id"] not in priced_otherwise)
+        for m in limit["modifiers"]:
+            if m["target"] == "min":
+                m["value"] = min(m["value"], choices)
+
+
+def unit_amount(conv, option: dict, node: dict, refs: list[str], amount) -> None:
+    """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
+    not once the model has two): the options of the unit with this condition are at most `amount`. On an
+    option without the refs (Infernal Dwarves' own Shield Breaker among the Keys to the Citadel, whose
+    enchantments hold `weaponEnchantUni`): where it is taken, the unit's other options carrying them are
+    fewer than `amount`."""
+    if not isinstance(amount, (int, float)):
+        option["tags"].add(conv.limits.not_understood("hasNotOption amount (not a number)"))
+        return
+    if not set(refs) & set(refs_of(node)):
+        own = "hl-" + slug(f"{conv.eid}-{option['id']}", 77)
+        option["tags"].add(own)
+        conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)} beside {option['name']}",
+                         "count": sorted({ref_tag(r) for r in refs}), "scope": "unit", "entries": [conv.eid],
+                         "modifiers": [{"target": "max", "op": "set", "value": amount - 1, "when": unit_holds([own])}]})
+        return
+    tag = "hn-" + slug(f"{conv.eid}-{'-'.join(sorted(refs))}-{amount}", 77)
+    option["tags"].add(tag)
+    conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)}", "count": [tag], "scope": "unit",
+                     "entries": [conv.eid], "max": amount})
