@@ -300,6 +300,50 @@ class TestConstructs:
         assert [u.get("options") for u in reading.document["units"][1:]] == [
             {"terracotta-army": 1, "terracotta-army-1": 1}, None]
 
+    def test_a_groups_children_options_give_refs_and_conditions_to_each_of_its_options(self):
+        # `childrenOptions` other than `hasOption` (wdg.json, cl.json, dl.json, ok.json; 2025-2026): `refs` each
+        # option carries (a Chosen Lord's Artefacts and Potions: two with Sugulag's favour, not two of each),
+        # `hasNotOption` (a Daemon Symbiote: one Manifestation of any group;
+        # an Ogre Crossbow's enchantments not on a Hoardmaster), `armyHasOption` (the Gifts of Envy only where
+        # the General is of Envy).
+        def items(label, ref, other, names):
+            return {"optionsLabel": label, "maxSize": 1, "childrenOptions": {"refs": [ref]},
+                    "options": [check_option(n, 20) for n in names],
+                    "override": [{"hasOption": [{"refs": ["sugulag"], "amount": 1}],
+                                  "hasNotOption": [{"refs": [other], "amount": 2}], "options": {"maxSize": 2}}]}
+        artefacts = [items("Artefact", "artefact_item", "potion_or_scroll", ["Crown", "Orb"]),
+                     items("Potions", "potion_or_scroll", "artefact_item", ["Elixir", "Scroll"])]
+        gifts = [{"optionsLabel": f"Gifts of {sin}", "options": [check_option(f"{sin} Horns", 10), check_option(f"{sin} Eye", 15)],
+                  "childrenOptions": {"refs": ["gift"], "hasNotOption": [{"refs": ["gift"], "amount": 1}]}} for sin in ("Envy", "Pride")]
+        gifts[0]["childrenOptions"] = {"armyHasOption": [{"refs": ["general_envy"], "amount": 1}]}
+        bow = check_option("Crossbow", 5, maxSize=1, childrenOptions={"hasNotOption": [{"refs": ["hoardmaster"], "amount": 1}]},
+                           options=[check_option("Bright Bolt", 15)])
+        book, report = army(characters=[
+            hero("Lord", 100, [*artefacts, check_option("Favour", 10, refs=["sugulag"])]),
+            hero("Symbiote", 80, [{"optionsLabel": "Manifestation", "options": gifts[1:]}]),
+            hero("Harbinger", 90, [{"optionsLabel": "Manifestation", "options": gifts[:1]},
+                                   check_option("Envy General", 0, refs=["general_envy"])]),
+            hero("Khan", 70, [bow, check_option("Hoardmaster", 0, refs=["hoardmaster"])])])
+        assert not any("childrenOptions" in c for c in report.unchecked)
+        assert judge(book, [{"entry": "lord", "options": {"favour": 1, "crown": 1, "orb": 1, "elixir": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "lord", "options": {"favour": 1, "crown": 1, "orb": 1, "elixir": 1, "scroll": 1}}])
+        assert [v.message for v in report.violations if v.code != "points.under_limit"] == [
+            "lord: Artefact: 2 taken in Lord (u1); at most 1.", "lord: Potions: 2 taken in Lord (u1); at most 1."]
+        report, codes = judge(book, [{"entry": "lord", "options": {"crown": 1, "orb": 1}}])
+        assert [v.message for v in report.violations if v.code != "points.under_limit"] == ["lord: Artefact: 2 taken in Lord (u1); at most 1."]
+        assert judge(book, [{"entry": "symbiote", "options": {"pride-horns": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "symbiote", "options": {"pride-horns": 1, "pride-eye": 1}}])
+        assert [v.message for v in report.violations if v.code != "points.under_limit"] == [
+            "Symbiote (u1): Pride Horns cannot be taken with Pride Eye.", "Symbiote (u1): Pride Eye cannot be taken with Pride Horns."]
+        assert judge(book, [{"entry": "harbinger", "options": {"envy-general": 1, "envy-horns": 1, "envy-eye": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "harbinger", "options": {"envy-horns": 1}}])
+        assert [v.message for v in report.violations if v.code != "points.under_limit"] == [
+            "Envy Horns (needs general_envy): 1 taken in the army; at most 0."]
+        assert judge(book, [{"entry": "khan", "options": {"crossbow": 1, "bright-bolt": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "khan", "options": {"crossbow": 1, "bright-bolt": 1, "hoardmaster": 1}}])
+        assert [v.message for v in report.violations if v.code != "points.under_limit"] == [
+            "Khan (u1): Bright Bolt cannot be taken with Hoardmaster."]
+
     def test_a_group_minimum_an_override_sets_under_an_option_is_warned_of(self):
         # Under an option, a minimum would hold with the option not taken: named, not checked.
         enchant = check_option("Standard", 10, maxSize=1, options=[check_option("Banner", 20)],
@@ -420,6 +464,46 @@ class TestConstructs:
             assert judge(book, [{"id": f"r{i}", "entry": "raiders"} for i in range(3)], limit=2000)[1] == ["tally.max"]
             assert judge(book, [{"id": f"r{i}", "entry": "raiders"} for i in range(3)], limit=2001)[1] == []
             assert judge(book, [{"id": f"r{i}", "entry": "raiders"} for i in range(4)], limit=2001)[1] == ["tally.max"]
+
+    def test_a_share_of_the_points_a_node_allows_holds_where_it_is_taken(self):
+        # Orcs and Goblins' Darrmu General (ong.json, 2025-06): `{refs: [tag_Orc], amount: 10, cost: true,
+        # armyPercent: true, lenient: true}`: with him, Orcs at most 10% of the points (10% itself allowed).
+        # Read before as a 100% bound on every army (the flag `true` taken for a fraction).
+        darrmu = hero("Boss", 100, [check_option("Darrmu", 0, refs=["darrmu"], armyHasNotOption=[
+            {"refs": ["tag_Orc"], "lenient": True, "amount": 10, "cost": True, "armyPercent": True}])])
+        orcs = {"name": "Orcs", "unit_id": "orcs", "cost": 0, "refs": ["orcs", "tag_Orc"], "options": [
+            {"minSize": 1, "maxSize": 100, "addToUnitSize": True, "options": [{"name": "Number", "type": "numeric", "cost": 1}]}]}
+        book, report = army(characters=[darrmu], core=[orcs])
+        assert not [c for c in report.unchecked if "armyHasNotOption" in c]
+        boss = {"entry": "boss", "options": {"darrmu": 1}}
+        assert judge(book, [boss, {"entry": "orcs", "size": 100}], limit=1000)[1] == []
+        report, codes = judge(book, [boss, {"entry": "orcs", "size": 100}], limit=999)
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "tag_Orc (points, with Darrmu): 100 pts in the army; at most 10% of the 999-pt limit (99.9 pts)."]
+        assert judge(book, [{"entry": "boss"}, {"entry": "orcs", "size": 100}], limit=999)[1] == []
+
+    def test_an_amount_per_ref_and_an_extra_one_per_points(self):
+        # Undying Dynasties' Longbows (ud.json, `amountRefs: [pharaoh]`): one for each Pharaoh; Warriors of the
+        # Dark Gods' Legendary Beasts under a Feldrak General (`perPoints: 750, extra: 1`): one per 750 points
+        # and one more. `armyTypeMult: false`, `parentMult: false`: the defaults here, not named.
+        archers = {"name": "Archers", "unit_id": "archers", "cost": 50, "refs": ["archers"], "options": [check_option(
+            "Longbow", 5, refs=["archer_longbow"], armyHasNotOption=[
+                {"refs": ["archer_longbow"], "amount": 1, "amountRefs": ["pharaoh"], "parentMult": False, "armyTypeMult": False}])]}
+        beast = {"name": "Beast", "unit_id": "beast", "cost": 100, "refs": ["legendary_beast"], "options": []}
+        book, report = army(characters=[hero("Pharaoh", 100, refs=["pharaoh"])], core=[archers], special=[beast], root={
+            "armyHasNotOption": [{"refs": ["legendary_beast"], "amount": 1, "perPoints": 750, "extra": 1}]})
+        assert not [c for c in report.unchecked if "armyHasNotOption" in c]
+        bows = [{"id": f"a{i}", "entry": "archers", "options": {"longbow": 1}} for i in range(2)]
+        pharaohs = [{"id": f"p{i}", "entry": "pharaoh"} for i in range(2)]
+        assert judge(book, pharaohs + bows)[1] == []
+        report, codes = judge(book, pharaohs[:1] + bows)
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "archer_longbow per pharaoh: 2 taken in the army; at most 1."]
+        beasts = [{"id": f"b{i}", "entry": "beast"} for i in range(3)]
+        assert judge(book, beasts, limit=1500)[1] == []  # 2 per 750 of 1500, and 1
+        report, codes = judge(book, beasts + [{"id": "b3", "entry": "beast"}], limit=1500)
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "legendary_beast per 750 points: 4 taken in the army; at most 3."]
 
     def test_it_allows_one_general_and_an_option_only_with_a_ref_in_the_army(self):
         banner = check_option("Warbanner", 40, armyHasOption=[{"refs": ["general"], "amount": 1}])

@@ -70,6 +70,9 @@ class Ctx:
     needs: tuple = ()  # `childrenOptions` conditions (hasOption values) of the nodes above
     pool: str = ""  # the pool (`optionsDict`) these nodes are items of: offered in the editor's item picker
     instead: object = None  # a `childrenOptions` `hasNotOption` that replaces the nodes' own (`replaceArrays`)
+    refs: tuple = ()  # refs a `childrenOptions` gives each of the node's options (an Artefact: `artefact_item`)
+    nots: tuple = ()  # its `hasNotOption` values: not where the unit has these (Ogre Khans' Hoardmaster's pistols)
+    army: tuple = ()  # its `armyHasOption` values: only where the army has these (Daemon Legions' Envy gifts)
 
 
 class ArmyConverter:
@@ -267,9 +270,15 @@ class ArmyConverter:
     def children(self, node: dict, ctx: Ctx) -> None:
         """A group node's (or an option's) children, and the pool items and mount options it pulls in."""
         per_model = ctx.per_model and node.get("costParentMult", True) is not False
-        inner = Ctx(ctx.parent, per_model, ctx.factor, ctx.suffix, None, ctx.allowance, None, ctx.needs)
+        inner = Ctx(ctx.parent, per_model, ctx.factor, ctx.suffix, None, ctx.allowance, None, ctx.needs,
+                    nots=ctx.nots, army=ctx.army)
         wanted = (node.get("childrenOptions") or {}) if isinstance(node.get("childrenOptions"), dict) else {}
-        if set(wanted) == {"hasOption"}:
+        inner.refs = tuple(refs_of(wanted))
+        wanted = {k: v for k, v in wanted.items() if k != "refs"}
+        if set(wanted) <= {"hasNotOption", "armyHasOption"}:  # conditions each of its options holds besides its own
+            inner.nots += (wanted["hasNotOption"],) if "hasNotOption" in wanted else ()
+            inner.army += (wanted["armyHasOption"],) if "armyHasOption" in wanted else ()
+        elif set(wanted) == {"hasOption"}:
             # Its options only where the unit has these refs (a banner enchantment only on the Battle Standard
             # Bearer); such a banner is outside the allowance (measured: docs/import-nr-t9a.md).
             inner.needs = ctx.needs + (wanted["hasOption"],)
@@ -277,7 +286,7 @@ class ArmyConverter:
                 inner.allowance = None
         elif set(wanted) == {"replaceArrays", "hasNotOption"} and wanted["replaceArrays"] is True:
             inner.instead = wanted["hasNotOption"]  # Keys to the Citadel: two enchantments, not one (prices.py)
-        elif node.get("childrenOptions"):
+        elif wanted:
             inner.unchecked = self.limits.not_understood("childrenOptions (other than hasOption)")
         inner.group, inner.unchecked = make_group(self, node, inner.unchecked, ctx.parent,
                                                   node.get("optionsLabel") or node.get("name", ""))
@@ -288,7 +297,8 @@ class ArmyConverter:
         if node.get("optionsDict"):
             pooled = Ctx(inner.parent, inner.per_model, inner.factor * float(node.get("optionsCostFactor", 1)),
                          node.get("optionsSuffix", "") or "", inner.group, inner.allowance, inner.unchecked,
-                         inner.needs, pool_name(node, self.groups.get(inner.group)), inner.instead)
+                         inner.needs, pool_name(node, self.groups.get(inner.group)), inner.instead, inner.refs,
+                         inner.nots, inner.army)
             seen = set()
             for pool in node["optionsDict"]:
                 self._follow(f"pool {pool!r}")
@@ -350,7 +360,7 @@ class ArmyConverter:
         if ctx.parent:
             option["requires"] = [ctx.parent]
             self.has_children.add(ctx.parent)
-        refs = refs_of(node)
+        refs = refs_of(node) + [r for r in ctx.refs if r not in refs_of(node)]
         if node.get("refopt") in self.mounts:  # a mount option carries its mount's refs (`sky_sloop`)
             refs = refs + [r for r in refs_of(self.mounts[node["refopt"]]) if r not in refs]
             if height_of(self.mounts[node["refopt"]], self.profiles) is not None:  # for the items of some (hasStat)
@@ -371,7 +381,7 @@ class ArmyConverter:
             tags.add("muc-" + slug(f"{self.eid}-{oid}", 76))
             self.raised_caps.append(("muc-" + slug(f"{self.eid}-{oid}", 76), cap))
         self.options.append(option)
-        option["_needs"] = ctx.needs
+        option["_needs"], option["_nots"], option["_army"] = ctx.needs, ctx.nots, ctx.army
         self.pending.append((option, node, ctx.allowance))
         if option_prices(self, option, node, ctx.factor, ctx.allowance):
             self.priced_otherwise.add(id(node))
@@ -419,9 +429,11 @@ class ArmyConverter:
                     option["requires_any"] = ids
                 else:
                     tags.add(self.limits.not_understood("hasOption (several choices twice)"))
-            for refs, keys in condition_refs(option.pop("_not", node.get("hasNotOption"))):
+            nots = [c for value in (option.pop("_not", node.get("hasNotOption")),) + option.pop("_nots")
+                    for c in condition_refs(value)]
+            for refs, keys in nots:
                 if keys.get("amount", 1) != 1:  # not once the unit holds `amount` of these refs
-                    unit_amount(self, option, node, refs, keys["amount"])
+                    unit_amount(self, option, refs, keys["amount"])
                     continue
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 option.setdefault("excludes", []).extend(i for i in ids if i not in option.get("excludes", []))
@@ -433,9 +445,10 @@ class ArmyConverter:
                 tags.add(own_tag)
                 tags.update(self.limits.army_has_not(node.get("armyHasNotOption"), refs_of(node), own_tag,
                                                      option["name"], gates))
-            if node.get("armyHasOption"):
-                tags.add(own_tag)
-                self.limits.army_has(node["armyHasOption"], own_tag, option["name"])
+            for value in [node.get("armyHasOption")] + list(option.pop("_army")):
+                if value:
+                    tags.add(own_tag)
+                    self.limits.army_has(value, own_tag, option["name"])
             for ref in node.get("extraCategories") or []:
                 if norm_ref(ref) in self.extra_cats:
                     tags.add(self.extra_cats[norm_ref(ref)])

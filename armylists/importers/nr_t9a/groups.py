@@ -8,7 +8,7 @@ group at least). Such a bound is a count of the group's options in each unit (`g
 """
 from __future__ import annotations
 
-from armylists.importers.nr_t9a.limits import GROUP_ANY, condition_refs, listed, ref_tag, refs_of, slug, unit_holds
+from armylists.importers.nr_t9a.limits import GROUP_ANY, condition_refs, listed, ref_tag, slug, unit_holds
 
 # Keys an override may set that no price, bound or condition depends on: its texts and display.
 DISPLAY_KEYS = frozenset({"optionsLabel", "rules", "loses_rules", "logo", "description", "hide", "hidden",
@@ -147,7 +147,7 @@ def group_bound_tags(conv, gid: str) -> None:
                 m["value"] = min(m["value"], choices)
 
 
-def unit_amount(conv, option: dict, node: dict, refs: list[str], amount) -> None:
+def unit_amount(conv, option: dict, refs: list[str], amount) -> None:
     """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
     not once the model has two): the options of the unit with this condition are at most `amount`. On an
     option without the refs (Infernal Dwarves' own Shield Breaker among the Keys to the Citadel, whose
@@ -156,7 +156,7 @@ def unit_amount(conv, option: dict, node: dict, refs: list[str], amount) -> None
     if not isinstance(amount, (int, float)):
         option["tags"].add(conv.limits.not_understood("hasNotOption amount (not a number)"))
         return
-    if not set(refs) & set(refs_of(node)):
+    if not {ref_tag(r) for r in refs} & option["tags"]:  # its own refs and those its group gives it
         own = "hl-" + slug(f"{conv.eid}-{option['id']}", 77)
         option["tags"].add(own)
         conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)} beside {option['name']}",

@@ -109,6 +109,16 @@ def army_gates(overrides: list[dict]) -> tuple[list[dict], list[dict]]:
     return gates, rest
 
 
+def _count(value) -> int | None:
+    """A whole number of the data (not a flag), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _refs(value) -> list[str]:
+    """A list of ref strings of the data (`amountRefs`), else []."""
+    return [r for r in value if isinstance(r, str)] if isinstance(value, list) else []
+
+
 def unit_holds(tags, amount: int = 1) -> dict:
     """A modifier's condition: the unit holds `amount` (1) of the options (or is the entry) tagged `tags`."""
     return {"tally": {"count": sorted(tags), "scope": "unit"}, "is": "atLeast", "value": amount}
@@ -190,9 +200,15 @@ class Limits:
             if not refs:
                 continue
             amount = keys.get("amount", 1)
-            unknown = sorted(set(keys) - {"amount", "perPoints", "roundUp", "armyPercent", "cost", "parentMult"})
-            if keys.get("parentMult"):  # each model counted: the options are counted once per unit here
-                unknown.append("parentMult")
+            # `armyPercent` and `cost` both true: `amount` is a percent of the points (Orcs and Goblins' Darrmu).
+            share = keys.get("armyPercent") is True and keys.get("cost") is True
+            known = {"amount", "perPoints", "roundUp", "armyPercent", "cost", "parentMult", "armyTypeMult"}
+            known |= {"lenient"} if share and keys.get("lenient") is True else set()
+            known |= {"extra"} if "perPoints" in keys and _count(keys.get("extra")) else set()
+            known |= {"amountRefs"} if _refs(keys.get("amountRefs")) else set()
+            unknown = sorted(set(keys) - known)
+            # each model counted, or the army type's multiplier: neither is read (false: the default here)
+            unknown += [k for k in ("parentMult", "armyTypeMult") if keys.get(k)]
             if unknown:
                 extra.append(self.not_understood("armyHasNotOption." + "/".join(unknown)))
             if not isinstance(amount, (int, float)):
@@ -200,7 +216,15 @@ class Limits:
                 continue
             tags = sorted({ref_tag(r) for r in refs})
             label = f"{' or '.join(refs)}"
-            if "armyPercent" in keys:
+            if share and keys.get("lenient") is True and own_tag is not None:
+                # The node refused once the refs' points pass `amount` percent of the limit (`lenient`: reaching
+                # it is allowed): with a Darrmu General, Orcs at most 10% (docs/import-nr-t9a.md).
+                when = {"tally": {"count": [own_tag]}, "is": "atLeast", "value": 1}
+                self.add({"label": f"{label} (points, with {name})", "count": tags, "what": "points", "percent": True,
+                          "max": -1, "modifiers": [{"target": "max", "op": "set", "value": amount, "when": when}]})
+            elif share or isinstance(keys.get("armyPercent"), bool) or isinstance(keys.get("cost"), bool):
+                extra.append(self.not_understood("armyHasNotOption.armyPercent/cost"))
+            elif "armyPercent" in keys:
                 self.add({"label": f"{label} (points)", "count": tags, "what": "points", "percent": True,
                            "max": round(float(keys["armyPercent"]) * 100, 4)})
             elif "cost" in keys:
@@ -215,9 +239,16 @@ class Limits:
                     # Rounded up, `roundUp` or not: measured on the 2025-2026 lists, rounding down refused 55
                     # lists of 3,065 that New Recruit took (docs/import-nr-t9a.md).
                     repeat = {"limit": True, "per": keys["perPoints"], "round_up": True}
-                    self.add({"label": f"{label} per {keys['perPoints']} points", "count": tags, "max": 0,
+                    # `extra`: so many besides (Warriors of the Dark Gods' Legendary Beasts under a Feldrak General)
+                    self.add({"label": f"{label} per {keys['perPoints']} points", "count": tags,
+                              "max": _count(keys.get("extra")) or 0,
                                "modifiers": [{"target": "max", "op": "increment", "value": amount,
                                               "repeat": repeat}] + mine})
+                elif _refs(keys.get("amountRefs")):
+                    # `amount` for each of `amountRefs` in the army (Undying Dynasties' Longbows: one per Pharaoh)
+                    per = {"tally": {"count": sorted({ref_tag(r) for r in _refs(keys["amountRefs"])})}, "per": 1}
+                    self.add({"label": f"{label} per {' or '.join(_refs(keys['amountRefs']))}", "count": tags, "max": 0,
+                              "modifiers": [{"target": "max", "op": "increment", "value": amount, "repeat": per}] + mine})
                 else:
                     self.add({"label": label, "count": tags, "max": amount, **({"modifiers": mine} if mine else {})})
             else:
