@@ -21,7 +21,7 @@ from django.core.management import call_command
 from armylists.importers.nr_t9a import check, convert, open_source
 from armylists.importers.nr_t9a.army import ArmyConverter
 from armylists.importers.nr_t9a.source import NrSourceError
-from armylists.importers.nr_t9a.summary import plain, read_list
+from armylists.importers.nr_t9a.summary import SummaryError, plain, read_list
 from armylists.rules import parse_roster, validate
 from armylists.rules.loader import build_book, load_system_part
 
@@ -343,6 +343,55 @@ class TestConstructs:
         report, codes = judge(book, [{"entry": "khan", "options": {"crossbow": 1, "bright-bolt": 1, "hoardmaster": 1}}])
         assert [v.message for v in report.violations if v.code != "points.under_limit"] == [
             "Khan (u1): Bright Bolt cannot be taken with Hoardmaster."]
+
+    def test_a_condition_on_a_ref_the_unit_cannot_hold(self):
+        # `hasOption` of a ref no option of the unit carries, nor the unit: the unit's size (a Knight Banneret
+        # needs eight knights: the Number's ref `knights_amount`, counted a model), a ref other units carry (a
+        # Spell Scroll for wizards only: refused to a unit that is none), or a ref nothing in the army carries
+        # (`tag_Light Armour`, from profiles): named, not checked.
+        scroll = check_option("Spell Scroll", 50, hasOption=["wizard"])
+        standard = check_option("Sheltering Standard", 30, hasOption=["tag_Light Armour"])
+        knights = {"name": "Knights", "unit_id": "knights", "cost": 0, "refs": ["knights"], "options": [
+            {"minSize": 3, "maxSize": 12, "addToUnitSize": True, "options": [
+                {"name": "Number", "type": "numeric", "cost": 20, "refs": ["knights_amount"]}]},
+            check_option("Knight Banneret", 10, hasOption=[{"refs": ["knights_amount"], "amount": 8}]), scroll, standard]}
+        mage = hero("Mage", 100, [check_option("Wizard Adept", 30, refs=["wizard"]), scroll])
+        book, report = army(characters=[mage], core=[knights])
+        assert report.unchecked["hasOption of a ref not in the unit"] == 1  # the standard's
+        assert book.entries["knights"].model_tags == frozenset({"sz-knights-amount"})
+        assert book.entries["mage"].options["spell-scroll"].requires == ("wizard-adept",)
+        assert judge(book, [{"entry": "knights", "size": 8, "options": {"knight-banneret": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "knights", "size": 7, "options": {"knight-banneret": 1}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "Knight Banneret (at least 8 models): 1 taken in Knights (u1); at most 0."]
+        report, codes = judge(book, [{"entry": "knights", "size": 8, "options": {"spell-scroll": 1}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "Spell Scroll (needs wizard in the unit): 1 taken in the army; at most 0."]
+        report, codes = judge(book, [{"entry": "knights", "size": 8, "options": {"sheltering-standard": 1}}])
+        assert codes == [] and [v.code for v in report.violations if v.severity == "warning"] == ["tally.max"]
+
+    def test_the_summary_reader_prefers_the_size_of_the_units_models(self):
+        # New Recruit's summaries give most units' `models` (41,543 of 73,631 units), but not always the size
+        # their cost was made with (about 1,300 are priced at another): of the readings that give the recorded
+        # cost, the one at that size is taken; otherwise the cost decides.
+        knights = {"name": "Knights", "unit_id": "knights", "cost": 40, "refs": ["knights"], "options": [
+            {"minSize": 6, "maxSize": 12, "addToUnitSize": True, "options": [
+                {"name": "Number", "type": "numeric", "cost": 40, "refs": ["knights_amount"]}]},
+            check_option("Knight Banneret", 30, hasOption=[{"refs": ["knights_amount"], "amount": 8}]),
+            {"type": "numeric", "name": "Trophy", "cost": 40, "maxSize": 3}]}
+        book, _ = army(core=[knights])
+        unit = {"name": "Knights", "cost": 430, "category": "Core", "options": [{"name": "Knight Banneret"}, {"name": "Trophy"}]}
+        solved = read_list({"units": [unit]}, book, 4500)  # 40 + 8 x 40 + 30 + 40: the fewest trophies
+        assert (solved.units[0].size, solved.units[0].options, solved.units[0].priced) == (
+            8, {"knight-banneret": 1, "trophy": 1}, 430)
+        told = read_list({"units": [{**unit, "models": 7}]}, book, 4500)  # 40 + 7 x 40 + 30 + 2 x 40
+        assert (told.units[0].size, told.units[0].options, told.units[0].priced) == (
+            7, {"knight-banneret": 1, "trophy": 2}, 430)
+        assert judge(book, told.document["units"])[1] == ["tally.max"]  # a Banneret with seven knights
+        other = read_list({"units": [{**unit, "models": 10}]}, book, 4500)  # no reading at 10 gives 430
+        assert (other.units[0].size, other.units[0].priced) == (8, 430)
+        with pytest.raises(SummaryError, match=r"units\[0\]\.models: is not a whole number from 0 to 1000"):
+            read_list({"units": [{**unit, "models": 1.5}]}, book, 4500)
 
     def test_a_group_minimum_an_override_sets_under_an_option_is_warned_of(self):
         # Under an option, a minimum would hold with the option not taken: named, not checked.

@@ -18,8 +18,8 @@ from pathlib import Path
 import yaml
 
 from armylists.importers.nr_t9a.groups import (group_bound_tags, group_count, inert_override, make_group, size_override,
-                                                unit_amount)
-from armylists.importers.nr_t9a.limits import (Limits, army_gates, condition_refs, is_choice, listed, norm_ref, percent_of,
+                                                size_tag, unheld_condition, unit_amount)
+from armylists.importers.nr_t9a.limits import (Limits, all_refs, army_gates, condition_refs, is_choice, listed, norm_ref, percent_of,
                                                 ref_tag, refs_of, scaled_size, slug)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
@@ -102,6 +102,8 @@ class ArmyConverter:
     def convert(self) -> tuple[dict, ArmyReport]:
         root = self.data["army"][0]
         containers = root.get("options", [])
+        self.army_refs = {r for r in all_refs([self.data["army"], list(self.pools.values())])
+                          if not r.startswith(MAPPING["profile_ref_prefix"])}  # what some unit may take (groups.py)
         self.mounts = {}
         for cat in containers:
             if set(refs_of(cat)) & set(MAPPING["mount_categories"]) or cat.get("invisible"):
@@ -214,12 +216,15 @@ class ArmyConverter:
                  "points": 0, "size": {"min": 1, "max": 1}}
         own_tag = "e-" + slug(eid, 70)
         size_group = next((c for c in unit.get("options", []) if c.get("addToUnitSize")), None)
+        self.size_refs: set[str] = set()
         if size_group is not None:
             number = next((c for c in size_group.get("options", []) if c.get("type") == "numeric"), {})
             entry["points"] = int(number.get("cost", 0))
             entry["base_points"] = int(unit.get("cost", 0))
             low = int(size_group.get("minSize", 1) or 1)
             entry["size"] = {"min": low, "max": max(low, int(size_group.get("maxSize", low) or low))}
+            self.size_refs = set(refs_of(number))  # counted once a model (groups.unheld_condition)
+            entry.update({"model_tags": sorted(size_tag(r) for r in self.size_refs)} if self.size_refs else {})
         else:
             entry["points"] = max(0, int(unit.get("cost", 0)))
         self.size, self.size_mults = entry["size"], {}  # what an option's `maxSizeMult` multiplies; by option
@@ -419,7 +424,8 @@ class ArmyConverter:
                 ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
                 if keys.get("amount", 1) != 1 or not ids:
                     if not ids and set(refs) - set(self.unit_refs):
-                        tags.add(self.limits.not_understood("hasOption of a ref not in the unit"))
+                        if not unheld_condition(self, option, refs, keys, own_tag):
+                            tags.add(self.limits.not_understood("hasOption of a ref not in the unit"))
                     elif keys.get("amount", 1) != 1:
                         tags.add(self.limits.not_understood("hasOption amount"))
                     continue

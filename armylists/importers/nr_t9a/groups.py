@@ -167,3 +167,33 @@ def unit_amount(conv, option: dict, refs: list[str], amount) -> None:
     option["tags"].add(tag)
     conv.limits.add({"label": f"{conv.eid}: {' or '.join(refs)}", "count": [tag], "scope": "unit",
                      "entries": [conv.eid], "max": amount})
+
+
+def size_tag(ref: str) -> str:
+    """The tag a unit's size ("Number") ref gives each model, for the unit's own conditions only: the army's
+    counts of such refs per model (Vermin Swarm's `small_arms_fire`, some a fraction of a model) are not read."""
+    return "sz-" + slug(ref, 77)
+
+
+def unheld_condition(conv, option: dict, refs: list[str], keys: dict, own_tag: str) -> bool:
+    """`hasOption` of refs that no option of the unit carries, nor the unit. Where they are its size's (the
+    "Number"'s refs, counted once a model: the entry's `model_tags`, `size_tag`), the option needs `amount` models (a
+    Knight Banneret: eight knights); where another unit or option of the army carries them, it never holds in
+    this unit (a Spell Scroll needs a `wizard`, a Sheltering Standard `tag_Light Armour`, a Battleline Hero
+    the General): the option is refused. False where neither (a ref nothing carries: the caller names it)."""
+    amount = keys.get("amount", 1)
+    if not isinstance(amount, int) or isinstance(amount, bool) or set(keys) - {"amount"}:
+        return False
+    if set(refs) <= conv.size_refs:
+        if amount > 1:
+            option["tags"].add(own_tag)
+            when = {"tally": {"count": sorted({size_tag(r) for r in refs}), "scope": "unit"}, "is": "lessThan", "value": amount}
+            conv.limits.add({"label": f"{option['name']} (at least {amount} models)", "count": [own_tag], "scope": "unit",
+                             "max": -1, "modifiers": [{"target": "max", "op": "set", "value": 0, "when": when}]})
+        return True
+    if set(refs) & conv.army_refs:
+        option["tags"].add(own_tag)
+        conv.limits.add({"label": f"{option['name']} (needs {' or '.join(refs)} in the unit)", "count": [own_tag], "max": 0})
+        return True
+    return False
+

@@ -78,6 +78,19 @@ def refs_of(node: dict) -> list[str]:
     return out
 
 
+def all_refs(data) -> set[str]:
+    """Every ref any node below `data` carries (its army tree and pools), walked without recursion."""
+    found, todo = set(), [data]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            found.update(refs_of(node))
+            todo.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            todo.extend(v for v in node if isinstance(v, (dict, list)))
+    return found
+
+
 def condition_refs(value) -> list[tuple[list[str], dict]]:
     """`hasOption` and its kin: a string, a list of strings and objects `{refs, amount, ...}`, or one
     object; as (refs, the object's other keys) pairs, one per condition (all must hold)."""

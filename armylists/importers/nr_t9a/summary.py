@@ -1,11 +1,12 @@
 """New Recruit's summary of a T9A list (a tournament report's units) as a list document of our format.
 
-The summary names each unit, its cost and its options by display name, without parentheses, and leaves
-out the unit's size, its free default choices and how often a repeatable option was taken. So each unit
-is read back by search: its entry by name, each option among the entry's options of that name (a name
-may fit several: a weapon enchantment on a Hand Weapon or on a Great Weapon), the options these require
-(the weapon an enchantment sits on), a free choice in every group that must have one, and the unit's
-size (and repeat counts) solved from the recorded cost. The first reading whose price is the recorded
+The summary names each unit, its cost and its options by display name, without parentheses, and (for
+most units) its number of models; it leaves out its free default choices and how often a repeatable
+option was taken. So each unit is read back by search: its entry by name, each option among the entry's
+options of that name (a name may fit several: a weapon enchantment on a Hand Weapon or on a Great
+Weapon), the options these require (the weapon an enchantment sits on), a free choice in every group that
+must have one, and the unit's size and repeat counts solved from the recorded cost (the size its
+`models` gives preferred where it gives that cost too). The first reading whose price is the recorded
 cost wins; where none is, the closest is kept and `Reading.cause` says why.
 
     reading = read_list(summary, book, limit)      # .document: the list document; .units: per unit
@@ -36,6 +37,7 @@ MAX_REPEATS = 729  # repeat counts tried per reading (six options taken up to th
 MAX_UNITS = 100
 MAX_OPTIONS = 50  # of one unit
 MAX_COST = 100_000  # points of one unit
+MAX_MODELS = 1_000  # models of one unit
 MAX_NAME = 200  # characters of a name
 
 
@@ -71,6 +73,9 @@ def check_summary(summary) -> None:
         cost = unit.get("cost")
         if type(cost) is not int or not 0 <= cost <= MAX_COST:
             raise SummaryError(f"units[{i}].cost: is not a whole number from 0 to {MAX_COST}")
+        models = unit.get("models")
+        if models is not None and (type(models) is not int or not 0 <= models <= MAX_MODELS):
+            raise SummaryError(f"units[{i}].models: is not a whole number from 0 to {MAX_MODELS}")
         options = unit.get("options", [])
         if not isinstance(options, list) or len(options) > MAX_OPTIONS:
             raise SummaryError(f"units[{i}].options: is not a list of at most {MAX_OPTIONS} options")
@@ -98,6 +103,7 @@ class UnitReading:
     general: bool = False
     unmatched: list[str] = field(default_factory=list)
     unnamed: str = ""  # an option the summary does not name, taken because only it gives the recorded cost
+    models: int | None = None  # the unit's models where the summary gives them: its size, not solved
 
 
 @dataclass
@@ -179,8 +185,20 @@ def _conflicts(entry: Entry, chosen: dict[str, int]) -> int:
     return broken + sum(1 for g, n in taken.items() if g in entry.groups and n > entry.groups[g].max)
 
 
-def _price(entry: Entry, chosen: dict[str, int], cost: int) -> tuple[int, int]:
-    """(size, price) of the reading: the size in the entry's bounds whose price is nearest `cost`."""
+def _sizes(entry: Entry, chosen: dict[str, int], cost: int, models: int | None) -> list[tuple[int, int]]:
+    """(size, price) of the reading at the size whose price is nearest `cost`, and at the summary's number of
+    `models` where it gives one within the bounds (preferred where both give the cost: its `models` is not
+    always the size its cost was made with, 1,300 units of 41,543 are priced at another)."""
+    found = [_price(entry, chosen, cost)]
+    if models is not None and models != found[0][0]:
+        at = _price(entry, chosen, cost, models)
+        found += [at] if at[0] == models else []
+    return found
+
+
+def _price(entry: Entry, chosen: dict[str, int], cost: int, models: int | None = None) -> tuple[int, int]:
+    """(size, price) of the reading: at `models` where it is within the bounds, else the size in the
+    entry's bounds whose price is nearest `cost`."""
     fixed, per = entry.base_points, entry.points
     for oid, n in chosen.items():
         o = entry.options[oid]
@@ -193,6 +211,8 @@ def _price(entry: Entry, chosen: dict[str, int], cost: int) -> tuple[int, int]:
     for oid in chosen:  # an option that sets the unit's size while taken (Fresh Meat: a fifth more models)
         if entry.options[oid].size is not None:
             low, high = entry.options[oid].size
+    if models is not None and low <= models <= high:
+        return models, fixed + per * models - _cut(entry, chosen, models)
     if per <= 0:
         return low, fixed - _cut(entry, chosen, low)
     size = min(max(round((cost - fixed) / per), low), high)
@@ -206,7 +226,7 @@ def _cut(entry: Entry, chosen: dict[str, int], size: int) -> int:
 
 
 def read_unit(entry: Entry, unit: dict) -> UnitReading:
-    reading = UnitReading(unit["name"], int(unit["cost"]), entry.id)
+    reading = UnitReading(unit["name"], int(unit["cost"]), entry.id, models=unit.get("models"))
     index = _index(entry)
     choices, unknown_price = [], False
     named = {plain(o["name"]) for o in unit.get("options", [])}
@@ -236,15 +256,16 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
         # counts are not solved to make up for it (a King's runes counted twice to reach the cost of a
         # Trusted Adviser, then over the allowance), so the unit is not read as New Recruit's on a guess.
         for counts in _repeats(entry, chosen) if not unknown_price else [chosen]:
-            size, price = _price(entry, counts, reading.cost)
-            key = (abs(price - reading.cost), _conflicts(entry, counts), twice, len(combo) - len(taken),
-                   len(counts) - len(taken) + twice, sum(counts.values()))
-            if best_key is None or key < best_key:
-                best, best_key = (counts, size, price), key
-        if best_key is not None and best_key[:5] == (0, 0, 0, 0, 0):
+            for size, price in _sizes(entry, counts, reading.cost, reading.models):
+                key = (abs(price - reading.cost), _conflicts(entry, counts), reading.models not in (None, size),
+                       twice, len(combo) - len(taken), len(counts) - len(taken) + twice, sum(counts.values()))
+                if best_key is None or key < best_key:
+                    best, best_key = (counts, size, price), key
+        if best_key is not None and not any(best_key[:6]):
             break
     if best is None:  # no option of the summary's is the entry's: priced as it stands
-        best = ({}, *_price(entry, {}, reading.cost))
+        best = ({}, *min(_sizes(entry, {}, reading.cost, reading.models),
+                         key=lambda found: (abs(found[1] - reading.cost), found[0] != reading.models)))
     if best[2] != reading.cost and not reading.unmatched:  # never in place of a name the data lacks
         best = _unnamed(entry, best, reading)
     reading.options, reading.size, reading.priced = best
@@ -277,9 +298,10 @@ def _unnamed(entry: Entry, best: tuple, reading: UnitReading) -> tuple:
         counts = {**chosen, option.id: 1}
         if _conflicts(entry, counts):
             continue
-        size, price = _price(entry, counts, reading.cost)
-        if price == reading.cost:
-            fits.append((counts, size, price, option.name))
+        for size, price in _sizes(entry, counts, reading.cost, reading.models)[::-1]:  # at its models first
+            if price == reading.cost:
+                fits.append((counts, size, price, option.name))
+                break
     if len(fits) != 1:
         return best
     reading.unnamed = fits[0][3]
@@ -323,7 +345,7 @@ def _best_reading(book: Book, found: list[Entry], unit: dict) -> UnitReading:
     """The reading of the entry whose price is the recorded cost (then the one breaking fewest rules alone),
     remembered per book: tournaments repeat units, and a benchmark reads thousands of lists."""
     memo = book.__dict__.setdefault("_nr_readings", {})
-    key = (tuple(e.id for e in found), unit["name"], int(unit["cost"]),
+    key = (tuple(e.id for e in found), unit["name"], int(unit["cost"]), unit.get("models"),
            tuple(o.get("name", "") for o in unit.get("options", [])))
     if key not in memo:
         options = [read_unit(e, unit) for e in found]
