@@ -295,6 +295,12 @@ class TestConstructs:
             {"terracotta-army": 1, "terracotta-army-1": 1}, {"terracotta-army": 1}]
         assert [u.priced for u in reading.units] == [200, 210, 140]
         assert judge(book, reading.document["units"])[1] == []
+        two = {"options": [check_option("Sculpted"), check_option("Gilded")],  # of several free choices, the first
+               "override": [{"armyHasOption": [{"refs": ["terracotta"], "amount": 1}], "options": {"minSize": 1}}]}
+        book2, _ = army(characters=[hero("Pharaoh", 200, [check_option("Commander", 0, refs=["terracotta"])])],
+                        special=[hero("Scorpion", 140, [two])])
+        assert read_list({"units": [summary["units"][0], summary["units"][2]]}, book2, 4500).document["units"][1][
+            "options"] == {"sculpted": 1}
         summary["units"][0]["options"] = []  # no Terracotta Army: nothing to fill in
         reading = read_list(summary, book, 4500)
         assert [u.get("options") for u in reading.document["units"][1:]] == [
@@ -393,16 +399,37 @@ class TestConstructs:
         with pytest.raises(SummaryError, match=r"units\[0\]\.models: is not a whole number from 0 to 1000"):
             read_list({"units": [{**unit, "models": 1.5}]}, book, 4500)
 
-    def test_a_group_minimum_an_override_sets_under_an_option_is_warned_of(self):
-        # Under an option, a minimum would hold with the option not taken: named, not checked.
-        enchant = check_option("Standard", 10, maxSize=1, options=[check_option("Banner", 20)],
-                               override=[{"hasOption": [{"refs": ["bsb"], "amount": 1}], "options": {"minSize": 1}}])
-        book, report = army(characters=[hero("Mage", 100, [enchant, check_option("BSB", refs=["bsb"])])])
-        assert report.unchecked["group size override"] == 1
-        report, codes = judge(book, [{"entry": "mage", "options": {"standard": 1, "bsb": 1}}])  # no Banner: told
-        assert codes == [] and [v.code for v in report.violations if v.severity == "warning"] == ["tally.max"]
-        report, codes = judge(book, [{"entry": "mage", "options": {"bsb": 1}}])
-        assert codes == [] and [v.code for v in report.violations if v.severity == "warning"] == []
+    def test_a_units_size_an_override_bounds_where_the_army_has_an_option(self):
+        # Undying Dynasties under a Terracotta Army (ud.json, 2025-06): a unit of at most 6 (its size group's
+        # `override: {armyHasOption: [terracotta], options: {maxSize: 6}}`), counted per unit by its models.
+        reapers = {"name": "Reapers", "unit_id": "reapers", "cost": 0, "refs": ["reapers"], "options": [
+            {"minSize": 3, "maxSize": 12, "addToUnitSize": True, "options": [{"name": "Number", "type": "numeric", "cost": 50}],
+             "override": [{"armyHasOption": [{"refs": ["terracotta"], "amount": 1}], "options": {"maxSize": 6}}]}]}
+        book, report = army(characters=[hero("Pharaoh", 100, [check_option("Commander", 0, refs=["terracotta"])])],
+                            special=[reapers])
+        assert not any("override" in c for c in report.unchecked)
+        assert book.entries["reapers"].size_max == 12
+        commander = {"entry": "pharaoh", "options": {"commander": 1}}
+        assert judge(book, [commander, {"entry": "reapers", "size": 6}])[1] == []
+        assert judge(book, [{"entry": "pharaoh"}, {"entry": "reapers", "size": 12}])[1] == []
+        report, codes = judge(book, [commander, {"entry": "reapers", "size": 7}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "Reapers (models): 7 taken in Reapers (u2); at most 6."]
+
+    def test_a_group_minimum_an_override_sets_under_an_option_holds_where_the_option_is_taken(self):
+        # Vampire Covenant's Strigoi (vc.json, 2025-03): where the model is the General, one of the Strigoi's
+        # powers (`override: {hasOption: [army_general], options: {minSize: 1}}` on the option's children).
+        # An `amount` written as text ("1", the Paths' wizard) is read as the number.
+        strigoi = check_option("Strigoi", 20, options=[check_option("Feral Hunger", 10), check_option("Bestial Rage", 15)],
+                               override=[{"hasOption": [{"refs": ["army_general"], "amount": "1"}], "options": {"minSize": 1}}])
+        book, report = army(characters=[hero("Count", 100, [strigoi, LEADERSHIP])])
+        assert not any("size override" in c for c in report.unchecked)
+        assert judge(book, [{"entry": "count", "options": {"general": 1}}])[1] == []  # no Strigoi: nothing needed
+        assert judge(book, [{"entry": "count", "options": {"strigoi": 1}}])[1] == ["general.missing"]  # not the General
+        assert judge(book, [{"entry": "count", "options": {"general": 1, "strigoi": 1, "bestial-rage": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "count", "options": {"general": 1, "strigoi": 1}}])
+        assert [v.message for v in report.violations if v.code == "tally.min"] == [
+            "count: Strigoi: 0 taken in Count (u1); at least 1."]
 
     def test_an_override_that_changes_nothing_is_passed_over(self):
         # A condition without a change (Shinobi), texts only (Skeleton Chariots' Barrow Legion rule), a

@@ -93,10 +93,10 @@ def group_count(conv, gid: str) -> None:
 def group_bounds(conv, gid: str, name: str, node: dict, overrides: list[dict], parent: str | None) -> bool:
     """A group's `maxSize` or `minSize` that an override changes where the unit has an option, has none, or
     the army has one: a count of the group's options in the unit, bounded by the group's own and by each
-    override's where all its conditions hold, in order. False (the caller names the construct) where an
-    override says anything else, or sets a minimum on a group under an option (it would hold with the option
-    not taken)."""
-    mods = []
+    override's where all its conditions hold, in order; a minimum on a group under an option, where the unit
+    has that option too (a Strigoi General takes one of the Strigoi's powers). False (the caller names the
+    construct) where an override says anything else."""
+    mods, held = [], None  # held: the condition that the option the group is under is taken
     for o in overrides:
         changes = {k: v for k, v in (o.get("options") or {}).items() if k not in DISPLAY_KEYS} \
             if isinstance(o.get("options"), dict) else {}
@@ -104,19 +104,22 @@ def group_bounds(conv, gid: str, name: str, node: dict, overrides: list[dict], p
             continue
         keys = set(o) - {"options"}
         if set(changes) - {"maxSize", "minSize"} or not keys or keys - set(CONDITIONS) \
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in changes.values()) \
-                or "minSize" in changes and parent is not None:
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in changes.values()):
             return False
         whens = []
         for key in sorted(keys):
             for refs, extra in condition_refs(o[key]):
                 amount = extra.get("amount", 1)
+                amount = int(amount) if isinstance(amount, str) and amount.isdigit() and len(amount) < 4 else amount  # "1"
                 if not refs or not isinstance(amount, int) or set(extra) - {"amount"}:
                     return False
                 tally = {"count": sorted({ref_tag(r) for r in refs}), **({} if key == "armyHasOption" else {"scope": "unit"})}
                 whens.append({"tally": tally, "is": "lessThan" if key == "hasNotOption" else "atLeast", "value": amount})
         if not whens:
             return False
+        if "minSize" in changes and parent is not None:
+            held = held or _parent_held(conv, parent, gid)
+            whens.insert(0, held)
         when = whens[0] if len(whens) == 1 else {"all": whens}
         mods += [{"target": "max" if k == "maxSize" else "min", "op": "set",
                   "value": max(-1, v) if k == "maxSize" else max(0, v), "when": when} for k, v in sorted(changes.items())]
@@ -124,11 +127,18 @@ def group_bounds(conv, gid: str, name: str, node: dict, overrides: list[dict], p
     high, low = node.get("maxSize"), node.get("minSize")
     limit = {"label": f"{conv.eid}: {name}", "count": [tag], "scope": "unit", "entries": [conv.eid],
              "max": int(high) if isinstance(high, int) and high >= 0 else -1, "modifiers": mods}
-    if isinstance(low, int) and low > 0 and any(m["target"] == "min" and m["value"] < low for m in mods):
+    if parent is None and isinstance(low, int) and low > 0 and any(m["target"] == "min" and m["value"] < low for m in mods):
         limit["min"] = low  # the group's own minimum, which an override lowers (make_group leaves it here)
     conv.limits.add(limit)
     conv.bounded_groups[gid] = (tag, limit)
     return True
+
+
+def _parent_held(conv, parent: str, gid: str) -> dict:
+    """The condition that the unit has the option `parent` (tagged for it)."""
+    tag = f"gp-{slug(conv.eid, 60)}-{gid}"
+    next(o for o in conv.options if o["id"] == parent)["tags"].add(tag)
+    return unit_holds([tag])
 
 
 def group_bound_tags(conv, gid: str) -> None:

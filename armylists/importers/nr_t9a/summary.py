@@ -402,8 +402,9 @@ def _conditional_minimums(book: Book) -> dict[str, tuple]:
 
 def _fill_minimums(book: Book, document: dict) -> None:
     """The free choice a summary leaves out of a group that needs one only under a condition (Undying
-    Dynasties' units under a Terracotta Army, whose "Terracotta Army" costs nothing): where the list as read
-    breaks such a minimum, the group's free option is added, if exactly one fits (else it stays broken)."""
+    Dynasties' units under a Terracotta Army, whose "Terracotta Army" costs nothing; a Vampire Courtier's
+    Path, a wizard's): where the list as read breaks such a minimum, the group's first free option is added,
+    as `_close` fills a group that always needs one (none free: it stays broken)."""
     minimums = _conditional_minimums(book)
     entries = {e for ids, _ in minimums.values() for e in ids}
     if not any(u["entry"] in entries for u in document["units"]):
@@ -417,8 +418,8 @@ def _fill_minimums(book: Book, document: dict) -> None:
         free = [o for o in options.values() if set(minimums[v.rule][1]) & o.tags and o.id not in chosen
                 and o.cost == 0 and o.model_cost == 0 and all(r in chosen for r in o.requires)
                 and (not o.requires_any or any(r in chosen for r in o.requires_any))
-                and not any(x in chosen for x in o.excludes)]
-        if len(free) == 1:
+                and not any(x in chosen for x in o.excludes) and not any(o.id in options[c].excludes for c in chosen)]
+        if free:
             chosen[free[0].id] = 1
 
 

@@ -5,7 +5,7 @@ a category's percent (`category_override`).
 from __future__ import annotations
 
 from armylists.importers.nr_t9a.groups import inert_override
-from armylists.importers.nr_t9a.limits import condition_refs, listed, norm_ref, ref_tag, refs_of, scaled_size, slug
+from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, norm_ref, ref_tag, refs_of, scaled_size, slug
 
 # What an override may change in an entry of its own for units with one of their options (with_option).
 VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
@@ -163,11 +163,30 @@ def option_prices(conv, option: dict, node: dict, factor: float, allowance: str 
     return True
 
 
+def size_by_army(conv, entry: dict, override: dict) -> bool:
+    """The unit's size bounds an override of its size group sets where the army has an option (Undying
+    Dynasties under a Terracotta Army: a unit of at most 6): a per-unit count of its models (a tag of the
+    entry's `model_tags`), bounded so where the army has the ref. False where the override says more."""
+    changes = override.get("options") if isinstance(override.get("options"), dict) else {}
+    if set(override) != {"armyHasOption", "options"} or not changes or set(changes) - {"minSize", "maxSize"} \
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in changes.values()) \
+            or not condition_refs(override["armyHasOption"]):
+        return False
+    tag = "sm-" + slug(entry["id"], 77)
+    entry["model_tags"] = sorted(set(entry.get("model_tags", ())) | {tag})
+    when = army_condition(override["armyHasOption"])
+    conv.limits.add({"label": f"{entry['name']} (models)", "count": [tag], "scope": "unit", "max": -1, "modifiers": [
+        {"target": "max" if k == "maxSize" else "min", "op": "set", "value": v, "when": when} for k, v in sorted(changes.items())]})
+    return True
+
+
 def share_options(entry: dict, variants: list[dict], size_mults: dict[str, str]) -> None:
     """The entry's options, groups and tags in each variant that has none of its own; an option setting the
     unit's size from its maximum (`maxSizeMult`) from the variant's own bounds."""
     for variant in variants:
         variant.update({k: entry[k] for k in ("tags", "options", "groups", "discounts") if k in entry and k not in variant})
+        if entry.get("model_tags"):  # its size's tags (groups.size_tag, size_by_army), made after some variants
+            variant["model_tags"] = sorted(set(variant.get("model_tags", ())) | set(entry["model_tags"]))
         if size_mults and variant["size"] != entry["size"]:
             variant["options"] = [{**o, "size": scaled_size(variant["size"], size_mults[o["id"]])}
                                   if o["id"] in size_mults else o for o in variant["options"]]
@@ -197,6 +216,8 @@ def override_variants(conv, unit: dict, entry: dict, size_group: dict | None, ov
             continue
         if variant is not None:
             variants.append(variant)
+        elif where == "size" and size_by_army(conv, entry, o):
+            continue
         elif where == "unit" and set(changes) <= {"extraCategories"} and set(o) == {"hasOption", "options"}:
             extra_by_option(conv, o, tags)
         elif single and set(changes) - ({"extraCategories"} if where == "unit" else set()) <= VARIANT_KEYS[where]:
