@@ -9,7 +9,7 @@ on a Monstrous Revenant, `hasStat: {}`). Other stats (`{defense: {Re: "5"}, type
 """
 from __future__ import annotations
 
-from armylists.importers.nr_t9a.limits import condition_refs, ref_tag, slug
+from armylists.importers.nr_t9a.limits import condition_refs, ref_tag, slug, unit_holds
 
 
 def height_of(node: dict, profiles: dict) -> int | None:
@@ -65,13 +65,12 @@ def height_rule(conv, option: dict, stat, overrides: list[dict]) -> str | None:
     words = ", ".join(sorted(rule[0]))
     label = f"{option['name']} (a model of Height {words})" if rule[1] else f"{option['name']} (not a model of Height {words})"
     mods = [{"target": "max", "op": "set", "value": 0 if not fits(h, rule) else -1,
-             "when": {"tally": {"count": [mount], "scope": "unit"}, "is": "atLeast", "value": 1}}
+             "when": unit_holds([mount])}
             for mount, h in heights[1:] if fits(h, rule) != fits(base, rule)]
     for allowed, conds in others:  # in order: where the unit has the override's option, its stat instead
-        when = {"tally": {"count": sorted({ref_tag(r) for r in conds[0][0]}), "scope": "unit"}, "is": "atLeast", "value": 1}
+        when = unit_holds({ref_tag(r) for r in conds[0][0]})
         for mount, h in heights:
-            cond = when if mount is None else {"all": [when, {"tally": {"count": [mount], "scope": "unit"}, "is": "atLeast",
-                                                              "value": 1}]}
+            cond = when if mount is None else {"all": [when, unit_holds([mount])]}
             if mount is None:
                 mods.append({"target": "max", "op": "set", "value": -1 if fits(base, allowed) else 0, "when": cond})
             elif fits(h, allowed) != fits(base, allowed):

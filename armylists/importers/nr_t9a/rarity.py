@@ -15,7 +15,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, slug
+from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, slug, unit_holds
 
 RULE_ID = "rulebook-build_an_army"
 RULE_NUMBER_CHARS = 9  # a number of the text is read up to so many characters ("1,000"); a longer one is none
@@ -109,7 +109,7 @@ def unit_cost_limit(conv, unit: dict, own_tag: str, entries: list[str], raised: 
              "scope": "unit", "entries": entries, "max": cap}
     if raised:
         limit["modifiers"] = [{"target": "max", "op": "set", "value": points,
-                               "when": {"tally": {"count": [tag], "scope": "unit"}, "is": "atLeast", "value": 1}}
+                               "when": unit_holds([tag])}
                               for tag, points in sorted(raised, key=lambda x: x[1])]  # the highest last: it wins
     conv.limits.add(limit)
     return True
