@@ -416,6 +416,23 @@ class TestConstructs:
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "Reapers (models): 7 taken in Reapers (u2); at most 6."]
 
+    def test_a_units_own_minimum_an_override_sets_bounds_its_direct_choices(self):
+        # Undying Dynasties' Battle Sphinx (ud.json, 2025-06): `override: {armyHasOption: [terracotta], options:
+        # {minSize: 1}}` on the unit, whose one direct choice is its free "Terracotta Army": taken under one.
+        sphinx = hero("Sphinx", 460, [check_option("Terracotta Army", 0, armyHasOption=["terracotta"])],
+                      override=[{"armyHasOption": [{"refs": ["terracotta"], "amount": 1}], "options": {"minSize": 1}}])
+        book, report = army(characters=[hero("Pharaoh", 100, [check_option("Commander", 0, refs=["terracotta"])])],
+                            special=[sphinx])
+        assert not any("override" in c for c in report.unchecked)
+        commander = {"entry": "pharaoh", "options": {"commander": 1}}
+        assert judge(book, [{"entry": "pharaoh"}, {"entry": "sphinx"}])[1] == []
+        assert judge(book, [commander, {"entry": "sphinx", "options": {"terracotta-army": 1}}])[1] == []
+        report, codes = judge(book, [commander, {"entry": "sphinx"}])
+        assert [v.message for v in report.violations if v.code == "tally.min"] == ["sphinx: Sphinx: 0 taken in Sphinx (u2); at least 1."]
+        summary = {"units": [{"name": "Pharaoh", "cost": 100, "category": "Characters", "options": [{"name": "Commander"}]},
+                             {"name": "Sphinx", "cost": 460, "category": "Special", "options": []}]}
+        assert read_list(summary, book, 4500).document["units"][1]["options"] == {"terracotta-army": 1}
+
     def test_a_group_minimum_an_override_sets_under_an_option_holds_where_the_option_is_taken(self):
         # Vampire Covenant's Strigoi (vc.json, 2025-03): where the model is the General, one of the Strigoi's
         # powers (`override: {hasOption: [army_general], options: {minSize: 1}}` on the option's children).
