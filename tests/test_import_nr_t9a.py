@@ -416,6 +416,20 @@ class TestConstructs:
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "Reapers (models): 7 taken in Reapers (u2); at most 6."]
 
+    def test_a_units_own_bounds_are_its_direct_choices(self):
+        # Dread Elves' Divine Altar (de.json, 2026-04-10: `minSize: 1, maxSize: 1` on the unit, its three altars
+        # its direct choices): one altar, which had been three free choices. A summary naming none is read
+        # with the free one, as any group that needs a choice.
+        altar = hero("Altar", 240, [check_option("Altar of Nabh", 40), check_option("Altar of Tila"),
+                                    check_option("Altar of Yema", 30)], minSize=1, maxSize=1, optionsLabel="Options")
+        book, _ = army(special=[altar])
+        assert judge(book, [{"entry": "altar", "options": {"altar-of-nabh": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "altar", "options": {"altar-of-nabh": 1, "altar-of-yema": 1}}])
+        assert codes == ["options.group_max"]
+        assert judge(book, [{"entry": "altar"}])[1] == ["options.group_min"]
+        summary = {"units": [{"name": "Altar", "cost": 240, "category": "Special", "options": []}]}
+        assert read_list(summary, book, 4500).units[0].options == {"altar-of-tila": 1}
+
     def test_a_units_own_minimum_an_override_sets_bounds_its_direct_choices(self):
         # Undying Dynasties' Battle Sphinx (ud.json, 2025-06): `override: {armyHasOption: [terracotta], options:
         # {minSize: 1}}` on the unit, whose one direct choice is its free "Terracotta Army": taken under one.

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.groups import (group_bound_tags, group_count, inert_override, make_group, size_override,
-                                                size_tag, unheld_condition, unit_amount)
+from armylists.importers.nr_t9a.groups import (close_group, inert_override, make_group, size_override, size_tag,
+                                                unheld_condition, unit_amount)
 from armylists.importers.nr_t9a.limits import (Limits, all_refs, army_gates, condition_refs, is_choice, listed, norm_ref, percent_of,
                                                 ref_tag, refs_of, scaled_size, slug)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
@@ -229,12 +229,15 @@ class ArmyConverter:
             entry["points"] = max(0, int(unit.get("cost", 0)))
         self.size, self.size_mults = entry["size"], {}  # what an option's `maxSizeMult` multiplies; by option
         ctx = Ctx(None, False, 1, "", None)
+        unit_ctx = Ctx(None, False, 1, "", None)  # its own minSize/maxSize bound its direct choices (one altar)
+        unit_ctx.group, unit_ctx.unchecked = make_group(self, unit, None, None, unit.get("optionsLabel") or unit["name"])
         for child in unit.get("options", []):
             if child is size_group:
                 for number in child.get("options", []):
                     self.children(number, Ctx(None, True, 1, "", None))
             else:
-                self.node(child, ctx)
+                self.node(child, unit_ctx)
+        close_group(self, unit_ctx.group)
         for node in offered_nodes(self.heads, MAPPING["offered_pools"], category, entry["size"]):
             self.node(node, ctx)
         self.resolve_conditions()
@@ -312,9 +315,7 @@ class ArmyConverter:
                         seen.add(id(item))
                         self.node(item, pooled)
                 self.following.pop()
-        if inner.group:
-            group_count(self, inner.group)
-            group_bound_tags(self, inner.group)
+        close_group(self, inner.group)
         if node.get("refopt"):
             mount = self.mounts.get(node["refopt"])
             if mount is None:

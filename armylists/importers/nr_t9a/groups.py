@@ -8,7 +8,7 @@ group at least). Such a bound is a count of the group's options in each unit (`g
 """
 from __future__ import annotations
 
-from armylists.importers.nr_t9a.limits import GROUP_ANY, condition_refs, is_choice, listed, ref_tag, slug, unit_holds
+from armylists.importers.nr_t9a.limits import GROUP_ANY, condition_refs, listed, ref_tag, slug, unit_holds
 
 # Keys an override may set that no price, bound or condition depends on: its texts and display.
 DISPLAY_KEYS = frozenset({"optionsLabel", "rules", "loses_rules", "logo", "description", "hide", "hidden",
@@ -76,23 +76,12 @@ def _unread(conv, parent: str | None, construct: str) -> str:
     return tag
 
 
-def unit_choice_bounds(conv, unit: dict, override: dict) -> bool:
-    """A unit's `override` of its own `minSize`/`maxSize`: the bounds of its direct choices (Undying Dynasties'
-    Battle Sphinx under a Terracotta Army takes its "Terracotta Army"), counted per unit as a group's are.
-    False where the override says more, or the unit has no direct choice."""
-    changes = override.get("options")
-    if not size_override(override) or set(changes) - {"minSize", "maxSize"}:
-        return False
-    direct = {id(c) for c in unit.get("options", []) if is_choice(c)}
-    choices = [option for option, node, _ in conv.pending if id(node) in direct]
-    if not choices or not group_bounds(conv, "unit", unit["name"], unit, [override], None):
-        return False
-    tag, limit = conv.bounded_groups["unit"]
-    for option in choices:  # its tags are a sorted list by now (army.resolve_conditions), or none
-        option["tags"] = sorted(set(option.get("tags", ())) | {tag})
-    for m in limit["modifiers"]:
-        m["value"] = min(m["value"], len(choices)) if m["target"] == "min" else m["value"]
-    return True
+def close_group(conv, gid: str | None) -> None:
+    """Once a group's options are made: their count in all (group_count) and an override's bounds
+    (group_bound_tags)."""
+    if gid:
+        group_count(conv, gid)
+        group_bound_tags(conv, gid)
 
 
 def group_count(conv, gid: str) -> None:

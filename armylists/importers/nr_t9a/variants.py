@@ -4,7 +4,7 @@ a category's percent (`category_override`).
 `conv` is the army.py ArmyConverter converting the unit (its options by ref, its categories, its limits)."""
 from __future__ import annotations
 
-from armylists.importers.nr_t9a.groups import inert_override, unit_choice_bounds
+from armylists.importers.nr_t9a.groups import inert_override, size_override
 from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, norm_ref, ref_tag, refs_of, scaled_size, slug
 
 # What an override may change in an entry of its own for units with one of their options (with_option).
@@ -216,8 +216,8 @@ def override_variants(conv, unit: dict, entry: dict, size_group: dict | None, ov
             continue
         if variant is not None:
             variants.append(variant)
-        elif where == "size" and size_by_army(conv, entry, o) or where == "unit" and unit_choice_bounds(conv, unit, o):
-            continue
+        elif where == "size" and size_by_army(conv, entry, o) or where == "unit" and size_override(o):
+            continue  # a unit's own bounds are its direct choices' (read with them: army.entry, groups.make_group)
         elif where == "unit" and set(changes) <= {"extraCategories"} and set(o) == {"hasOption", "options"}:
             extra_by_option(conv, o, tags)
         elif single and set(changes) - ({"extraCategories"} if where == "unit" else set()) <= VARIANT_KEYS[where]:
