@@ -103,7 +103,7 @@ class UnitReading:
     general: bool = False
     unmatched: list[str] = field(default_factory=list)
     unnamed: str = ""  # an option the summary does not name, taken because only it gives the recorded cost
-    models: int | None = None  # the unit's models where the summary gives them: its size, not solved
+    models: int | None = None  # the unit's models where the summary gives them: the size preferred (_sizes)
 
 
 @dataclass
@@ -165,12 +165,18 @@ def _close(entry: Entry, chosen: dict[str, int]) -> dict[str, int]:
         members = [o for o in options.values() if o.group == group.id]
         if sum(chosen.get(o.id, 0) for o in members) >= group.min:
             continue
-        free = [o for o in members if o.id not in chosen and all(r in chosen for r in o.requires)
-                and not any(x in chosen for x in o.excludes)]
+        free = [o for o in members if _addable(o, chosen)]
         free.sort(key=lambda o: (o.cost + o.model_cost, o.per_model))
         for o in free[:group.min]:
             chosen[o.id] = 1
     return chosen
+
+
+def _addable(option: Option, chosen: dict[str, int]) -> bool:
+    """Whether a choice the summary leaves out may be added to `chosen`: not taken, its requirements taken,
+    none of what it excludes taken."""
+    return (option.id not in chosen and all(r in chosen for r in option.requires)
+            and not any(x in chosen for x in option.excludes))
 
 
 def _conflicts(entry: Entry, chosen: dict[str, int]) -> int:
@@ -251,7 +257,7 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
         chosen = _close(entry, {o.id: 1 for o in taken})
         # Two names of the summary are two choices: one option read for both ("Terracotta Army" per model
         # and in Army Organisation) is a reading of fewer options, tried after those of distinct ones.
-        twice = len(taken) - len(chosen.keys() & {o.id for o in taken})
+        twice = len(taken) - len({o.id for o in taken})
         # Where the summary names a leadership skill the data lacks, its price is unknown: hidden repeat
         # counts are not solved to make up for it (a King's runes counted twice to reach the cost of a
         # Trusted Adviser, then over the allowance), so the unit is not read as New Recruit's on a guess.
@@ -415,10 +421,9 @@ def _fill_minimums(book: Book, document: dict) -> None:
             continue
         unit = units[v.unit]
         options, chosen = book.entries[unit["entry"]].options, unit.setdefault("options", {})
-        free = [o for o in options.values() if set(minimums[v.rule][1]) & o.tags and o.id not in chosen
-                and o.cost == 0 and o.model_cost == 0 and all(r in chosen for r in o.requires)
-                and (not o.requires_any or any(r in chosen for r in o.requires_any))
-                and not any(x in chosen for x in o.excludes) and not any(o.id in options[c].excludes for c in chosen)]
+        free = [o for o in options.values() if set(minimums[v.rule][1]) & o.tags and o.cost == 0 and o.model_cost == 0
+                and _addable(o, chosen) and (not o.requires_any or any(r in chosen for r in o.requires_any))
+                and not any(o.id in options[c].excludes for c in chosen if c in options)]
         if free:
             chosen[free[0].id] = 1
 
