@@ -149,7 +149,7 @@ class TestConstructs:
         # under its next revision (source.IMPORTER_REVISION), and a summary's date still chooses by date.
         from armylists.importers.nr_t9a.source import IMPORTER_REVISION, book_version, version_date
         from armylists.importers.nr_t9a.summaries import choose_version
-        assert (IMPORTER_REVISION, book_version("2024 beta1", "2025-10-10")) == (5, "2024 beta1@2025-10-10.i5")
+        assert (IMPORTER_REVISION, book_version("2024 beta1", "2025-10-10")) == (6, "2024 beta1@2025-10-10.i6")
         assert [version_date(v) for v in ("2024 beta1@2025-10-10.i2", "2024 beta1@2025-10-10", "2024 beta1",
                                           "2024@beta@2025-10-1x")] == ["2025-10-10", "2025-10-10", "", ""]
         stored = ["2024 beta1@2025-10-10", "2024 beta1@2025-10-10.i2", "2024 beta1@2026-04-10.i2"]
@@ -925,7 +925,7 @@ class TestBundle:
     def test_it_imports_the_commit_as_books_dated_by_it(self, books):
         snapshot, conversion, built = books
         assert (snapshot.commit, snapshot.date) == ("273623d", "2025-10-10")
-        assert built["de"].version == "2024 beta1@2025-10-10.i5"
+        assert built["de"].version == "2024 beta1@2025-10-10.i6"
         assert built["de"].system.id == "t9a-2"
         assert sorted(built) == ["al", "bh", "cl", "de", "df", "dh", "dl", "eos", "er", "he", "hg", "id", "koe",
                                  "ls", "mh", "np", "ok", "ong", "sa", "se", "ud", "vc", "vs", "wdg"]
@@ -973,7 +973,7 @@ def test_the_command_stores_a_commit_once_and_checks_without_writing():
     assert not RulesFile.objects.filter(system="t9a-2").exists()
     call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=io.StringIO())
     assert RulesFile.objects.filter(system="t9a-2", kind="book").count() == 24
-    assert RulesFile.objects.get(system="t9a-2", slug="dread-elves").version == "2024 beta1@2025-10-10.i5"
+    assert RulesFile.objects.get(system="t9a-2", slug="dread-elves").version == "2024 beta1@2025-10-10.i6"
     out = io.StringIO()
     call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=out)
     assert out.getvalue().splitlines()[-1] == "0 new, 25 unchanged; 24 New Recruit T9A books in the database."

@@ -401,9 +401,10 @@ class ArmyConverter:
         overrides = []
         for o in listed(node.get("override")):
             if "leafMaxCost" in (o.get("options") or {}):
-                conds = condition_refs(o.get("hasOption"))
-                if len(conds) == 1 and set(o) <= {"hasOption", "options"}:
-                    overrides.append((ref_tag(conds[0][0][0]), int(o["options"]["leafMaxCost"])))
+                conds = condition_refs(o.get("hasOption"))  # {refs: [a, b], amount: 1}: a or b (a Duke's)
+                amount = conds[0][1].get("amount", 1) if len(conds) == 1 and set(conds[0][1]) <= {"amount"} else None
+                if type(amount) is int and conds[0][0] and set(o) <= {"hasOption", "options"}:
+                    overrides.append(({ref_tag(r) for r in conds[0][0]}, amount, int(o["options"]["leafMaxCost"])))
                 else:
                     self.limits.not_understood("leafMaxCost override")
         self.allowances.append((tag, int(node["leafMaxCost"]), overrides))

@@ -18,14 +18,17 @@ CONDITIONS = ("hasOption", "hasNotOption", "armyHasOption")  # what a group boun
 
 def inert_override(override: dict, node: dict) -> bool:
     """An override that changes nothing a list's price or legality depends on: a condition with no change
-    (Shinobi's), texts and display only (Skeleton Chariots' Barrow Legion rule), or clearing a condition the
-    node does not have (Eye of the Gorgon's `hasNotOption: []`)."""
+    (Shinobi's), texts and display only (Skeleton Chariots' Barrow Legion rule), clearing a condition the
+    node does not have (Eye of the Gorgon's `hasNotOption: []`), or moving a unit to the category its own
+    `category` names (Vermin Swarm's Plague Cultists with Plague Flails, 2026: in the Core container, `category`
+    special; New Recruit lists all 15 such units of the tournament lists in Core and counts them there)."""
     if set(override) & {"push", "increment"}:
         return False
     changes = override.get("options", {})
     if not isinstance(changes, dict):
         return False
-    return all(k in DISPLAY_KEYS or v in ([], None) and not node.get(k) for k, v in changes.items())
+    return all(k in DISPLAY_KEYS or v in ([], None) and not node.get(k)
+               or k == "replaceCategory" and v == node.get("category") for k, v in changes.items())
 
 
 def size_override(override: dict) -> bool:

@@ -280,13 +280,14 @@ class Limits:
             self.add({"label": f"{name} (needs {' or '.join(refs)})", "count": [own_tag], "max": -1,
                        "modifiers": [{"target": "max", "op": "set", "value": 0, "when": when}]})
 
-    def allowance(self, entry: str, tag: str, points: int, label: str, overrides: list[tuple[str, int]]) -> None:
-        """`leafMaxCost`: the unit's options tagged `tag` cost at most `points` (an override's refs set
-        another amount where the unit carries them)."""
+    def allowance(self, entry: str, tag: str, points: int, label: str, overrides: list[tuple[set, int, int]]
+                  ) -> None:
+        """`leafMaxCost`: the unit's options tagged `tag` cost at most `points` (an override sets another
+        amount where the unit holds so many of its refs' options: (tags, amount, points))."""
         limit = {"label": label, "count": [tag], "what": "points", "scope": "unit", "entries": [entry], "max": points}
         if overrides:
-            limit["modifiers"] = [{"target": "max", "op": "set", "value": value, "when": unit_holds([t])}
-                                  for t, value in overrides]
+            limit["modifiers"] = [{"target": "max", "op": "set", "value": value, "when": unit_holds(tags, amount)}
+                                  for tags, amount, value in overrides]
         self.add(limit)
 
     def category_points(self, tag: str, name: str, low: float | None, high: float | None) -> None:

@@ -30,8 +30,10 @@ from armylists.rules.archives import UNPACKING_ERRORS, ArchiveError, unpack, unp
 from armylists.rules.plain_data import UnstorableData, load_json
 
 # The converter's revision: a stored version's content never changes, so a book the converter now reads
-# otherwise (2: Keys to the Citadel, untyped mounts; 3: the pools offered unasked, Fresh Meat; 4: rarity and the unit cost cap) is another version of the same data and date.
-IMPORTER_REVISION = 5
+# otherwise (2: Keys to the Citadel, untyped mounts; 3: the pools offered unasked, Fresh Meat; 4: rarity and the
+# unit cost cap; 5: group minimums, a unit's own bounds; 6: an allowance raised by either of two refs, an option
+# taken once per spell it gives) is another version of the same data and date.
+IMPORTER_REVISION = 6
 _VERSION = re.compile(r"(?P<data>.*)@(?P<date>\d{4}-\d{2}-\d{2})(?:\.i(?P<revision>\d+))?")
 
 

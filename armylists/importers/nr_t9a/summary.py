@@ -30,8 +30,12 @@ from armylists.rules.plain_data import text_problem
 
 from armylists.importers.nr_t9a.army import MAPPING
 from armylists.importers.nr_t9a.limits import ref_tag, slug
+from armylists.importers.nr_t9a.texts import SPELL_TAG, spell_tag
 
 GENERAL_TAGS = frozenset(ref_tag(r) for r in MAPPING["general_refs"])
+# A Path a rule of the unit grants beside its own, which New Recruit's summaries name among its Paths
+# (nr_t9a.yaml `granted_paths`): the granting option's tag -> the granted Path's tag.
+GRANTED_PATHS = {ref_tag(ref): ref_tag(rule["path"]) for ref, rule in MAPPING["granted_paths"].items()}
 MAX_READINGS = 4096  # option readings tried per unit before giving up on an exact one
 MAX_REPEATS = 729  # repeat counts tried per reading (six options taken up to three times)
 MAX_UNITS = 100
@@ -231,13 +235,21 @@ def _cut(entry: Entry, chosen: dict[str, int], size: int) -> int:
     return sum(discount_cuts(entry, chosen.items(), size).values()) if entry.discounts else 0
 
 
-def read_unit(entry: Entry, unit: dict) -> UnitReading:
+def read_unit(entry: Entry, unit: dict, as_granted: bool = False) -> UnitReading:
+    """The unit read as `entry`; `as_granted`: a Path a rule of the unit grants (GRANTED_PATHS), named
+    beside another of its group, read as granted, not as a choice (`_best_reading` tries both)."""
     reading = UnitReading(unit["name"], int(unit["cost"]), entry.id, models=unit.get("models"))
     index = _index(entry)
     choices, unknown_price = [], False
     named = {plain(o["name"]) for o in unit.get("options", [])}
+    granted = _granted(index, unit) if as_granted else set()
+    counted = _counted(entry, unit)
     for option in unit.get("options", []):
         found = _candidates(index, option["name"])
+        if not found and any(spell_tag(option["name"]) in entry.options[o].tags for o in counted):
+            continue  # a spell of an option taken once per spell (texts.counted_spells): its count, below
+        if as_granted and found and _beside_own(index, unit, option, found, granted):
+            continue
         if found and any(_inactive(entry, o, named) for o in found):
             # New Recruit keeps the choices under an option the player took off and names them, unpriced
             # (a war machine's "Rune Crafted" of a weapon it does not carry): such a name may be left out.
@@ -255,13 +267,14 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
             break
         taken = [o for o in combo if o is not None]
         chosen = _close(entry, {o.id: 1 for o in taken})
+        chosen.update({o: n for o, n in counted.items() if o in chosen})
         # Two names of the summary are two choices: one option read for both ("Terracotta Army" per model
         # and in Army Organisation) is a reading of fewer options, tried after those of distinct ones.
         twice = len(taken) - len({o.id for o in taken})
         # Where the summary names a leadership skill the data lacks, its price is unknown: hidden repeat
         # counts are not solved to make up for it (a King's runes counted twice to reach the cost of a
         # Trusted Adviser, then over the allowance), so the unit is not read as New Recruit's on a guess.
-        for counts in _repeats(entry, chosen) if not unknown_price else [chosen]:
+        for counts in _repeats(entry, chosen, counted) if not unknown_price else [chosen]:
             for size, price in _sizes(entry, counts, reading.cost, reading.models):
                 key = (abs(price - reading.cost), _conflicts(entry, counts), reading.models not in (None, size),
                        twice, len(combo) - len(taken), len(counts) - len(taken) + twice, sum(counts.values()))
@@ -281,6 +294,32 @@ def read_unit(entry: Entry, unit: dict) -> UnitReading:
     elif unknown_price:  # the recorded cost reached without the skill's price: a guess, not New Recruit's
         reading.cause = "unknown-option"
     return reading
+
+
+def _counted(entry: Entry, unit: dict) -> dict[str, int]:
+    """The options taken once per spell they give (a Runic Smith's Battle Rune(s)) whose spells the summary
+    names: option id -> how many of its spells it names, the times it is taken."""
+    names = {spell_tag(o["name"]) for o in unit.get("options", [])}
+    found = {o.id: len(names & o.tags) for o in entry.options.values()
+             if o.max > 1 and any(t.startswith(SPELL_TAG) for t in o.tags)}
+    return {oid: n for oid, n in found.items() if n}
+
+
+def _granted(index: dict[str, list[Option]], unit: dict) -> set[str]:
+    """The tags of the Paths granted by an option the summary names (GRANTED_PATHS)."""
+    return {GRANTED_PATHS[t] for option in unit.get("options", []) for o in _candidates(index, option["name"])
+            for t in o.tags & GRANTED_PATHS.keys()}
+
+
+def _beside_own(index: dict[str, list[Option]], unit: dict, option: dict, found: list[Option],
+                granted: set[str]) -> bool:
+    """Whether the summary's `option` is a granted Path (Gates of the Netherworld's Evocation spell) named
+    beside another option of its group (the Path the unit chose): then it is no choice of the unit's."""
+    if not all(granted & o.tags for o in found):
+        return False
+    groups = {o.group for o in found} - {None}
+    return any(o.group in groups for other in unit.get("options", []) if other is not option
+               for o in _candidates(index, other["name"]) if o not in found)
 
 
 def _inactive(entry: Entry, option: Option, named: set[str]) -> bool:
@@ -314,10 +353,11 @@ def _unnamed(entry: Entry, best: tuple, reading: UnitReading) -> tuple:
     return fits[0][:3]
 
 
-def _repeats(entry: Entry, chosen: dict[str, int]):
-    """The chosen options, then with each repeatable one taken more often (the summary hides counts)."""
+def _repeats(entry: Entry, chosen: dict[str, int], counted: dict[str, int]):
+    """The chosen options, then with each repeatable one taken more often (the summary hides counts; not
+    those it tells by naming their spells)."""
     yield chosen
-    many = [oid for oid in chosen if entry.options[oid].max > 1]
+    many = [oid for oid in chosen if entry.options[oid].max > 1 and oid not in counted]
     while many and _product(entry, many) > MAX_REPEATS:  # as many as can be tried, in the summary's order
         many.pop()
     if not many:
@@ -355,6 +395,9 @@ def _best_reading(book: Book, found: list[Entry], unit: dict) -> UnitReading:
            tuple(o.get("name", "") for o in unit.get("options", [])))
     if key not in memo:
         options = [read_unit(e, unit) for e in found]
+        # A Path named beside the unit's own may be one a rule grants (Gates of the Netherworld's Evocation
+        # spell) or a second Path (Arcane Knowledge's): the reading breaking fewer rules is New Recruit's.
+        options += [read_unit(e, unit, as_granted=True) for e in found if _granted(_index(e), unit)]
         memo[key] = min(options, key=lambda r: (abs((r.priced if r.priced is not None else 10 ** 6) - r.cost),
                                                 _unit_errors(book, r) if len(options) > 1 else 0))
     done = memo[key]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 
+from armylists.importers.nr_t9a.limits import slug
 from armylists.importers.nr_t9a.profiles import army_profiles
 
 # The three lines of a T9A profile: global, defensive, offensive (one offensive line per model part).
@@ -65,10 +66,23 @@ def rule_refs(stats: dict) -> list[tuple[str, str]]:
     return found
 
 
-def spells_text(magic: object, paths: dict) -> str:
-    """The spells an option's `magic` offers, by Path: "Battle Runes (1): Rune of Revocation, ..."."""
-    if not isinstance(magic, dict) or not isinstance(magic.get("spells"), list):
-        return ""
+SPELL_TAG = "sp-"  # the prefix of the tags `spell_tag` makes
+
+
+def spell_tag(name: str) -> str:
+    """The tag a spell's name gives the option whose count is the number of its spells (`counted_spells`)."""
+    return SPELL_TAG + slug(name, 77)
+
+
+def counted_spells(magic: object, paths: dict) -> list[str]:
+    """The names of the spells an option offers one per time it is taken (`magic.amount` "x": a Runic
+    Smith's Battle Rune(s), a numeric option, knows as many Battle Runes as it is taken)."""
+    if not isinstance(magic, dict) or magic.get("amount") != "x" or not isinstance(magic.get("spells"), list):
+        return []
+    return [name for names in _spells(magic, paths).values() for name in names]
+
+
+def _spells(magic: dict, paths: dict) -> dict[str, list[str]]:
     by_path: dict[str, list[str]] = {}
     for spell in magic["spells"]:
         if not isinstance(spell, dict):
@@ -77,6 +91,14 @@ def spells_text(magic: object, paths: dict) -> str:
         names = {s.get("ref"): s.get("name") for s in (path or {}).get("spells", []) if isinstance(s, dict)}
         name = names.get(spell.get("ref")) or spell.get("ref")
         by_path.setdefault((path or {}).get("name") or str(spell.get("path")), []).append(str(name))
+    return by_path
+
+
+def spells_text(magic: object, paths: dict) -> str:
+    """The spells an option's `magic` offers, by Path: "Battle Runes (1): Rune of Revocation, ..."."""
+    if not isinstance(magic, dict) or not isinstance(magic.get("spells"), list):
+        return ""
+    by_path = _spells(magic, paths)
     amount = magic.get("amount")
     how = f" ({amount})" if isinstance(amount, int) or (isinstance(amount, str) and amount.isdigit()) else ""
     return "; ".join(f"{path}{how}: {', '.join(names)}" for path, names in by_path.items())[:MAX_TEXT]
@@ -103,6 +125,7 @@ def add_texts(book: dict, data: dict, pools: dict[str, list[dict]], shared: dict
     by_name = {s.get("name"): s for s in stats.values() if isinstance(s, dict)} if isinstance(stats, dict) else {}
     # What an option's node says: its spells, or a Special Item's description (pool items first, by name).
     notes: dict[str, str] = {}
+    counted: dict[str, list[str]] = {}  # an option's name -> the spells it is taken once for (summary.py reads them)
     mounts: dict[str, list[dict]] = {}  # a mount option's name -> its mount's profile (`refopt`)
     for node in list(_nodes(data.get("army"))) + [n for items in pools.values() for n in _nodes(items)]:
         name = node.get("name")
@@ -113,6 +136,8 @@ def add_texts(book: dict, data: dict, pools: dict[str, list[dict]], shared: dict
             note = spells_text(node.get("magic"), paths) or plain(node.get("description"))
             if note:
                 notes[name] = note
+            if counted_spells(node.get("magic"), paths):
+                counted[name] = counted_spells(node.get("magic"), paths)
     texts: dict[str, str] = {}
     for entry in book["entries"]:
         unit = by_name.get(entry["name"])
@@ -131,6 +156,8 @@ def add_texts(book: dict, data: dict, pools: dict[str, list[dict]], shared: dict
             note = notes.get(option["name"]) or notes.get(option["name"].split(" (")[0])
             if note and "text" not in option:
                 option["text"] = note
+            if counted.get(option["name"]):
+                option["tags"] = sorted(set(option.get("tags", [])) | {spell_tag(n) for n in counted[option["name"]]})
             if mounts.get(option["name"]):
                 option["profiles"] = mounts[option["name"]]
     if texts:

@@ -1,0 +1,143 @@
+"""What a unit's own rules change in reading New Recruit's T9A data and its summaries (issue 23): an
+allowance raised where the unit holds either of two options, a Path a rule grants beside the unit's own,
+and an option taken once per spell it gives, counted from the spells the summary names.
+
+Small armies in the data's shape (tests/test_import_nr_t9a.py's helpers); each built from the construct
+of a real army file named beside it.
+"""
+from __future__ import annotations
+
+from armylists.importers.nr_t9a.army import ArmyConverter
+from armylists.importers.nr_t9a.summary import read_list
+from armylists.importers.nr_t9a.texts import add_texts
+from armylists.rules.loader import build_book
+
+from .test_import_nr_t9a import CATEGORIES, SYSTEM, _pools, army, check_option, hero, judge
+
+
+def allowance_messages(report):
+    return [v.message for v in report.violations if v.code == "tally.max"]
+
+
+class TestAllowanceOverride:
+    # Kingdom of Equitaine's Duke (koe.json, 2025-01): Equipment `leafMaxCost` 150, overridden to 200 where
+    # the unit holds `{refs: [sainted, army_general], amount: 1}`: one of the two, not both (a General Duke
+    # with 180 pts of items was refused at 150 when only the first ref was read).
+    def duke(self):
+        equipment = {"type": "group", "optionsLabel": "Equipment", "leafMaxCost": 150, "override": [
+            {"hasOption": [{"refs": ["sainted", "army_general"], "amount": 1}], "options": {"leafMaxCost": 200}}],
+            "options": [check_option("Talisman", 150), check_option("Ring", 50), check_option("Pin", 1)]}
+        options = [{"type": "group", "optionsLabel": "Leadership", "maxSize": 1, "options": [
+            check_option("General", refs=["army_general"])]},
+            {"optionsLabel": "Options", "options": [check_option("Sainted", 95, refs=["sainted"])]}, equipment]
+        return army(characters=[hero("Duke", 120, options)])
+
+    def test_either_ref_raises_it_to_exactly_200_and_one_point_more_is_refused(self):
+        book, report = self.duke()
+        assert report.unchecked == {}
+        for raised in ("general", "sainted"):
+            report, codes = judge(book, [{"entry": "duke", "options": {raised: 1, "talisman": 1, "ring": 1}}])
+            assert (allowance_messages(report), "tally.max" in codes) == ([], False), raised
+            report, codes = judge(book, [{"entry": "duke", "options": {raised: 1, "talisman": 1, "ring": 1,
+                                                                        "pin": 1}}])
+            assert allowance_messages(report) == ["Duke: special items allowance: 201 pts in Duke (u1); at most 200 pts."]
+
+    def test_without_either_it_stays_150(self):
+        book, _ = self.duke()
+        assert judge(book, [{"entry": "duke", "options": {"talisman": 1}}])[1] == ["general.missing"]
+        report, _ = judge(book, [{"entry": "duke", "options": {"talisman": 1, "pin": 1}}])
+        assert allowance_messages(report) == ["Duke: special items allowance: 151 pts in Duke (u1); at most 150 pts."]
+
+
+class TestGrantedPath:
+    # Vampire Covenant's Count (vc.json, 2025-02): one Path; Gates of the Netherworld (ruledefs.json
+    # vc-gates_of_the_netherworld) gives a model of another Path Evocation's Apprentice Spell, and New
+    # Recruit's summaries name "Evocation" among its Paths then (12 lists of 2025 read with two Paths).
+    def count(self):
+        paths = {"type": "group", "optionsLabel": "Path", "minSize": 1, "maxSize": 1, "options": [
+            check_option("Evocation", refs=["evocation"]), check_option("Occultism", refs=["occultism"])]}
+        gates = {"type": "group", "optionsLabel": "Options", "options": [
+            check_option("Gates of the Netherworld", 20, refs=["gates_of_the_netherworld"])]}
+        book, _ = army(characters=[hero("Vampire Count", 300, [gates, paths])])
+        return book
+
+    def read(self, book, names, cost):
+        summary = {"units": [{"name": "Vampire Count", "cost": cost, "options": [{"name": n} for n in names]}]}
+        return read_list(summary, book, 4500)
+
+    def test_evocation_beside_another_path_is_the_granted_spell(self):
+        book = self.count()
+        reading = self.read(book, ["Gates of the Netherworld", "Evocation", "Occultism"], 320)
+        assert (reading.units[0].options, reading.units[0].priced) == (
+            {"gates-of-the-netherworld": 1, "occultism": 1}, 320)
+        assert judge(book, reading.document["units"])[1] == []
+
+    def test_evocation_alone_is_the_units_path(self):
+        reading = self.read(self.count(), ["Gates of the Netherworld", "Evocation"], 320)
+        assert reading.units[0].options == {"gates-of-the-netherworld": 1, "evocation": 1}
+
+    def test_without_gates_two_paths_are_two_choices_and_refused(self):
+        book = self.count()
+        reading = self.read(book, ["Evocation", "Occultism"], 300)
+        assert reading.units[0].options == {"evocation": 1, "occultism": 1}
+        report, codes = judge(book, reading.document["units"])
+        assert codes == ["options.group_max"]
+
+
+class TestSpellsCountTheOption:
+    # Dwarven Holds' Runic Smith (dh.json, 2025-02): "Battle Rune(s)", numeric, 30 pts, up to 3, `magic:
+    # {amount: "x"}`: as many Battle Runes as it is taken. The summary hides the count and names the runes;
+    # the cost alone also fits a talismanic rune taken twice (a list refused over its allowance that way).
+    PATHS = {"paths": [{"ref": "runes", "name": "Battle Runes", "spells": [
+        {"ref": "rune_resolve", "name": "Rune of Resolve"}, {"ref": "rune_oaths", "name": "Rune of Oaths"},
+        {"ref": "rune_gleaming", "name": "Rune of Gleaming"}]}]}
+
+    def smith(self):
+        battle = {"optionsLabel": "Battle Runes", "maxSize": 3, "options": [{
+            "name": "Battle Rune(s)", "type": "numeric", "cost": 30, "magic": {"amount": "x", "spells": [
+                {"path": "runes", "ref": "rune_resolve"}, {"path": "runes", "ref": "rune_oaths"},
+                {"path": "runes", "ref": "rune_gleaming"}]}}]}
+        talismanic = {"optionsLabel": "Talismanic Runes", "maxSize": 3, "leafMaxCost": 200, "options": [
+            check_option("Rune of Iron", 30, type="numeric", maxSize=3)]}
+        data = {"name": "Test Army", "short": "ta", "version": "1", "army": [{"name": "Army", "options": [
+            {"name": "Characters", "refs": ["perso"], "options": [hero("Runic Smith", 100, [talismanic, battle])]}]}]}
+        book, _ = ArmyConverter(data, _pools(()), "2025-10-10", CATEGORIES).convert()
+        add_texts(book, data, {}, {"spells.json": self.PATHS})
+        return build_book(book, SYSTEM, {}, "test army")
+
+    def test_the_option_carries_its_spells_and_is_taken_once_per_rune_named(self):
+        book = self.smith()
+        assert {t for t in book.entries["runic-smith"].options["battle-rune-s"].tags if t.startswith("sp-")} == {
+            "sp-rune-of-resolve", "sp-rune-of-oaths", "sp-rune-of-gleaming"}
+        names = ["Battle Rune", "Rune of Iron", "Rune of Resolve", "Rune of Oaths"]
+        summary = {"units": [{"name": "Runic Smith", "cost": 190, "options": [{"name": n} for n in names]}]}
+        unit = read_list(summary, book, 4500).units[0]
+        assert (unit.options, unit.priced, unit.unmatched, unit.cause) == (
+            {"rune-of-iron": 1, "battle-rune-s": 2}, 190, [], "")
+
+    def test_without_named_runes_the_cost_still_solves_the_counts(self):
+        summary = {"units": [{"name": "Runic Smith", "cost": 160,
+                              "options": [{"name": "Battle Rune"}, {"name": "Rune of Iron"}]}]}
+        unit = read_list(summary, self.smith(), 4500).units[0]
+        assert unit.priced == 160 and sum(unit.options.values()) == 2
+
+
+class TestCategoryOfItsOwn:
+    # Vermin Swarm's Plague Cultists (vs.json, 2026-01 on): in the Core container, `category: special`, and an
+    # override moving them to Special where a model takes Plague Flails. New Recruit lists every such unit of
+    # the tournament lists (15) in Core and counts its points there: a move to the category the unit already
+    # names changes nothing (two lists had been refused "Plague Cultists in core: not plagueflail").
+    def test_a_move_to_the_units_own_category_is_no_move(self):
+        weapons = {"type": "group", "optionsLabel": "Weapons", "minSize": 1, "maxSize": 1, "options": [
+            check_option("Bloodpox Blades", refs=["bloodpoxblades"]), check_option("Plague Flail", 4, refs=["plagueflail"])]}
+        cultists = {"name": "Plague Cultists", "unit_id": "cultists", "cost": -25, "refs": ["cultists"], "category": "special",
+                    "override": [{"hasOption": [{"refs": ["plagueflail"], "amount": 1}],
+                                  "options": {"replaceCategory": "special"}}],
+                    "options": [{"minSize": 20, "maxSize": 40, "addToUnitSize": True, "options": [
+                        {"name": "Number", "type": "numeric", "cost": 12, "options": [weapons]}]}]}
+        book, report = army(core=[cultists])
+        assert [(e.id, e.category) for e in book.entries.values()] == [("plague-cultists", "core")]
+        assert dict(report.unchecked) == {"the General (no option of the data makes a model the General)": 1}
+        report, codes = judge(book, [{"entry": "plague-cultists", "size": 23, "options": {"plague-flail": 1}}])
+        assert (report.units[0].points, codes) == (343, [])
+        assert [(c.id, c.points) for c in report.categories if c.points] == [("core", 343)]
