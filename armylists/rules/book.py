@@ -168,6 +168,9 @@ class Option:
     model_cost: int = 0  # paid for every model of the unit each time it is taken, on top of `cost`
     item_pool: str | None = None  # an item of this pool: offered in the editor's item picker (lists/pool_choices.py)
     profiles: tuple[Mapping[str, Any], ...] = ()  # model parts it adds while taken (a mount chosen as an option)
+    # (tag, weight): how many each time taken counts toward a tally of that tag, where not one (New Recruit's
+    # `{ref, amount}`: an Ogre Khans' gunner unit counts five hired guns; half a model's small arms fire)
+    tag_weights: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +241,7 @@ class Entry:
     text: str = ""
     experience: int = 0
     model_tags: frozenset[str] = frozenset()  # tags counted once per model of the unit (checks/tallies.py)
+    tag_weights: tuple[tuple[str, float], ...] = ()  # its own tags' and model tags' weights, as an Option's
 
     def category_in(self, composition: str | None) -> str:
         if composition and composition in self.composition_categories:

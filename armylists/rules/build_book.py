@@ -93,6 +93,7 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
             max_per_models=o.get("max_per_models"), min_per_models=o.get("min_per_models"),
             size=(o["size"]["min"], o["size"].get("max")) if "size" in o else None,
             model_cost=o.get("model_cost", 0), item_pool=o.get("item_pool"), profiles=tuple(o.get("profiles", [])),
+            tag_weights=_weights(o),
         )
         if "size" in o and o["size"].get("max", o["size"]["min"]) < o["size"]["min"]:
             raise RulesDataError(source, path + ("options", i, "size"),
@@ -165,7 +166,14 @@ def _entry(data: Mapping[str, Any], system: System, mounts: Mapping[str, Mount],
         tagged=tuple((tag, "entry:" + data["id"], data["name"]) for tag in data.get("tags", [])),
         rules=tuple(data.get("rules", [])), base=data.get("base", ""), text=data.get("text", ""),
         experience=data.get("experience", 0), model_tags=frozenset(data.get("model_tags", [])),
+        tag_weights=_weights(data),
     )
+
+
+def _weights(data: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
+    """`tag_weights` as sorted (tag, weight) pairs, a whole weight as an int (counts stay whole numbers)."""
+    return tuple(sorted((t, int(w) if float(w).is_integer() else float(w))
+                        for t, w in data.get("tag_weights", {}).items()))
 
 
 def _discounts(data: Iterable[Mapping[str, Any]], options: Mapping[str, Option], groups: Mapping[str, OptionGroup],

@@ -20,7 +20,7 @@ import yaml
 from armylists.importers.nr_t9a.groups import (close_group, inert_override, make_group, size_override, size_tag,
                                                 unheld_condition, unit_amount)
 from armylists.importers.nr_t9a.limits import (Limits, all_refs, army_gates, condition_refs, is_choice, listed, norm_ref, percent_of,
-                                                ref_tag, refs_of, scaled_size, slug)
+                                                ref_tag, ref_weights, refs_of, scaled_size, slug)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.profiles import height_of, height_rule, stat_override
@@ -253,9 +253,9 @@ class ArmyConverter:
             tags.append(own_tag)
             self.limits.army_has(unit["armyHasOption"], own_tag, unit["name"])
         tags.append(rarity_limit(self, unit, own_tag, unit["name"], rarities, lifted=gates))
-        for key in ("extraCost", "hasStat"):
-            if unit.get(key):
-                tags.append(self.limits.not_understood(f"unit {key}"))
+        if unit.get("hasStat"):  # `extraCost` (Ghasts', 95) prices nothing: measured (docs/import-nr-t9a.md)
+            tags.append(self.limits.not_understood("unit hasStat"))
+        entry.update(ref_weights(self, unit))  # `{ref, amount}`: counts `amount` toward the ref's limits
         variants = override_variants(self, unit, entry, size_group, unit_overrides, ids, tags)
         if unit_cost_limit(self, unit, own_tag, [entry["id"]] + [v["id"] for v in variants], self.raised_caps):
             tags.append(own_tag)
@@ -381,7 +381,7 @@ class ArmyConverter:
             option["role"] = "general"  # the option makes its model the General, at its cost (up to 50 pts)
         if ctx.unchecked:
             tags.add(ctx.unchecked)
-        option["tags"] = tags
+        option.update(tags=tags, **ref_weights(self, node, self.mounts.get(node.get("refopt")) or {}))
         cap = node.get("maxUnitCost", self.mounts.get(node.get("refopt"), {}).get("maxUnitCost"))
         if isinstance(cap, int) and not isinstance(cap, bool):  # the unit may cost so much with it (rarity.py)
             tags.add("muc-" + slug(f"{self.eid}-{oid}", 76))

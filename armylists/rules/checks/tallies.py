@@ -66,19 +66,22 @@ def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Counts:
     if memo is not None and memo[0] is keep:
         return memo[1]
     entry = unit.entry
-    parts = [(entry.tags, 1, unit.points), (entry.model_tags, unit.size, entry.points * unit.size)]
+    parts = [(entry.tags, 1, unit.points, entry.tag_weights),
+             (entry.model_tags, unit.size, entry.points * unit.size, entry.tag_weights)]
     for oid, n in unit.options.items():
         option = entry.options.get(oid)
         if option is not None and option.tags:
             times = n * (unit.size if option.per_model else 1)
             # A discount (army.discount_cuts) is off the points its option counts (an allowance sees them paid).
             parts.append((option.tags, times, option.cost * times + option.model_cost * n * unit.size
-                          - unit.cuts.get(oid, 0)))
+                          - unit.cuts.get(oid, 0), option.tag_weights))
     found = {}
-    for tags, n, points in parts:
+    for tags, n, points, weights in parts:
+        weight = dict(weights) if weights else {}
         for tag in (tags if keep is None else tags & keep):
+            counted = n * weight.get(tag, 1)  # a selection counting more (or less) than once (Option.tag_weights)
             old = found.get(tag)
-            found[tag] = (n, points, 1) if old is None else (old[0] + n, old[1] + points, 1)
+            found[tag] = (counted, points, 1) if old is None else (old[0] + counted, old[1] + points, 1)
     unit.memo["tally"] = (keep, found)  # type: ignore[index]
     return found
 
@@ -404,6 +407,7 @@ def _judge(army: "Army", rule: "Rule", limit: Limit, tot: Counts, unit: "Unit | 
             phrase = (f"{_number(bound)}% of the {army.limit}-pt limit ({_number(bound * army.limit / 100)} pts)"
                       if limit.percent else _number(bound) + (" pts" if what == "points" else ""))
             word = "at most" if kind == "max" else "at least"
-            v = violation(rule, f"tally.{kind}", f"{p['label']}: {n} {WORDS[what]} {where}; {word} {phrase}.", unit)
+            v = violation(rule, f"tally.{kind}", f"{p['label']}: {_number(n)} {WORDS[what]} {where}; {word} {phrase}.",
+                          unit)
             found.append(v._replace(rule=p["id"]) if "id" in p else v)
     return tuple(found)
