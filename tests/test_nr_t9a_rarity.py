@@ -128,6 +128,31 @@ class TestUnitRarity:
             "Giant (Rare): 4 units with it in the army; at most 3."]
         assert "unit override (rarity)" not in report.unchecked
 
+    def test_a_rarity_modifier_steps_along_the_texts_scale_where_the_army_has_an_option(self):
+        # Vermin Swarm's Legionary Drill Team (vs.json): Rare, `rarityModifier: 0`, and `increment:
+        # {rarityModifier: -1}` under a Stygian Overseer: one step less rare, Uncommon (3 at 4500, not 2);
+        # Vampire Covenant's Shrieking Horror +1 where a character rides a gigantic mount: Extraordinary (1).
+        # Named "not checked" on every such list before (87 Vermin Swarm, 41 Vampire Covenant lists).
+        team = {**GIANT, "rarityModifier": 0, "override": [
+            {"armyHasOption": [{"refs": ["tribe_leader"], "amount": 1}], "increment": {"rarityModifier": -1}}]}
+        horror = {**unit("Horror", 300, "Rare"), "override": [
+            {"armyHasOption": [{"refs": ["tribe_leader"], "amount": 1}], "increment": {"rarityModifier": 1}}]}
+        book, report = convert(TEXT_2025, special=[team, horror])
+        assert not [c for c in report.unchecked if "override" in c or "rarity" in c]
+        leader = {**CHIEF, "options": {"tribe-leader": 1}}
+        assert errors(book, [CHIEF] + [{"entry": "giant"}] * 3) == ["Giant (Rare): 3 units with it in the army; at most 2."]
+        assert errors(book, [leader] + [{"entry": "giant"}] * 3) == []
+        assert errors(book, [leader] + [{"entry": "giant"}] * 4) == ["Giant (Rare): 4 units with it in the army; at most 3."]
+        assert errors(book, [CHIEF] + [{"entry": "horror"}] * 2) == []
+        assert errors(book, [leader] + [{"entry": "horror"}] * 2) == [
+            "Horror (Rare): 2 units with it in the army; at most 1."]
+
+    def test_a_step_off_the_scale_is_named(self):
+        assert (TEXT_2025.shifted("Legendary", 1), TEXT_2025.shifted("Regular", -1), TEXT_2025.shifted("Rare", 1),
+                TEXT_2025.shifted("Rare", "1")) == (None, None, "Extraordinary", None)
+        book, report = convert(TEXT_2025, special=[{**GIANT, "rarity": "Legendary", "rarityModifier": 1}])
+        assert report.unchecked["unit rarity"] == 1
+
     def test_an_override_giving_the_unit_a_limit_of_its_own_lifts_the_rarity(self):
         # Orcs and Goblins' Headhunters under a Darrmu: "at most 6" (armyHasNotOption), though Uncommon.
         giant = {**GIANT, "armyHasNotOption": [{"refs": ["giant"], "amount": 2}],
@@ -206,6 +231,24 @@ class TestUnitCostCap:
         assert errors(book, [CHIEF, {"entry": "lord", "options": {"relic": 1, "charm": 1, "griffon": 1}}]) == [
             "Lord (points of the unit): 740 pts in Lord (u1); at most 700 pts."]
         assert "option maxUnitCost" not in report.unchecked and "unit maxUnitCost" not in report.unchecked
+
+    def test_an_override_raises_a_mounts_cap_where_the_unit_has_an_option(self):
+        # Kingdom of Equitaine's Duke on a Fey Steed (koe.json, 2025): `maxUnitCost: 700`, 800 where the unit
+        # has Sainted (an override, named "not checked" on 58 lists before).
+        lord = unit("Lord", 400, options=[
+            option("Sainted", 95, refs=["sainted"]), option("Relic", 100), option("Charm", 5), option("Pin", 1),
+            {"optionsLabel": "Mount", "maxSize": 1, "options": [option("Fey Steed", 200, maxUnitCost=700, override=[
+                {"hasOption": [{"refs": ["sainted"], "amount": 1}], "options": {"maxUnitCost": 800}}])]}])
+        book, report = convert(TEXT_2025, characters=[lord])
+        assert "option override" not in report.unchecked
+        steed = {"fey-steed": 1, "relic": 1}
+        assert errors(book, [CHIEF, {"entry": "lord", "options": steed}]) == []  # 700
+        assert errors(book, [CHIEF, {"entry": "lord", "options": {**steed, "pin": 1}}]) == [
+            "Lord (points of the unit): 701 pts in Lord (u1); at most 700 pts."]
+        sainted = {**steed, "sainted": 1, "charm": 1}
+        assert errors(book, [CHIEF, {"entry": "lord", "options": sainted}]) == []  # 800
+        assert errors(book, [CHIEF, {"entry": "lord", "options": {**sainted, "pin": 1}}]) == [
+            "Lord (points of the unit): 801 pts in Lord (u1); at most 800 pts."]
 
     def test_without_the_texts_rule_maxunitcost_bounds_nothing(self):
         # 2026 text: no general cap; New Recruit's lists take a Maw of Akaan (maxUnitCost 650) at 820 (below).

@@ -49,6 +49,22 @@ class TestAllowanceOverride:
         assert allowance_messages(report) == ["Duke: special items allowance: 151 pts in Duke (u1); at most 150 pts."]
 
 
+    def test_two_conditions_of_an_override_must_both_hold(self):
+        # Kingdom of Equitaine's Damsel (koe.json, 2025): Equipment 100, 150 where she is Sainted and an
+        # Apprentice or Adept (`hasOption: [{refs: [sainted]}, {refs: [wizardApprentice, wizardAdept]}]`).
+        equipment = {"type": "group", "optionsLabel": "Equipment", "leafMaxCost": 100, "override": [
+            {"hasOption": [{"refs": ["sainted"], "amount": 1}, {"refs": ["apprentice", "adept"], "amount": 1}],
+             "options": {"leafMaxCost": 150}}], "options": [check_option("Talisman", 150)]}
+        options = [{"optionsLabel": "Options", "options": [check_option("Sainted", 30, refs=["sainted"]),
+                                                           check_option("Adept", 50, refs=["adept"])]}, equipment]
+        book, report = army(characters=[hero("Damsel", 100, options)])
+        assert not [c for c in report.unchecked if "leafMaxCost" in c]
+        report, _ = judge(book, [{"entry": "damsel", "options": {"sainted": 1, "adept": 1, "talisman": 1}}])
+        assert allowance_messages(report) == []
+        report, _ = judge(book, [{"entry": "damsel", "options": {"sainted": 1, "talisman": 1}}])
+        assert allowance_messages(report) == ["Damsel: special items allowance: 150 pts in Damsel (u1); at most 100 pts."]
+
+
 class TestGrantedPath:
     # Vampire Covenant's Count (vc.json, 2025-02): one Path; Gates of the Netherworld (ruledefs.json
     # vc-gates_of_the_netherworld) gives a model of another Path Evocation's Apprentice Spell, and New
@@ -184,3 +200,34 @@ def test_extra_cost_prices_nothing_and_is_not_named():
     report, codes = judge(book, [{"entry": "ghasts", "options": {"standard-bearer": 1}}])
     assert (report.units[0].points, codes, [v.code for v in report.violations if v.severity == "warning"]) == (
         180, [], [])
+
+
+class TestNotForTheUnitsOwnRef:
+    # High Elves' Banner of Becalming (he.json): `hasNotOption: [core_unit]`, a ref the Core units carry
+    # themselves: not for Core units. Dread Elves' Eye of the Gorgon: the same, and an override clearing it
+    # where the unit has Dancers of Yema. Both had been allowed on any unit; the override named "not checked".
+    def book(self):
+        banner = {"optionsLabel": "Banner Enchant", "maxSize": 1, "options": [
+            check_option("Banner of Becalming", 40, hasNotOption=["core_unit"]),
+            check_option("Eye of the Gorgon", 40, hasNotOption=["core_unit"], override=[
+                {"hasOption": [{"refs": ["dancers_of_yema"], "amount": 1}], "options": {"hasNotOption": []}}])]}
+        dancers = {"optionsLabel": "Options", "options": [check_option("Dancers of Yema", 10, refs=["dancers_of_yema"])]}
+        spears = {"name": "Spears", "unit_id": "spears", "cost": 100, "refs": ["spears", "core_unit"],
+                  "options": [banner, dancers]}
+        guard = {"name": "Guard", "unit_id": "guard", "cost": 100, "refs": ["guard"], "options": [banner, dancers]}
+        return army(core=[spears], special=[guard])
+
+    def test_a_core_unit_is_refused_the_banner_and_another_unit_takes_it(self):
+        book, report = self.book()
+        assert dict(report.unchecked) == {"the General (no option of the data makes a model the General)": 1}
+        assert judge(book, [{"entry": "guard", "options": {"banner-of-becalming": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "spears", "options": {"banner-of-becalming": 1}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "Banner of Becalming (not with core_unit): 1 taken in Spears (u1); at most 0."]
+
+    def test_the_override_lifts_it_where_the_unit_has_the_option(self):
+        book, _ = self.book()
+        assert judge(book, [{"entry": "spears", "options": {"eye-of-the-gorgon": 1, "dancers-of-yema": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "spears", "options": {"eye-of-the-gorgon": 1}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "Eye of the Gorgon (not with core_unit): 1 taken in Spears (u1); at most 0."]

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.groups import (close_group, inert_override, make_group, size_override, size_tag,
-                                                unheld_condition, unit_amount)
+from armylists.importers.nr_t9a.groups import (close_group, inert_override, make_group, not_condition, size_override,
+                                                size_tag, unheld_condition, unit_amount)
 from armylists.importers.nr_t9a.limits import (Limits, all_refs, army_gates, condition_refs, is_choice, listed, norm_ref, percent_of,
-                                                ref_tag, ref_weights, refs_of, scaled_size, slug)
+                                                ref_tag, ref_weights, refs_of, scaled_size, slug, unit_condition)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.profiles import height_of, height_rule, stat_override
-from armylists.importers.nr_t9a.rarity import (RarityRules, item_rarity, rarity_limit, rarity_override, shared_loosest,
+from armylists.importers.nr_t9a.rarity import (RarityRules, cap_raises, item_rarity, rarity_limit, rarity_override, shared_loosest,
                                                 unit_cost_limit)
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
 from armylists.importers.nr_t9a.variants import category_override, option_prices, override_variants, share_options
@@ -208,7 +208,7 @@ class ArmyConverter:
         self.consumed: set[int] = set()  # overrides read into a variant
         self.unit_refs = refs_of(unit)
         self.allowances: list[tuple[str, int, list]] = []
-        self.raised_caps: list[tuple[str, int]] = []  # (tag, points) of options raising the unit's cost cap
+        self.raised_caps: list[tuple] = []  # (tag, points, condition) of options raising the unit's cost cap
         self.unit_height, self.mount_heights = height_of(unit, self.profiles), {}  # Heights, by a mount's tag (hasStat)
         self.bounded_groups: dict[str, tuple] = {}  # a group whose bound an override changes -> (tag, limit) (groups.py)
         self.entry_tags = tags  # the entry's, which a node may add to (groups.make_group)
@@ -216,9 +216,9 @@ class ArmyConverter:
                  "points": 0, "size": {"min": 1, "max": 1}}
         own_tag = "e-" + slug(eid, 70)
         size_group = next((c for c in unit.get("options", []) if c.get("addToUnitSize")), None)
-        self.size_refs: set[str] = set()
+        self.size_refs, self.number = set(), None  # the Number: its overrides' prices are read by variants.py
         if size_group is not None:
-            number = next((c for c in size_group.get("options", []) if c.get("type") == "numeric"), {})
+            number = self.number = next((c for c in size_group.get("options", []) if c.get("type") == "numeric"), {})
             entry["points"] = int(number.get("cost", 0))
             entry["base_points"] = int(unit.get("cost", 0))
             low = int(size_group.get("minSize", 1) or 1)
@@ -382,10 +382,7 @@ class ArmyConverter:
         if ctx.unchecked:
             tags.add(ctx.unchecked)
         option.update(tags=tags, **ref_weights(self, node, self.mounts.get(node.get("refopt")) or {}))
-        cap = node.get("maxUnitCost", self.mounts.get(node.get("refopt"), {}).get("maxUnitCost"))
-        if isinstance(cap, int) and not isinstance(cap, bool):  # the unit may cost so much with it (rarity.py)
-            tags.add("muc-" + slug(f"{self.eid}-{oid}", 76))
-            self.raised_caps.append(("muc-" + slug(f"{self.eid}-{oid}", 76), cap))
+        tags.update(cap_raises(self, node, oid))  # the unit may cost so much with it (rarity.py)
         self.options.append(option)
         option["_needs"], option["_nots"], option["_army"] = ctx.needs, ctx.nots, ctx.army
         self.pending.append((option, node, ctx.allowance))
@@ -401,10 +398,9 @@ class ArmyConverter:
         overrides = []
         for o in listed(node.get("override")):
             if "leafMaxCost" in (o.get("options") or {}):
-                conds = condition_refs(o.get("hasOption"))  # {refs: [a, b], amount: 1}: a or b (a Duke's)
-                amount = conds[0][1].get("amount", 1) if len(conds) == 1 and set(conds[0][1]) <= {"amount"} else None
-                if type(amount) is int and conds[0][0] and set(o) <= {"hasOption", "options"}:
-                    overrides.append(({ref_tag(r) for r in conds[0][0]}, amount, int(o["options"]["leafMaxCost"])))
+                when = unit_condition(o.get("hasOption"))  # {refs: [a, b], amount: 1}: a or b (a Duke's)
+                if when is not None and set(o) <= {"hasOption", "options"}:
+                    overrides.append((when, int(o["options"]["leafMaxCost"])))
                 else:
                     self.limits.not_understood("leafMaxCost override")
         self.allowances.append((tag, int(node["leafMaxCost"]), overrides))
@@ -443,10 +439,10 @@ class ArmyConverter:
                 if keys.get("amount", 1) != 1:  # not once the unit holds `amount` of these refs
                     unit_amount(self, option, refs, keys["amount"])
                     continue
-                ids = sorted({i for r in refs for i in self.by_ref.get(r, ()) if i != option["id"]})
+                ids = not_condition(self, option, node, refs, own_tag)  # of the unit's own ref: refused
                 option.setdefault("excludes", []).extend(i for i in ids if i not in option.get("excludes", []))
             gates, rest = army_gates([o for o in listed(node.get("override")) if not inert_override(o, node)])
-            rest = [o for o in rest if not size_override(o)]  # its group's bound (groups.make_group)
+            rest = [o for o in rest if not size_override(o) and id(o) not in self.consumed]  # groups.make_group's
             rarities, rest = [o for o in rest if rarity_override(o)], [o for o in rest if not rarity_override(o)]
             stats, rest = [o for o in rest if stat_override(o)], [o for o in rest if not stat_override(o)]
             if node.get("armyHasNotOption") or gates:

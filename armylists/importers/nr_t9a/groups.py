@@ -8,7 +8,7 @@ group at least). Such a bound is a count of the group's options in each unit (`g
 """
 from __future__ import annotations
 
-from armylists.importers.nr_t9a.limits import GROUP_ANY, condition_refs, listed, ref_tag, slug, unit_holds
+from armylists.importers.nr_t9a.limits import GROUP_ANY, condition_refs, listed, ref_tag, slug, unit_condition, unit_holds
 
 # Keys an override may set that no price, bound or condition depends on: its texts and display.
 DISPLAY_KEYS = frozenset({"optionsLabel", "rules", "loses_rules", "logo", "description", "hide", "hidden",
@@ -108,8 +108,9 @@ def group_bounds(conv, gid: str, name: str, node: dict, overrides: list[dict], p
     has that option too (a Strigoi General takes one of the Strigoi's powers). False (the caller names the
     construct) where an override says anything else."""
     mods, held = [], None  # held: the condition that the option the group is under is taken
+    elsewhere = {"cost"} if node is conv.number else set()  # the Number's price: variants.with_option's
     for o in overrides:
-        changes = {k: v for k, v in (o.get("options") or {}).items() if k not in DISPLAY_KEYS} \
+        changes = {k: v for k, v in (o.get("options") or {}).items() if k not in DISPLAY_KEYS | elsewhere} \
             if isinstance(o.get("options"), dict) else {}
         if not {"maxSize", "minSize"} & set(changes):
             continue
@@ -218,3 +219,27 @@ def unheld_condition(conv, option: dict, refs: list[str], keys: dict, own_tag: s
         return True
     return False
 
+
+def not_condition(conv, option: dict, node: dict, refs: list[str], own_tag: str) -> list[str]:
+    """`hasNotOption` of `refs` (no `amount`): the ids of the unit's other options carrying them, which the
+    option excludes. Where the unit itself carries one (a Banner of Becalming: not for a `core_unit`), the
+    option is refused in this unit, except where an override clearing the condition holds (Dread Elves' Eye
+    of the Gorgon on a Core unit with Dancers of Yema); it had been allowed. Where nothing of the unit carries
+    them, such an override changes nothing. Either way the override is read (`conv.consumed`)."""
+    ids = sorted({i for r in refs for i in conv.by_ref.get(r, ()) if i != option["id"]})
+    own = set(refs) & set(conv.unit_refs)
+    if ids:
+        return ids
+    lifts = []
+    for o in listed(node.get("override")):
+        when = unit_condition(o.get("hasOption"))
+        if set(o) == {"hasOption", "options"} and o["options"] == {"hasNotOption": []} and when is not None:
+            lifts.append(when)
+            conv.consumed.add(id(o))
+    if own:
+        option["tags"].add(own_tag)
+        conv.limits.add({"label": f"{option['name']} (not with {' or '.join(sorted(own))})", "count": [own_tag],
+                         "scope": "unit", "max": 0,
+                         **({"modifiers": [{"target": "max", "op": "set", "value": -1, "when": w} for w in lifts]}
+                            if lifts else {})})
+    return ids

@@ -158,6 +158,18 @@ def unit_holds(tags, amount: int = 1) -> dict:
     return {"tally": {"count": sorted(tags), "scope": "unit"}, "is": "atLeast", "value": amount}
 
 
+def unit_condition(value) -> dict | None:
+    """`hasOption` as a modifier's condition on the unit: it holds `amount` (1) of each pair's refs, all
+    pairs; None where a pair says more than refs and a whole `amount` (the caller names the construct)."""
+    whens = []
+    for refs, keys in condition_refs(value):
+        amount = keys.get("amount", 1)
+        if not refs or set(keys) - {"amount"} or type(amount) is not int:
+            return None
+        whens.append(unit_holds({ref_tag(r) for r in refs}, amount))
+    return None if not whens else whens[0] if len(whens) == 1 else {"all": whens}
+
+
 def army_condition(value) -> dict:
     """`armyHasOption` as a modifier's condition: the army holds `amount` (1) of the refs, each pair."""
     conds = [{"tally": {"count": sorted({ref_tag(r) for r in refs})}, "is": "atLeast", "value": keys.get("amount", 1)}
@@ -301,14 +313,13 @@ class Limits:
             self.add({"label": f"{name} (needs {' or '.join(refs)})", "count": [own_tag], "max": -1,
                        "modifiers": [{"target": "max", "op": "set", "value": 0, "when": when}]})
 
-    def allowance(self, entry: str, tag: str, points: int, label: str, overrides: list[tuple[set, int, int]]
-                  ) -> None:
+    def allowance(self, entry: str, tag: str, points: int, label: str, overrides: list[tuple[dict, int]]) -> None:
         """`leafMaxCost`: the unit's options tagged `tag` cost at most `points` (an override sets another
-        amount where the unit holds so many of its refs' options: (tags, amount, points))."""
+        amount where its condition on the unit holds: (condition, points))."""
         limit = {"label": label, "count": [tag], "what": "points", "scope": "unit", "entries": [entry], "max": points}
         if overrides:
-            limit["modifiers"] = [{"target": "max", "op": "set", "value": value, "when": unit_holds(tags, amount)}
-                                  for tags, amount, value in overrides]
+            limit["modifiers"] = [{"target": "max", "op": "set", "value": value, "when": when}
+                                  for when, value in overrides]
         self.add(limit)
 
     def category_points(self, tag: str, name: str, low: float | None, high: float | None) -> None:

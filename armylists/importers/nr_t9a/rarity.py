@@ -15,7 +15,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, slug, unit_holds
+from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, slug, unit_condition, unit_holds
 
 RULE_ID = "rulebook-build_an_army"
 RULE_NUMBER_CHARS = 9  # a number of the text is read up to so many characters ("1,000"); a longer one is none
@@ -31,6 +31,15 @@ ONCE = 0  # `per_points` of a rarity taken once per army, whatever the limit
 class RarityRules:
     per_points: dict[str, int] = field(default_factory=dict)  # rarity -> Army Points per one taken (ONCE: one)
     unit_cost_cap: int | None = None  # no unit costs more, unless its entry or mount says another
+
+    def shifted(self, rarity, steps) -> str | None:
+        """The rarity `steps` along the text's scale, from the least rare (a `rarityModifier`: Vampire
+        Covenant's Shrieking Horror, Rare, is Extraordinary where a character rides one, +1; Vermin Swarm's
+        Legionary Drill Team Uncommon under a Stygian Overseer, -1); None off the scale or for no number."""
+        scale = sorted(self.per_points, key=lambda r: (self.per_points[r] == ONCE, self.per_points[r]))
+        if rarity not in scale or type(steps) is not int or not 0 <= scale.index(rarity) + steps < len(scale):
+            return None
+        return scale[scale.index(rarity) + steps]
 
     def bound(self, rarity) -> dict | None:
         """A `tally_limit`'s bounds for one rarity: {max} or {max: 0, modifiers: [+1 per so many points]}."""
@@ -62,6 +71,10 @@ def rarity_override(override: dict) -> bool:
     """An `override` that sets a unit's rarity where the army holds some option (Orcs and Goblins' units
     under a Darrmu General; Mammoth Hunters with a Wildheart): read here, as a modifier of the bound."""
     changes = override.get("options")
+    if set(override) == {"armyHasOption", "increment"}:  # a step of its rarity (RarityRules.shifted)
+        changes = override["increment"]
+        return isinstance(changes, dict) and set(changes) == {"rarityModifier"} and bool(
+            condition_refs(override["armyHasOption"]))
     return (set(override) == {"armyHasOption", "options"} and isinstance(changes, dict)
             and set(changes) == {"rarity"} and bool(condition_refs(override["armyHasOption"])))
 
@@ -74,17 +87,19 @@ def rarity_limit(conv, node: dict, tag: str, name: str, overrides: list[dict], w
     under a Darrmu: at most 6, though Uncommon). Returns the tag the node carries, or a "not checked" tag
     where its rarity is one the rule text does not give."""
     rules: RarityRules = conv.rarity_rules
-    rarity = node.get("rarity")
+    written, step = node.get("rarity"), node.get("rarityModifier") or 0
+    rarity = rules.shifted(written, step)
     base = rules.bound(rarity)
-    if base is None or node.get("rarityModifier") not in (None, 0):
-        return conv.limits.not_understood(f"{what} rarity") if rarity not in (None, "") else None
+    if base is None:
+        return conv.limits.not_understood(f"{what} rarity") if written not in (None, "") else None
     key = node.get("sharedRarity")
     if isinstance(key, str) and key:
         tag, name = "rs-" + slug(key, 76), key
     limit = {"label": f"{name} ({rarity})", "count": [tag], "what": "units", **base}  # a unit counts once
     mods = list(base.get("modifiers", ()))
     for o in overrides:
-        other = rules.bound(o["options"]["rarity"])
+        other = rules.bound(o["options"]["rarity"] if "options" in o else
+                            rules.shifted(written, step + o["increment"]["rarityModifier"]))
         if other is None:
             return conv.limits.not_understood(f"{what} override (rarity)")
         when = army_condition(o["armyHasOption"])
@@ -109,10 +124,30 @@ def unit_cost_limit(conv, unit: dict, own_tag: str, entries: list[str], raised: 
              "scope": "unit", "entries": entries, "max": cap}
     if raised:
         limit["modifiers"] = [{"target": "max", "op": "set", "value": points,
-                               "when": unit_holds([tag])}
-                              for tag, points in sorted(raised, key=lambda x: x[1])]  # the highest last: it wins
+                               "when": unit_holds([tag]) if when is None else {"all": [unit_holds([tag]), when]}}
+                              for tag, points, when in sorted(raised, key=lambda x: x[1])]  # the highest last wins
     conv.limits.add(limit)
     return True
+
+
+def cap_raises(conv, node: dict, oid: str) -> set[str]:
+    """An option's (or its mount's) `maxUnitCost`: with it the unit may cost so much (`conv.raised_caps`,
+    bounded by unit_cost_limit), and more where an override says so where the unit has an option (Kingdom
+    of Equitaine's Fey Steed and Hippogriff: 700, 800 with Sainted; the override is read: `conv.consumed`).
+    The tag the option carries, if any."""
+    cap = node.get("maxUnitCost", conv.mounts.get(node.get("refopt"), {}).get("maxUnitCost"))
+    if not isinstance(cap, int) or isinstance(cap, bool):
+        return set()
+    tag = "muc-" + slug(f"{conv.eid}-{oid}", 76)
+    conv.raised_caps.append((tag, cap, None))
+    for o in listed(node.get("override")):
+        value = o["options"].get("maxUnitCost") if isinstance(o.get("options"), dict) else None
+        when = unit_condition(o.get("hasOption"))
+        if set(o) == {"hasOption", "options"} and set(o["options"]) == {"maxUnitCost"} and type(value) is int \
+                and when is not None:
+            conv.raised_caps.append((tag, value, when))
+            conv.consumed.add(id(o))
+    return {tag}
 
 
 # -- Special Items (the pools' options) ------------------------------------------------------------
