@@ -231,3 +231,70 @@ class TestNotForTheUnitsOwnRef:
         report, codes = judge(book, [{"entry": "spears", "options": {"eye-of-the-gorgon": 1}}])
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "Eye of the Gorgon (not with core_unit): 1 taken in Spears (u1); at most 0."]
+
+
+class TestModelsInTheArmy:
+    # Dread Elves' Gorgons (de.json): the Number carries `gorgon_numbers` and `armyHasNotOption: [{refs:
+    # [gorgon_numbers], amount: 4}]`: at most 4 Gorgons in the army, over all units; Orcs and Goblins' Iron Orc
+    # Chariots 2, 4 under a Tribe Leader (the Number's override). The Number had been read as the size only:
+    # 13 such limits of the data went unchecked. Its refs now count once a model toward the army's limits.
+    def book(self):
+        leader = hero("Boss", 100, [check_option("Tribe Leader", 0, refs=["tribe_leader"])])
+        gorgons = {"name": "Gorgons", "unit_id": "gorgons", "cost": 0, "refs": ["gorgons"], "options": [
+            {"minSize": 1, "maxSize": 3, "addToUnitSize": True, "options": [{
+                "name": "Number", "type": "numeric", "cost": 100, "refs": ["gorgon_numbers", {"ref": "shots", "amount": 2}],
+                "armyHasNotOption": [{"refs": ["gorgon_numbers"], "amount": 4}], "override": [
+                    {"armyHasOption": [{"refs": ["tribe_leader"], "amount": 1}],
+                     "options": {"armyHasNotOption": [{"refs": ["gorgon_numbers"], "amount": 5}]}}]}]}]}
+        return army(characters=[leader], special=[gorgons], root={"armyHasNotOption": [{"refs": ["shots"], "amount": 9}]})
+
+    def test_at_most_4_models_over_all_units(self):
+        book, report = self.book()
+        assert not [c for c in report.unchecked if "override" in c]
+        assert judge(book, [{"id": "a", "entry": "gorgons", "size": 2}, {"id": "b", "entry": "gorgons", "size": 2}])[1] == []
+        report, codes = judge(book, [{"id": "a", "entry": "gorgons", "size": 2}, {"id": "b", "entry": "gorgons", "size": 3}])
+        assert sorted(v.message for v in report.violations if v.code == "tally.max") == [
+            "gorgon_numbers: 5 taken in the army; at most 4.", "shots: 10 taken in the army; at most 9."]
+
+    def test_five_where_the_army_has_the_option(self):
+        book, _ = self.book()
+        boss = {"id": "x", "entry": "boss", "options": {"tribe-leader": 1}}
+        units = [boss, {"id": "a", "entry": "gorgons", "size": 2}, {"id": "b", "entry": "gorgons", "size": 3}]
+        report, codes = judge(book, units)
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "shots: 10 taken in the army; at most 9."]
+
+
+class TestUseUnitMax:
+    # High Elves (he.json): `useunitmax: [queens_bows]`, and the army at most 10 Queen's Bows per 750 points.
+    # Archers' models carry a bow each (the Number's ref); a Commander's Queen's Companion counts five and his
+    # Longbow one: he counts five, his largest, not six (22 lists of 2025 had been refused at 61 of 60).
+    def book(self, unit_max=True):
+        archers = {"name": "Archers", "unit_id": "archers", "cost": 0, "refs": ["archers"], "options": [
+            {"minSize": 5, "maxSize": 30, "addToUnitSize": True, "options": [
+                {"name": "Number", "type": "numeric", "cost": 10, "refs": ["queens_bows"]}]}]}
+        commander = hero("Commander", 100, [check_option("Queen's Companion", 20, refs=[{"ref": "queens_bows", "amount": 5}]),
+                                            check_option("Longbow", 5, refs=["queens_bows"])])
+        cats = [{"name": "Characters", "refs": ["perso"], "options": [commander]},
+                {"name": "Core", "refs": ["base"], "options": [archers]}]
+        data = {"name": "Test Army", "short": "ta", "version": "1", **({"useunitmax": ["queens_bows"]} if unit_max else {}),
+                "army": [{"name": "Army", "options": cats,
+                          "armyHasNotOption": [{"refs": ["queens_bows"], "amount": 10, "perPoints": 750}]}]}
+        book, _ = ArmyConverter(data, {}, "2025-10-10", CATEGORIES).convert()
+        return build_book(book, SYSTEM, {}, "test army")
+
+    def test_a_unit_counts_its_largest_selection_of_the_ref(self):
+        book = self.book()
+        units = [{"id": "c", "entry": "commander", "options": {"queens-companion": 1, "longbow": 1}},
+                 {"id": "a", "entry": "archers", "size": 15}]
+        assert judge(book, units, limit=1500)[1] == []  # 5 and 15: 20 of 20
+        report, codes = judge(book, [*units, {"id": "b", "entry": "archers", "size": 5}], limit=1500)
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "queens_bows per 750 points: 25 taken in the army; at most 20."]
+
+    def test_without_it_the_selections_are_summed(self):
+        units = [{"id": "c", "entry": "commander", "options": {"queens-companion": 1, "longbow": 1}},
+                 {"id": "a", "entry": "archers", "size": 15}]
+        report, codes = judge(self.book(unit_max=False), units, limit=1500)
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "queens_bows per 750 points: 21 taken in the army; at most 20."]

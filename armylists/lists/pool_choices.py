@@ -177,7 +177,8 @@ def _why_not(option: Option, unit: Unit, offer: PoolOffer, limits: list[Limit], 
                 return f"costs {offer.cost} {unit_word}; {max(int(most) - now, 0)} {unit_word} of the allowance left"
             continue
         what = limit.params.get("what")
-        adds = offer.cost if what == "points" else (unit.size if option.per_model else 1) if what != "units" \
+        weight = max((w for t, w in option.tag_weights if t in limit.tally[0]), default=1)  # Option.tag_weights
+        adds = offer.cost if what == "points" else (unit.size if option.per_model else 1) * weight if what != "units" \
             else int(all(t not in own for t in limit.tally[0]))  # a unit holding one already counts once
         if now + adds > most:
             where = "in the unit" if limit.params.get("scope") == "unit" else "in the army"

@@ -27,7 +27,7 @@ from armylists.importers.nr_t9a.profiles import height_of, height_rule, stat_ove
 from armylists.importers.nr_t9a.rarity import (RarityRules, cap_raises, item_rarity, rarity_limit, rarity_override, shared_loosest,
                                                 unit_cost_limit)
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
-from armylists.importers.nr_t9a.variants import category_override, option_prices, override_variants, share_options
+from armylists.importers.nr_t9a.variants import category_override, number_limits, option_prices, override_variants, share_options
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
@@ -89,7 +89,7 @@ class ArmyConverter:
         self.categories = categories  # the system's category ids (None: any)
         # The Special Items: the options of the pools; their rarity is how often an army takes one.
         self.pool_items = {id(item) for items in pools.values() for item in items}
-        self.limits = Limits()
+        self.limits = Limits(data.get("useunitmax") if isinstance(data.get("useunitmax"), list) else ())
         self.following: list[str] = []  # the pools and mounts being expanded, outermost first
         self.short = str(data.get("short") or slug(data.get("name", "army")))
         self.book_id = slug(data["name"])
@@ -224,7 +224,9 @@ class ArmyConverter:
             low = int(size_group.get("minSize", 1) or 1)
             entry["size"] = {"min": low, "max": max(low, int(size_group.get("maxSize", low) or low))}
             self.size_refs = set(refs_of(number))  # counted once a model (groups.unheld_condition)
-            entry.update({"model_tags": sorted(size_tag(r) for r in self.size_refs)} if self.size_refs else {})
+            # Its refs counted once a model: by the unit's conditions (sz-) and the army's limits (Imps: 40)
+            entry.update({"model_tags": sorted({f(r) for r in self.size_refs for f in (size_tag, ref_tag)})}
+                         if self.size_refs else {})
         else:
             entry["points"] = max(0, int(unit.get("cost", 0)))
         self.size, self.size_mults = entry["size"], {}  # what an option's `maxSizeMult` multiplies; by option
@@ -249,13 +251,14 @@ class ArmyConverter:
         if unit.get("armyHasNotOption") or gates:
             tags.append(own_tag)
             tags += self.limits.army_has_not(unit.get("armyHasNotOption"), refs_of(unit), own_tag, unit["name"], gates)
+        tags += number_limits(self, own_tag, unit["name"])  # so many models in the army (variants.py)
         if unit.get("armyHasOption"):
             tags.append(own_tag)
             self.limits.army_has(unit["armyHasOption"], own_tag, unit["name"])
         tags.append(rarity_limit(self, unit, own_tag, unit["name"], rarities, lifted=gates))
         if unit.get("hasStat"):  # `extraCost` (Ghasts', 95) prices nothing: measured (docs/import-nr-t9a.md)
             tags.append(self.limits.not_understood("unit hasStat"))
-        entry.update(ref_weights(self, unit))  # `{ref, amount}`: counts `amount` toward the ref's limits
+        entry.update(ref_weights(self, unit, self.number or {}))  # `{ref, amount}`: counts `amount` toward its limits
         variants = override_variants(self, unit, entry, size_group, unit_overrides, ids, tags)
         if unit_cost_limit(self, unit, own_tag, [entry["id"]] + [v["id"] for v in variants], self.raised_caps):
             tags.append(own_tag)

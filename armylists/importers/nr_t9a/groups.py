@@ -192,8 +192,8 @@ def unit_amount(conv, option: dict, refs: list[str], amount) -> None:
 
 
 def size_tag(ref: str) -> str:
-    """The tag a unit's size ("Number") ref gives each model, for the unit's own conditions only: the army's
-    counts of such refs per model (Vermin Swarm's `small_arms_fire`, some a fraction of a model) are not read."""
+    """The tag a unit's size ("Number") ref gives each model, for the unit's own conditions (the army's limits
+    count the ref's own tag, which each model carries too: army.py)."""
     return "sz-" + slug(ref, 77)
 
 

@@ -196,12 +196,17 @@ def gated(limit: dict, when: dict | None, unless: list[dict]) -> dict:
 class Limits:
     """The army-wide limits gathered while converting one army, each once, and what was left unread."""
 
-    def __init__(self):
+    def __init__(self, unit_max=()):
         self.limits: dict[str, dict] = {}
         self.unchecked: Counter = Counter()  # construct -> how many nodes use it
         self.unchecked_tags: dict[str, str] = {}  # tag -> construct, for the "not checked" warnings
+        # The army's `useunitmax` refs: a unit counts its largest selection of one, not their sum (a High
+        # Elf Commander's Queen's Companion, five Queen's Bows, and his own Longbow count five).
+        self.unit_max = frozenset(ref_tag(r) for r in unit_max if isinstance(r, str))
 
     def add(self, limit: dict) -> None:
+        if "what" not in limit and self.unit_max and set(limit["count"]) <= self.unit_max:
+            limit = {**limit, "what": "largest"}
         key = hashlib.sha1(repr(sorted(limit.items())).encode()).hexdigest()[:10]
         if key not in self.limits:
             self.limits[key] = {"id": f"nr-{key}", **limit}

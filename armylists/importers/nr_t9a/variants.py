@@ -5,7 +5,8 @@ a category's percent (`category_override`).
 from __future__ import annotations
 
 from armylists.importers.nr_t9a.groups import inert_override, size_override
-from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, norm_ref, ref_tag, refs_of, scaled_size, slug
+from armylists.importers.nr_t9a.limits import (army_condition, army_gates, condition_refs, listed, norm_ref, ref_tag, refs_of,
+                                                scaled_size, slug)
 
 # What an override may change in an entry of its own for units with one of their options (with_option).
 VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
@@ -190,6 +191,19 @@ def share_options(entry: dict, variants: list[dict], size_mults: dict[str, str])
         if size_mults and variant["size"] != entry["size"]:
             variant["options"] = [{**o, "size": scaled_size(variant["size"], size_mults[o["id"]])}
                                   if o["id"] in size_mults else o for o in variant["options"]]
+
+
+def number_limits(conv, own_tag: str, name: str) -> list[str]:
+    """The Number's `armyHasNotOption`: so many models of the unit in the army (Dread Elves' Gorgons at most
+    4, Daemon Legions' Imps 40; its refs are the entry's `model_tags`, counted once a model), and its
+    `override` of it where the army has an option (Iron Orc Chariots: 4 under a Tribe Leader, not 2). These
+    had been passed over: the Number is read as the unit's size. The tags the entry carries for them."""
+    number = conv.number or {}
+    gates, _ = army_gates(listed(number.get("override")))
+    if not number.get("armyHasNotOption") and not gates:
+        return []
+    conv.consumed.update(id(o) for o in gates)  # read here, not a variant's (override_variants)
+    return [own_tag] + conv.limits.army_has_not(number.get("armyHasNotOption"), refs_of(number), own_tag, name, gates)
 
 
 def override_variants(conv, unit: dict, entry: dict, size_group: dict | None, overrides: list[dict], ids: set,

@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 TAGS = {"type": "array", "items": {"type": "string"}, "minItems": 1}
 # What a tally measures: the column of its counts. `units`: for each tag, the units holding it, each once
 # (New Recruit's rarity: a model with several items that count against the same limit counts once).
-WHAT = {"selections": 0, "points": 1, "units": 2}
+# `largest`: for each unit, its largest count of one selection (a model's several bows count as its biggest:
+# New Recruit's `useunitmax`, High Elves' Queen's Bows), summed over the units.
+WHAT = {"selections": 0, "points": 1, "units": 2, "largest": 3}
 COMPARISONS = ("equalTo", "notEqualTo", "atLeast", "atMost", "greaterThan", "lessThan")
 TALLY = {"type": "object", "additionalProperties": False, "required": ["count"],
          "properties": {"count": TAGS, "what": {"enum": list(WHAT)},
@@ -55,11 +57,11 @@ MODIFIER = {
     },
 }
 DEFS["tally_condition"] = CONDITION_DEF  # recursive: all/any/not hold conditions
-WORDS = {"selections": "taken", "points": "pts", "units": "units with it"}
+WORDS = {"selections": "taken", "points": "pts", "units": "units with it", "largest": "taken"}
 
 
 def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Counts:
-    """tag -> (selections, points, 1) of one unit, made once per unit (units never change once priced);
+    """tag -> (selections, points, 1, largest selection) of one unit, made once per unit (units never change once priced);
     with `keep`, only of those tags (what the book's limits count: an imported unit carries a tag per
     option, group and category, most of which no limit names)."""
     memo = unit.memo.get("tally")  # type: ignore[call-overload]
@@ -81,13 +83,14 @@ def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Counts:
         for tag in (tags if keep is None else tags & keep):
             counted = n * weight.get(tag, 1)  # a selection counting more (or less) than once (Option.tag_weights)
             old = found.get(tag)
-            found[tag] = (counted, points, 1) if old is None else (old[0] + counted, old[1] + points, 1)
+            found[tag] = (counted, points, 1, counted) if old is None else (
+                old[0] + counted, old[1] + points, 1, max(old[3], counted))
     unit.memo["tally"] = (keep, found)  # type: ignore[index]
     return found
 
 
 def totals(army: "Army", keep: frozenset[str] | None = None) -> Counts:
-    """tag -> (selections, points, units) over the whole army (of the tags in `keep`, if given), once per check."""
+    """tag -> (selections, points, units, largest selections) over the whole army (of the tags in `keep`, if given), once per check."""
     key = "_tally_totals" if keep is None else "_tally_totals_kept"
     found = army.__dict__.get(key)
     if found is None:
@@ -95,7 +98,8 @@ def totals(army: "Army", keep: frozenset[str] | None = None) -> Counts:
         for u in army.units:
             for tag, counted in tally(u, keep).items():
                 old = found.get(tag)
-                found[tag] = counted if old is None else (old[0] + counted[0], old[1] + counted[1], old[2] + 1)
+                found[tag] = counted if old is None else (old[0] + counted[0], old[1] + counted[1], old[2] + 1,
+                                                          old[3] + counted[3])
     return found
 
 
@@ -141,7 +145,7 @@ OPS = {"equalTo": operator.eq, "notEqualTo": operator.ne, "atLeast": operator.ge
 # A limit is compiled once per rule into plain tuples and closures (an imported book has hundreds, and
 # most lists are re-checked after every edit): a tally becomes (tags, column, unit scope), a condition a
 # function of (army, army totals, the unit's tally or None), and a limit without modifiers keeps its bounds.
-Counts = Mapping[str, tuple[int, int, int]]
+Counts = Mapping[str, tuple[int, int, int, int]]
 
 
 def _tally_spec(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], int, bool]:
@@ -159,7 +163,7 @@ def _measure(tally_spec: tuple[tuple[str, ...], int, bool], tot: Counts, own: Co
     return sum(counts[t][column] for t in tags if t in counts)
 
 
-_NONE = (0, 0, 0)
+_NONE = (0, 0, 0, 0)
 
 
 def _measurer(spec: tuple[tuple[str, ...], int, bool]) -> Callable[[Counts, Counts | None], int]:
