@@ -298,3 +298,46 @@ class TestUseUnitMax:
         report, codes = judge(self.book(unit_max=False), units, limit=1500)
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "queens_bows per 750 points: 21 taken in the army; at most 20."]
+
+
+class TestDragonArmy:
+    # High Elves (he.json, 2025-2026): a Queen's Cavalier on a dragon pushes the ref `dragon_army` (`override:
+    # {hasOption: mountDragon, push: {refs: [dragon_army]}}`); in such an army a dragon counts one Ancient Ally,
+    # not two, and a Phoenix two, not one (their `override: {armyHasOption: dragon_army, options: {refs}}`);
+    # the army has at most one Ancient Ally per 1500 points. All three were named "not checked" (147 lists).
+    def book(self):
+        cavalier = check_option("Queen's Cavalier", 25, refs=["queens_cavalier"], override=[
+            {"hasOption": [{"refs": ["mountDragon"], "amount": 1}], "push": {"refs": ["dragon_army"]}}])
+        mount = {"optionsLabel": "Mount", "maxSize": 1, "options": [check_option("Dragon", 300, refopt="dragon_mount")]}
+        dragon = {"name": "Dragon *Mount", "unit_id": "dragon_mount", "cost": 0, "invisible": True, "options": [],
+                  "refs": ["mountDragon", {"ref": "ancient_allies", "amount": 2}], "override": [
+                      {"armyHasOption": [{"refs": ["dragon_army"], "amount": 1}],
+                       "options": {"refs": ["mountDragon", {"ref": "ancient_allies", "amount": 1}]}}]}
+        phoenix = {"name": "Phoenix", "unit_id": "phoenix", "cost": 300, "refs": ["phoenix", "ancient_allies"], "options": [],
+                   "override": [{"armyHasOption": [{"refs": ["dragon_army"], "amount": 1}],
+                                 "options": {"refs": ["phoenix", {"ref": "ancient_allies", "amount": 2}]}}]}
+        return army(characters=[hero("Commander", 100, [cavalier, mount])], special=[phoenix], mounts=[dragon],
+                    root={"armyHasNotOption": [{"refs": ["ancient_allies"], "amount": 1, "perPoints": 1500}]})
+
+    def messages(self, book, units):
+        report, _ = judge(book, [{"id": f"u{i}", **u} for i, u in enumerate(units)], limit=3000)
+        return [v.message for v in report.violations if v.code == "tally.max"]
+
+    def test_the_cavaliers_dragon_makes_a_dragon_army_in_which_dragons_count_one(self):
+        book, report = self.book()
+        assert not [c for c in report.unchecked if "override" in c]
+        rider = {"entry": "commander", "options": {"dragon": 1}}
+        cavalier = {"entry": "commander", "options": {"dragon": 1, "queens-cavalier-with-mountdragon": 1}}
+        assert self.messages(book, [rider, rider]) == ["ancient_allies per 1500 points: 4 taken in the army; at most 2."]
+        assert self.messages(book, [cavalier, rider]) == []  # one each in a Dragon army: 2 of 2
+        assert self.messages(book, [cavalier, rider, {"entry": "phoenix"}]) == [
+            "ancient_allies per 1500 points: 4 taken in the army; at most 2."]  # the Phoenix two there
+        assert self.messages(book, [rider, {"entry": "phoenix"}]) == [
+            "ancient_allies per 1500 points: 3 taken in the army; at most 2."]  # two and one elsewhere
+
+    def test_the_cavalier_on_foot_pushes_nothing(self):
+        book, _ = self.book()
+        options = book.entries["commander"].options
+        assert ("r-dragon-army" in options["queens-cavalier"].tags, "r-dragon-army" in options[
+            "queens-cavalier-with-mountdragon"].tags) == (False, True)
+        assert judge(book, [{"entry": "commander", "options": {"queens-cavalier": 1, "dragon": 1}}])[1] == ["options.excludes"]

@@ -20,7 +20,7 @@ import yaml
 from armylists.importers.nr_t9a.groups import (close_group, inert_override, make_group, not_condition, size_override,
                                                 size_tag, unheld_condition, unit_amount)
 from armylists.importers.nr_t9a.limits import (Limits, all_refs, army_gates, condition_refs, is_choice, listed, norm_ref, percent_of,
-                                                ref_tag, ref_weights, refs_of, scaled_size, slug, unit_condition)
+                                                ref_tag, refs_of, scaled_size, slug, unit_condition)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.profiles import height_of, height_rule, stat_override
@@ -28,6 +28,7 @@ from armylists.importers.nr_t9a.rarity import (RarityRules, cap_raises, item_rar
                                                 unit_cost_limit)
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
 from armylists.importers.nr_t9a.variants import category_override, number_limits, option_prices, override_variants, share_options
+from armylists.importers.nr_t9a.weights import Alternatives, ref_weights
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
@@ -90,6 +91,7 @@ class ArmyConverter:
         # The Special Items: the options of the pools; their rarity is how often an army takes one.
         self.pool_items = {id(item) for items in pools.values() for item in items}
         self.limits = Limits(data.get("useunitmax") if isinstance(data.get("useunitmax"), list) else ())
+        self.alternatives = Alternatives()  # refs counted otherwise where the army has an option (weights.py)
         self.following: list[str] = []  # the pools and mounts being expanded, outermost first
         self.short = str(data.get("short") or slug(data.get("name", "army")))
         self.book_id = slug(data["name"])
@@ -159,6 +161,7 @@ class ArmyConverter:
         for e in entries:  # a unit moved into a category whose percent is a tally (replaceCategory) counts in it
             if "cat-" + e["category"] in counted:
                 e["tags"] = sorted(set(e.get("tags", [])) | {"cat-" + e["category"]})
+        self.alternatives.split(entries, self.limits)
         self.report.entries = len(entries)
         self.report.unchecked = self.limits.unchecked
         book = {
@@ -258,7 +261,7 @@ class ArmyConverter:
         tags.append(rarity_limit(self, unit, own_tag, unit["name"], rarities, lifted=gates))
         if unit.get("hasStat"):  # `extraCost` (Ghasts', 95) prices nothing: measured (docs/import-nr-t9a.md)
             tags.append(self.limits.not_understood("unit hasStat"))
-        entry.update(ref_weights(self, unit, self.number or {}))  # `{ref, amount}`: counts `amount` toward its limits
+        entry.update(ref_weights(self, tags, unit, self.number or {}))  # `{ref, amount}`: counts `amount` (weights.py)
         variants = override_variants(self, unit, entry, size_group, unit_overrides, ids, tags)
         if unit_cost_limit(self, unit, own_tag, [entry["id"]] + [v["id"] for v in variants], self.raised_caps):
             tags.append(own_tag)
@@ -384,7 +387,7 @@ class ArmyConverter:
             option["role"] = "general"  # the option makes its model the General, at its cost (up to 50 pts)
         if ctx.unchecked:
             tags.add(ctx.unchecked)
-        option.update(tags=tags, **ref_weights(self, node, self.mounts.get(node.get("refopt")) or {}))
+        option.update(tags=tags, **ref_weights(self, tags, node, self.mounts.get(node.get("refopt")) or {}))
         tags.update(cap_raises(self, node, oid))  # the unit may cost so much with it (rarity.py)
         self.options.append(option)
         option["_needs"], option["_nots"], option["_army"] = ctx.needs, ctx.nots, ctx.army

@@ -78,27 +78,6 @@ def refs_of(node: dict) -> list[str]:
     return out
 
 
-def ref_weights(conv, *nodes: dict) -> dict:
-    """The nodes' `{ref, amount}` refs as `tag_weights` (a Ogre Khans' Mercenary Gunners count five hired guns
-    toward the army's limit of them, a Vermin Swarm's half a model of small arms fire): {"tag_weights": {...}}
-    where any weighs other than one; a weight that is no positive number up to 1,000 is named, counted once.
-    A node whose `override` sets other refs counts each once (High Elves' dragons count one Ancient Ally, not
-    two, in a Dragon army): that override is named "not checked" where the node is read."""
-    weights = {}
-    for node in nodes:
-        if any("refs" in (o.get("options") or {}) for o in listed(node.get("override"))):
-            continue
-        for r in node.get("refs") or [] if isinstance(node.get("refs"), list) else []:
-            if not isinstance(r, dict) or not isinstance(r.get("ref"), str) or r.get("amount", 1) == 1:
-                continue
-            amount = r.get("amount")
-            if type(amount) in (int, float) and 0 < amount <= 1000 and math.isfinite(amount):
-                weights[ref_tag(r["ref"])] = amount
-            else:
-                conv.limits.not_understood("ref amount")
-    return {"tag_weights": weights} if weights else {}
-
-
 def all_refs(data) -> set[str]:
     """Every ref any node below `data` carries (its army tree and pools), walked without recursion."""
     found, todo = set(), [data]

@@ -144,16 +144,21 @@ def option_prices(conv, option: dict, node: dict, factor: float, allowance: str 
     costs = []
     for o in overrides:
         changes = o.get("options") if isinstance(o.get("options"), dict) else {}
-        conds = condition_refs(o.get("hasOption")) if set(o) == {"hasOption", "options"} else []
-        if "cost" in changes and set(changes) <= PRICE_KEYS and len(conds) == 1 and len(conds[0][0]) == 1 \
-                and conds[0][1].get("amount", 1) == 1:
-            costs.append((conds[0][0][0], changes))
+        conds = condition_refs(o.get("hasOption")) if set(o) - {"push"} == {"hasOption", "options"} or \
+            set(o) == {"hasOption", "push"} else []
+        pushed = _pushed_refs(o)
+        if ("cost" in changes or pushed) and set(changes) <= PRICE_KEYS and len(conds) == 1 and len(conds[0][0]) == 1 \
+                and conds[0][1].get("amount", 1) == 1 and pushed is not None:
+            costs.append((conds[0][0][0], changes, pushed))
     if not overrides or len(costs) != len(overrides):
         return False
-    for ref, changes in costs:
-        variant = {**option, "id": slug(f"{option['id']}-with-{ref}"), "tags": set(option["tags"]), "_when": ref}
-        price = max(0, int(round(float(changes["cost"] or 0) * factor)))
-        variant["model_cost" if "model_cost" in option else "cost"] = price
+    for ref, changes, pushed in costs:
+        # `push: {refs}`: the option carries more refs there (High Elves' Queen's Cavalier on a dragon: `dragon_army`)
+        variant = {**option, "id": slug(f"{option['id']}-with-{ref}"), "tags": set(option["tags"]) | pushed,
+                   "_when": ref}
+        if "cost" in changes:
+            price = max(0, int(round(float(changes["cost"] or 0) * factor)))
+            variant["model_cost" if "model_cost" in option else "cost"] = price
         if changes.get("countAsLeaf") is False:
             variant["_leaf"] = False
         conv.option_ids.add(variant["id"])
@@ -162,6 +167,17 @@ def option_prices(conv, option: dict, node: dict, factor: float, allowance: str 
         conv.prices.setdefault(option["id"], []).append(variant["id"])
         option.setdefault("_unless", []).append(ref)
     return True
+
+
+def _pushed_refs(override: dict) -> set[str] | None:
+    """The tags of the refs an override's `push: {refs: [...]}` adds (none without one); None for another push."""
+    push = override.get("push")
+    if push is None:
+        return set()
+    refs = push.get("refs") if isinstance(push, dict) and set(push) == {"refs"} else None
+    if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
+        return None
+    return {ref_tag(r) for r in refs}
 
 
 def size_by_army(conv, entry: dict, override: dict) -> bool:
