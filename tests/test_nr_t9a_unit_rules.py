@@ -341,3 +341,40 @@ class TestDragonArmy:
         assert ("r-dragon-army" in options["queens-cavalier"].tags, "r-dragon-army" in options[
             "queens-cavalier-with-mountdragon"].tags) == (False, True)
         assert judge(book, [{"entry": "commander", "options": {"queens-cavalier": 1, "dragon": 1}}])[1] == ["options.excludes"]
+
+
+def test_a_condition_set_under_another_is_checked_where_that_one_holds():
+    # High Elves' Royal Huntsman (he.json): needs Light Troops or a Lion Chariot; on Light Troops, an override
+    # sets its `hasOption` to a Great Weapon. It was named "not checked" (14 lists).
+    huntsman = check_option("Royal Huntsman", 25, refs=["royal_huntsman"],
+                            hasOption=[{"refs": ["light_troops", "lion_chariot"], "amount": 1}],
+                            override=[{"hasOption": [{"refs": ["light_troops"], "amount": 1}],
+                                       "options": {"hasOption": [{"refs": ["great_weapon"], "amount": 1}]}}])
+    mount = {"optionsLabel": "Mount", "maxSize": 1, "options": [check_option("Light Troops", refs=["light_troops"]),
+                                                                 check_option("Lion Chariot", 80, refs=["lion_chariot"])]}
+    weapon = {"optionsLabel": "Weapon", "options": [check_option("Great Weapon", 10, refs=["great_weapon"])]}
+    book, report = army(characters=[hero("Commander", 100, [huntsman, mount, weapon])])
+    assert not [c for c in report.unchecked if "override" in c]
+    on_foot = {"entry": "commander", "options": {"royal-huntsman": 1, "light-troops": 1}}
+    report, codes = judge(book, [on_foot])
+    assert [v.message for v in report.violations if v.code == "tally.max"] == [
+        "Royal Huntsman (needs great_weapon there): 1 taken in Commander (u1); at most 0."]
+    assert judge(book, [{**on_foot, "options": {**on_foot["options"], "great-weapon": 1}}])[1] == []
+    assert judge(book, [{"entry": "commander", "options": {"royal-huntsman": 1, "lion-chariot": 1}}])[1] == []
+
+
+def test_a_weapon_a_hoardmaster_must_carry_is_free_and_taken():
+    # Ogre Khans' Great Khan (ok.json): his weapons' `override: {hasOption: ok_bn_hoardmaster, options: {cost: 0,
+    # minAmount: 1}}`: a Hoardmaster carries each weapon, free. It was named "not checked" (30 lists).
+    weapons = {"optionsLabel": "Weapon", "options": [
+        check_option("Great Weapon", 20, override=[{"hasOption": [{"refs": ["hoardmaster"], "amount": 1}],
+                                                    "options": {"cost": 0, "minAmount": 1}}])]}
+    options = [{"optionsLabel": "Options", "options": [check_option("Hoardmaster", 40, refs=["hoardmaster"])]}, weapons]
+    book, report = army(characters=[hero("Khan", 100, options)])
+    assert not [c for c in report.unchecked if "override" in c]
+    report, codes = judge(book, [{"entry": "khan", "options": {"hoardmaster": 1, "great-weapon-with-hoardmaster": 1}}])
+    assert (report.units[0].points, codes) == (140, [])
+    report, codes = judge(book, [{"entry": "khan", "options": {"hoardmaster": 1}}])
+    assert [v.message for v in report.violations if v.code == "tally.min"] == [
+        "Great Weapon (with hoardmaster): 0 taken in Khan (u1); at least 1."]
+    assert judge(book, [{"entry": "khan", "options": {"great-weapon": 1}}])[0].units[0].points == 120

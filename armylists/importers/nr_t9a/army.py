@@ -17,8 +17,8 @@ from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.groups import (close_group, inert_override, make_group, not_condition, size_override,
-                                                size_tag, unheld_condition, unit_amount)
+from armylists.importers.nr_t9a.groups import (close_group, condition_swaps, inert_override, make_group, not_condition,
+                                                size_override, size_tag, unheld_condition, unit_amount)
 from armylists.importers.nr_t9a.limits import (Limits, all_refs, army_gates, condition_refs, is_choice, listed, norm_ref, percent_of,
                                                 ref_tag, refs_of, scaled_size, slug, unit_condition)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
@@ -451,6 +451,7 @@ class ArmyConverter:
             rest = [o for o in rest if not size_override(o) and id(o) not in self.consumed]  # groups.make_group's
             rarities, rest = [o for o in rest if rarity_override(o)], [o for o in rest if not rarity_override(o)]
             stats, rest = [o for o in rest if stat_override(o)], [o for o in rest if not stat_override(o)]
+            rest = condition_swaps(self, option, node, own_tag, rest)  # a hasOption set under another (groups.py)
             if node.get("armyHasNotOption") or gates:
                 tags.add(own_tag)
                 tags.update(self.limits.army_has_not(node.get("armyHasNotOption"), refs_of(node), own_tag,

@@ -243,3 +243,27 @@ def not_condition(conv, option: dict, node: dict, refs: list[str], own_tag: str)
                          **({"modifiers": [{"target": "max", "op": "set", "value": -1, "when": w} for w in lifts]}
                             if lifts else {})})
     return ids
+
+
+def condition_swaps(conv, option: dict, node: dict, own_tag: str, overrides: list[dict]) -> list[dict]:
+    """An override setting the option's `hasOption` where the unit has another option (High Elves' Royal
+    Huntsman, which needs Light Troops or a Lion Chariot: on Light Troops, a Great Weapon): where that
+    condition holds, the option needs the new one too, a per-unit count. Read only where the condition
+    itself meets the option's own `hasOption` (so "instead" and "too" are one). The overrides not read."""
+    own = condition_refs(node.get("hasOption"))
+    rest = []
+    for o in overrides:
+        swap = o["options"].get("hasOption") if set(o) == {"hasOption", "options"} and isinstance(o.get("options"), dict) \
+            and set(o["options"]) == {"hasOption"} else None
+        when, needs = unit_condition(o.get("hasOption")), unit_condition(swap)
+        met = all(any(set(refs) <= set(mine) and keys.get("amount", 1) >= mk.get("amount", 1)
+                      for refs, keys in condition_refs(o["hasOption"])) for mine, mk in own) if when else False
+        if when is None or needs is None or not met:
+            rest.append(o)
+            continue
+        option["tags"].add(own_tag)
+        names = " and ".join("/".join(refs) for refs, _ in condition_refs(swap))
+        conv.limits.add({"label": f"{option['name']} (needs {names} there)", "count": [own_tag], "scope": "unit",
+                         "max": -1, "modifiers": [{"target": "max", "op": "set", "value": 0,
+                                                   "when": {"all": [when, {"not": needs}]}}]})
+    return rest

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from armylists.importers.nr_t9a.groups import inert_override, size_override
 from armylists.importers.nr_t9a.limits import (army_condition, army_gates, condition_refs, listed, norm_ref, ref_tag, refs_of,
-                                                scaled_size, slug)
+                                                scaled_size, slug, unit_holds)
 
 # What an override may change in an entry of its own for units with one of their options (with_option).
 VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
@@ -147,8 +147,9 @@ def option_prices(conv, option: dict, node: dict, factor: float, allowance: str 
         conds = condition_refs(o.get("hasOption")) if set(o) - {"push"} == {"hasOption", "options"} or \
             set(o) == {"hasOption", "push"} else []
         pushed = _pushed_refs(o)
-        if ("cost" in changes or pushed) and set(changes) <= PRICE_KEYS and len(conds) == 1 and len(conds[0][0]) == 1 \
-                and conds[0][1].get("amount", 1) == 1 and pushed is not None:
+        least = changes.get("minAmount", 0)
+        if ("cost" in changes or pushed or least) and set(changes) <= PRICE_KEYS | {"minAmount"} and type(least) is int \
+                and len(conds) == 1 and len(conds[0][0]) == 1 and conds[0][1].get("amount", 1) == 1 and pushed is not None:
             costs.append((conds[0][0][0], changes, pushed))
     if not overrides or len(costs) != len(overrides):
         return False
@@ -161,6 +162,12 @@ def option_prices(conv, option: dict, node: dict, factor: float, allowance: str 
             variant["model_cost" if "model_cost" in option else "cost"] = price
         if changes.get("countAsLeaf") is False:
             variant["_leaf"] = False
+        if changes.get("minAmount"):  # taken at least so often there (Ogre Khans' Hoardmaster: every weapon, free)
+            tag = "ma-" + slug(f"{conv.eid}-{variant['id']}", 76)
+            variant["tags"].add(tag)
+            conv.limits.add({"label": f"{option['name']} (with {ref})", "count": [tag], "scope": "unit",
+                             "entries": [conv.eid], "max": -1, "modifiers": [
+                                 {"target": "min", "op": "set", "value": changes["minAmount"], "when": unit_holds([ref_tag(ref)])}]})
         conv.option_ids.add(variant["id"])
         conv.options.append(variant)
         conv.pending.append((variant, node, allowance))
