@@ -378,3 +378,20 @@ def test_a_weapon_a_hoardmaster_must_carry_is_free_and_taken():
     assert [v.message for v in report.violations if v.code == "tally.min"] == [
         "Great Weapon (with hoardmaster): 0 taken in Khan (u1); at least 1."]
     assert judge(book, [{"entry": "khan", "options": {"great-weapon": 1}}])[0].units[0].points == 120
+
+
+def test_the_dominant_flag_bounds_nothing_and_the_dominant_ref_one_a_model():
+    # Daemon Legions 2026 (dl.json): manifestations flagged `dominant: true`, each with a Guiding child carrying
+    # the ref `dominant` and `hasNotOption: [dominant]`: one Dominant a model, any number of flagged ones
+    # (70 units of the 2026 lists carry two to four). The flag had been named "not checked" (60 lists).
+    def manifestation(name, cost):
+        return check_option(name, cost, dominant=True, options=[
+            check_option(f"Guiding {name}", 30, refs=["dominant"], hasNotOption=["dominant"])])
+    group = {"optionsLabel": "Manifestations", "options": [manifestation("Venom Sacs", 25), manifestation("Piercing Spike", 25)]}
+    book, report = army(characters=[hero("Herald", 100, [group])])
+    assert not [c for c in report.unchecked if "dominant" in c]
+    assert judge(book, [{"entry": "herald", "options": {"venom-sacs": 1, "piercing-spike": 1,
+                                                         "guiding-venom-sacs": 1}}])[1] == []
+    report, codes = judge(book, [{"entry": "herald", "options": {"venom-sacs": 1, "piercing-spike": 1,
+                                                                  "guiding-venom-sacs": 1, "guiding-piercing-spike": 1}}])
+    assert codes == ["options.excludes"]

@@ -473,8 +473,7 @@ class ArmyConverter:
                 option.setdefault("excludes", []).extend(i for i in self.by_ref.get(ref, ()) if i != option["id"])
             if node.get("hasStat") or stats:
                 tags.update(t for t in [height_rule(self, option, node.get("hasStat") or {}, stats)] if t)
-            for key in ("override", "uniqueChildrenCombo",
-                        "guidingCost", "dominant", "extraLeafCost"):
+            for key in ("override", "uniqueChildrenCombo", "guidingCost", "extraLeafCost"):  # `dominant`: docs
                 if key == "override" and (id(node) in self.priced_otherwise or not rest) or \
                         key == "guidingCost" and id(node) in self.priced_otherwise:
                     continue  # guidingCost: the guiding child's price, read through the override (option_prices)
