@@ -179,6 +179,14 @@ class TestWeightedRefs:
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "hired_guns per 100 points: 10 taken in the army; at most 9."]
 
+    def test_a_weight_that_is_no_positive_number_up_to_1000_counts_once_and_is_named(self):
+        for amount in (1001, 0, -5, "5", float("nan"), float("inf"), True):
+            unit = {"name": "Gunners", "unit_id": "gunners", "cost": 100,
+                    "refs": ["gunners", {"ref": "hired_guns", "amount": amount}], "options": []}
+            book, report = army(special=[unit], root={"armyHasNotOption": [{"refs": ["hired_guns"], "amount": 1}]})
+            assert (dict(book.entries["gunners"].tag_weights), report.unchecked["ref amount"]) == ({}, 1), amount
+            assert judge(book, [{"entry": "gunners"}])[1] == [], amount
+
     def test_an_option_counts_a_fraction(self):
         book = self.book()
         units = [{"id": "b1", "entry": "bombardiers", "options": {"half-pistol": 1}}]
