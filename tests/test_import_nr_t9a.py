@@ -364,7 +364,8 @@ class TestConstructs:
         mage = hero("Mage", 100, [check_option("Wizard Adept", 30, refs=["wizard"]), scroll])
         book, report = army(characters=[mage], core=[knights])
         assert report.unchecked["hasOption of a ref not in the unit"] == 1  # the standard's
-        assert book.entries["knights"].model_tags == frozenset({"sz-knights-amount"})
+        # each model carries the ref: for the unit's conditions (sz-) and the army's limits (variants.number_limits)
+        assert book.entries["knights"].model_tags == frozenset({"sz-knights-amount", "r-knights-amount"})
         assert book.entries["mage"].options["spell-scroll"].requires == ("wizard-adept",)
         assert judge(book, [{"entry": "knights", "size": 8, "options": {"knight-banneret": 1}}])[1] == []
         report, codes = judge(book, [{"entry": "knights", "size": 7, "options": {"knight-banneret": 1}}])
