@@ -61,8 +61,8 @@ WORDS = {"selections": "taken", "points": "pts", "units": "units with it", "larg
 
 
 def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Counts:
-    """tag -> (selections, points, 1, largest selection) of one unit, made once per unit (units never change once priced);
-    with `keep`, only of those tags (what the book's limits count: an imported unit carries a tag per
+    """tag -> (selections, points, 1, largest selection) of one unit, made once per unit (units never change
+    once priced); with `keep`, only of those tags (what the book's limits count: an imported unit carries a tag per
     option, group and category, most of which no limit names)."""
     memo = unit.memo.get("tally")  # type: ignore[call-overload]
     if memo is not None and memo[0] is keep:
@@ -90,7 +90,8 @@ def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Counts:
 
 
 def totals(army: "Army", keep: frozenset[str] | None = None) -> Counts:
-    """tag -> (selections, points, units, largest selections) over the whole army (of the tags in `keep`, if given), once per check."""
+    """tag -> (selections, points, units, largest selections) over the whole army (of the tags in `keep`, if
+    given), once per check."""
     key = "_tally_totals" if keep is None else "_tally_totals_kept"
     found = army.__dict__.get(key)
     if found is None:
