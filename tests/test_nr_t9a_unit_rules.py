@@ -135,7 +135,7 @@ class TestSpellsCountTheOption:
         summary = {"units": [{"name": "Runic Smith", "cost": 160,
                               "options": [{"name": "Battle Rune"}, {"name": "Rune of Iron"}]}]}
         unit = read_list(summary, self.smith(), 4500).units[0]
-        assert unit.priced == 160 and sum(unit.options.values()) == 2
+        assert (unit.options, unit.priced) == ({"battle-rune-s": 1, "rune-of-iron": 1}, 160)
 
 
 class TestCategoryOfItsOwn:
@@ -229,6 +229,18 @@ class TestNotForTheUnitsOwnRef:
         book, report = self.book()
         assert dict(report.unchecked) == {"the General (no option of the data makes a model the General)": 1}
         assert judge(book, [{"entry": "guard", "options": {"banner-of-becalming": 1}}])[1] == []
+        report, codes = judge(book, [{"entry": "spears", "options": {"banner-of-becalming": 1}}])
+        assert [v.message for v in report.violations if v.code == "tally.max"] == [
+            "Banner of Becalming (not with core_unit): 1 taken in Spears (u1); at most 0."]
+
+    def test_it_is_refused_too_where_another_option_carries_the_ref(self):
+        banner = {"optionsLabel": "Banner Enchant", "maxSize": 1, "options": [
+            check_option("Banner of Becalming", 40, hasNotOption=["core_unit"])]}
+        drill = {"optionsLabel": "Options", "options": [check_option("Drill", 5, refs=["core_unit"])]}
+        spears = {"name": "Spears", "unit_id": "spears", "cost": 100, "refs": ["spears", "core_unit"],
+                  "options": [banner, drill]}
+        book, _ = army(core=[spears])
+        assert book.entries["spears"].options["banner-of-becalming"].excludes == ("drill",)
         report, codes = judge(book, [{"entry": "spears", "options": {"banner-of-becalming": 1}}])
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
             "Banner of Becalming (not with core_unit): 1 taken in Spears (u1); at most 0."]

@@ -228,10 +228,8 @@ def not_condition(conv, option: dict, node: dict, refs: list[str], own_tag: str)
     them, such an override changes nothing. Either way the override is read (`conv.consumed`)."""
     ids = sorted({i for r in refs for i in conv.by_ref.get(r, ()) if i != option["id"]})
     own = set(refs) & set(conv.unit_refs)
-    if ids:
-        return ids
-    lifts = []
-    for o in listed(node.get("override")):
+    lifts = []  # an override lifting an exclusion of other options (`ids`) is not read: left to be named
+    for o in listed(node.get("override")) if not ids else ():
         when = unit_condition(o.get("hasOption"))
         if set(o) == {"hasOption", "options"} and o["options"] == {"hasNotOption": []} and when is not None:
             lifts.append(when)

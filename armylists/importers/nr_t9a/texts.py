@@ -136,8 +136,9 @@ def add_texts(book: dict, data: dict, pools: dict[str, list[dict]], shared: dict
             note = spells_text(node.get("magic"), paths) or plain(node.get("description"))
             if note:
                 notes[name] = note
-            if counted_spells(node.get("magic"), paths):
-                counted[name] = counted_spells(node.get("magic"), paths)
+            spells = counted_spells(node.get("magic"), paths)
+            if spells:
+                counted[name] = spells
     texts: dict[str, str] = {}
     for entry in book["entries"]:
         unit = by_name.get(entry["name"])

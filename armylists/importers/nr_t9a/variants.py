@@ -144,8 +144,8 @@ def option_prices(conv, option: dict, node: dict, factor: float, allowance: str 
     costs = []
     for o in overrides:
         changes = o.get("options") if isinstance(o.get("options"), dict) else {}
-        conds = condition_refs(o.get("hasOption")) if set(o) - {"push"} == {"hasOption", "options"} or \
-            set(o) == {"hasOption", "push"} else []
+        conds = condition_refs(o.get("hasOption")) if set(o) - {"push"} in ({"hasOption", "options"}, {"hasOption"}) \
+            else []
         pushed = _pushed_refs(o)
         least = changes.get("minAmount", 0)
         if ("cost" in changes or pushed or least) and set(changes) <= PRICE_KEYS | {"minAmount"} and type(least) is int \

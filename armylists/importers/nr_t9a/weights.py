@@ -55,7 +55,10 @@ def ref_weights(conv, tags, *nodes: dict) -> dict:
                     alt = conv.alternatives.tag(tag, o["armyHasOption"])
                     if other.get(tag):
                         weights[alt] = other[tag]
-                        tags.update([alt]) if isinstance(tags, set) else tags.append(alt)
+                        if isinstance(tags, set):
+                            tags.add(alt)
+                        else:
+                            tags.append(alt)
                     else:  # the override takes the ref away: the node does not count there (Alternatives.split)
                         dropped.append(alt)
             conv.consumed.add(id(o))
