@@ -163,7 +163,7 @@ class ArmyList(models.Model):
 
 
 class ListRevision(models.Model):
-    """A list's document as one revision saved it: its history (lists/history.py), kept with the list."""
+    """A list's document as one revision saved it: its history (lists/saved/history.py), kept with the list."""
 
     army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="revisions")
     revision = models.PositiveIntegerField()

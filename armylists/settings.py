@@ -276,7 +276,7 @@ TASKS = {
 EVENT_JOB_STALE_SECONDS = envcount("EVENT_JOB_STALE_SECONDS", "120")
 EVENT_JOB_STEP_DELAY = 0.0  # seconds of sleep per step of a job: tests slow a job down to kill its worker mid-way
 
-# The compiled rules (armylists/lists/books_cache.py) in a cache of their own: local memory by default, and
+# The compiled rules (armylists/lists/library/books_cache.py) in a cache of their own: local memory by default, and
 # Redis when REDIS_URL is set, so every process on every machine builds them at most once per release.
 # Only the "books" alias is set here; "default" (rate limits) is configured on its own.
 CACHES["books"] = {

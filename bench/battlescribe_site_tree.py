@@ -1,4 +1,4 @@
-"""What a site request on a roster-tree list costs (lists/tree_lists.py): the list document placed into
+"""What a site request on a roster-tree list costs (lists/trees/tree_lists.py): the list document placed into
 the evaluator's roster (tree_roster: two passes) and judged (tree_report), and one add-unit action,
 against the floor of one evaluation of the same roster already built; interleaved rounds, medians.
 
@@ -22,7 +22,7 @@ from armylists.importers.battlescribe.sources import read_sources  # noqa: E402
 from armylists.rules.battlescribe import GameData, evaluate, select  # noqa: E402
 from armylists.rules.battlescribe.document import document_tree, tree_report, tree_roster  # noqa: E402
 from armylists.rules.battlescribe.packed import unpack  # noqa: E402
-from armylists.rules.roster import Roster  # noqa: E402
+from armylists.rules.reading.roster import Roster  # noqa: E402
 
 
 def main() -> None:

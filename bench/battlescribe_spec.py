@@ -2,7 +2,7 @@
 
     python bench/battlescribe_spec.py --spec ../shared/external/battlescribe-spec [--json OUT] [--verbose]
 
-Every `specs/roster/<category>/*.yaml` under DIR is replayed (tests/battlescribe_spec/adapter.py) and
+Every `specs/roster/<category>/*.yaml` under DIR is replayed (tests/battlescribe/spec/adapter.py) and
 counted per category and in total: found, applicable (not declared not applicable by category or kind),
 passed, wrong "legal" (errors expected, none found: the one that must stay 0), wrong "illegal" (errors
 found where none were expected), wrong cost, other wrong (structure, or errors not the expected ones),
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.battlescribe_spec.adapter import run_scenario, scenario_paths  # noqa: E402
+from tests.battlescribe.spec.adapter import run_scenario, scenario_paths  # noqa: E402
 
 COLUMNS = ("found", "applicable", "passed", "wrong_legal", "wrong_illegal", "wrong_cost", "wrong_other", "refused")
 HEADERS = ("found", "applic.", "passed", "wr.legal", "wr.illeg.", "wr.cost", "wr.other", "refused")

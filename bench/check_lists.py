@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from armylists.rules import load_tree, parse_roster_json  # noqa: E402
-from armylists.rules.army import forget_resolved_units  # noqa: E402
-from armylists.rules.event import Ruleset, check_list, parse_event_rules  # noqa: E402
+from armylists.rules.native.army import forget_resolved_units  # noqa: E402
+from armylists.rules.event_rules.ruleset import Ruleset, check_list, parse_event_rules  # noqa: E402
 
 EXAMPLES = ROOT / "docs" / "examples"
 LISTS = 1000

@@ -44,10 +44,10 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.template.loader import render_to_string
 
-    from armylists.lists.catalogue import book_for
+    from armylists.lists.library.catalogue import book_for
     from armylists.models import ArmyList
     from armylists.rules import parse_roster, validate
-    from armylists.lists.edits import set_size
+    from armylists.lists.saved.edits import set_size
     from armylists.editor.views import Loaded, editor_context
     from armylists.editor.changes import changed_units
 

@@ -66,7 +66,7 @@ def main() -> None:
     from django.test import Client
     from django.utils import timezone
 
-    from armylists.lists.catalogue import disk_library
+    from armylists.lists.library.catalogue import disk_library
     from armylists.events.checking import check_event, evaluate, ruleset_for
     from armylists.exports import checksum
     from armylists.models import Event, Submission, Team

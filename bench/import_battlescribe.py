@@ -10,7 +10,7 @@
    2385 pts) against our hand-written book, in interleaved rounds; the median time of one check, cold
    (every unit priced again) and warm (units kept, as the editor re-checks), and their ratio.
 3. The same list twice: our Ogre Khans 0.11 example (2385 pts, 13 units) against our hand-written book,
-   and the same list translated by name (tests/battlescribe_parity.py) against the 2016 catalogue of the
+   and the same list translated by name (tests/battlescribe/battlescribe_parity.py) against the 2016 catalogue of the
    same army imported (../shared/external/battlescribe/the-9th-age-0.11/): the like-for-like ratio.
 Prints figures only; docs/benchmarks.md records them.
 """
@@ -34,10 +34,10 @@ start_site("import-battlescribe")
 
 from django.core.management import call_command  # noqa: E402
 
-from armylists.lists.catalogue import get_book  # noqa: E402
+from armylists.lists.library.catalogue import get_book  # noqa: E402
 from armylists.importers.battlescribe import check, convert, read_sources  # noqa: E402
 from armylists.rules import load_tree, parse_roster, validate  # noqa: E402
-from armylists.rules.army import forget_resolved_units  # noqa: E402
+from armylists.rules.native.army import forget_resolved_units  # noqa: E402
 
 
 def seconds(fn) -> float:
@@ -68,7 +68,7 @@ def main() -> None:
     compare(imported_book, imported_roster, native_book, native_roster, args.checks)
 
     # Like for like: one army, one list, native and imported.
-    from tests.battlescribe_parity import Translator
+    from tests.battlescribe.battlescribe_parity import Translator
     files = [str(DATA_011 / f) for f in ("Fantasy Battles The 9th Age.gst", "Ogre Khans.cat")]
     same_army = check(convert(read_sources(files)))["bs-ogre-khans"]
     aliases = {"Great Khan": "Great Kahn", "Khan": "Kahn", "throwing-weapons": "Throwing Weapon"}

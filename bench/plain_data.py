@@ -1,4 +1,4 @@
-"""What refusing hostile input costs: the full plain-data check (armylists/rules/plain_data.py) that
+"""What refusing hostile input costs: the full plain-data check (armylists/rules/reading/plain_data.py) that
 every JSON body and file passes as it is decoded, and the free-text check every list document passes in
 `parse_roster`, against decoding, and against parsing and validating the same list.
 
@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from armylists.rules import load_tree, parse_roster, validate  # noqa: E402
-from armylists.rules.plain_data import check_plain, load_json  # noqa: E402
-from armylists.rules.roster import _refuse_unstorable_text  # noqa: E402
+from armylists.rules.reading.plain_data import check_plain, load_json  # noqa: E402
+from armylists.rules.reading.roster import _refuse_unstorable_text  # noqa: E402
 from bench.validate import LARGE_LIST  # noqa: E402
 
 

@@ -43,7 +43,7 @@ from armylists.importers.nr_t9a.profiles import army_profiles  # noqa: E402
 from armylists.importers.nr_t9a.rarity import read_rules  # noqa: E402
 from armylists.importers.nr_t9a.summary import read_list  # noqa: E402
 from armylists.rules import parse_roster, validate  # noqa: E402
-from armylists.rules.loader import build_book, load_system_part  # noqa: E402
+from armylists.rules.reading.loader import build_book, load_system_part  # noqa: E402
 
 NEIGHBOURS = (2, 3)  # the fallback's versions of an army before and after the date's (issue 23: reported apart)
 CATEGORY_NAMES = {"Characters": "characters", "Core": "core", "Special": "special"}

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from armylists.rules import load_tree, parse_roster, parse_roster_json, validate  # noqa: E402
-from armylists.rules.army import forget_resolved_units  # noqa: E402
+from armylists.rules.native.army import forget_resolved_units  # noqa: E402
 
 LARGE_LIST = {
     "format": "armylist/1", "name": "Bench: Grand Army", "system": "t9a-0.11", "book": "empire-of-sonnstahl",

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from armylists.rules import Book, Library, Report, load_tree, parse_roster, validate
-from armylists.rules.loader import build_book, build_items, build_system, read_yaml
+from armylists.rules.reading.loader import build_book, build_items, build_system, read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DATA = ROOT / "rules_data"
@@ -143,7 +143,7 @@ def api_anonymous():
 
 @pytest.fixture
 def alice_list(alice, legal_document):
-    from armylists.lists.catalogue import report_for
+    from armylists.lists.library.catalogue import report_for
     from armylists.models import ArmyList
     from armylists.rules import parse_roster
     roster = parse_roster(legal_document)
@@ -180,6 +180,5 @@ def stored_books_forgotten():
     second content under one version (RulesFile.content_hash), but each test's database is rolled back,
     so the next test may store other content under the same version. Forget them after every test."""
     yield
-    from armylists.lists import catalogue
-
+    from armylists.lists.library import catalogue
     catalogue._stored_books.clear()

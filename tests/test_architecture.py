@@ -136,9 +136,9 @@ def _cycles() -> list[list[str]]:
 
 
 def test_it_finds_every_module_and_reads_relative_imports():
-    assert "armylists.rules.army" in MODULES and "armylists.settings" in MODULES
-    assert "armylists.rules.selection" in GRAPH["armylists.rules.army"]
-    assert "django.db" in GRAPH["armylists.lists.catalogue"] or "django.db.models" in GRAPH["armylists.models"]
+    assert "armylists.rules.native.army" in MODULES and "armylists.settings" in MODULES
+    assert "armylists.rules.native.selection" in GRAPH["armylists.rules.native.army"]
+    assert "django.db" in GRAPH["armylists.lists.library.catalogue"] or "django.db.models" in GRAPH["armylists.models"]
 
 
 def test_there_is_no_circle_of_imports():
@@ -146,9 +146,9 @@ def test_there_is_no_circle_of_imports():
 
 
 def test_the_cycle_finder_finds_a_circle(monkeypatch):
-    monkeypatch.setitem(GRAPH, "armylists.rules.report", GRAPH["armylists.rules.report"] | {"armylists.rules.army"})
-    assert ["armylists.rules.army", "armylists.rules.report"] in [
-        [m for m in part if m in ("armylists.rules.army", "armylists.rules.report")] for part in _cycles()]
+    monkeypatch.setitem(GRAPH, "armylists.rules.report", GRAPH["armylists.rules.report"] | {"armylists.rules.native.army"})
+    assert ["armylists.rules.native.army", "armylists.rules.report"] in [
+        [m for m in part if m in ("armylists.rules.native.army", "armylists.rules.report")] for part in _cycles()]
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if _is_within(n, ENGINE)
@@ -169,6 +169,13 @@ def test_the_store_imports_no_importer(name):
 def test_the_root_holds_only_djangos_own_files_and_a_few_others():
     root = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert len(root) <= MAX_ROOT_MODULES, root
+
+
+@pytest.mark.parametrize("folder, most", [("armylists/rules", 6), ("armylists/lists", 3), ("tests", 15)])
+def test_the_engine_the_store_and_the_tests_keep_their_parts_in_folders(folder, most):
+    """A root holds what its parts share; the rest lives in a package named for its part (issue 35)."""
+    root = sorted(p.name for p in (ROOT / folder).iterdir() if p.is_file() and p.suffix == ".py")
+    assert len(root) <= most, root
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

@@ -1,5 +1,5 @@
 """Refuse, before any view runs, a request whose address, query or form fields hold text no database
-can store (armylists/rules/plain_data.py): PostgreSQL refuses NUL in any text, so a NUL reaching a
+can store (armylists/rules/reading/plain_data.py): PostgreSQL refuses NUL in any text, so a NUL reaching a
 lookup is a 500 there. Django already turns bytes that are not UTF-8 into U+FFFD, so a surrogate cannot
 arrive this way; JSON bodies are checked by the API's parser, uploaded files by the list readers.
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.common import CommonMiddleware
 
-from armylists.rules.plain_data import text_problem
+from armylists.rules.reading.plain_data import text_problem
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 WRITES = ("DELETE", "POST", "PUT", "PATCH")  # the methods Django cannot redirect with their body

@@ -1,5 +1,5 @@
 """The API's routes for a list's history and its move to newer data: every revision, two compared, and
-the upgrade's preview and accept. Owner only; the same services as the pages (lists/history.py)."""
+the upgrade's preview and accept. Owner only; the same services as the pages (lists/saved/history.py)."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armylists.lists.data_as_of import data_as_of
-from armylists.lists.history import compare_revisions, history, preview, upgrade_target
-from armylists.lists.stored import Loaded, Unavailable, load, save_edit
+from armylists.lists.library.data_as_of import data_as_of
+from armylists.lists.saved.history import compare_revisions, history, preview, upgrade_target
+from armylists.lists.saved.stored import Loaded, Unavailable, load, save_edit
 from armylists.models import MAX_REVISION, ArmyList
 
 from armylists.api.errors import StaleRevision

@@ -7,8 +7,8 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import BaseParser
 
 from armylists.rules.errors import format_path
-from armylists.rules.plain_data import UnstorableData, load_json, text_problem
-from armylists.rules.roster import MAX_DOCUMENT_BYTES
+from armylists.rules.reading.plain_data import UnstorableData, load_json, text_problem
+from armylists.rules.reading.roster import MAX_DOCUMENT_BYTES
 
 
 def _read_limited(stream) -> bytes:

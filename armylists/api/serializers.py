@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from armylists.lists.catalogue import book_for
+from armylists.lists.library.catalogue import book_for
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import ListDocumentError, parse_roster
 

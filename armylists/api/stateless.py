@@ -2,7 +2,7 @@
 
 `POST /api/v1/validate/` is stateless (no account, no session, nothing saved), and most requests are a
 good list document sent as JSON by a program. For those, `answer_plainly` reads the body with the typed
-reader (rules/list_reader.py), validates and writes the Report with msgspec, skipping DRF's request
+reader (rules/reading/list_reader.py), validates and writes the Report with msgspec, skipping DRF's request
 wrapper, content negotiation, parsers and renderers. Anything else (another content type or Accept, a
 body too large, a bad document, an unknown book, a throttled client) is handed to the DRF view
 unchanged, so every error keeps its one shape and message (errors.py) and the OpenAPI schema still
@@ -22,11 +22,11 @@ import msgspec
 from django.core.handlers.wsgi import WSGIHandler
 from django.http import HttpRequest, HttpResponse
 
-from armylists.lists.catalogue import book_for, validate_roster
+from armylists.lists.library.catalogue import book_for, validate_roster
 from armylists.accounts.rate_limits import ScopedThrottle
 from armylists.rules import ListDocumentError
-from armylists.rules.list_reader import decode_document
-from armylists.rules.roster import MAX_DOCUMENT_BYTES, roster_from_document
+from armylists.rules.reading.list_reader import decode_document
+from armylists.rules.reading.roster import MAX_DOCUMENT_BYTES, roster_from_document
 
 PATH = "/api/v1/validate/"
 COMMON_MIDDLEWARE = "django.middleware.common.CommonMiddleware"  # after settings.SECURITY_MIDDLEWARE: every

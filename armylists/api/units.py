@@ -18,9 +18,9 @@ from rest_framework.views import APIView
 from armylists.api.errors import StaleRevision
 from armylists.api.serializers import ErrorSerializer
 from armylists.api.views import IF_MATCH, _errors, _expected_revision, _owned, _with_etag
-from armylists.lists.adding import add_named_unit, unit_document
-from armylists.lists.edits import EditError
-from armylists.lists.stored import Unavailable, load, save_edit
+from armylists.lists.saved.adding import add_named_unit, unit_document
+from armylists.lists.saved.edits import EditError
+from armylists.lists.saved.stored import Unavailable, load, save_edit
 
 
 class AddUnitSerializer(serializers.Serializer):

@@ -16,17 +16,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armylists.lists.catalogue import allies_book_for, book_for, common_item_lists, get_book, site_library, validate_roster
-from armylists.lists.data_as_of import data_as_of
+from armylists.lists.library.catalogue import allies_book_for, book_for, common_item_lists, get_book, site_library, validate_roster
+from armylists.lists.library.data_as_of import data_as_of
 from armylists.listfiles.formats import WRITERS, ListFileError, format_of
 from armylists.listfiles.importing import ImportProblem, import_list
 from armylists.exports import ListTextError, export_text, parse_list_text
 from armylists.exports.pdf import render_pdf
-from armylists.lists.tree_lists import tree_printing
+from armylists.lists.trees.tree_lists import tree_printing
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import Book, ListDocumentError, Roster, roster_to_dict
-from armylists.rules.archives import unpack_budget
-from armylists.rules.roster import parse_roster
+from armylists.rules.reading.archives import unpack_budget
+from armylists.rules.reading.roster import parse_roster
 from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data
 
 from armylists.api.errors import PreconditionRequired, StaleRevision, document_error

@@ -6,12 +6,12 @@ import re
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from armylists.lists.catalogue import get_book, listed_books, site_library
-from armylists.lists.entries import cost_as_added
-from armylists.lists.tree_coverage import not_evaluated
-from armylists.lists.tree_lists import is_tree_book
+from armylists.lists.library.catalogue import get_book, listed_books, site_library
+from armylists.lists.offers.entries import cost_as_added
+from armylists.lists.trees.tree_coverage import not_evaluated
+from armylists.lists.trees.tree_lists import is_tree_book
 from armylists.rules import Book
-from armylists.rules.book import Entry
+from armylists.rules.native.book import Entry
 
 from armylists.editor.unit_cards import cost_text
 
@@ -38,7 +38,7 @@ def book_detail(request: HttpRequest, system: str, book: str, version: str) -> H
     return render(request, "armylists/book_detail.html", {
         "book": found, "categories": categories, "tree": tree,
         "not_checked": not_checked(found) if found.imported else [],
-        # what the evaluator does not understand, found by trying each unit entry (lists/tree_coverage.py)
+        # what the evaluator does not understand, found by trying each unit entry (lists/trees/tree_coverage.py)
         "not_evaluated": not_evaluated(found) if tree else []})
 
 

@@ -6,7 +6,7 @@ violations changed with it (a second unit over a duplicate limit, say), every ca
 status line and the report panel (templates/lists/editor_changes.html). A card shows its unit, its line
 in the Report, its violations and its place in its category, and offers items by what the rest of the
 army has taken; when anything the cards share changes (units added, removed or moved, a list setting,
-an item taken, an imported book's pool item taken: lists/pool_choices.py), the whole list is redrawn as before.
+an item taken, an imported book's pool item taken: lists/offers/pool_choices.py), the whole list is redrawn as before.
 """
 from __future__ import annotations
 

@@ -7,11 +7,11 @@ from typing import Any, Iterable
 from django import forms
 
 from armylists.models import MAX_REVISION
-from armylists.lists.edits import BEARERS, COMMAND_PARTS, MAX_LABEL, MAX_LIMIT, MAX_NAME, MAX_SIZE
+from armylists.lists.saved.edits import BEARERS, COMMAND_PARTS, MAX_LABEL, MAX_LIMIT, MAX_NAME, MAX_SIZE
 from armylists.rules import Book, RosterUnit
-from armylists.lists.entries import may_be_wizard, one_of_groups
-from armylists.rules.book import Entry
-from armylists.rules.roster import Allies
+from armylists.lists.offers.entries import may_be_wizard, one_of_groups
+from armylists.rules.native.book import Entry
+from armylists.rules.reading.roster import Allies
 
 COMMAND_NAMES = {"champion": "Champion", "musician": "Musician", "standard": "Standard Bearer"}
 

@@ -1,5 +1,5 @@
 """A list's history (every saved revision, what changed, in the player's words) and moving it to the
-book version new lists get: a preview of what changes, then "Move the list" (lists/history.py)."""
+book version new lists get: a preview of what changes, then "Move the list" (lists/saved/history.py)."""
 from __future__ import annotations
 
 from django import forms
@@ -9,9 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from armylists.lists.access import get_list_for_user, get_rw_list_for_user
-from armylists.lists.history import compare_revisions, diff_sentences, history, preview, upgrade_target
-from armylists.lists.stored import Loaded, Unavailable, load, save_edit
+from armylists.lists.saved.access import get_list_for_user, get_rw_list_for_user
+from armylists.lists.saved.history import compare_revisions, diff_sentences, history, preview, upgrade_target
+from armylists.lists.saved.stored import Loaded, Unavailable, load, save_edit
 from armylists.models import MAX_REVISION
 
 from armylists.editor.views import unavailable

@@ -11,23 +11,23 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armylists.lists import edits
-from armylists.lists.access import get_list_for_user, get_rw_list_for_user, get_shared_list
-from armylists.lists.catalogue import (
+from armylists.lists.saved import edits
+from armylists.lists.saved.access import get_list_for_user, get_rw_list_for_user, get_shared_list
+from armylists.lists.library.catalogue import (
     allies_book_for, book_name, disk_library, get_book, listed_books, validate_roster,
 )
-from armylists.lists.data_as_of import data_as_of
+from armylists.lists.library.data_as_of import data_as_of
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.editor.forms import NewListForm, RenameForm, ShareForm
-from armylists.lists.edits import EditError
+from armylists.lists.saved.edits import EditError
 from armylists.models import ArmyList
 from armylists.listfiles.formats import WRITERS, ListFileError, writers_for
 from armylists.rules import Book, Roster
 
 from armylists.editor.views import unavailable
-from armylists.lists.stored import Loaded, Unavailable, load
-from armylists.lists.tree_lists import is_tree_book, start_tree, tree_printing
+from armylists.lists.saved.stored import Loaded, Unavailable, load
+from armylists.lists.trees.tree_lists import is_tree_book, start_tree, tree_printing
 from armylists.editor.report_panel import report_panel
 from armylists.editor.unit_cards import unit_sections
 from armylists.editor.tree_cards import tree_sections
@@ -83,7 +83,7 @@ def new_list(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             book = form.cleaned_data["book_obj"]
             try:
-                if is_tree_book(book):   # an imported BattleScribe book: a roster tree (lists/tree_lists.py)
+                if is_tree_book(book):   # an imported BattleScribe book: a roster tree (lists/trees/tree_lists.py)
                     roster = start_tree(book, form.cleaned_data["name"], form.cleaned_data["points_limit"])
                 else:
                     roster = edits.start_roster(book, form.cleaned_data["name"], form.cleaned_data["points_limit"],

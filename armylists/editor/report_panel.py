@@ -11,7 +11,7 @@ from django.urls import NoReverseMatch, reverse
 
 from armylists.lists.plain_words import linked_message, plain_message, source_words
 from armylists.rules import Report
-from armylists.rules.book import System
+from armylists.rules.native.book import System
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_
         "unchecked": list(report.unchecked),
         # the book's page, which lists what the site does not check in an imported book's data
         "book_url": _book_url(report),
-        "data_as_of": data_as_of,  # lists/data_as_of.py: the book, and the game data version it came from
+        "data_as_of": data_as_of,  # lists/library/data_as_of.py: the book, and the game data version it came from
     }
 
 

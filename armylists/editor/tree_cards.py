@@ -2,16 +2,16 @@
 Python so the templates the editor already has only format: a card per unit (a root selection of a
 force) with its selections in words and, in the editor, a form of the options it offers; the entries
 a force offers as the "Add a unit" catalogue. Options are laid out in their groups as New Recruit
-shows them (lists/tree_offers.py computes them with the evaluator)."""
+shows them (lists/trees/tree_offers.py computes them with the evaluator)."""
 from __future__ import annotations
 
 from typing import Any
 
 from armylists.editor.forms import TreeUnitForm, tree_choice, tree_field
 from armylists.editor.unit_cards import Section, UnitCard, cost_text
-from armylists.lists.stored import Loaded
+from armylists.lists.saved.stored import Loaded
 from armylists.rules.battlescribe.profiles import card_extras
-from armylists.lists.tree_lists import evaluated, root_choices, unit_offers
+from armylists.lists.trees.tree_lists import evaluated, root_choices, unit_offers
 from armylists.rules import Report
 from armylists.rules.battlescribe.tree import Selection
 

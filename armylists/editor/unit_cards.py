@@ -3,7 +3,7 @@
 `unit_sections(...)` groups the list's units by category (the system's order) with each category's
 figures from the Report, and gives every unit its name, points, roles, a one-line summary of its
 choices and its violations; for the editor also its form (every field with its value, cost and error)
-and its item bearers (from `armylists.lists.item_choices`).
+and its item bearers (from `armylists.lists.offers.item_choices`).
 """
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from armylists.editor.forms import COMMAND_NAMES, UnitForm
-from armylists.lists.entries import may_be_wizard, one_of_groups
-from armylists.lists.item_choices import BearerChoices, item_choices, who_may_take
+from armylists.lists.offers.entries import may_be_wizard, one_of_groups
+from armylists.lists.offers.item_choices import BearerChoices, item_choices, who_may_take
 from armylists.lists.plain_words import plain_message
-from armylists.lists.pool_choices import PoolPicker, pool_choices
-from armylists.lists.rule_texts import rule_texts
+from armylists.lists.offers.pool_choices import PoolPicker, pool_choices
+from armylists.lists.offers.rule_texts import rule_texts
 from armylists.rules import Book, Report, Roster, RosterUnit, Violation
-from armylists.rules.army import Army
-from armylists.rules.book import Entry, Option
-from armylists.rules.data_files import in_characteristic_order
+from armylists.rules.native.army import Army
+from armylists.rules.native.book import Entry, Option
+from armylists.rules.reading.data_files import in_characteristic_order
 
 UNKNOWN_CATEGORY = "unknown"
 
@@ -44,7 +44,7 @@ class UnitCard:
     last: bool = False
     form: dict[str, Any] | None = None
     bearers: list[dict[str, Any]] = field(default_factory=list)  # {"b": BearerChoices, "errors", "options"}
-    pools: PoolPicker | None = None  # the unit's pool items (an imported book's), lists/pool_choices.py
+    pools: PoolPicker | None = None  # the unit's pool items (an imported book's), lists/offers/pool_choices.py
     urls: dict[str, str] = field(default_factory=dict)
     profile: dict[str, Any] | None = None  # {"columns": [...], "rows": [[name, value...]]}, from the data
     rules: str = ""  # its special rules (and its mount's), as the book names them

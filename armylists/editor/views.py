@@ -1,8 +1,8 @@
 """The list editor: one page, and one small POST per change.
 
 Every change goes one way through three places (`run_edit`): access (the owner only) and the form
-(input only) here -> what the edit does to the document, `armylists.lists.edits` (pure) -> re-checked
-by the engine and saved with the revision the form carried, `armylists.lists.stored.save_edit` (a stale
+(input only) here -> what the edit does to the document, `armylists.lists.saved.edits` (pure) -> re-checked
+by the engine and saved with the revision the form carried, `armylists.lists.saved.stored.save_edit` (a stale
 edit changes nothing and says so) -> rendered here: for htmx the units and the report panel again,
 otherwise a redirect back. An illegal list is saved and marked; only input the list document cannot
 hold is refused (400), with the error next to its field.
@@ -21,17 +21,18 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
-from armylists.lists import edits, tree_lists
-from armylists.lists.access import get_rw_list_for_user
-from armylists.lists.entries import cost_as_added
-from armylists.lists.catalogue import listed_books, validate_roster
-from armylists.lists.data_as_of import data_as_of
+from armylists.lists.saved import edits
+from armylists.lists.trees import tree_lists
+from armylists.lists.saved.access import get_rw_list_for_user
+from armylists.lists.offers.entries import cost_as_added
+from armylists.lists.library.catalogue import listed_books, validate_roster
+from armylists.lists.library.data_as_of import data_as_of
 from armylists.editor.forms import (
     AddUnitForm, ItemForm, ListSettingsForm, MoveUnitForm, RevisionForm, TreeUnitForm, UnitForm, allies_key,
     ally_label, ally_options,
 )
-from armylists.lists.edits import EditError
-from armylists.lists.stored import Loaded, Unavailable, load, save_edit
+from armylists.lists.saved.edits import EditError
+from armylists.lists.saved.stored import Loaded, Unavailable, load, save_edit
 from armylists.models import ArmyList
 from armylists.rules import Book, ListDocumentError, Report, Roster
 
@@ -370,7 +371,7 @@ def remove_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
 @require_POST
 def duplicate_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
     def change(loaded: Loaded, form: forms.Form) -> tuple[Roster, str | None]:
-        if loaded.roster.is_tree:   # a root selection copied with its selections (lists/tree_lists.py)
+        if loaded.roster.is_tree:   # a root selection copied with its selections (lists/trees/tree_lists.py)
             return tree_lists.duplicate_selection(loaded.roster, unit_id)
         return edits.duplicate_unit(loaded.roster, unit_id)
 

@@ -13,12 +13,12 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from armylists.lists.catalogue import allies_book_for, book_for, book_name, site_library, system_name
-from armylists.lists.tree_lists import tree_army_of, tree_validate
+from armylists.lists.library.catalogue import allies_book_for, book_for, book_name, site_library, system_name
+from armylists.lists.trees.tree_lists import tree_army_of, tree_validate
 from armylists.models import Event, Submission
 from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, parse_roster
-from armylists.rules.army import Army
-from armylists.rules.event import EventRules, Ruleset, check_list, check_team, parse_event_rules
+from armylists.rules.native.army import Army
+from armylists.rules.event_rules.ruleset import EventRules, Ruleset, check_list, check_team, parse_event_rules
 from armylists.rules.report import Violation
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from django import forms
 
-from armylists.lists.catalogue import book_name, site_library
-from armylists.lists.edits import MAX_LIMIT, MAX_NAME
-from armylists.lists.data_as_of import holds_system, version_label
+from armylists.lists.library.catalogue import book_name, site_library
+from armylists.lists.saved.edits import MAX_LIMIT, MAX_NAME
+from armylists.lists.library.data_as_of import holds_system, version_label
 from armylists.models import ArmyList, Event, GameDataVersion, Team
 from armylists.rules import RulesDataError
 from armylists.rules.errors import format_path

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Iterator
 
-from armylists.lists.catalogue import allies_book_for
-from armylists.lists.tree_lists import tree_army_of, tree_validate
+from armylists.lists.library.catalogue import allies_book_for
+from armylists.lists.trees.tree_lists import tree_army_of, tree_validate
 from armylists.listfiles.reading import ListFileError, ListLine, read_item
 from armylists.rules import ListDocumentError, System
-from armylists.rules.event import Ruleset, check_list
+from armylists.rules.event_rules.ruleset import Ruleset, check_list
 from armylists.rules.report import ERROR, WARNING
 
 SPOOL_BYTES = 1 << 20  # each output is kept in memory up to this size, then in a temporary file

@@ -16,9 +16,9 @@ from django.db.models import Count
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
 
-from armylists.lists.catalogue import site_library
-from armylists.lists.data_as_of import data_as_of_texts, site_data_text
-from armylists.lists.tree_lists import tree_printing
+from armylists.lists.library.catalogue import site_library
+from armylists.lists.library.data_as_of import data_as_of_texts, site_data_text
+from armylists.lists.trees.tree_lists import tree_printing
 from armylists.exports.pdf import MARGIN, FOOTER_SPACE, PAGE, Footer, FooterCanvas, full_story
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_style import REGULAR, RULE, Styles, register_fonts, table_style, text
@@ -54,7 +54,7 @@ class Row:
     warnings: int
     violations: tuple[Mapping, ...]  # as saved, codes and all: the CSV carries them
     problems: tuple[Mapping, ...]  # the same, as the page shows them (`shown_violations`)
-    data_as_of: str = ""  # the book and the game data version it came from (lists/data_as_of.py)
+    data_as_of: str = ""  # the book and the game data version it came from (lists/library/data_as_of.py)
 
 
 def category_columns(event: Event) -> list[tuple[str, str]]:

@@ -15,10 +15,10 @@ from django.utils import timezone
 
 from armylists.exports import checksum
 from armylists.listfiles.reading import ListFileError, read_list_data
-from armylists.lists.catalogue import system_name
-from armylists.lists.history import checked, compare, diff_sentences
+from armylists.lists.library.catalogue import system_name
+from armylists.lists.saved.history import checked, compare, diff_sentences
 from armylists.models import ArmyList, Event, Submission, SubmissionRevision, Team, TeamMember
-from armylists.rules.archives import unpack_budget
+from armylists.rules.reading.archives import unpack_budget
 from armylists.rules import ListDocumentError, Roster, parse_roster, roster_to_dict
 
 from armylists.events.checking import check_event
@@ -141,7 +141,7 @@ def player_name_of(filename: str, roster: Roster) -> str:
 def upload_files(event: Event, files: list[tuple[str, bytes]], team: Team | None = None) -> UploadResult:
     """Each file (JSON list document, tournament text or a registered format such as a .rosz) becomes a
     submission; a file that cannot be read is reported by name and nothing else is lost. The archives of
-    all the files share one unpacking budget (armylists/rules/archives.py). Not checked here: the caller
+    all the files share one unpacking budget (armylists/rules/reading/archives.py). Not checked here: the caller
     has the whole event checked once, in the background (events.jobs)."""
     result = UploadResult()
     if len(files) > MAX_UPLOAD_FILES:

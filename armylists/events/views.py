@@ -20,8 +20,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armylists.lists.catalogue import book_name, site_library, system_name
-from armylists.lists.data_as_of import data_as_of, newest_data_version, version_label
+from armylists.lists.library.catalogue import book_name, site_library, system_name
+from armylists.lists.library.data_as_of import data_as_of, newest_data_version, version_label
 from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
@@ -34,7 +34,7 @@ from armylists.events.submitting import (
 from armylists.events.teams import TeamError, teams_context, upload_team
 from armylists.exports import document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
-from armylists.lists.tree_lists import tree_printing
+from armylists.lists.trees.tree_lists import tree_printing
 from armylists.models import Event, EventJob, Submission
 from armylists.editor.list_pages import download_links
 

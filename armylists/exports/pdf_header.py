@@ -11,8 +11,8 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from armylists.lists.plain_words import plain_message, source_words
 from armylists.rules import Book, Report, Roster
-from armylists.rules.book import System
-from armylists.rules.render_text import figures_text
+from armylists.rules.native.book import System
+from armylists.rules.native.render_text import figures_text
 from armylists.rules.report import ERROR, Violation
 
 from armylists.exports.pdf_chart import category_chart

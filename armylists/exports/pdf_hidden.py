@@ -16,7 +16,7 @@ from string import ascii_uppercase
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table
 
-from armylists.rules.book import Item
+from armylists.rules.native.book import Item
 
 from armylists.exports.pdf_list import PrintedList, PrintedUnit
 from armylists.exports.pdf_header import category_summary, header, section_heading, stamp, with_heading

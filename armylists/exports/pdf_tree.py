@@ -13,7 +13,7 @@ from reportlab.platypus import Flowable, Paragraph
 
 from armylists.rules import Violation
 from armylists.rules.battlescribe.sheet import UnitSheet
-from armylists.rules.book import System
+from armylists.rules.native.book import System
 
 from armylists.exports.pdf_grid import NO_TEXT, Grid, Look, Padding, Rule
 from armylists.exports.pdf_header import violation_paragraph

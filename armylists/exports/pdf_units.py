@@ -8,8 +8,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Spacer
 
 from armylists.rules import Book, Violation
-from armylists.rules.book import Item
-from armylists.rules.data_files import in_characteristic_order
+from armylists.rules.native.book import Item
+from armylists.rules.reading.data_files import in_characteristic_order
 from armylists.rules.report import UnitLine
 
 from armylists.exports.pdf_grid import Grid, Look, Padding, Rule

@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepInFrame, Paragraph, Spacer, Table
 
-from armylists.rules.book import CHARACTERISTICS
+from armylists.rules.native.book import CHARACTERISTICS
 from armylists.rules.report import ERROR, Violation
 
 from armylists.lists.plain_words import plain_message

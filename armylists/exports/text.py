@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Union
 
 from armylists.rules import Book, Report, Roster, RosterUnit
-from armylists.rules.book import Entry, Item
+from armylists.rules.native.book import Entry, Item
 from armylists.rules.report import ERROR
 
 ItemRef = Union[Item, str]  # an id the book does not know stays a string, so an illegal list still prints

@@ -7,9 +7,9 @@ import re
 from typing import Callable, Iterable
 
 from armylists.rules import Book, ListDocumentError, Roster, parse_roster
-from armylists.rules.book import Entry
+from armylists.rules.native.book import Entry
 from armylists.rules.errors import format_path
-from armylists.rules.roster import FORMAT
+from armylists.rules.reading.roster import FORMAT
 
 from armylists.exports.text import (
     BSB, COMMAND_NAMES, EXPERIENCE, GENERAL, MODEL, NO_OPTIONS, OPEN_WAR, UNKNOWN, VETERAN_STANDARD, WIZARD,

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from armylists.rules import Book, Violation
-from armylists.rules.book import Entry, Rule
+from armylists.rules.native.book import Entry, Rule
 from armylists.rules.report import UnitLine
-from armylists.rules.roster import RosterUnit
+from armylists.rules.reading.roster import RosterUnit
 
 from armylists.exports.pdf_list import PrintedList, PrintedUnit
 from armylists.exports.text import path_names, unknown

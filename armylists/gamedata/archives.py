@@ -5,7 +5,7 @@
         kind = guess_kind(folder)                         # battlescribe, owb, nr-t9a
         ... import the folder (a .catz in it is opened later, within the same budget) ...
 
-Every check is the reader's (armylists/rules/archives.py), made on the archive's directory before a
+Every check is the reader's (armylists/rules/reading/archives.py), made on the archive's directory before a
 byte is unpacked: the files and bytes left in the update's budget, names that leave the folder (`../x`,
 `/x`, `C:x`), members that unpack to far more than their packed size; each member is then unpacked in
 pieces, counted as it comes. Here a member is only written as a plain file (links are never made).
@@ -16,8 +16,8 @@ from pathlib import Path, PurePosixPath
 
 from django.conf import settings
 
-from armylists.rules.archives import ArchiveError, Limits, current_budget
-from armylists.rules.archives import unpack as read_members
+from armylists.rules.reading.archives import ArchiveError, Limits, current_budget
+from armylists.rules.reading.archives import unpack as read_members
 
 __all__ = ["ArchiveError", "KIND_NAMES", "guess_kind", "unpack", "update_limits"]
 

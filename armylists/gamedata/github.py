@@ -13,7 +13,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass
 
-from armylists.rules.plain_data import UnstorableData, load_json
+from armylists.rules.reading.plain_data import UnstorableData, load_json
 
 from armylists.gamedata.fetching import FetchError, NotFound, Policy, fetch
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from armylists.importers import battlescribe, nr_t9a, owb
 from armylists.importers.nr_t9a.source import FolderSource
 from armylists.importers.storing import StoredFile, battlescribe_files, owb_files, store_rules_files
-from armylists.lists.catalogue import disk_library
+from armylists.lists.library.catalogue import disk_library
 
 MAX_SKIPPED = 500  # rows of "skipped and why" kept per version; the count says how many in all
 SHAPE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, RecursionError)

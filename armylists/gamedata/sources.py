@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from armylists.importers import nr_t9a, owb
-from armylists.lists.catalogue import disk_library
+from armylists.lists.library.catalogue import disk_library
 from armylists.models import GameDataSource, GameDataVersion
 
 from armylists.gamedata.github import REPOSITORY

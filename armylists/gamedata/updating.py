@@ -26,7 +26,7 @@ from armylists.models import GameDataSource, GameDataVersion
 
 from armylists.gamedata import github
 from armylists.gamedata.archives import ArchiveError, guess_kind, unpack, update_limits
-from armylists.rules.archives import unpack_budget
+from armylists.rules.reading.archives import unpack_budget
 from armylists.gamedata.fetching import FetchError, Policy, fetch, shown
 from armylists.gamedata.importing import ImportRefused, import_folder
 

@@ -14,7 +14,7 @@ from django.db import DatabaseError, transaction
 
 from armylists.models import BattleScribeDocument, BookGameData, RulesFile
 from armylists.rules.battlescribe.packed import digest as packed_digest
-from armylists.rules.loader import content_hash
+from armylists.rules.reading.loader import content_hash
 
 from armylists.importers import battlescribe, owb
 

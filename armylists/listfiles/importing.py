@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from armylists.listfiles.formats import FORMATS
 from armylists.listfiles.reading import OUR_JSON, OUR_TEXT, ListFileError, read_any
-from armylists.lists import edits
+from armylists.lists.saved import edits
 from armylists.rules import Book, Roster
-from armylists.rules.archives import unpack_budget
-from armylists.rules.roster import MAX_DOCUMENT_BYTES
+from armylists.rules.reading.archives import unpack_budget
+from armylists.rules.reading.roster import MAX_DOCUMENT_BYTES
 
 MAX_IMPORT_BYTES = 8 * 1024 * 1024  # an Old World Builder list copies every unit's whole definition
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from armylists.lists.catalogue import book_for, get_book, site_library
+from armylists.lists.library.catalogue import book_for, get_book, site_library
 from armylists.exports import parse_list_text
 from armylists.rules import Book, ListDocumentError, Roster, parse_roster_json
-from armylists.rules.plain_data import text_problem
-from armylists.rules.roster import MAX_DOCUMENT_BYTES
+from armylists.rules.reading.plain_data import text_problem
+from armylists.rules.reading.roster import MAX_DOCUMENT_BYTES
 from armylists.listfiles.formats import ListFileError, format_of
 
 OUR_JSON = "our JSON list document"

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from armylists.lists.catalogue import validate_roster
+from armylists.lists.library.catalogue import validate_roster
 from armylists.listfiles.forms import ImportListForm
 from armylists.listfiles.importing import ImportProblem, format_names, import_list
 from armylists.models import ArmyList

@@ -13,7 +13,7 @@ import bisect
 import re
 from typing import Any, Iterable, Mapping
 
-from armylists.rules.book import System
+from armylists.rules.native.book import System
 
 # "000:L84-90", "001:L767-773, L4518-4520": a seed document's number and the lines cited in it.
 CITATION = re.compile(r"\b(\d{3}):L(\d+)(?:-\d+)?(?:,\s*L\d+(?:-\d+)?)*")

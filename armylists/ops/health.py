@@ -16,8 +16,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from armylists.lists.books_cache import CACHE_ALIAS
-from armylists.lists.catalogue import disk_library
+from armylists.lists.library.books_cache import CACHE_ALIAS
+from armylists.lists.library.catalogue import disk_library
 
 COUNT_KEY = "healthz:answered"
 

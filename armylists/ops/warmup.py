@@ -15,7 +15,7 @@ from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
 from django.urls import get_resolver
 
-from armylists.lists.catalogue import disk_library, validate_roster
+from armylists.lists.library.catalogue import disk_library, validate_roster
 from armylists.rules import ListDocumentError, RulesDataError, parse_roster
 
 

@@ -4,13 +4,13 @@
     book = library.book("t9a-0.11", "empire-of-sonnstahl", "0.11.1")
     report = validate(book, parse_roster_json(text))
 """
-from armylists.rules.book import Book, Rule, System
+from armylists.rules.native.book import Book, Rule, System
 from armylists.rules.checks import CHECKS
-from armylists.rules.engine import validate
+from armylists.rules.native.engine import validate
 from armylists.rules.errors import ListDocumentError, RulesDataError, RulesError
-from armylists.rules.loader import Library, load_tree
+from armylists.rules.reading.loader import Library, load_tree
 from armylists.rules.report import Report, Violation
-from armylists.rules.roster import Roster, RosterUnit, parse_roster, parse_roster_json, roster_to_dict
+from armylists.rules.reading.roster import Roster, RosterUnit, parse_roster, parse_roster_json, roster_to_dict
 
 __all__ = [
     "Book", "CHECKS", "Library", "ListDocumentError", "Report", "Roster", "RosterUnit", "Rule", "RulesDataError",

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from armylists.lists.catalogue import report_for
+from armylists.lists.library.catalogue import report_for
 from armylists.models import ArmyList, Event, GameDataVersion
 from armylists.rules import parse_roster
 from tests.fake_github import Repo, files_from, zip_of

@@ -17,11 +17,11 @@ from pypdf import PdfReader
 
 from armylists.importers.battlescribe import convert, read_sources, verify
 from armylists.importers.storing import battlescribe_files, store_rules_files
-from armylists.lists import battlescribe_data
-from armylists.lists.catalogue import our_system_name, report_for
+from armylists.lists.trees import battlescribe_data
+from armylists.lists.library.catalogue import our_system_name, report_for
 from armylists.models import ArmyList, RulesFile
 from armylists.rules import parse_roster, roster_to_dict
-from tests.test_battlescribe_site_tree import (BOOK, CATALOGUE, FORCE, GREAT_WEAPON, KING, SYSTEM, T9A, THANE,
+from tests.battlescribe.test_battlescribe_site_tree import (BOOK, CATALOGUE, FORCE, GREAT_WEAPON, KING, SYSTEM, T9A, THANE,
                                               VERSION)
 
 from .test_build_a_list import Editor

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from armylists.models import ArmyList
-from tests.nr_summaries import BUNDLE, needs_data
+from tests.importers.nr_summaries import BUNDLE, needs_data
 
 from .test_build_a_list import Editor
 from .test_event import PASSWORD, log_in

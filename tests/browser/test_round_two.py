@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from armylists.lists.catalogue import validate_roster
+from armylists.lists.library.catalogue import validate_roster
 from armylists.listfiles.reading import read_list
 from armylists.models import ArmyList
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from armylists.gamedata import fetching
-from armylists.lists import catalogue
+from armylists.lists.library import catalogue
 from tests.fake_github import EXTERNAL, FakeGitHub, Repo, files_from, zip_of
 
 MORDHEIM = EXTERNAL / "battlescribe" / "mordheim"
@@ -15,7 +15,7 @@ SHA = "0123456789abcdef0123456789abcdef01234567"
 
 @pytest.fixture(autouse=True)
 def fresh_stored_books():
-    """Books built from the database are kept per process (lists/catalogue.py); each test here imports
+    """Books built from the database are kept per process (lists/library/catalogue.py); each test here imports
     its own data under the same names and versions, so none may see an earlier test's."""
     catalogue._stored_books.clear()
     yield

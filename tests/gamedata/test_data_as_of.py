@@ -1,5 +1,5 @@
 """"Data as of": a list's book and the game data version that book version came from, in the editor's
-report and the report API (lists/data_as_of.py)."""
+report and the report API (lists/library/data_as_of.py)."""
 from __future__ import annotations
 
 import pytest
@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from armylists.gamedata.sources import add_source
 from armylists.gamedata.updating import update
-from armylists.lists.data_as_of import data_as_of
+from armylists.lists.library.data_as_of import data_as_of
 from tests.fake_github import Repo
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def test_a_submissions_pdf_and_the_muster_pdf_say_it(mordheim, alice, bob, clien
 
     from armylists.events.reporting import muster_pdf
     from armylists.events.submitting import submit_list
-    from armylists.lists.catalogue import report_for
+    from armylists.lists.library.catalogue import report_for
     from armylists.models import ArmyList, Event, Submission
     from armylists.rules import parse_roster
 

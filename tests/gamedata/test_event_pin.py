@@ -13,7 +13,7 @@ from armylists.events.checking import allowed_books
 from armylists.events.submitting import submit_list
 from armylists.gamedata.sources import add_source
 from armylists.gamedata.updating import update
-from armylists.lists.catalogue import report_for
+from armylists.lists.library.catalogue import report_for
 from armylists.models import ArmyList, Event, Submission
 from armylists.rules import parse_roster
 from tests.fake_github import files_from, zip_of

@@ -8,12 +8,12 @@ from django.urls import reverse
 
 from armylists.gamedata.sources import add_source, hold
 from armylists.gamedata.updating import update
-from armylists.lists.catalogue import report_for
-from armylists.lists.history import history
-from armylists.lists.stored import load, save_edit
+from armylists.lists.library.catalogue import report_for
+from armylists.lists.saved.history import history
+from armylists.lists.saved.stored import load, save_edit
 from armylists.models import ArmyList, ListRevision
 from armylists.rules import parse_roster
-from armylists.rules.roster import RosterUnit
+from armylists.rules.reading.roster import RosterUnit
 from tests.fake_github import files_from, zip_of
 from tests.gamedata.conftest import MORDHEIM, MORDHEIM_FILES
 

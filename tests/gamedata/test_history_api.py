@@ -9,11 +9,11 @@ from dataclasses import replace
 import pytest
 from rest_framework.test import APIClient
 
-from armylists.lists.catalogue import report_for
-from armylists.lists.stored import load, save_edit
+from armylists.lists.library.catalogue import report_for
+from armylists.lists.saved.stored import load, save_edit
 from armylists.models import ArmyList, ListRevision
 from armylists.rules import parse_roster
-from armylists.rules.roster import RosterUnit
+from armylists.rules.reading.roster import RosterUnit
 
 pytestmark = pytest.mark.django_db
 CONFIGURATION = {"code": "tally.min", "severity": "error", "message": "Configuration: 0 taken in the army; at least 1."}

@@ -13,9 +13,9 @@ import pytest
 from armylists.gamedata.sources import add_source
 from armylists.gamedata.updating import update
 from armylists.importers.nr_t9a import convert, open_source
-from armylists.lists.catalogue import get_book
+from armylists.lists.library.catalogue import get_book
 from armylists.models import GameDataVersion, RulesFile
-from armylists.rules.data_files import content_hash
+from armylists.rules.reading.data_files import content_hash
 from tests.fake_github import EXTERNAL, Repo, zip_of
 
 pytestmark = pytest.mark.django_db

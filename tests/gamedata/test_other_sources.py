@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from armylists.gamedata.sources import Refused, add_source
-from armylists.lists import catalogue
+from armylists.lists.library import catalogue
 from armylists.gamedata.updating import update
 from armylists.models import GameDataSource, RulesFile
 from tests.fake_github import EXTERNAL, Repo, zip_of

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from armylists.gamedata.archives import ArchiveError, unpack
-from armylists.rules.archives import Limits, unpack_budget
+from armylists.rules.reading.archives import Limits, unpack_budget
 from armylists.gamedata.fetching import FetchError, Policy, checked_target, shown
 from armylists.gamedata.sources import add_source
 from armylists.gamedata.updating import update
@@ -78,7 +78,7 @@ class TestRefusedDownloads:
                            "may unpack (every file and nested archive counted); refused")
 
     def test_a_zip_bomb_is_refused_before_unpacking(self, hub):
-        # 101 times its packed size passes the reader's ratio (rules/archives.py MAX_RATIO = 100).
+        # 101 times its packed size passes the reader's ratio (rules/reading/archives.py MAX_RATIO = 100).
         message = self.refused(hub, Repo(archive=zip_of({"a.gst": b"\0" * 200_000}, "t-1"), release="v1"))
         assert message.startswith("BSData-mordheim-v1.zip!t-1/a.gst: unpacks ") and \
             message.endswith("times its packed size, more than 100: a zip bomb; refused")

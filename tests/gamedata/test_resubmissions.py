@@ -10,11 +10,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from armylists.events.submitting import submit_list
-from armylists.lists.catalogue import report_for
-from armylists.lists.stored import load, save_edit
+from armylists.lists.library.catalogue import report_for
+from armylists.lists.saved.stored import load, save_edit
 from armylists.models import ArmyList, Event
 from armylists.rules import parse_roster
-from armylists.rules.roster import RosterUnit
+from armylists.rules.reading.roster import RosterUnit
 
 pytestmark = pytest.mark.django_db
 

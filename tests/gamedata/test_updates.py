@@ -138,7 +138,7 @@ def test_two_updates_at_once_the_second_is_refused_and_the_first_finishes(mordhe
 
 @pytest.mark.django_db
 def test_new_lists_get_the_newest_version_unless_the_source_is_held(mordheim, hub):
-    from armylists.lists.catalogue import imported_books
+    from armylists.lists.library.catalogue import imported_books
     from tests.fake_github import files_from
     from tests.gamedata.conftest import MORDHEIM, MORDHEIM_FILES
 

@@ -21,11 +21,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from armylists.models import ArmyList, Event, RulesFile, Submission
-from armylists.rules import archives
-from armylists.rules.archives import ArchiveError, Limits, unpack, unpack_budget
+from armylists.rules.reading import archives
+from armylists.rules.reading.archives import ArchiveError, Limits, unpack, unpack_budget
 
-from ..battlescribe_samples import GST, catalogue
-from ..test_battlescribe_rosters import BOOK, SYSTEM, ros
+from tests.battlescribe.battlescribe_samples import GST, catalogue
+from tests.battlescribe.test_battlescribe_rosters import BOOK, SYSTEM, ros
 
 MiB = 1 << 20
 FAST = 1.0  # seconds: every refusal here is judged from a directory or within a few levels (measured: < 0.1 s)

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from armylists.models import ArmyList, Event, Submission
-from armylists.rules.plain_data import MAX_DEPTH
+from armylists.rules.reading.plain_data import MAX_DEPTH
 
 pytestmark = pytest.mark.django_db
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"

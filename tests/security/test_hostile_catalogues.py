@@ -23,8 +23,8 @@ from armylists.gamedata.sources import add_source
 from armylists.importers.battlescribe import convert, read_sources
 from armylists.gamedata.updating import update
 from armylists.models import GameDataVersion, RulesFile
-from armylists.rules.loader import content_hash
-from tests.battlescribe_samples import GST, catalogue
+from armylists.rules.reading.loader import content_hash
+from tests.battlescribe.battlescribe_samples import GST, catalogue
 from tests.fake_github import Repo, zip_of
 
 from .hang_guard import hang_guard

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from armylists.events.submitting import MAX_UPLOAD_FILES
 from armylists.models import EventJob, Event, Submission
-from armylists.rules.event import MAX_EVENT_RULES_BYTES
+from armylists.rules.event_rules.ruleset import MAX_EVENT_RULES_BYTES
 
 from .hang_guard import hang_guard
 from .test_event_rules_input import event_form, form_errors
@@ -112,7 +112,7 @@ def test_a_lone_surrogates_bytes_in_the_form_are_stored_as_replacement_character
 
 
 def test_rules_of_exactly_64_kb_are_read_and_one_byte_more_is_refused(organiser):
-    """MAX_EVENT_RULES_BYTES (rules/event.py): a comment pads the good rules to the limit."""
+    """MAX_EVENT_RULES_BYTES (rules/event_rules/ruleset.py): a comment pads the good rules to the limit."""
     pad = MAX_EVENT_RULES_BYTES - len(GOOD_RULES.encode()) - 2
     at_limit = GOOD_RULES + "#" + "x" * pad + "\n"
     assert len(at_limit.encode()) == MAX_EVENT_RULES_BYTES

@@ -22,7 +22,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from armylists.exports import export_text
-from armylists.lists.catalogue import book_for, validate_roster
+from armylists.lists.library.catalogue import book_for, validate_roster
 from armylists.models import ArmyList
 from armylists.rules import parse_roster
 

@@ -9,7 +9,7 @@ import pytest
 from armylists.gamedata.sources import add_source
 from armylists.gamedata.updating import update
 from armylists.models import GameDataSource, GameDataVersion, RulesFile
-from tests.battlescribe_samples import GST, catalogue
+from tests.battlescribe.battlescribe_samples import GST, catalogue
 from tests.fake_github import Repo, zip_of
 
 from .hang_guard import hang_guard

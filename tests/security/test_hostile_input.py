@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from armylists.models import ArmyList, Event, Submission
 from armylists.rules import parse_roster
-from armylists.rules.plain_data import MAX_DEPTH, text_problem
+from armylists.rules.reading.plain_data import MAX_DEPTH, text_problem
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from armylists.importers.nr_t9a.summary import SummaryError, read_list
 from armylists.models import RulesFile
-from tests.test_import_nr_t9a import army as built_army, check_option, hero
+from tests.importers.test_import_nr_t9a import army as built_army, check_option, hero
 
 from .hang_guard import hang_guard
 

@@ -19,10 +19,10 @@ from django.urls import reverse
 
 from armylists.listfiles.reading import ListFileError, read_list_data
 from armylists.models import ArmyList, BookGameData, RulesFile
-from armylists.rules.plain_data import MAX_DEPTH
+from armylists.rules.reading.plain_data import MAX_DEPTH
 
-from ..battlescribe_samples import GST, catalogue
-from ..test_battlescribe_rosters import ros
+from tests.battlescribe.battlescribe_samples import GST, catalogue
+from tests.battlescribe.test_battlescribe_rosters import ros
 
 pytestmark = pytest.mark.django_db
 

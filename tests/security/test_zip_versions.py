@@ -18,8 +18,8 @@ from django.utils import timezone
 from armylists.gamedata.sources import add_source
 from armylists.gamedata.updating import update
 from armylists.models import ArmyList, Event, GameDataVersion, RulesFile, Submission
-from armylists.rules.archives import ArchiveError, unpack
-from tests.battlescribe_samples import GST, catalogue
+from armylists.rules.reading.archives import ArchiveError, unpack
+from tests.battlescribe.battlescribe_samples import GST, catalogue
 from tests.fake_github import Repo
 
 from .hang_guard import hang_guard

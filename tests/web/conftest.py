@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from armylists.lists.catalogue import disk_library, report_for
+from armylists.lists.library.catalogue import disk_library, report_for
 from armylists.models import ArmyList
 from armylists.rules import Roster, parse_roster
 
@@ -79,7 +79,7 @@ def edit(client_alice):
 def unit_form_data(army_list: ArmyList, unit_id: str, **changes) -> dict:
     """The unit form as the browser sends it, from the saved unit, with `changes` applied on top
     (option changes as `opt-<id>` / `grp-<group>` keys; a value of None leaves a field out)."""
-    from armylists.lists.entries import one_of_groups
+    from armylists.lists.offers.entries import one_of_groups
 
     unit = unit_of(army_list, unit_id)
     roster = parse_roster(army_list.document)

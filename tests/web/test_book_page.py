@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from armylists.lists.catalogue import get_book
-from armylists.lists.entries import entry_costs
+from armylists.lists.library.catalogue import get_book
+from armylists.lists.offers.entries import entry_costs
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from armylists.lists.entries import entry_costs
+from armylists.lists.offers.entries import entry_costs
 
 from .conftest import make_list, SYSTEM, BOOK, VERSION
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def codes(army_list: ArmyList) -> set[str]:
-    from armylists.lists.catalogue import report_for
+    from armylists.lists.library.catalogue import report_for
     return {v.code for v in report_for(roster_of(army_list)).violations}
 
 
@@ -262,7 +262,7 @@ class TestUnitActions:
         assert alice_list.total_points == before - 100
 
     def test_it_duplicates_a_unit_just_after_it(self, edit, alice_list):
-        from armylists.lists.catalogue import report_for
+        from armylists.lists.library.catalogue import report_for
         before = alice_list.total_points
         marshal = next(u.points for u in report_for(roster_of(alice_list)).units if u.id == "marshal")
         response = edit(alice_list, "unit-duplicate", {}, "marshal")

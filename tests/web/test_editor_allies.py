@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from armylists.lists.catalogue import disk_library, report_for
+from armylists.lists.library.catalogue import disk_library, report_for
 from armylists.models import ArmyList
 
 from .conftest import make_list, roster_of, unit_of

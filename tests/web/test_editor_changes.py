@@ -36,7 +36,7 @@ def test_a_unit_size_answers_its_card_the_headings_the_status_and_the_report(edi
 
 def test_another_unit_whose_violations_change_is_redrawn_too(edit, alice_list, legal_document):
     legal_document["units"][2]["general"] = True  # the prelate is named General too: general.multiple is his
-    from armylists.lists.catalogue import report_for
+    from armylists.lists.library.catalogue import report_for
     roster = parse_roster(legal_document)
     alice_list.set_document(roster, report_for(roster))
     alice_list.save()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from armylists.lists.catalogue import report_for
+from armylists.lists.library.catalogue import report_for
 from armylists.models import ArmyList
 
 from .conftest import make_list, roster_of

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from armylists.lists.catalogue import report_for
+from armylists.lists.library.catalogue import report_for
 from armylists.events.checking import check_event
 from armylists.exports import checksum, export_text
 from armylists.listfiles.reading import read_list_data

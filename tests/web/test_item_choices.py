@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from armylists.lists.item_choices import item_choices
+from armylists.lists.offers.item_choices import item_choices
 from armylists.rules import parse_roster
 
 from .conftest import BOOK, SYSTEM, VERSION

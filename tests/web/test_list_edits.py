@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from armylists.lists import edits
-from armylists.lists.edits import EditError
+from armylists.lists.saved import edits
+from armylists.lists.saved.edits import EditError
 from armylists.rules import Roster, RosterUnit, parse_roster, roster_to_dict, validate
 
 from .conftest import BOOK, SYSTEM, VERSION

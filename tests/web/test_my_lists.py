@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from armylists.lists.catalogue import report_for
+from armylists.lists.library.catalogue import report_for
 from armylists.models import ArmyList
 from armylists.rules import parse_roster
 

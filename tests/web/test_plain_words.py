@@ -1,7 +1,7 @@
 """What pages and rosters say of a rule: sources in the system's words, no ids, no file names."""
 from __future__ import annotations
 
-from armylists.lists.catalogue import disk_library
+from armylists.lists.library.catalogue import disk_library
 from armylists.lists.plain_words import linked_message, plain_message, source_words
 
 

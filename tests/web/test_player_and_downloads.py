@@ -9,7 +9,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from armylists.exports import export_text, parse_list_text
-from armylists.lists.catalogue import disk_library, report_for
+from armylists.lists.library.catalogue import disk_library, report_for
 from armylists.rules import parse_roster
 
 pytestmark = pytest.mark.django_db

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from armylists.rules.book import Book
-from armylists.rules.data_files import stored_content_hash
+from armylists.rules.native.book import Book
+from armylists.rules.reading.data_files import stored_content_hash
 from armylists.rules.errors import RulesDataError
-from armylists.rules.loader import build_book, build_system
+from armylists.rules.reading.loader import build_book, build_system
 
 from armylists.importers.battlescribe.books import OTHER, BookMaker
 from armylists.importers.battlescribe.choosing import distinct, not_an_army, system_name

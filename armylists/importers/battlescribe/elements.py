@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Iterator
 from xml.etree.ElementTree import Element
 
-from armylists.rules.plain_data import MAX_INTEGER
+from armylists.rules.reading.plain_data import MAX_INTEGER
 
 MAX_REVISION = 2**31 - 1  # a game system's or catalogue's revision; real ones are in the hundreds
 MAX_SELECTION_NUMBER = 10_000  # a roster's selection taken this many times: a unit's size is at most 10,000
@@ -30,7 +30,7 @@ class BattleScribeInputError(Exception):
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Python's cycle collector paused while a data set is read, converted and built: that makes millions of
-    containers that all live to the end of the run and hold no cycles (tests/test_battlescribe_import.py
+    containers that all live to the end of the run and hold no cycles (tests/battlescribe/test_battlescribe_import.py
     checks none are left), and every full collection walked them all again, a third of the conversion's
     time on New Recruit's Old World data. Nested uses pause once; the collector runs again after."""
     if not gc.isenabled():

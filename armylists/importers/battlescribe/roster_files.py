@@ -2,7 +2,7 @@
 
 `read_roster_data(data, source)` gives the Roster and its Book of a .ros/.rosz (import_list, the list
 file reader, the API and the import page): a roster tree, one to one, when the book's game data is
-stored (lists/battlescribe_data.py), else our flattened shape; `roster_xml(roster, book, total)` the
+stored (lists/trees/battlescribe_data.py), else our flattened shape; `roster_xml(roster, book, total)` the
 .ros of a list of an imported book (export_list --format ros, the list page, the API). The reading and writing is the importer's
 (armylists/importers/battlescribe/rosters.py); this module finds the book's stored data (its entries'
 tags in order) and, for writing, the files it was imported from (the catalogue's own ids).
@@ -15,9 +15,9 @@ import zipfile
 
 from django.db import DatabaseError
 
-from armylists.lists.battlescribe_data import GameDataUnavailable, game_data_for
-from armylists.lists.catalogue import book_for
-from armylists.lists.tree_lists import evaluator
+from armylists.lists.trees.battlescribe_data import GameDataUnavailable, game_data_for
+from armylists.lists.library.catalogue import book_for
+from armylists.lists.trees.tree_lists import evaluator
 from armylists.importers.battlescribe.rosters import (
     book_key, book_names, catalogue_ids, parse_roster_file, roster_document, write_roster,
 )

@@ -2,7 +2,7 @@
 imported its catalogue from, as our Report (validate_list).
 
 The evaluator needs the catalogue's own data: `import_battlescribe` keeps it with the book
-(lists/battlescribe_data.py), with the game system and the catalogues it links; the catalogues other
+(lists/trees/battlescribe_data.py), with the game system and the catalogues it links; the catalogues other
 forces of the roster name are added. A book imported before that was kept is judged over the files
 it was imported from, read again (the game system's file and every .gst/.cat beside the catalogue's);
 one imported from a URL is then refused with a message saying to import it again.
@@ -17,7 +17,7 @@ from armylists.importers.battlescribe.roster_files import RosterFileError, _stor
 from armylists.importers.battlescribe.roster_tree import read_tree
 from armylists.importers.battlescribe.rosters import book_key, book_names, parse_roster_file
 from armylists.importers.battlescribe.sources import BattleScribeInputError, read_sources
-from armylists.lists.tree_lists import our_rules
+from armylists.lists.trees.tree_lists import our_rules
 from armylists.rules.battlescribe import GameData, GameDataError
 from armylists.rules.battlescribe.document import tree_report
 from armylists.rules.errors import RulesDataError

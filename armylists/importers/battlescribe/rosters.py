@@ -25,7 +25,7 @@ from armylists.importers.battlescribe.limits import tag
 from armylists.importers.battlescribe.names import slug
 from armylists.importers.battlescribe.elements import MAX_SELECTION_NUMBER, kids, local, number, revision
 from armylists.importers.battlescribe.sources import BattleScribeInputError, parse_xml
-from armylists.rules.archives import ArchiveError, is_zip, unpack
+from armylists.rules.reading.archives import ArchiveError, is_zip, unpack
 
 ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
 MAX_ROSTER_BYTES = 8 * 1024 * 1024  # a roster of 200 units is well under 1 MB of XML
@@ -36,7 +36,7 @@ def parse_roster_file(data: bytes, source: str) -> Element:
     """The <roster> root of a .ros (XML) or .rosz (a zip holding one .ros), read as untrusted input.
 
     A .rosz holds one file and nothing else is unpacked; it is read by the one archive reader
-    (armylists/rules/archives.py) within the request's budget (an event upload's many files share one)."""
+    (armylists/rules/reading/archives.py) within the request's budget (an event upload's many files share one)."""
     if is_zip(data):
         try:
             (source, data), = unpack(data, source, member_bytes=MAX_ROSTER_BYTES, one_file=True)

@@ -4,7 +4,7 @@
 
 Every input is untrusted. XML is parsed with defusedxml (no DTDs, so no entity expansion and no
 external entities); a file and a download each have a size cap; archives are unpacked by the one
-archive reader (armylists/rules/archives.py: names that leave the archive, zip bombs, nesting, and one
+archive reader (armylists/rules/reading/archives.py: names that leave the archive, zip bombs, nesting, and one
 budget of bytes and files for the whole run, nested archives included). Any problem is a
 `BattleScribeInputError` naming the file and, where known, the element. Each file is parsed once and
 read into plain data straight away (`Document`), its XML tree let go before the next file is parsed.
@@ -22,7 +22,7 @@ from defusedxml.ElementTree import fromstring
 
 from armylists.importers.battlescribe.elements import BattleScribeInputError, collector_paused
 from armylists.importers.battlescribe.plain import read_plain
-from armylists.rules.archives import ArchiveError, is_zip, unpack, unpack_budget
+from armylists.rules.reading.archives import ArchiveError, is_zip, unpack, unpack_budget
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the largest catalogue we know is under 2 MB
 MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
@@ -157,7 +157,7 @@ def read_zipped(source: str, data: bytes) -> list[Document]:
 
 def _from_archive(source: str, data: bytes, single: bool, xml: bool = False) -> list[Document]:
     """The catalogues of a zip: a whole data repository, or one zipped catalogue (.gstz/.catz); the archive
-    reader (armylists/rules/archives.py) checks it within the run's budget, nested archives included."""
+    reader (armylists/rules/reading/archives.py) checks it within the run's budget, nested archives included."""
     pick = None if single else (lambda name: name.lower().endswith(EXTENSIONS + ZIPPED))
     documents = []
     try:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from armylists.rules.book import Book, System
+from armylists.rules.native.book import Book, System
 from armylists.rules.errors import RulesDataError
-from armylists.rules.loader import build_book
+from armylists.rules.reading.loader import build_book
 
 from armylists.importers.nr_t9a.army import MAPPING, ArmyConverter, ArmyReport
 from armylists.importers.nr_t9a.profiles import army_profiles

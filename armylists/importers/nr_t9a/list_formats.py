@@ -17,7 +17,7 @@ from armylists.importers.nr_t9a.summaries import (
     read_summary, unit_notes,
 )
 from armylists.listfiles.formats import ListFileError, ListFormat, register
-from armylists.lists.catalogue import get_book
+from armylists.lists.library.catalogue import get_book
 from armylists.rules import Book, ListDocumentError, Roster, RulesDataError, parse_roster, validate
 
 NAME = "New Recruit tournament summary (JSON line)"

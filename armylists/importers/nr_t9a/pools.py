@@ -3,7 +3,7 @@
 A pool's items stay options of the unit, so one engine prices them and checks their limits: the
 `leafMaxCost` allowance (a per-unit points `tally_limit`), the group's bounds, an item's rarity. Each such
 option names its pool (`item_pool`), and the editor offers the options of a pool in an item picker with the
-allowance left (armylists/lists/pool_choices.py) rather than as form fields.
+allowance left (armylists/lists/offers/pool_choices.py) rather than as form fields.
 """
 from __future__ import annotations
 

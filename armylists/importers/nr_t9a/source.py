@@ -9,7 +9,7 @@ itself (`git clone --bare` of a bundle into a temporary folder, then `git cat-fi
 checked out. Each file also has a key (its blob id, or a hash of its bytes) so a caller may keep what
 it made from a file and make it again only when the file changed.
 
-Every source is untrusted: a zip is unpacked by the one archive reader (armylists/rules/archives.py, one
+Every source is untrusted: a zip is unpacked by the one archive reader (armylists/rules/reading/archives.py, one
 budget for the run, nested archives included), each file is at most MAX_FILE_BYTES, and each is decoded
 by `load_json` (no NaN or Infinity, no number past 2^53, no NUL or lone surrogate, at most 32 levels deep:
 the deepest army file of the history is 21), so a hostile file is a `NrSourceError` naming it.
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
-from armylists.rules.archives import UNPACKING_ERRORS, ArchiveError, unpack, unpack_budget
-from armylists.rules.plain_data import UnstorableData, load_json
+from armylists.rules.reading.archives import UNPACKING_ERRORS, ArchiveError, unpack, unpack_budget
+from armylists.rules.reading.plain_data import UnstorableData, load_json
 
 # The converter's revision: a stored version's content never changes, so a book the converter now reads
 # otherwise (2: Keys to the Citadel, untyped mounts; 3: the pools offered unasked, Fresh Meat; 4: rarity and the

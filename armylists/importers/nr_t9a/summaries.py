@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from armylists.rules.plain_data import UnstorableData, load_json
+from armylists.rules.reading.plain_data import UnstorableData, load_json
 
 from armylists.importers.nr_t9a.army import MAPPING
 from armylists.importers.nr_t9a.source import version_date

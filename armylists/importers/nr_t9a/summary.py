@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass, field
 
 from armylists.rules import parse_roster, validate
-from armylists.rules.army import discount_cuts
-from armylists.rules.book import Book, Entry, Option
-from armylists.rules.plain_data import text_problem
+from armylists.rules.native.army import discount_cuts
+from armylists.rules.native.book import Book, Entry, Option
+from armylists.rules.reading.plain_data import text_problem
 
 from armylists.importers.nr_t9a.army import MAPPING
 from armylists.importers.nr_t9a.limits import ref_tag, slug

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from armylists.rules.book import Book, System
+from armylists.rules.native.book import Book, System
 from armylists.rules.errors import RulesDataError
-from armylists.rules.loader import build_book, build_items
+from armylists.rules.reading.loader import build_book, build_items
 
 from armylists.importers.owb.army import GENERAL_GROUP, ArmyConverter, ArmyReport, convert_item
 from armylists.importers.owb.data import CREDIT, SYSTEM_ID, Dataset, OwbInputError, read_dataset

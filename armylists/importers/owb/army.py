@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from armylists.rules.book import System
+from armylists.rules.native.book import System
 
 from armylists.importers.owb.data import (
     CATEGORIES, CREDIT, SYSTEM_FILE, SYSTEM_ID, SYSTEM_ITEM_TYPES, Dataset, OwbInputError, display, english,

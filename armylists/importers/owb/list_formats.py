@@ -12,9 +12,9 @@ from armylists.importers.owb.data import SYSTEM_ID, OwbInputError
 from armylists.importers.owb.lists import book_id, convert_list, read_owb_list
 from armylists.importers.owb.text import is_owb_text, read_owb_text, text_notices
 from armylists.listfiles.formats import ListFileError, ListFormat, register
-from armylists.lists.catalogue import get_book
+from armylists.lists.library.catalogue import get_book
 from armylists.rules import Book, ListDocumentError, Roster, RulesDataError, parse_roster
-from armylists.rules.plain_data import text_problem
+from armylists.rules.reading.plain_data import text_problem
 
 
 def _is_json_object(data: bytes) -> bool:

@@ -27,7 +27,7 @@ import re
 from typing import Any
 
 from armylists.rules import Book, ListDocumentError, parse_roster
-from armylists.rules.plain_data import UnstorableData, load_json
+from armylists.rules.reading.plain_data import UnstorableData, load_json
 
 from armylists.importers.owb.data import CATEGORIES, SYSTEM_ID, OwbInputError, check_unit, display, item_category, name_of, slug
 from armylists.importers.owb.units import plan_unit

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from armylists.lists.catalogue import get_book, listed_books
+from armylists.lists.library.catalogue import get_book, listed_books
 from armylists.exports import parse_list_text
 from armylists.exports.text_read import ListTextError, split_outside_brackets, suggestion
 from armylists.importers.owb.data import SYSTEM_ID, slug
@@ -158,7 +158,7 @@ def _carried(choice: str, equipment: tuple[str, ...]) -> bool:
 
 def text_notices(text: str, source: str, roster: Roster, book: Book) -> list[str]:
     """Where OWB's figures differ from ours: the list's total, then each unit's (named, both figures)."""
-    from armylists.lists.catalogue import validate_roster
+    from armylists.lists.library.catalogue import validate_roster
 
     lines = text.splitlines()
     _, total, army_line, _ = _header(lines, source)

@@ -10,7 +10,7 @@ import_list reads it. Every list is checked at the event: the system S, the limi
 required of every list (if given), the matched-play modes M the event plays (repeat --mode; none when
 not given), the books allowed (--books: comma-separated, a book id alone allows any version, BOOK@VERSION
 one version; default any book), and the event's own rules (--event-rules: YAML in the event-rules/1
-format, see armylists/rules/event.py). A list built for another limit, composition or modes is checked
+format, see armylists/rules/event_rules/ruleset.py). A list built for another limit, composition or modes is checked
 at the event's, and its Report says so in a warning. Team rules in the event rules are read but not
 checked: list files carry no team.
 
@@ -47,14 +47,14 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from armylists.lists.catalogue import site_library, system_library
+from armylists.lists.library.catalogue import site_library, system_library
 from armylists.events.offline import LineWriter, Outputs, checked_batches, cores
 from armylists.listfiles.reading import ListFileError
 from armylists.management.summary_events import (
     SUMMARY_SYSTEM, SummaryEvent, UsageError, is_jsonl, summary_events, totals_line, write_csv, write_json,
 )
 from armylists.rules import RulesDataError, System
-from armylists.rules.event import EventRules, Ruleset, parse_event_rules
+from armylists.rules.event_rules.ruleset import EventRules, Ruleset, parse_event_rules
 
 LIST_SUFFIXES = (".json", ".txt", ".ros", ".rosz")  # .ros/.rosz: BattleScribe / New Recruit rosters
 

@@ -17,8 +17,8 @@ from django.core.management.base import BaseCommand
 
 from armylists.exports import checksum, document_json, export_text
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
-from armylists.lists.catalogue import allies_book_for, validate_roster
-from armylists.lists.tree_lists import tree_printing
+from armylists.lists.library.catalogue import allies_book_for, validate_roster
+from armylists.lists.trees.tree_lists import tree_printing
 from armylists.listfiles.reading import ListFileError, read_list, write_output
 from armylists.importers.battlescribe.roster_files import RosterFileError, roster_xml
 

@@ -23,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from armylists.importers.battlescribe import (BattleScribeInputError, Conversion, convert, read_sources, report_data,
                                               verify)
 from armylists.importers.storing import battlescribe_files, store_for_command
-from armylists.lists.catalogue import our_system_name
+from armylists.lists.library.catalogue import our_system_name
 
 
 class Command(BaseCommand):

@@ -15,9 +15,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from armylists.exports import document_json
-from armylists.lists.catalogue import validate_roster
+from armylists.lists.library.catalogue import validate_roster
 from armylists.listfiles.reading import ListFileError, read_list, write_output
-from armylists.rules.render_text import report_text
+from armylists.rules.native.render_text import report_text
 
 
 class Command(BaseCommand):

@@ -23,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from armylists.importers.nr_t9a import SYSTEM_ID, NrSourceError, convert, open_source
 from armylists.importers.nr_t9a import check as check_books
 from armylists.importers.storing import StoredFile, store_for_command
-from armylists.lists.catalogue import disk_library
+from armylists.lists.library.catalogue import disk_library
 
 
 class Command(BaseCommand):

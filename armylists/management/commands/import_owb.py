@@ -21,7 +21,7 @@ import yaml
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from armylists.lists.catalogue import disk_library
+from armylists.lists.library.catalogue import disk_library
 from armylists.importers.owb import Conversion, OwbInputError, convert, read_dataset
 from armylists.importers.owb import check as check_books
 from armylists.importers.owb.data import SYSTEM_ID

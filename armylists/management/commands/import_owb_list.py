@@ -17,12 +17,12 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
-from armylists.lists.catalogue import get_book
+from armylists.lists.library.catalogue import get_book
 from armylists.importers.owb.data import SYSTEM_ID, OwbInputError
 from armylists.importers.owb.lists import book_id, convert_list, read_owb_list
 from armylists.models import RulesFile
 from armylists.rules import Book, RulesDataError, load_tree, parse_roster, validate
-from armylists.rules.render_text import report_text
+from armylists.rules.native.render_text import report_text
 
 MAX_FILE_BYTES = 8 * 1024 * 1024  # OWB copies every unit's whole definition into the list
 

@@ -14,9 +14,9 @@ from django.core.management.base import BaseCommand
 from armylists.importers.battlescribe.roster_files import RosterFileError
 from armylists.importers.battlescribe.roster_judging import judge_roster
 from armylists.importers.battlescribe.rosters import looks_like_roster
-from armylists.lists.catalogue import book_for, validate_roster
+from armylists.lists.library.catalogue import book_for, validate_roster
 from armylists.rules import ListDocumentError, parse_roster_json
-from armylists.rules.render_text import report_text
+from armylists.rules.native.render_text import report_text
 
 
 class Command(BaseCommand):

@@ -13,7 +13,7 @@ actions; `queries` counts selections, forces and costs in a scope and decides co
 errors, each also in a player's words (`words`: the entry, the numbers and which condition made the
 bound what it is; the unit cards' reasons come from it too); `evaluate` puts them together. What is not understood is named in `Result.unsupported`, and a
 result with anything unsupported is never called legal. `document` maps a list document kept as a
-roster tree (rules/selection_tree.py) to and from the evaluator's roster and its verdict to our Report;
+roster tree (rules/reading/selection_tree.py) to and from the evaluator's roster and its verdict to our Report;
 `packed` is how a game system's or catalogue's data is stored (MessagePack, zlib). `profiles` gives
 the profiles and rules of what a unit holds after their modifiers (the editor's card, the PDF), `sheet`
 a unit as a printed roster describes it.

@@ -1,4 +1,4 @@
-"""A list document kept as a roster tree (rules/selection_tree.py) to and from the evaluator's Roster,
+"""A list document kept as a roster tree (rules/reading/selection_tree.py) to and from the evaluator's Roster,
 and the evaluator's verdict as our Report.
 
     roster = tree_roster(game, list_roster)      # forces and selections placed as the document says
@@ -22,8 +22,8 @@ from armylists.rules.battlescribe.queries import Context
 from armylists.rules.battlescribe.evaluate import Result, evaluate, refresh
 from armylists.rules.battlescribe.tree import Force, Roster, RosterError, Selection
 from armylists.rules.report import ERROR, WARNING, CategoryLine, Report, UnitLine, Violation
-from armylists.rules.roster import Roster as ListRoster
-from armylists.rules.selection_tree import TreeForce, TreeSelection
+from armylists.rules.reading.roster import Roster as ListRoster
+from armylists.rules.reading.selection_tree import TreeForce, TreeSelection
 
 
 def primary_cost_type(game: GameData) -> str:
@@ -237,7 +237,7 @@ def tree_report(roster: Roster, system: str, book: str, version: str,
     the data's first one spent, else its first), a line per root selection (its primary category's id,
     its cost with its children's), points per primary category, and the errors as violations with bs.*
     codes (the evaluator's own messages), then those `more` adds (our system's rules for a mapped game:
-    rules/battlescribe_systems.py)."""
+    rules/bridges/systems.py)."""
     result, issues = judged(roster)
     game = roster.game
     types = [c["id"] for c in game.cost_types]

@@ -5,7 +5,7 @@ its rules' names.
     printing = TreePrinting(tree, general=frozenset({"Army General"}), battle_standard=frozenset(...))
     sheet = unit_sheet(printing, selection)
 
-The roles are those our system gives a model, found as rules/battlescribe_systems.py finds them: a
+The roles are those our system gives a model, found as rules/bridges/systems.py finds them: a
 selection named as the mapping's General (or Battle Standard Bearer) entry makes its unit the General
 (the BSB), and it is then said as a role, not again among the selections. A game no system of ours maps
 names no roles. Costs are in the cost type the roster's Report counts (the limited one, else the data's

@@ -1,6 +1,6 @@
 """BattleScribe conditions in a player's words: the one place that says why a modifier changed a limit or
 hid an entry. The unit cards say it of an option ("Unavailable: not with Great Weapon",
-lists/tree_offers.py), the Report of a broken limit ("Runic Weapon Enchantments: 2 taken in King; at most 0
+lists/trees/tree_offers.py), the Report of a broken limit ("Runic Weapon Enchantments: 2 taken in King; at most 0
 with Great Weapon.", validation.py).
 
 A reason is the conditions that hold of the modifiers that apply to a field (a constraint's id, or

@@ -12,8 +12,8 @@ from armylists.rules.report import Violation
 from armylists.rules.checks.registry import check, violation
 
 if TYPE_CHECKING:
-    from armylists.rules.army import Army
-    from armylists.rules.book import Rule
+    from armylists.rules.native.army import Army
+    from armylists.rules.native.book import Rule
 
 
 @check("starting_budget", subject={"type": "string"})

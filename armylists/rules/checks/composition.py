@@ -4,12 +4,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from armylists.rules.report import Violation
-from armylists.rules.selection import predicate
+from armylists.rules.native.selection import predicate
 from armylists.rules.checks.registry import BOUND, SELECTOR, band_phrase, bound_phrase, check, percent, plural, resolve_bound, violation
 
 if TYPE_CHECKING:
-    from armylists.rules.army import Army, Unit
-    from armylists.rules.book import Rule
+    from armylists.rules.native.army import Army, Unit
+    from armylists.rules.native.book import Rule
 
 
 # --- points ------------------------------------------------------------------------------------

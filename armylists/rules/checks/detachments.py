@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from armylists.rules.report import Violation
-from armylists.rules.selection import predicate
+from armylists.rules.native.selection import predicate
 from armylists.rules.checks.registry import BOUND, SELECTOR, check, resolve_bound, violation
 
 if TYPE_CHECKING:
-    from armylists.rules.army import Army
-    from armylists.rules.book import Rule
+    from armylists.rules.native.army import Army
+    from armylists.rules.native.book import Rule
 
 
 @check("accompanies", select={**SELECTOR, "required": True}, parent={**SELECTOR, "required": True},

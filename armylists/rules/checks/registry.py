@@ -4,11 +4,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from armylists.rules.report import Violation
-from armylists.rules.selection import ONE_OR_MANY, SELECTOR_SCHEMA
+from armylists.rules.native.selection import ONE_OR_MANY, SELECTOR_SCHEMA
 
 if TYPE_CHECKING:  # the registry is imported by the loader, which army.py depends on
-    from armylists.rules.army import Army, Unit
-    from armylists.rules.book import Rule
+    from armylists.rules.native.army import Army, Unit
+    from armylists.rules.native.book import Rule
 
 Check = Callable[["Army", "Rule"], Iterator[Violation]]
 CHECKS: dict[str, Check] = {}

@@ -22,8 +22,8 @@ from armylists.rules.report import Violation
 from armylists.rules.checks.registry import DEFS, check, violation
 
 if TYPE_CHECKING:
-    from armylists.rules.army import Army, Unit
-    from armylists.rules.book import Rule
+    from armylists.rules.native.army import Army, Unit
+    from armylists.rules.native.book import Rule
 
 TAGS = {"type": "array", "items": {"type": "string"}, "minItems": 1}
 # What a tally measures: the column of its counts. `units`: for each tag, the units holding it, each once

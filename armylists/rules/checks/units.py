@@ -7,8 +7,8 @@ from armylists.rules.report import Violation
 from armylists.rules.checks.registry import check, per_unit, plural, violation
 
 if TYPE_CHECKING:
-    from armylists.rules.army import Army, Unit
-    from armylists.rules.book import Rule
+    from armylists.rules.native.army import Army, Unit
+    from armylists.rules.native.book import Rule
 
 
 # --- Wizards ----------------------------------------------------------------------------------

@@ -1,0 +1,285 @@
+"""Find the Book a list pins: the rules data on disk first, then any older version the database keeps."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.db import DatabaseError
+
+from armylists.lists.library.books_cache import load_library
+from armylists.lists.trees.tree_lists import tree_validate
+from armylists.rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, validate
+from armylists.rules.bridges.systems import load_mappings
+from armylists.rules.reading.list_reader import SLUG_PATTERN
+from armylists.rules.reading.loader import build_from_stored, load_one_book, load_system_folder, load_system_part
+
+
+@lru_cache(maxsize=1)
+def disk_library() -> Library:
+    """Every book on disk, built once per process (or read from the shared books cache)."""
+    return load_library(settings.RULES_DATA_DIR)
+
+
+@lru_cache(maxsize=None)
+def _system_part(folder: Path):
+    return load_system_part(folder, settings.RULES_DATA_DIR)
+
+
+def system_part(folder: Path):
+    """A system folder's (System, common items, files read), read once per process."""
+    return _system_part(folder)
+
+
+@lru_cache(maxsize=256)
+def _book_file(system: str, book: str, version: str) -> Book | None:
+    return load_one_book(settings.RULES_DATA_DIR, system, book, version, _system_part)
+
+
+_system_libraries: dict[str, Library] = {}
+
+
+def system_library(system: str) -> Library | None:
+    """One system's folder (the system, its items and every book of it), read once; None if there is no
+    such folder. What an event of that system needs, without the other systems' books."""
+    if disk_library.cache_info().currsize:
+        whole = disk_library()
+        if system not in whole.systems:
+            return None
+        return Library(systems={system: whole.systems[system]}, common_items={system: whole.common_items[system]},
+                       books={key: b for key, b in whole.books.items() if key[0] == system},
+                       files=[f for f in whole.files if f.system == system])
+    if system not in _system_libraries:
+        folder = settings.RULES_DATA_DIR / system
+        if not re.fullmatch(SLUG_PATTERN, system) or not (folder / "system.yaml").is_file():
+            return None
+        library = Library()
+        load_system_folder(folder, settings.RULES_DATA_DIR, library)
+        _system_libraries[system] = library
+    return _system_libraries[system]
+
+
+_stored_books: dict[tuple[str, str, str], Book] = {}
+
+
+def get_book(system: str, book: str, version: str) -> Book | None:
+    """The book from the rules data on disk, or a version the database keeps.
+
+    Until something needs every book (a page listing them), only the book asked for is read, from its
+    own file with its system's: checking one list reads one book, not all of them.
+    """
+    if disk_library.cache_info().currsize:
+        found = disk_library().book(system, book, version)
+    elif system in _system_libraries:
+        found = _system_libraries[system].book(system, book, version)
+    else:
+        found = _book_file(system, book, version) or disk_library().book(system, book, version)
+    if found is not None:
+        return found
+    key = (system, book, version)
+    if key not in _stored_books:
+        stored = _from_database(system, book, version)
+        if stored is None:
+            return None
+        _stored_books[key] = stored
+    return _stored_books[key]
+
+
+def _from_database(system: str, book: str, version: str) -> Book | None:
+    from armylists.models import RulesFile
+
+    try:
+        book_row = RulesFile.objects.filter(kind="book", system=system, slug=book, version=version).first()
+        if book_row is None:
+            return None
+        system_row = RulesFile.objects.filter(kind="system", system=system).order_by("-loaded_at").first()
+        item_rows = list(RulesFile.objects.filter(kind="items", system=system).order_by("slug", "-loaded_at"))
+    except DatabaseError:
+        return None
+    if system_row is None:
+        return None
+    system_data = system_row.data
+    mapped = mapped_systems().get(system)
+    if mapped is not None:  # labelled as the system of ours it plays, and as the source's data
+        ours = disk_library().systems.get(mapped[0])
+        system_data = {**system_data, "name": f"{ours.name if ours else mapped[0]} (imported data, {mapped[1]})"}
+    # An imported book (import_owb) uses only the imported item lists of its own version; a hand-written
+    # book never sees imported lists.
+    imported = bool(book_row.data.get("imported"))
+    latest_items = {}
+    for row in item_rows:
+        if bool(row.data.get("imported")) != imported or (imported and row.version != version):
+            continue
+        latest_items.setdefault(row.slug, row.data)
+    return build_from_stored(system_data, latest_items.values(), book_row.data, f"stored {book} {version}")
+
+
+def mapped_systems() -> dict[str, tuple[str, str]]:
+    """Imported system id -> (our system of the same game, the source that says so), for every game data
+    source with `maps_to` whose versions stored books under a system other than that one (BattleScribe
+    data's `bs-mordheim` -> `mordheim`). Such books stay in their own system (their rules are the data's
+    own); this says which of ours they play, for the site's names and for system-wide rules of ours."""
+    from armylists.models import GameDataVersion
+
+    found: dict[str, tuple[str, str]] = {}
+    try:
+        versions = (GameDataVersion.objects.filter(status=GameDataVersion.OK).exclude(source__maps_to="")
+                    .select_related("source").order_by("imported_at", "id"))
+        for version in versions:
+            for b in version.books:
+                if b["system"] != version.source.maps_to:
+                    found.setdefault(b["system"], (version.source.maps_to, str(version.source)))
+    except DatabaseError:
+        return {}
+    return found
+
+
+def our_system_name(game_system: dict) -> str | None:
+    """The name of our system that rules_data/battlescribe_systems.yaml maps a BattleScribe game system onto
+    (plain dict with `id` and `name`), or None: an imported system of a game we have is called by our name."""
+    try:
+        mapping = load_mappings(settings.RULES_DATA_DIR).find(game_system)
+    except RulesDataError:  # a broken mapping file names no system; tree_lists.our_rules reports it
+        return None
+    if mapping is None:
+        return None
+    ours = disk_library().systems.get(mapping.system)
+    return ours.name if ours is not None else None
+
+
+def held_book_versions() -> dict[tuple[str, str], str]:
+    """(system, book) -> version, for the books of every game data source held at a version
+    (armylists/gamedata/): new lists get those versions rather than the newest."""
+    from armylists.models import GameDataSource
+
+    try:
+        held = list(GameDataSource.objects.filter(held__isnull=False).values_list("held__books", flat=True))
+    except DatabaseError:
+        return {}
+    return {(b["system"], b["book"]): b["version"] for books in held for b in books}
+
+
+def imported_books() -> list[Book]:
+    """The latest version of each imported book (import_owb, import_battlescribe, game data updates), which
+    live only in the database; a book of a game data source held at a version, at that version."""
+    from armylists.models import RulesFile
+
+    try:
+        rows = list(RulesFile.objects.filter(kind="book", data__imported=True).order_by("-loaded_at", "-id")
+                    .values_list("system", "slug", "version"))
+    except DatabaseError:
+        return []
+    latest: dict[tuple[str, str], str] = {}
+    for system, slug, version in rows:
+        latest.setdefault((system, slug), version)
+    if latest:  # no question about held sources when nothing is imported
+        latest.update({key: version for key, version in held_book_versions().items() if key in latest})
+    books = []
+    for (system, slug), version in latest.items():
+        try:
+            book = get_book(system, slug, version)
+        except RulesDataError:  # stored by an older importer and no longer valid: not offered
+            continue
+        if book is not None:
+            books.append(book)
+    return books
+
+
+def common_item_lists(book: Book) -> list[dict]:
+    """The item lists (as stored) whose items are `book`'s common items: the system's on disk, or for an
+    imported book the imported list of its version."""
+    if not book.imported:
+        return [f.data for f in disk_library().files if f.kind == "items" and f.system == book.system.id]
+    from armylists.models import RulesFile
+
+    try:
+        rows = RulesFile.objects.filter(kind="items", system=book.system.id, version=book.version)
+        return [row.data for row in rows if row.data.get("imported")]
+    except DatabaseError:
+        return []
+
+
+def site_library() -> Library:
+    """The rules data on disk together with the latest imported books (and their systems, which for
+    BattleScribe data live only in the database): what the site, the API, events and check_lists offer."""
+    disk = disk_library()
+    imported = imported_books()
+    if not imported:
+        return disk
+    library = Library(systems=dict(disk.systems), books=dict(disk.books), files=disk.files,
+                      common_items=disk.common_items)
+    for book in imported:
+        library.systems.setdefault(book.system.id, book.system)
+        library.books.setdefault(book.key, book)
+    return library
+
+
+def system_name(system: str, library: Library | None = None) -> str:
+    """The game system's name as players know it (Warhammer: The Old World); its id if none is loaded.
+    A page naming many passes `library` (site_library(), read once)."""
+    found = (library or site_library()).systems.get(system)
+    return found.name if found is not None else system
+
+
+def book_name(system: str, book: str, library: Library | None = None) -> str:
+    """The army book's name as players know it (Empire of Man), from any version of it loaded; else its id.
+    An event names a book by id, with a version after "@" when it pins one: that version is named too."""
+    book_id, _, version = book.partition("@")
+    found = (library or site_library()).latest(system, book_id)
+    name = found.name if found is not None else book_id
+    return f"{name} {version}" if version else name
+
+
+def listed_books() -> list[Book]:
+    """Every book a new list may be built on: the rules data on disk, then the imported books."""
+    return [*disk_library().books.values(), *imported_books()]
+
+
+def book_for(roster: Roster, source: str = "list") -> Book:
+    """The Book the roster pins, or a ListDocumentError that says what is available.
+
+    A list with allies must name an allies book we have too (`allies_book_for`), or it cannot be checked.
+    """
+    book = _find(roster.system, roster.book, roster.book_version, source, ())
+    allies_book_for(roster, source)
+    return book
+
+
+def allies_book_for(roster: Roster, source: str = "list") -> Book | None:
+    """The Book the roster's allied units come from (None: the list has no allies), or a ListDocumentError
+    naming the path ("allies", "book") or ("allies", "book_version") and what is available."""
+    if roster.allies is None:
+        return None
+    return _find(roster.system, roster.allies.book, roster.allies.book_version, source, ("allies",))
+
+
+def _find(system: str, book_id: str, version: str, source: str, where: tuple) -> Book:
+    book = get_book(system, book_id, version)
+    if book is not None:
+        return book
+    library = site_library()
+    if system not in library.systems:
+        known = ", ".join(sorted(library.systems)) or "none"
+        raise ListDocumentError(source, ("system",), f"unknown game system {system!r}; known: {known}")
+    what = "allies book" if where else "army book"
+    versions = sorted(v for (s, b, v) in library.books if s == system and b == book_id)
+    if versions:
+        reason = f"{book_name(system, book_id, library)} version {version!r} is not loaded; available: {', '.join(versions)}"
+        raise ListDocumentError(source, (*where, "book_version"), f"{what} {reason}" if where else reason)
+    books = sorted({b for (s, b, _) in library.books if s == system})
+    raise ListDocumentError(source, (*where, "book"), f"unknown {what} {book_id!r} for {system}; "
+                                                      f"known: {', '.join(books) or 'none'}")
+
+
+def validate_roster(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), source: str = "list") -> Report:
+    """`validate` with the roster's allies book found here: what every caller outside the engine uses.
+    A list kept as a roster tree (an imported BattleScribe book's) is judged by the tree evaluator over
+    the book's stored game data instead (lists/trees/tree_lists.py); our rules (`extra_rules`) do not read it."""
+    if roster.is_tree:
+        return tree_validate(roster, source)
+    return validate(book, roster, extra_rules, allies=allies_book_for(roster, source))
+
+
+def report_for(roster: Roster, source: str = "list") -> Report:
+    return validate_roster(book_for(roster, source), roster, source=source)

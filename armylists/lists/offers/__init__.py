@@ -1,0 +1,1 @@
+"""What a book offers the pages: entries priced, the item picker's and the pools' choices, rule texts."""

@@ -1,0 +1,1 @@
+"""A stored list: who may see it, opened and saved, its edits, its history."""

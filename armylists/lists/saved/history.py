@@ -1,0 +1,240 @@
+"""A list's history, two of its revisions compared, and moving a list to a newer version of its book.
+
+    history(army_list)              -> every saved revision, newest first: what changed, its verdict, its data
+    compare(checked(a), checked(b)) -> the diff of two documents in a player's words (also: two submissions)
+    upgrade_target(loaded)          -> the book version new lists get, when it is not the list's
+    preview(loaded, book)           -> the list at that version, checked, compared with the list as it is
+
+The history page, the API (`/api/v1/lists/{id}/revisions/`, `.../upgrade/`) and an event's submission
+page all use these; what changed is said by lists/saved/revision_words.py.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, replace
+
+from armylists.models import ArmyList, ListRevision
+from armylists.rules import Book, ListDocumentError, Report, Roster, parse_roster
+
+from armylists.lists.library.catalogue import get_book, listed_books, validate_roster
+from armylists.lists.library.data_as_of import data_as_of
+from armylists.lists.saved.revision_words import describe, entry_name, unit_changes
+from armylists.lists.saved.stored import Loaded
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One document read and checked: its roster, book and report, or why it cannot be (`problem`)."""
+    roster: Roster | None
+    book: Book | None
+    report: Report | None
+    problem: str = ""
+
+
+def checked(document: dict, source: str) -> Checked:
+    try:
+        roster = parse_roster(document, source)
+    except ListDocumentError as exc:
+        return Checked(None, None, None, f"Cannot be read: {exc.reason}")
+    book = get_book(roster.system, roster.book, roster.book_version)
+    if book is None:
+        return Checked(roster, None, None, f"{roster.book} {roster.book_version} is not loaded on this site")
+    try:
+        return Checked(roster, book, validate_roster(book, roster, source=source))
+    except ListDocumentError as exc:
+        return Checked(roster, book, None, exc.reason)
+
+
+def verdict(found: Checked) -> dict | None:
+    """Legal or not, points and how many errors and warnings; None when the document cannot be checked."""
+    if found.report is None:
+        return None
+    errors = len(found.report.errors)
+    return {"valid": found.report.valid, "total_points": found.report.total_points, "errors": errors,
+            "warnings": len(found.report.violations) - errors}
+
+
+def _unit_points(found: Checked) -> dict[str, tuple[str, int]]:
+    return {u.id: (u.name, u.points) for u in found.report.units} if found.report is not None else {}
+
+
+def _problems(found: Checked) -> dict[tuple[str, str], dict]:
+    if found.report is None:
+        return {}
+    return {(v.code, v.message): {"code": v.code, "severity": v.severity, "message": v.message}
+            for v in found.report.violations}
+
+
+def compare(before: Checked | None, after: Checked) -> dict:
+    """What changed from `before` to `after`, in a player's words and in figures (docs/api.md, "Revisions")."""
+    old_roster = before.roster if before is not None else None
+    if after.roster is None:
+        changes = [after.problem]
+    elif before is not None and old_roster is None:
+        changes = [f"The earlier one cannot be compared. {before.problem}"]
+    else:
+        changes = describe(old_roster, after.roster, before.book if before else None, after.book)
+    book = after.book or (before.book if before is not None else None)
+    diff = {"changes": changes, "budget_unit": book.system.budget_unit if book is not None else "pts",
+            "units_added": [], "units_removed": [], "units_changed": [], "unit_points": [], "categories": [],
+            "total_points": None, "verdict": None, "violations_gained": [], "violations_lost": [],
+            "problem": after.problem or (before.problem if before is not None else "")}
+    if old_roster is None or after.roster is None:
+        return diff
+    points_before, points_after = _unit_points(before), _unit_points(after)
+    old_units = {u.id: u for u in old_roster.units}
+    new_units = {u.id: u for u in after.roster.units}
+    for unit in after.roster.units:
+        name = entry_name(after.book, unit)
+        if unit.id not in old_units:
+            diff["units_added"].append({"id": unit.id, "name": name, "points": points_after.get(unit.id, ("", None))[1]})
+            continue
+        said = unit_changes(name, old_units[unit.id], unit, before.book, after.book)
+        if said:
+            diff["units_changed"].append({"id": unit.id, "name": name, "changes": said})
+    for unit in old_roster.units:
+        if unit.id not in new_units:
+            diff["units_removed"].append({"id": unit.id, "name": entry_name(before.book, unit),
+                                          "points": points_before.get(unit.id, ("", None))[1]})
+    for uid in [*points_before, *(u for u in points_after if u not in points_before)]:
+        was, now = points_before.get(uid, (None, None))[1], points_after.get(uid, (None, None))[1]
+        if was != now:
+            name = (points_after.get(uid) or points_before[uid])[0]
+            diff["unit_points"].append({"id": uid, "name": name, "before": was, "after": now})
+    if before.report is not None and after.report is not None:
+        old_categories = {c.id: c for c in before.report.categories}
+        new_categories = {c.id: c for c in after.report.categories}
+        for cid in [*old_categories, *(c for c in new_categories if c not in old_categories)]:
+            was, now = old_categories.get(cid), new_categories.get(cid)
+            if (was.points if was else None) != (now.points if now else None):
+                diff["categories"].append({"id": cid, "name": (now or was).name, "before": was.points if was else None,
+                                           "after": now.points if now else None})
+        diff["total_points"] = {"before": before.report.total_points, "after": after.report.total_points}
+        diff["verdict"] = {"before": before.report.valid, "after": after.report.valid}
+        old_problems, new_problems = _problems(before), _problems(after)
+        diff["violations_gained"] = [v for key, v in new_problems.items() if key not in old_problems]
+        diff["violations_lost"] = [v for key, v in old_problems.items() if key not in new_problems]
+    return diff
+
+
+def diff_sentences(diff: dict) -> list[str]:
+    """The figures of `compare` said as sentences (the pages show these under its `changes`)."""
+    out, budget_unit = [], diff["budget_unit"]
+    if diff["total_points"] and diff["total_points"]["before"] != diff["total_points"]["after"]:
+        out.append(f"Total: {diff['total_points']['before']} -> {diff['total_points']['after']} {budget_unit}.")
+    for line in diff["unit_points"]:
+        if line["before"] is not None and line["after"] is not None:
+            out.append(f"{line['name']}: {line['before']} -> {line['after']} {budget_unit}.")
+    for line in diff["categories"]:
+        out.append(f"{line['name']}: {line['before'] or 0} -> {line['after'] or 0} {budget_unit} in all.")
+    if diff["verdict"] and diff["verdict"]["before"] != diff["verdict"]["after"]:
+        out.append("The list becomes legal." if diff["verdict"]["after"] else "The list stops being legal.")
+    out += [f"New problem: {v['message']}" for v in diff["violations_gained"]]
+    out += [f"No longer a problem: {v['message']}" for v in diff["violations_lost"]]
+    return out
+
+
+@dataclass(frozen=True)
+class Step:
+    revision: int
+    saved_at: object
+    book_version: str
+    changes: list[str]
+    verdict: dict | None = None
+    data_as_of: dict | None = None
+    budget_unit: str = "pts"
+
+
+def _checked_revision(army_list: ArmyList, row: ListRevision) -> Checked:
+    return checked(row.document, f"list {army_list.pk} revision {row.revision}")
+
+
+def history(army_list: ArmyList) -> list[Step]:
+    """Every revision the list's history keeps, newest first, each said against the one before it, with its
+    verdict and the data it was checked with."""
+    steps, before, as_of = [], None, {}
+    for row in army_list.revisions.order_by("revision"):
+        found = _checked_revision(army_list, row)
+        if found.roster is None:
+            steps.append(Step(row.revision, row.saved_at, row.book_version, [found.problem]))
+            continue
+        roster = found.roster
+        key = (roster.system, roster.book, roster.book_version)
+        if key not in as_of:
+            as_of[key] = data_as_of(*key, imported=found.book.imported if found.book else True,
+                                    name=found.book.name if found.book else "")
+        steps.append(Step(row.revision, row.saved_at, row.book_version,
+                          describe(before.roster if before else None, roster, before.book if before else None,
+                                   found.book), verdict(found), as_of[key],
+                          found.book.system.budget_unit if found.book else "pts"))
+        before = found
+    return steps[::-1]
+
+
+def compare_revisions(army_list: ArmyList, first: int, second: int) -> dict | None:
+    """The diff from revision `first` to `second` of the list; None when it keeps no such revision."""
+    rows = {r.revision: r for r in army_list.revisions.filter(revision__in=(first, second))}
+    if first not in rows or second not in rows:
+        return None
+    return compare(_checked_revision(army_list, rows[first]), _checked_revision(army_list, rows[second]))
+
+
+def upgrade_target(loaded: Loaded) -> Book | None:
+    """The version of the list's book that new lists get (the newest, or a held source's), if not the list's."""
+    roster = loaded.roster
+    offered = [b for b in listed_books() if b.system.id == roster.system and b.id == roster.book]
+    newest = offered[-1] if offered else None
+    return newest if newest is not None and newest.version != roster.book_version else None
+
+
+@dataclass(frozen=True)
+class Preview:
+    roster: Roster
+    before: Report
+    after: Report | None
+    changes: list[str]
+    problem: str = ""  # why the list cannot move to that version
+    diff: dict | None = None
+
+
+def _closest(name: str, names: list[str]) -> str:
+    found = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+    return f" (the closest is {found[0]})" if found else " (nothing close to it)"
+
+
+def missing_in(roster: Roster, book: Book, old_book: Book) -> list[str]:
+    """Each unit or option of the list that `book` no longer has, with the closest name it has."""
+    out = []
+    for unit in roster.units:
+        if unit.allied:
+            continue
+        old_entry = old_book.entries.get(unit.entry)
+        name = entry_name(old_book, unit)
+        entry = book.entries.get(unit.entry)
+        if entry is None:
+            out.append(f"{name} is no longer in {book.name} {book.version}"
+                       f"{_closest(old_entry.name if old_entry else name, [e.name for e in book.entries.values()])}.")
+            continue
+        for option, _ in unit.options:
+            if option not in entry.options:
+                old = old_entry.options.get(option) if old_entry else None
+                option_name = old.name if old else option
+                out.append(f"{name}: {option_name} is no longer an option"
+                           f"{_closest(option_name, [o.name for o in entry.options.values()])}.")
+    return out
+
+
+def preview(loaded: Loaded, book: Book) -> Preview:
+    """The list at `book`'s version, checked, beside the list as it is: what changes, or why it cannot move."""
+    before = validate_roster(loaded.book, loaded.roster)
+    moved = replace(loaded.roster, book_version=book.version)
+    missing = missing_in(loaded.roster, book, loaded.book)
+    if missing:
+        return Preview(moved, before, None, [], problem=" ".join(missing))
+    try:
+        after = validate_roster(book, moved)
+    except ListDocumentError as exc:
+        return Preview(moved, before, None, [], problem=exc.reason)
+    diff = compare(Checked(loaded.roster, loaded.book, before), Checked(moved, book, after))
+    changes = diff_sentences(diff)
+    return Preview(moved, before, after, changes or ["Nothing changes for this list."], diff=diff)

@@ -1,0 +1,58 @@
+"""A stored list opened with its books, and an edit of it re-checked and saved.
+
+`load(army_list)` reads the stored document and finds its book (and its allies' book); `save_edit`
+is the one place an edited document is re-checked and stored: its shape read back, the engine's
+report, the revision it was made on compared (a stale edit is not saved).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from armylists.lists.library.catalogue import allies_book_for, book_for, validate_roster
+from armylists.lists.trees.tree_lists import game_for
+from armylists.models import ArmyList
+from armylists.rules import Book, ListDocumentError, Report, Roster, RosterUnit, parse_roster, roster_to_dict
+
+
+@dataclass
+class Loaded:
+    army_list: ArmyList
+    roster: Roster
+    book: Book
+    allies: Book | None = None  # the book the list's allied units come from
+
+    def book_of(self, unit: RosterUnit) -> Book:
+        """The book a unit's entry, options and items come from: the allies book for an allied unit."""
+        return self.allies if unit.allied and self.allies is not None else self.book
+
+
+class Unavailable(Exception):
+    """The stored list cannot be opened in the editor (its book is not loaded, say)."""
+
+
+def load(army_list: ArmyList) -> Loaded:
+    try:
+        roster = parse_roster(army_list.document, f"list {army_list.pk}")
+        book = book_for(roster, f"list {army_list.pk}")
+        if roster.is_tree:   # its book's stored game data must be there to judge it (lists/trees/tree_lists.py)
+            game_for(roster, f"list {army_list.pk}")
+        return Loaded(army_list, roster, book, allies_book_for(roster, f"list {army_list.pk}"))
+    except ListDocumentError as exc:
+        # A book no longer loaded is said in a player's words; another problem names where it is.
+        raise Unavailable(exc.reason if exc.path[-1:] in (("book",), ("book_version",), ("system",)) else str(exc)) \
+            from None
+
+
+def save_edit(loaded: Loaded, roster: Roster, expected: int) -> tuple[Loaded, Report] | None:
+    """Re-check the edited `roster` and store it, if the stored list is still at revision `expected`.
+
+    Returns the list as saved with its report, or None when another edit was saved first (nothing is
+    written). A document that would not read back is a `ListDocumentError`, and nothing is written."""
+    army_list = loaded.army_list
+    parse_roster(roster_to_dict(roster))  # what is saved must read back
+    allies = allies_book_for(roster, f"list {army_list.pk}")
+    report = validate_roster(loaded.book, roster)
+    army_list.set_document(roster, report)
+    if not army_list.save_if_revision(expected):
+        return None
+    return Loaded(army_list, roster, loaded.book, allies), report

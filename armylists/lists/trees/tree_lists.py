@@ -1,0 +1,300 @@
+"""Lists of imported BattleScribe books kept as a roster tree (rules/reading/selection_tree.py): judged by the
+tree evaluator over the book's stored game data, and edited with the evaluator's actions.
+
+A list of such a book made on this site is a tree from the start (`start_tree`: one force of the
+catalogue's first visible force entry). Adding a unit is BattleScribe's "select a root entry": what a
+minimum asks for and a group's default selection are added with it. Lists of imported books stored
+before in our flattened shape (units, no `forces`) stay so and are judged by our native engine as
+before (docs/import-battlescribe.md).
+"""
+from __future__ import annotations
+
+import difflib
+import threading
+from collections import OrderedDict
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+from dataclasses import replace
+
+from django.conf import settings
+
+from armylists.lists.trees.battlescribe_data import GameDataUnavailable, game_data_for, has_game_data
+from armylists.lists.saved.edits import EditError, MAX_UNITS, check_limit, check_name
+from armylists.rules import Book, ListDocumentError, Report, Roster
+from armylists.rules.battlescribe import GameData, RosterError, add_force, deselect, duplicate, select, set_count
+from armylists.rules.battlescribe import Roster as TreeRoster
+from armylists.rules.battlescribe.data import Option
+from armylists.rules.battlescribe.evaluate import Result
+from armylists.rules.battlescribe.sheet import TreePrinting
+from armylists.rules.bridges.systems import MAPPING_FILE, SystemMapping, load_mappings, system_violations
+from armylists.rules.reading.loader import load_system_part
+from armylists.rules.native.army import Army
+from armylists.rules.report import Violation
+from armylists.rules.bridges.tree_army import tree_army
+from armylists.rules.battlescribe.document import document_tree, primary_cost_type, tree_report, tree_roster
+from armylists.lists.trees.tree_offers import unit_offers  # noqa: F401 (the lists' API)
+from armylists.rules.battlescribe.tree import Force, Selection
+
+
+def is_tree_book(book: Book) -> bool:
+    """An imported BattleScribe book whose game data is stored: its new lists are trees."""
+    return book.imported and book.id.startswith("bs-") and has_game_data(book.system.id, book.id, book.version)
+
+
+def game_for(roster: Roster, source: str = "list") -> GameData:
+    catalogues = tuple({f.catalogue for top in roster.forces or () for f in top.walk_forces()})
+    try:
+        game = game_data_for(roster.system, roster.book, roster.book_version, catalogues)
+    except GameDataUnavailable as exc:
+        raise ListDocumentError(source, ("book_version",), str(exc)) from None
+    if game is None:
+        raise ListDocumentError(source, ("book_version",), f"{roster.book} {roster.book_version} has no BattleScribe "
+                                                           f"data stored to judge a roster tree; import it again")
+    return game
+
+
+def evaluator(roster: Roster, source: str = "list") -> TreeRoster:
+    """The evaluator's roster of a tree list; a force or selection the data does not know is a
+    ListDocumentError naming it."""
+    try:
+        return tree_roster(game_for(roster, source), roster)
+    except RosterError as exc:
+        raise ListDocumentError(source, ("forces",), str(exc)) from None
+
+
+_evaluated: OrderedDict[Roster, TreeRoster] = OrderedDict()
+_evaluated_lock = threading.Lock()
+
+
+def evaluated(roster: Roster, source: str = "list") -> TreeRoster:
+    """The evaluator's roster of a tree list, to read and never to change: one request's report, cards,
+    catalogue and forms read the same one (a few kept per process, keyed by the document's value)."""
+    with _evaluated_lock:
+        if roster in _evaluated:
+            _evaluated.move_to_end(roster)
+            return _evaluated[roster]
+    tree = evaluator(roster, source)
+    with _evaluated_lock:
+        _evaluated[roster] = tree
+        while len(_evaluated) > 4:
+            _evaluated.popitem(last=False)
+    return tree
+
+
+def tree_validate(roster: Roster, source: str = "list") -> Report:
+    """The list's Report, from the tree evaluator, with our system's rules where the game is mapped."""
+    tree = evaluated(roster, source)
+    return tree_report(tree, roster.system, roster.book, roster.book_version, our_rules(tree.game))
+
+
+def tree_army_of(book: Book, roster: Roster, report: Report, source: str = "list") -> Army:
+    """The tree list as our rules read an army (rules/bridges/tree_army.py), for an event's own rules: `report`
+    is its tree Report (tree_validate), whose lines give each unit's points."""
+    tree = evaluated(roster, source)
+    return tree_army(book, roster, tree, report, _mapping(tree.game))
+
+
+def our_rules(game: GameData) -> Callable[[TreeRoster, Result], list[Violation]] | None:
+    """Our system's system-wide rules for the data's game, where rules_data/battlescribe_systems.yaml maps
+    its game system to one of ours this site holds (the General, the Battle Standard Bearer, how far
+    under the limit, each magic item once, category bounds the catalogue lacks), each said once
+    (rules/bridges/systems.py); None for a game we do not know. A broken mapping file is a
+    RulesDataError."""
+    root = Path(settings.RULES_DATA_DIR)
+    mapping = _mapping(game)
+    if mapping is None or not (root / mapping.system / "system.yaml").is_file():
+        return None
+    system = _our_system(root / mapping.system, root)
+    return lambda tree, result: system_violations(tree, result, system, mapping)
+
+
+def _mapping(game: GameData) -> SystemMapping | None:
+    """Our system mapping of the data's game system (rules_data/battlescribe_systems.yaml), or None."""
+    root = Path(settings.RULES_DATA_DIR)
+    if not (root / MAPPING_FILE).is_file():
+        return None
+    return load_mappings(root).find(game.system)
+
+
+def tree_printing(roster: Roster) -> TreePrinting | None:
+    """What the PDF of a tree list needs besides its Report (exports/pdf.py: render_pdf's `tree`): the
+    evaluated roster and how its data names the General and the Battle Standard Bearer (our system's
+    mapping, rules_data/battlescribe_systems.yaml); None for a list that is not a tree."""
+    if not roster.is_tree:
+        return None
+    tree = evaluated(roster)
+    mapping = _mapping(tree.game)
+    if mapping is None:
+        return TreePrinting(tree)
+    return TreePrinting(tree, mapping.general, mapping.battle_standard)
+
+
+@lru_cache(maxsize=8)
+def _our_system(folder: Path, root: Path):
+    return load_system_part(folder, root)[0]
+
+
+def with_tree(roster: Roster, tree: TreeRoster) -> Roster:
+    """The list document after an action on its evaluator roster."""
+    forces, limit, others = document_tree(tree)
+    return replace(roster, forces=forces, points_limit=limit or roster.points_limit, cost_limits=others)
+
+
+# --- starting and settings ----------------------------------------------------------------------
+
+def start_tree(book: Book, name: str, points_limit: int) -> Roster:
+    """An empty tree list of `book`: one force of its catalogue's first force entry that is not hidden,
+    with what that force selects by itself."""
+    check_limit(points_limit)
+    roster = Roster(system=book.system.id, book=book.id, book_version=book.version, points_limit=points_limit,
+                    name=check_name(name), forces=())
+    game = game_for(roster)
+    catalogue = _catalogue_of(game)
+    tree = TreeRoster(game)
+    if primary_cost_type(game):
+        tree.cost_limits[primary_cost_type(game)] = float(points_limit)
+    forces = [f for f, (entry, doc) in game.forces.items()
+              if not entry.get("hidden") and doc in game.linked_docs(catalogue)]
+    if forces:
+        add_force(tree, forces[0], catalogue)
+    return with_tree(roster, tree)
+
+
+def _catalogue_of(game: GameData) -> str:
+    """The book's catalogue: the stored documents are the game system, the catalogue, then what it links."""
+    return next(iter(game.catalogues))
+
+
+# --- units (root selections) and their selections ---------------------------------------------
+
+def _first_force(tree: TreeRoster, force_id: str | None) -> Force:
+    forces = list(tree.all_forces())
+    if force_id is not None:
+        found = tree.by_uid.get(force_id)
+        if not isinstance(found, Force):
+            raise EditError(f"The list has no force {force_id!r}.", "force")
+        return found
+    if not forces:
+        raise EditError("The list has no force to add a unit to.", "entry")
+    return forces[0]
+
+
+def root_choices(tree: TreeRoster, force: Force) -> list[Option]:
+    """The entries a force offers as units, each once (by its composite id), hidden ones left out."""
+    seen, out = set(), []
+    for option in tree.options(force):
+        if option.entry_id in seen or option.entry.get("hidden") or (option.link or {}).get("hidden"):
+            continue
+        seen.add(option.entry_id)
+        out.append(option)
+    return out
+
+
+def find_root_entry(tree: TreeRoster, force: Force, wanted: str) -> Option:
+    """A unit entry named by its entry id (composite, link or entry) or its exact name; an EditError
+    naming the closest name otherwise."""
+    choices = root_choices(tree, force)
+    for test in (lambda o: wanted in (o.entry_id, o.entry["id"], (o.link or {}).get("id")),
+                 lambda o: _name(o) == wanted):
+        found = [o for o in choices if test(o)]
+        if found:
+            return found[0]
+    names = [_name(o) for o in choices]
+    close = difflib.get_close_matches(wanted, names, n=1, cutoff=0.0)
+    hint = f"; the closest is {close[0]!r}" if close else ""
+    raise EditError(f"{force.state.name or 'The force'} has no unit entry {wanted!r}{hint}.", "entry")
+
+
+def _name(option: Option) -> str:
+    return (option.link or {}).get("name") or option.entry.get("name", "")
+
+
+def add_root_selection(roster: Roster, wanted: str, force_id: str | None = None,
+                       size: int | None = None) -> tuple[Roster, str]:
+    """A unit added as BattleScribe adds one (what its minimums and defaults ask for with it); `size`
+    sets the number of its model selection where it has one. Returns the list and the unit's id."""
+    tree = evaluator(roster)
+    if sum(1 for _ in tree.all_selections()) >= MAX_UNITS * 20:
+        raise EditError("The list holds as many selections as a list may.", "entry")
+    force = _first_force(tree, force_id)
+    option = find_root_entry(tree, force, wanted)
+    selection = select(tree, force, option.entry_id)
+    if size is not None:
+        _set_size(tree, selection, size)
+    return with_tree(roster, tree), selection.uid
+
+
+def _set_size(tree: TreeRoster, selection: Selection, size: int) -> None:
+    if not 1 <= size <= 10000:
+        raise EditError("A unit's size is between 1 and 10000.", "size")
+    models = [c for c in selection.children if c.option.entry.get("type") == "model"]
+    if len(models) == 1:
+        set_count(tree, models[0], size)
+    elif size != 1:
+        raise EditError(f"{selection.state.name} has no one model entry whose number is its size.", "size")
+
+
+def remove_selection(roster: Roster, uid: str) -> Roster:
+    """A selection removed with its children (a unit, or one of a unit's selections)."""
+    tree = evaluator(roster)
+    selection = tree.by_uid.get(uid)
+    if not isinstance(selection, Selection):
+        raise EditError(f"The list has no selection {uid!r}.", "unit")
+    set_count(tree, selection, 0)
+    return with_tree(roster, tree)
+
+
+def duplicate_selection(roster: Roster, uid: str) -> tuple[Roster, str]:
+    """A copy of a unit (root selection), its selections and their numbers, just after it, as
+    BattleScribe's "duplicate" makes one; returns the list and the copy's id."""
+    tree = evaluator(roster)
+    selection = tree.by_uid.get(uid)
+    if not isinstance(selection, Selection) or isinstance(selection.parent, Selection):
+        raise EditError(f"The list has no unit {uid!r}.", "unit")
+    if sum(1 for _ in tree.all_selections()) + sum(1 for _ in selection.walk()) > MAX_UNITS * 20:
+        raise EditError("The list holds as many selections as a list may.", "unit")
+    twin = duplicate(tree, selection)
+    return with_tree(roster, tree), twin.uid
+
+
+def set_child_number(roster: Roster, parent_uid: str, entry: str, number: int) -> tuple[Roster, str | None]:
+    """How many of `entry` a selection holds (0 removes it; from none, it is selected with what it
+    brings). Returns the list and the child's id (None when removed)."""
+    tree = evaluator(roster)
+    parent = tree.by_uid.get(parent_uid)
+    if not isinstance(parent, Selection):
+        raise EditError(f"The list has no selection {parent_uid!r}.", "unit")
+    if not 0 <= number <= 10000:
+        raise EditError("A number is between 0 and 10000.", "number")
+    try:
+        option = tree.find_option(parent, entry)
+    except RosterError:
+        raise EditError(f"{parent.state.name} has no option {entry!r}.", "option") from None
+    have = [c for c in parent.children if c.entry_id == option.entry_id]
+    while len(have) > 1 and sum(c.amount for c in have) > number:
+        deselect(tree, have.pop())
+    if have:
+        set_count(tree, have[0], number)
+        child = have[0] if number else None
+    elif number:
+        child = select(tree, parent, option.entry_id)
+        if number > 1:
+            set_count(tree, child, number)
+    else:
+        child = None
+    return with_tree(roster, tree), child.uid if child is not None else None
+
+
+def set_children(roster: Roster, counts: dict[tuple[str, str], int]) -> Roster:
+    """Several options set at once (the unit form): (parent selection, entry id path) -> how many. A
+    parent gone with an earlier change (a child removed with its own options) is passed over."""
+    for (parent_uid, entry), number in counts.items():
+        tree = evaluator(roster)
+        parent = tree.by_uid.get(parent_uid)
+        if not isinstance(parent, Selection):
+            continue
+        have = sum(c.amount for c in parent.children if c.entry_id == entry)
+        if have != number:
+            roster, _uid = set_child_number(roster, parent_uid, entry, number)
+    return roster

@@ -1,0 +1,1 @@
+"""Our systems' rules reaching lists kept as BattleScribe roster trees."""

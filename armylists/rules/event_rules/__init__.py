@@ -1,0 +1,1 @@
+"""A tournament's ruleset and the check of lists against it."""

@@ -1,0 +1,1 @@
+"""Our own army books, rule by rule."""

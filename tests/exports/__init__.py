@@ -1,0 +1,1 @@
+"""Lists out: text, JSON, PDF."""

@@ -1,0 +1,1 @@
+"""The site's library of books."""

@@ -1,0 +1,1 @@
+"""The engine: reading, the native checks at their boundaries, event rules."""
