@@ -28,6 +28,15 @@ if os.getenv("HYPOTHESIS_PROFILE"):
     hypothesis_settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 
 
+def pytest_configure(config):
+    """Django's PBKDF2 hashes every fixture user's password for a tenth of a second or more, which was a third of
+    the suite's time. The tests check who may do what, never the hash's strength (the site keeps
+    Django's default), so they hash with Django's fast test hasher, as Django's docs on fast tests advise."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session")
 def owb_dataset():
     from armylists.importers.owb import read_dataset

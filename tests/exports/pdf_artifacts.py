@@ -24,6 +24,12 @@ def write_pngs(data: bytes, name: str) -> list[Path]:
     return pngs
 
 
+def png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height in pixels, from its IHDR chunk (bytes 16-24)."""
+    head = path.read_bytes()[:24]
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
 def embedded_fonts(data: bytes) -> dict[str, tuple[str, bool]]:
     """Every font a PDF uses: its subtype, and whether its file is embedded (FontFile2: TrueType)."""
     fonts = {}

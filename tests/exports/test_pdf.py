@@ -19,7 +19,7 @@ from armylists.exports.pdf_header import qr_code
 from armylists.rules import parse_roster, validate
 from armylists.rules.report import Violation
 
-from tests.exports.pdf_artifacts import embedded_fonts, write_pngs
+from tests.exports.pdf_artifacts import embedded_fonts, png_size, write_pngs
 from tests.conftest import ROOT, list_document
 
 EXAMPLES = ROOT / "docs" / "examples"
@@ -233,14 +233,25 @@ def test_an_unknown_variant_is_refused(library):
     assert str(caught.value) == "unknown variant 'poster'; choose one of full, compact, hidden, warband"
 
 
+A4_AT_80_DPI = (662, 936)  # 210 x 297 mm, as pdftoppm -r 80 rounds them
+
+
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
-def test_it_renders_to_png_for_a_person_to_look_at(library):
-    """Writes test-artifacts/pdf/<example>-<variant>-<page>.png (git-ignored) to look at by eye."""
-    for name in ("empire-2400-legal.json", "empire-2400-illegal.json"):
-        book, roster, report = example(library, name)
-        for variant in ("full", "compact", "hidden"):
-            data = render(book, roster, report, variant=variant, share_url=SHARE_URL if variant == "full" else None)
-            write_pngs(data, f"{Path(name).stem}-{variant}")
+@pytest.mark.parametrize("name, variant, count", [
+    ("empire-2400-legal.json", "full", 3), ("empire-2400-legal.json", "compact", 1),
+    ("empire-2400-legal.json", "hidden", 4), ("empire-2400-illegal.json", "full", 3),
+    ("empire-2400-illegal.json", "compact", 1), ("empire-2400-illegal.json", "hidden", 3)])
+def test_it_renders_to_png_for_a_person_to_look_at(library, name, variant, count):
+    """Writes test-artifacts/pdf/<example>-<variant>-<page>.png (git-ignored) to look at by eye: every page
+    an A4 picture, the first page's text opening with the list's name, each page's closing with its number."""
+    book, roster, report = example(library, name)
+    data = render(book, roster, report, variant=variant, share_url=SHARE_URL if variant == "full" else None)
+    pngs = write_pngs(data, f"{Path(name).stem}-{variant}")
+    text = pages(data)
+    assert [png_size(p) for p in pngs] == [A4_AT_80_DPI] * count
+    assert text[0].startswith(roster.name)
+    assert [t[-len(f"{checksum(roster)} 2026-11-21 page 1 of {count}"):] for t in text] == [
+        f"{checksum(roster)} 2026-11-21 page {n} of {count}" for n in range(1, count + 1)]
 
 
 def test_a_long_list_name_is_shortened_in_the_footer_but_keeps_the_checksum(test_book):

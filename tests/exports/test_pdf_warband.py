@@ -19,8 +19,8 @@ from armylists.exports.pdf_warband import ExperienceTrack, warband_story
 from armylists.exports.warband import WarbandSheet, warband_maximum
 from armylists.rules import parse_roster, validate
 
-from tests.exports.pdf_artifacts import embedded_fonts, write_pngs
-from tests.exports.test_pdf import EXAMPLES, PRINTED_ON, SHARE_URL, example, pages
+from tests.exports.pdf_artifacts import embedded_fonts, png_size, write_pngs
+from tests.exports.test_pdf import A4_AT_80_DPI, EXAMPLES, PRINTED_ON, SHARE_URL, example, pages
 
 WARBANDS = ("reikland-mercenaries", "witch-hunters", "sisters-of-sigmar", "undead", "skaven-of-clan-eshin",
             "cult-of-the-possessed")
@@ -203,14 +203,26 @@ def test_the_same_warband_prints_the_same_bytes(library):
                                                                                  printed_on=PRINTED_ON)
 
 
+# The sheets' pages: a legal founding warband fits one page; the Sisters' legal one and every illegal one
+# take a second for their violations or their long equipment lines.
+SHEET_PAGES = {name: 2 if name.endswith("-illegal.json") or name.startswith("sisters-") else 1
+               for name in MORDHEIM_EXAMPLES}
+
+
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
-def test_it_renders_to_png_for_a_person_to_look_at(library):
-    """Writes test-artifacts/pdf/<example>-warband-<page>.png (git-ignored) to look at by eye."""
-    for name in MORDHEIM_EXAMPLES:
-        book, roster, report = example(library, name)
-        data = render_pdf(book, roster, report, variant="warband", printed_on=PRINTED_ON,
-                          share_url=SHARE_URL if name.endswith("-legal.json") else None)
-        write_pngs(data, f"{Path(name).stem}-warband")
+@pytest.mark.parametrize("name", MORDHEIM_EXAMPLES)
+def test_it_renders_to_png_for_a_person_to_look_at(library, name):
+    """Writes test-artifacts/pdf/<example>-warband-<page>.png (git-ignored) to look at by eye: every page
+    an A4 picture, the first page's text opening with the warband's name, each page's closing with its number."""
+    book, roster, report = example(library, name)
+    data = render_pdf(book, roster, report, variant="warband", printed_on=PRINTED_ON,
+                      share_url=SHARE_URL if name.endswith("-legal.json") else None)
+    pngs = write_pngs(data, f"{Path(name).stem}-warband")
+    text, count = pages(data), SHEET_PAGES[name]
+    assert [png_size(p) for p in pngs] == [A4_AT_80_DPI] * count
+    assert text[0].startswith(roster.name)
+    assert [t[-len(f"{checksum(roster)} 2026-11-21 page 1 of {count}"):] for t in text] == [
+        f"{checksum(roster)} 2026-11-21 page {n} of {count}" for n in range(1, count + 1)]
 
 
 def test_the_examples_are_the_six_warbands_of_the_rules_data(library):
