@@ -14,7 +14,7 @@ from armylists.models import ArmyList
 from armylists.rules.battlescribe.document import UNSUPPORTED
 
 from tests.battlescribe.battlescribe_samples import GST, catalogue
-from tests.battlescribe.test_battlescribe_site_tree import BOOK, SYSTEM, T9A, VERSION, dwarves, imported  # noqa: F401
+from tests.battlescribe.test_battlescribe_site_tree import BOOK, SYSTEM, T9A, VERSION, dwarves, import_dwarven_holds  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +34,15 @@ def flat(html: str) -> str:
     return " ".join(html.split())
 
 
+@pytest.fixture
+def dwarven_holds():
+    """The shared data's Dwarven Holds, for the test that reads them (only it: the others need no shared data)."""
+    import_dwarven_holds()
+
+
 @pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")
-def test_the_book_page_lists_what_the_import_did_not_map_and_the_list_never_does(dwarves, api_alice, client):
+def test_the_book_page_lists_what_the_import_did_not_map_and_the_list_never_does(dwarven_holds, dwarves, api_alice,
+                                                                                client):
     page = flat(client.get(f"/books/{SYSTEM}/{BOOK}/{VERSION}/").content.decode())
     assert '<h2 id="not-checked">What the site does not check</h2>' in page
     assert "Lists of this book are checked by the data's own rules" in page

@@ -14,6 +14,7 @@ from armylists.importers.battlescribe.roster_files import read_roster_data
 from armylists.lists.trees import battlescribe_data
 from armylists.models import ArmyList
 from armylists.rules import parse_roster, roster_to_dict
+from tests.battlescribe.imported import import_battlescribe
 
 ROOT = Path(__file__).resolve().parents[2]
 T9A = ROOT.parent / "shared" / "external" / "battlescribe" / "the-9th-age-2nd"
@@ -35,11 +36,14 @@ def under(total: int) -> tuple[str, str, str]:
                                   f"be at most 40 pts under it.", "error")
 
 
+def import_dwarven_holds() -> None:
+    """The 2nd edition's game system and the Dwarven Holds catalogue, as import_battlescribe stores them."""
+    import_battlescribe(T9A / "2nd-theNinthAge-FantasyBattles.gst", T9A / "2nd-dwarvenHolds.cat")
+
+
 @pytest.fixture(autouse=True)
 def imported():
-    call_command("import_battlescribe", str(T9A / "2nd-theNinthAge-FantasyBattles.gst"),
-                 str(T9A / "2nd-dwarvenHolds.cat"), verbosity=0)
-    battlescribe_data.clear()
+    import_dwarven_holds()
 
 
 @pytest.fixture

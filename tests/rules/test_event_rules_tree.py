@@ -23,6 +23,7 @@ from armylists.lists.trees.tree_lists import add_root_selection, set_child_numbe
 from armylists.models import Event, Submission, Team
 from armylists.rules import roster_to_dict
 from armylists.rules.event_rules.ruleset import Ruleset, check_list, check_team, parse_event_rules
+from tests.battlescribe.imported import import_battlescribe
 from tests.battlescribe.test_battlescribe_site_tree import BOOK, GENERAL, SYSTEM, T9A, VERSION
 
 pytestmark = [pytest.mark.django_db,
@@ -33,9 +34,7 @@ CLAN_WARRIORS_PTS = 135  # a unit of 10 Clan Warriors as the catalogue prices it
 
 @pytest.fixture(autouse=True)
 def book():
-    call_command("import_battlescribe", str(T9A / "2nd-theNinthAge-FantasyBattles.gst"),
-                 str(T9A / "2nd-dwarvenHolds.cat"), verbosity=0)
-    battlescribe_data.clear()
+    import_battlescribe(T9A / "2nd-theNinthAge-FantasyBattles.gst", T9A / "2nd-dwarvenHolds.cat")
     yield get_book(SYSTEM, BOOK, VERSION)
     battlescribe_data.clear()
 
