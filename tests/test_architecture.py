@@ -35,6 +35,8 @@ IMPORTERS_DJANGO_SIDE = {
 # The store: the stored list, its edits and checks, the books as pages use them, and the list files part,
 # which asks the importers' registered formats (listfiles/formats.py) and imports none of them.
 STORE = ("armylists.models", "armylists.lists", "armylists.listfiles")
+EVENTS = "armylists.events"
+EDITOR = "armylists.editor"
 DJANGO = ("django", "rest_framework", "knox", "axes", "csp", "django_htmx", "django_tasks", "drf_spectacular")
 
 
@@ -164,6 +166,13 @@ def test_the_engine_and_the_importers_pure_parts_import_no_django(name):
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if any(_is_within(n, s) for s in STORE)))
 def test_the_store_imports_no_importer(name):
     assert sorted(m for m in {name} | _reachable(name) if _is_within(m, IMPORTERS)) == []
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if _is_within(n, EVENTS)))
+def test_no_events_module_reaches_the_editor(name):
+    """The events' pages share the list pages' downloads through the export registry (exports/registry.py),
+    not the editor's modules."""
+    assert sorted(m for m in {name} | _reachable(name) if _is_within(m, EDITOR)) == []
 
 
 def test_the_root_holds_only_djangos_own_files_and_a_few_others():

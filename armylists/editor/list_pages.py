@@ -2,7 +2,6 @@
 downloads. The editor's own edits are in `views/editor.py`."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -13,42 +12,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists.lists.saved import edits
 from armylists.lists.saved.access import get_list_for_user, get_rw_list_for_user, get_shared_list
-from armylists.lists.library.catalogue import (
-    allies_book_for, book_name, disk_library, get_book, listed_books, validate_roster,
-)
+from armylists.lists.library.catalogue import book_name, disk_library, get_book, listed_books, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
-from armylists.exports import document_json, export_text
-from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
+from armylists.exports.registry import Listed, download_links, export, file_stem, find, stored_document_json
 from armylists.editor.forms import NewListForm, RenameForm, ShareForm
 from armylists.lists.saved.edits import EditError
 from armylists.models import ArmyList
-from armylists.listfiles.formats import WRITERS, ListFileError, writers_for
-from armylists.rules import Book, Roster
+from armylists.listfiles.formats import ListFileError
+from armylists.rules import Book
 
 from armylists.editor.views import unavailable
 from armylists.lists.saved.stored import Loaded, Unavailable, load
-from armylists.lists.trees.tree_lists import is_tree_book, start_tree, tree_printing
+from armylists.lists.trees.tree_lists import is_tree_book, start_tree
 from armylists.editor.report_panel import report_panel
 from armylists.editor.unit_cards import unit_sections
 from armylists.editor.tree_cards import tree_sections
-
-DOWNLOADS = ("json", "txt", "pdf")
-# The printed rosters offered beside a list, by variant (armylists/exports/pdf.py): the system's own sheet
-# first (Mordheim's warband sheet), then the others every list may print.
-PDF_LABELS = {"full": "PDF roster", "compact": "PDF, compact", "hidden": "PDF, hidden list",
-              "warband": "PDF warband sheet"}
-
-
-def download_links(link_base: str, book: Book, roster: Roster | None = None) -> list[tuple[str, str]]:
-    """(label, address) of every download of a list: text, JSON, each PDF variant, and the files other
-    tools read that an importer writes for this list (a roster tree's .ros and .rosz)."""
-    first = default_variant(book)
-    variants = [first] + [v for v in ("full", "compact", "hidden") if v != first]
-    others = writers_for(roster, book) if roster is not None else []
-    return [("Text", f"{link_base}txt/"), ("JSON", f"{link_base}json/"),
-            *((PDF_LABELS[v], f"{link_base}pdf/?variant={v}") for v in variants),
-            *((w.label, f"{link_base}{w.extension}/") for w in others)]
-
 
 def _books() -> list[Book]:
     return sorted(listed_books(), key=lambda b: (b.system.name, b.name, b.version))
@@ -251,53 +229,32 @@ def share_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- downloads ----------------------------------------------------------------------------------
 
-def _filename(army_list: ArmyList, ext: str, variant: str = "") -> str:
-    """The list's name as a file name; a PDF names its variant, so each download keeps its own file."""
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", army_list.name).strip("-.") or f"list-{army_list.pk}"
-    return f"{stem[:80]}{'-' + variant if variant else ''}.{ext}"
-
-
 def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: str | None = None) -> HttpResponse:
-    variant = ""
+    """The list as the export `fmt` names (exports/registry.py), named for the list: a list that cannot be
+    opened downloads only as its stored document (JSON)."""
+    entry = find(fmt)
+    if entry is None:
+        raise Http404("Unknown download format.")
     try:
         loaded = load(army_list)
     except Unavailable as exc:
-        if fmt != "json":
+        if entry.needs_book:
             return unavailable(request, army_list, str(exc))
         loaded = None
-    if fmt == "json":
-        if loaded is None:
-            import json
-            content: str | bytes = json.dumps(army_list.document, indent=2, ensure_ascii=False) + "\n"
-        else:
-            content = document_json(loaded.roster)
-        content_type = "application/json; charset=utf-8"
-    elif fmt == "txt":
-        content = export_text(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster),
-                              allies_book_for(loaded.roster))
-        content_type = "text/plain; charset=utf-8"
-    elif fmt == "pdf":
-        variant = request.GET.get("variant", "")
-        if variant not in VARIANTS:
-            variant = default_variant(loaded.book)  # Mordheim prints its warband sheet
-        as_of = data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version, loaded.book.imported,
-                           loaded.book.name)
-        content = render_pdf(loaded.book, loaded.roster, validate_roster(loaded.book, loaded.roster), variant,
-                             share_url=share_url, allies=loaded.allies, data_as_of=as_of["text"],
-                             tree=tree_printing(loaded.roster))
-        content_type = "application/pdf"
-    elif fmt in WRITERS and WRITERS[fmt].applies(loaded.roster, loaded.book):
-        writer = WRITERS[fmt]
+    variant = ""
+    if loaded is None:
+        content: str | bytes = stored_document_json(army_list.document)
+    elif not entry.applies(loaded.roster, loaded.book):
+        raise Http404("Unknown download format.")
+    else:
+        variant = entry.variant(loaded.book, request.GET.get("variant", ""))  # Mordheim prints its warband sheet
         try:
-            content = writer.write(loaded.roster, loaded.book,
-                                   validate_roster(loaded.book, loaded.roster).total_points)
+            content = export(entry, Listed(loaded.book, loaded.roster, allies=loaded.allies, share_url=share_url),
+                             variant)
         except ListFileError as exc:
             return unavailable(request, army_list, str(exc))
-        content_type = writer.content_type
-    else:
-        raise Http404("Unknown download format.")
-    response = HttpResponse(content, content_type=content_type)
-    named = _filename(army_list, fmt, variant)
+    response = HttpResponse(content, content_type=entry.content_type)
+    named = entry.filename(file_stem(army_list.name, f"list-{army_list.pk}"), variant)
     response["Content-Disposition"] = f'attachment; filename="{named}"'
     return response
 

@@ -1,7 +1,7 @@
 """What an organiser reads: the table of submissions (sorted, filtered), its CSV, and the muster PDF.
 
 Everything here is read from the reports `checking.check_event` saved; the muster PDF prints each
-approved list with the full roster's own pages, after a cover table.
+approved list with the full roster's own pages, after a cover table (laid out by exports/pdf_muster.py).
 """
 from __future__ import annotations
 
@@ -9,19 +9,15 @@ import csv
 import io
 from dataclasses import dataclass
 from datetime import date
-from functools import partial
-from typing import Callable, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from django.db.models import Count
-from reportlab.lib.units import mm
-from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
 
 from armylists.lists.library.catalogue import site_library
 from armylists.lists.library.data_as_of import data_as_of_texts, site_data_text
 from armylists.lists.trees.tree_lists import tree_printing
-from armylists.exports.pdf import MARGIN, FOOTER_SPACE, PAGE, Footer, FooterCanvas, full_story
 from armylists.exports.pdf_list import PrintedList
-from armylists.exports.pdf_style import REGULAR, RULE, Styles, register_fonts, table_style, text
+from armylists.exports.pdf_muster import Muster, MusterList, render_muster
 from armylists.models import Event, Submission
 from armylists.lists.plain_words import plain_violations
 
@@ -153,63 +149,27 @@ def table_csv(event: Event, found: list[Row]) -> str:
 
 
 def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress | None = None) -> bytes:
-    """Every approved list, one section each after a cover table of them all.
+    """Every approved list, one section each after a cover table of them all (exports/pdf_muster.py).
 
     `progress` counts two steps a list: reading and checking it, then laying out its pages."""
-    register_fonts()
     approved = list(event.submissions.filter(status=Submission.APPROVED).select_related("team").order_by("player_name", "id"))
     steps = 2 * len(approved)
     checked = evaluate(approved, ruleset_for(event), progress and (lambda done, _: progress(done, steps)))
     as_of = data_as_of_texts(event.system)  # each list's stamp says the data it was checked with
-    styles = Styles(9)
-    buffer = io.BytesIO()
-    doc = SimpleDocTemplate(buffer, pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                            bottomMargin=MARGIN + FOOTER_SPACE, title=f"{event.name}: approved lists",
-                            author=event.organiser.get_username(), creator="armylists", invariant=1,
-                            initialFontName=REGULAR)
-    story = [Paragraph(text(event.name), styles.title),
-             Paragraph(text(f"{event.date:%Y-%m-%d} \u00b7 {event.points_limit} points \u00b7 "
-                            f"{len(approved)} approved list{'' if len(approved) == 1 else 's'}"), styles.subtitle),
-             Spacer(1, 4 * mm), _cover_table(approved, styles, doc.width)]
+    lists = []
     for sub in approved:
         found = checked[sub.pk]
         if progress is not None:  # no step further, but the job's heartbeat goes on (events.jobs)
             progress(len(approved), steps)
-        story.append(PageBreak())
-        story.append(Paragraph(text(f"{sub.player_name}" + (f" ({sub.team.name})" if sub.team else "")), styles.heading))
-        if found.report is None:
-            story.append(Paragraph(text(f"This list cannot be printed: {found.error}"), styles.error))
-            continue
-        printed_as_of = (as_of.get((sub.book, sub.book_version))
-                         or site_data_text(found.book.name, sub.book_version, found.book.imported))
-        story += full_story(PrintedList(found.book, found.roster, found.report, found.allies, printed_as_of,
-                                        tree_printing(found.roster)), None, sub.checksum, doc.width)
-    footer = Footer(f"{event.name}: approved lists", "", (printed_on or date.today()).isoformat())
-    if progress is not None:
-        doc.setProgressCallBack(_layout_progress(progress, len(approved), len(story)))
-    doc.build(story, canvasmaker=partial(FooterCanvas, footer=footer))
-    return buffer.getvalue()
-
-
-def _layout_progress(progress: Progress, lists: int, flowables: int) -> Callable[[str, int], None]:
-    """reportlab's layout callback turned into the second half of the muster's steps (flowables laid out
-    of those in the story, scaled to one step a list)."""
-    def on_layout(kind: str, value: int) -> None:
-        if kind == "PROGRESS" and flowables:
-            progress(lists + lists * min(value, flowables) // flowables, 2 * lists)
-    return on_layout
-
-
-def _cover_table(approved: list[Submission], styles: Styles, width: float) -> Table | Paragraph:
-    if not approved:
-        return Paragraph("No list is approved yet.", styles.body)
-    data = [[Paragraph(h, styles.cell_bold) for h in ("Player", "Team", "Army", "Points", "Checksum")]]
-    for sub in approved:
-        data.append([Paragraph(text(sub.player_name), styles.cell), Paragraph(text(sub.team.name if sub.team else ""), styles.cell),
-                     Paragraph(text(f"{sub.army_name or sub.book} {sub.book_version}"), styles.cell),
-                     Paragraph(text(sub.total_points), styles.cell_right), Paragraph(text(sub.checksum), styles.cell)])
-    widths = [0.28, 0.16, 0.32, 0.1, 0.14]
-    result = Table(data, colWidths=[w * width for w in widths], repeatRows=1)
-    result.setStyle(table_style([("LINEBELOW", (0, 0), (-1, 0), 0.6, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                                 ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE)]))
-    return result
+        printed = None
+        if found.report is not None:
+            printed_as_of = (as_of.get((sub.book, sub.book_version))
+                             or site_data_text(found.book.name, sub.book_version, found.book.imported))
+            printed = PrintedList(found.book, found.roster, found.report, found.allies, printed_as_of,
+                                  tree_printing(found.roster))
+        lists.append(MusterList(sub.player_name, sub.team.name if sub.team else "",
+                                f"{sub.army_name or sub.book} {sub.book_version}", sub.total_points, sub.checksum,
+                                printed, found.error))
+    facts = (f"{event.date:%Y-%m-%d} \u00b7 {event.points_limit} points \u00b7 "
+             f"{len(approved)} approved list{'' if len(approved) == 1 else 's'}")
+    return render_muster(Muster(event.name, facts, event.organiser.get_username(), tuple(lists)), printed_on, progress)

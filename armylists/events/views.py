@@ -6,8 +6,6 @@ the approved lists once the organiser publishes them. Anybody else's submission 
 """
 from __future__ import annotations
 
-import json
-import re
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -21,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armylists.lists.library.catalogue import book_name, site_library, system_name
-from armylists.lists.library.data_as_of import data_as_of, newest_data_version, version_label
+from armylists.lists.library.data_as_of import newest_data_version, version_label
 from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
@@ -32,11 +30,10 @@ from armylists.events.submitting import (
     MAX_UPLOAD_FILES, SubmissionError, UploadResult, deadline_passed, resubmissions, submit_list, upload_files,
 )
 from armylists.events.teams import TeamError, teams_context, upload_team
-from armylists.exports import document_json, export_text
-from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
-from armylists.lists.trees.tree_lists import tree_printing
+from armylists.exports import export_text
+from armylists.exports.registry import Listed, download_links, export, file_stem, find, stored_document_json
+from armylists.listfiles.formats import ListFileError
 from armylists.models import Event, EventJob, Submission
-from armylists.editor.list_pages import download_links
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # per file; a list document is far smaller
 
@@ -256,7 +253,7 @@ def event_upload(request: HttpRequest, pk: int) -> HttpResponse:
 # --- exports --------------------------------------------------------------------------------------
 
 def _slug(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:80] or "event"
+    return file_stem(name, "event")
 
 
 @login_required
@@ -309,7 +306,7 @@ def submission_detail(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     # The list page's downloads (its system's own sheet first, a Mordheim warband sheet too), at the
     # submission's addresses; only the JSON when the book is no longer loaded (nothing else can be made).
     link_base = reverse("submission-download", args=[event.pk, sub.pk, "json"]).removesuffix("json/")
-    downloads = download_links(link_base, found.book) if found.report is not None else [("JSON", f"{link_base}json/")]
+    downloads = download_links(link_base, found.book if found.report is not None else None, found.roster)
     return render(request, "events/submission.html", {
         "event": event, "sub": sub, "organiser": organiser, "list_text": list_text, "history": history, "downloads": downloads,
         "violations": shown_violations(event, sub.report), "review_form": ReviewForm(initial={"note": sub.note}),
@@ -357,27 +354,21 @@ def submission_download(request: HttpRequest, pk: int, sid: int, fmt: str) -> Ht
     event = _event_for(request, pk)
     sub = _submission_for(request, event, sid)
     found = _checked(event, sub)
-    if fmt not in ("json", "txt", "pdf") or (found.report is None and fmt != "json"):
+    entry = find(fmt)
+    if entry is None or (found.report is None and entry.needs_book) \
+            or (found.report is not None and not entry.applies(found.roster, found.book)):
         raise Http404("No such download.")
     variant = ""
-    if fmt == "json":
-        content: str | bytes = (document_json(found.roster) if found.roster is not None
-                                else json.dumps(sub.document, indent=2, ensure_ascii=False) + "\n")
-        content_type = "application/json; charset=utf-8"
-    elif fmt == "txt":
-        content = export_text(found.book, found.roster, found.report, found.allies)
-        content_type = "text/plain; charset=utf-8"
+    if found.report is None:  # the book is gone: the document as it was submitted
+        content: str | bytes = (export(entry, Listed(found.book, found.roster)) if found.roster is not None
+                                else stored_document_json(sub.document))
     else:
-        variant = request.GET.get("variant", "")
-        if variant not in VARIANTS:
-            variant = default_variant(found.book)
-        as_of = data_as_of(found.roster.system, found.roster.book, found.roster.book_version, found.book.imported,
-                           found.book.name)
-        content = render_pdf(found.book, found.roster, found.report, variant, allies=found.allies,
-                             data_as_of=as_of["text"], tree=tree_printing(found.roster))
-        content_type = "application/pdf"
-    # A PDF names its variant: each printed form of the list keeps its own file.
-    suffix = f"-{variant}" if variant else ""
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{_slug(sub.player_name)}-{sub.checksum}{suffix}.{fmt}"'
+        variant = entry.variant(found.book, request.GET.get("variant", ""))
+        try:
+            content = export(entry, Listed(found.book, found.roster, found.report, found.allies), variant)
+        except ListFileError as exc:
+            raise Http404(str(exc)) from None
+    response = HttpResponse(content, content_type=entry.content_type)
+    named = entry.filename(f"{_slug(sub.player_name)}-{sub.checksum}", variant)
+    response["Content-Disposition"] = f'attachment; filename="{named}"'
     return response
