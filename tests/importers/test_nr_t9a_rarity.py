@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from armylists.importers.nr_t9a.army import ArmyConverter
-from armylists.importers.nr_t9a.rarity import ONCE, RarityRules, read_rules
+from armylists.importers.nr_t9a.limits import ONCE, RarityRules
+from armylists.importers.nr_t9a.rarity import read_rules
 from armylists.importers.nr_t9a.summary import read_list
 from armylists.rules import parse_roster, validate
 from armylists.rules.reading.loader import build_book, load_system_part

@@ -19,16 +19,17 @@ import yaml
 
 from armylists.importers.nr_t9a.groups import (close_group, condition_swaps, inert_override, make_group, not_condition,
                                                 size_override, size_tag, unheld_condition, unit_amount)
-from armylists.importers.nr_t9a.limits import (Limits, all_refs, army_gates, condition_refs, is_choice, listed, norm_ref, percent_of,
-                                                ref_tag, refs_of, scaled_size, slug, unit_condition)
+from armylists.importers.nr_t9a.limits import (Alternatives, Limits, RarityRules, all_refs, army_gates, condition_refs, is_choice,
+                                                listed, norm_ref, percent_of, ref_tag, refs_of, scaled_size, slug, unit_condition)
 from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.profiles import height_of, height_rule, stat_override
-from armylists.importers.nr_t9a.rarity import (RarityRules, cap_raises, item_rarity, rarity_limit, rarity_override, shared_loosest,
+from armylists.importers.nr_t9a.rarity import (cap_raises, item_rarity, rarity_limit, rarity_override, shared_loosest,
                                                 unit_cost_limit)
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
+from armylists.importers.nr_t9a.state import ConverterState
 from armylists.importers.nr_t9a.variants import category_override, number_limits, option_prices, override_variants, share_options
-from armylists.importers.nr_t9a.weights import Alternatives, ref_weights
+from armylists.importers.nr_t9a.weights import ref_weights
 
 MAPPING = yaml.safe_load((Path(__file__).with_name("nr_t9a.yaml")).read_text(encoding="utf-8"))
 NUMERIC_MAX = 9  # a `numeric` option without a maxSize: taken up to this often (the data states none)
@@ -76,7 +77,10 @@ class Ctx:
     army: tuple = ()  # its `armyHasOption` values: only where the army has these (Daemon Legions' Envy gifts)
 
 
-class ArmyConverter:
+class ArmyConverter(ConverterState):
+    """One army file as a book (`convert`); the state it hands the other modules as `conv` is state.py's."""
+    mapped_categories = MAPPING["categories"]
+
     def __init__(self, data: dict, pools: dict[str, list[dict]], date: str, categories: frozenset[str] | None = None,
                  system: str = MAPPING["system"], heads: dict[str, dict] | None = None,
                  rarity_rules: RarityRules | None = None, profiles: dict | None = None):
@@ -181,10 +185,6 @@ class ArmyConverter:
         return book, self.report
 
     # -- a unit ------------------------------------------------------------------------------
-    def category(self, ref) -> str | None:
-        ref = ref[0] if isinstance(ref, list) and ref else ref
-        return MAPPING["categories"].get(ref) or self.own_cats.get(norm_ref(ref)) if isinstance(ref, str) else None
-
     def entry(self, unit: dict, container: str, ids: set) -> list[dict]:
         """The unit's entry; and where an `override` moves it to another category (`replaceCategory`) once
         it has so many models or one of its options, an entry of its own there (chosen by the summary's
@@ -203,17 +203,17 @@ class ArmyConverter:
         if category is None:
             category = MAPPING["other_category"]
         self.eid, self.options, self.groups, self.by_ref, self.discounts = eid, [], {}, {}, []
-        self.option_ids: set[str] = set()
-        self.pending: list[tuple[dict, dict, str | None]] = []  # conditions read once all options exist
+        self.option_ids = set()
+        self.pending = []  # conditions read once all options exist
         self.has_children: set[str] = set()
         self.priced_otherwise: set[int] = set()  # option nodes whose overrides are all other prices
-        self.prices: dict[str, list[str]] = {}  # an option's id -> its variants at other prices
-        self.consumed: set[int] = set()  # overrides read into a variant
+        self.prices = {}  # an option's id -> its variants at other prices
+        self.consumed = set()  # overrides read into a variant
         self.unit_refs = refs_of(unit)
         self.allowances: list[tuple[str, int, list]] = []
-        self.raised_caps: list[tuple] = []  # (tag, points, condition) of options raising the unit's cost cap
+        self.raised_caps = []  # (tag, points, condition) of options raising the unit's cost cap
         self.unit_height, self.mount_heights = height_of(unit, self.profiles), {}  # Heights, by a mount's tag (hasStat)
-        self.bounded_groups: dict[str, tuple] = {}  # a group whose bound an override changes -> (tag, limit) (groups.py)
+        self.bounded_groups = {}  # a group whose bound an override changes -> (tag, limit) (groups.py)
         self.entry_tags = tags  # the entry's, which a node may add to (groups.make_group)
         entry = {"id": eid, "name": unit["name"], "category": category, "troop_type": MAPPING["troop_type"],
                  "points": 0, "size": {"min": 1, "max": 1}}

@@ -1,5 +1,5 @@
 """Counts within one unit: the groups an option node's children form, their bounds and the overrides that
-change them, and a unit's own amount of a ref (`conv` is the army.py ArmyConverter converting the unit).
+change them, and a unit's own amount of a ref (`conv`: the converter's state, state.py, at the unit).
 
 A node's `maxSize`/`minSize` bound how many of its children a unit takes (a group of the entry); an
 `override` may set another bound where the unit has an option, has none, or the army has one (the Paths:
@@ -9,6 +9,7 @@ group at least). Such a bound is a count of the group's options in each unit (`g
 from __future__ import annotations
 
 from armylists.importers.nr_t9a.limits import GROUP_ANY, condition_refs, listed, ref_tag, slug, unit_condition, unit_holds
+from armylists.importers.nr_t9a.state import ConverterState
 
 # Keys an override may set that no price, bound or condition depends on: its texts and display.
 DISPLAY_KEYS = frozenset({"optionsLabel", "rules", "loses_rules", "logo", "description", "hide", "hidden",
@@ -38,7 +39,8 @@ def size_override(override: dict) -> bool:
             and bool({"maxSize", "minSize"} & set(changes)) and set(changes) <= {"maxSize", "minSize"} | DISPLAY_KEYS)
 
 
-def make_group(conv, node: dict, unchecked, parent: str | None, name: str) -> tuple[str | None, str | None]:
+def make_group(conv: ConverterState, node: dict, unchecked, parent: str | None, name: str
+               ) -> tuple[str | None, str | None]:
     """(the group the node's children form or None where they are free choices, the "not checked" tag of
     a bound the importer cannot read or `unchecked`)."""
     # `minSinze` (misspelt, once) is not read: New Recruit ignores it (Seekers priced without Vanguard)
@@ -67,7 +69,7 @@ def make_group(conv, node: dict, unchecked, parent: str | None, name: str) -> tu
     return gid, unchecked
 
 
-def _unread(conv, parent: str | None, construct: str) -> str:
+def _unread(conv: ConverterState, parent: str | None, construct: str) -> str:
     """The "not checked" tag of a group bound not read, on the group's options (the caller's) and on the
     option the group is under, or the unit: a list taking none of the group's options (a minimum) is told."""
     tag = conv.limits.not_understood(construct)
@@ -79,7 +81,7 @@ def _unread(conv, parent: str | None, construct: str) -> str:
     return tag
 
 
-def close_group(conv, gid: str | None) -> None:
+def close_group(conv: ConverterState, gid: str | None) -> None:
     """Once a group's options are made: their count in all (group_count) and an override's bounds
     (group_bound_tags)."""
     if gid:
@@ -87,7 +89,7 @@ def close_group(conv, gid: str | None) -> None:
         group_bound_tags(conv, gid)
 
 
-def group_count(conv, gid: str) -> None:
+def group_count(conv: ConverterState, gid: str) -> None:
     """A group whose options may be taken several times (`numeric` runes): its `maxSize` bounds how many
     are taken in all (Armour Runes: three, of one rune or of several), as a count of the unit's options."""
     members = [o for o in conv.options if o.get("group") == gid]
@@ -101,7 +103,8 @@ def group_count(conv, gid: str) -> None:
                      "entries": [conv.eid], "max": high})
 
 
-def group_bounds(conv, gid: str, name: str, node: dict, overrides: list[dict], parent: str | None) -> bool:
+def group_bounds(conv: ConverterState, gid: str, name: str, node: dict, overrides: list[dict],
+                 parent: str | None) -> bool:
     """A group's `maxSize` or `minSize` that an override changes where the unit has an option, has none, or
     the army has one: a count of the group's options in the unit, bounded by the group's own and by each
     override's where all its conditions hold, in order; a minimum on a group under an option, where the unit
@@ -146,14 +149,14 @@ def group_bounds(conv, gid: str, name: str, node: dict, overrides: list[dict], p
     return True
 
 
-def _parent_held(conv, parent: str, gid: str) -> dict:
+def _parent_held(conv: ConverterState, parent: str, gid: str) -> dict:
     """The condition that the unit has the option `parent` (tagged for it)."""
     tag = f"gp-{slug(conv.eid, 60)}-{gid}"
     next(o for o in conv.options if o["id"] == parent)["tags"].add(tag)
     return unit_holds([tag])
 
 
-def group_bound_tags(conv, gid: str) -> None:
+def group_bound_tags(conv: ConverterState, gid: str) -> None:
     """The tag of group_bounds' count on the group's options, once they are made; a minimum above their number
     is all of them (Ogre Khans' Hoardmaster: "at least 4" of three close combat weapons, the Hand Weapon
     besides, as New Recruit's lists take him)."""
@@ -169,7 +172,7 @@ def group_bound_tags(conv, gid: str) -> None:
                 m["value"] = min(m["value"], choices)
 
 
-def unit_amount(conv, option: dict, refs: list[str], amount) -> None:
+def unit_amount(conv: ConverterState, option: dict, refs: list[str], amount) -> None:
     """`hasNotOption: {refs, amount}` on an option carrying one of the refs (a Vampire's Blood Powers:
     not once the model has two): the options of the unit with this condition are at most `amount`. On an
     option without the refs (Infernal Dwarves' own Shield Breaker among the Keys to the Citadel, whose
@@ -197,7 +200,7 @@ def size_tag(ref: str) -> str:
     return "sz-" + slug(ref, 77)
 
 
-def unheld_condition(conv, option: dict, refs: list[str], keys: dict, own_tag: str) -> bool:
+def unheld_condition(conv: ConverterState, option: dict, refs: list[str], keys: dict, own_tag: str) -> bool:
     """`hasOption` of refs that no option of the unit carries, nor the unit. Where they are its size's (the
     "Number"'s refs, counted once a model: the entry's `model_tags`, `size_tag`), the option needs `amount` models (a
     Knight Banneret: eight knights); where another unit or option of the army carries them, it never holds in
@@ -220,7 +223,7 @@ def unheld_condition(conv, option: dict, refs: list[str], keys: dict, own_tag: s
     return False
 
 
-def not_condition(conv, option: dict, node: dict, refs: list[str], own_tag: str) -> list[str]:
+def not_condition(conv: ConverterState, option: dict, node: dict, refs: list[str], own_tag: str) -> list[str]:
     """`hasNotOption` of `refs` (no `amount`): the ids of the unit's other options carrying them, which the
     option excludes. Where the unit itself carries one (a Banner of Becalming: not for a `core_unit`), the
     option is refused in this unit, except where an override clearing the condition holds (Dread Elves' Eye
@@ -243,7 +246,7 @@ def not_condition(conv, option: dict, node: dict, refs: list[str], own_tag: str)
     return ids
 
 
-def condition_swaps(conv, option: dict, node: dict, own_tag: str, overrides: list[dict]) -> list[dict]:
+def condition_swaps(conv: ConverterState, option: dict, node: dict, own_tag: str, overrides: list[dict]) -> list[dict]:
     """An override setting the option's `hasOption` where the unit has another option (High Elves' Royal
     Huntsman, which needs Light Troops or a Lion Chariot: on Light Troops, a Great Weapon): where that
     condition holds, the option needs the new one too, a per-unit count. Read only where the condition

@@ -3,6 +3,10 @@ the engine's `tally_limit` params, and the constructs the importer does not unde
 
 Every ref of New Recruit's data becomes a tag (`ref_tag`) on the entry or option that carries it, so an
 army-wide count of a ref is a tally of its tag (docs/rule-types.md, `tally_limits`).
+
+The converter's state (state.py) holds three things of this module: the `Limits` it gathers, the
+`RarityRules` the data's rule text gives (rarity.py reads them), and the `Alternatives` some refs count as
+where the army has an option (weights.py finds them).
 """
 from __future__ import annotations
 
@@ -11,11 +15,13 @@ import math
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 GROUP_ANY = 99  # a group with a minimum and no maximum (army.py)
 
 UNCHECKED_TAG = "nr-unchecked-"
+ONCE = 0  # `per_points` of a rarity taken once per army, whatever the limit
 
 
 def slug(text: str, limit: int = 80) -> str:
@@ -330,3 +336,74 @@ class Limits:
                                "count": [tag], "max": 0}
                               for i, (tag, construct) in enumerate(sorted(self.unchecked_tags.items()))]}})
         return rules
+
+
+@dataclass(frozen=True)
+class RarityRules:
+    """How often a rarity may be taken and what one unit may cost, as the data's rule text of a date says
+    (rarity.read_rules); empty where it says nothing."""
+
+    per_points: dict[str, int] = field(default_factory=dict)  # rarity -> Army Points per one taken (ONCE: one)
+    unit_cost_cap: int | None = None  # no unit costs more, unless its entry or mount says another
+
+    def shifted(self, rarity, steps) -> str | None:
+        """The rarity `steps` along the text's scale, from the least rare (a `rarityModifier`: Vampire
+        Covenant's Shrieking Horror, Rare, is Extraordinary where a character rides one, +1; Vermin Swarm's
+        Legionary Drill Team Uncommon under a Stygian Overseer, -1); None off the scale or for no number."""
+        scale = sorted(self.per_points, key=lambda r: (self.per_points[r] == ONCE, self.per_points[r]))
+        if rarity not in scale or type(steps) is not int or not 0 <= scale.index(rarity) + steps < len(scale):
+            return None
+        return scale[scale.index(rarity) + steps]
+
+    def bound(self, rarity) -> dict | None:
+        """A `tally_limit`'s bounds for one rarity: {max} or {max: 0, modifiers: [+1 per so many points]}."""
+        per = self.per_points.get(rarity) if isinstance(rarity, str) else None
+        if per is None:
+            return None
+        if per == ONCE:
+            return {"max": 1}
+        return {"max": 0, "modifiers": [{"target": "max", "op": "increment", "value": 1,
+                                         "repeat": {"limit": True, "per": per, "round_up": True}}]}
+
+
+class Alternatives:
+    """The refs counted otherwise where the army has an option, and what each counts there (found by
+    weights.ref_weights while the army's units are read, then `split` once all are)."""
+
+    def __init__(self):
+        self.found: dict[str, tuple[str, object]] = {}  # alternative tag -> (the ref's tag, the army's condition)
+
+    def tag(self, tag: str, condition) -> str:
+        key = slug("-".join(sorted(r for refs, _ in condition_refs(condition) for r in refs)), 30)
+        alt = f"{tag}.if-{key}"
+        self.found.setdefault(alt, (tag, condition))
+        return alt
+
+    def split(self, entries: list[dict], limits: Limits) -> None:
+        """Every entry and option counting a ref counts its alternative too (at its weight, unless its own
+        override gave another or took the ref away: `_no_alt`), and each army limit of the ref is made twice
+        (`gated`)."""
+        nodes = entries + [o for e in entries for o in e.get("options", ())]
+        for alt, (tag, _) in self.found.items():
+            for node in nodes:
+                for key in ("tags", "model_tags"):
+                    have = node.get(key) or []
+                    if tag in have and alt not in have and alt not in node.get("_no_alt", ()):
+                        node[key] = sorted(set(have) | {alt})
+                        weight = (node.get("tag_weights") or {}).get(tag)
+                        if weight is not None:
+                            node["tag_weights"] = {**node["tag_weights"], alt: weight}
+        for node in nodes:
+            node.pop("_no_alt", None)
+        made = {}
+        for key, limit in limits.limits.items():
+            alts = [(alt, tag, cond) for alt, (tag, cond) in self.found.items() if tag in limit["count"]]
+            if not alts or limit.get("scope") == "unit":
+                made[key] = limit
+                continue
+            whens = [army_condition(cond) for _, _, cond in alts]
+            made[key] = {"id": limit["id"], **gated(limit, None, whens)}
+            for (alt, tag, _), when in zip(alts, whens):
+                other = {**limit, "count": sorted((set(limit["count"]) - {tag}) | {alt})}
+                made[key + "-" + slug(alt, 20)] = {"id": f"{limit['id']}-{slug(alt, 30)}", **gated(other, when, [])}
+        limits.limits = made

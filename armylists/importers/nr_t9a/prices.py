@@ -13,9 +13,10 @@ enchantment's "not with another enchantment" by "not once the unit holds two": a
 from __future__ import annotations
 
 from armylists.importers.nr_t9a.limits import refs_of, slug
+from armylists.importers.nr_t9a.state import ConverterState
 
 
-def group_rules(conv, node: dict, first: int, table: dict) -> None:
+def group_rules(conv: ConverterState, node: dict, first: int, table: dict) -> None:
     """Where `node` carries a ref of `table`, the options made below it (conv.options from `first` on:
     the node itself where it is an option, its children, the pools it pulls in) are that rule's set."""
     for ref in refs_of(node):

@@ -5,11 +5,12 @@ mount's where that is greater (a character on a dragon is as tall as the dragon)
 setting another `hasStat` where the unit has an option is read too (Vampire Counts' Eternity Gem: any Height
 on a Monstrous Revenant, `hasStat: {}`). Other stats (`{defense: {Re: "5"}, type: ">"}`) are not read: named.
 
-`conv` is the army.py ArmyConverter converting the unit (its Height, its mounts' Heights, its limits).
+`conv` is the converter's state (state.py) at the unit: its Height, its mounts' Heights, its limits.
 """
 from __future__ import annotations
 
 from armylists.importers.nr_t9a.limits import condition_refs, ref_tag, slug, unit_holds
+from armylists.importers.nr_t9a.state import ConverterState
 
 
 def height_of(node: dict, profiles: dict) -> int | None:
@@ -45,7 +46,7 @@ def _allowed(stat) -> tuple[set[str], bool] | None:
     return {str(h) for h in next(iter(heights.values()))}, "values" in heights
 
 
-def height_rule(conv, option: dict, stat, overrides: list[dict]) -> str | None:
+def height_rule(conv: ConverterState, option: dict, stat, overrides: list[dict]) -> str | None:
     """A unit limit: the option at most 0 times where the model's Height (with the mount it takes) is not
     one the `hasStat` allows, or an override's where its condition holds. Returns the tag the option
     carries, or a "not checked" tag for another stat or a unit of no known Height."""

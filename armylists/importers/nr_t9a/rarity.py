@@ -7,15 +7,16 @@ Legendary one once whatever the size), and from 2024-12 until 2026-01 a cap on w
 (600 points), which an entry's or a mount's `maxUnitCost` replaces. Where the text of a date states none
 of this, nothing is bounded by it (docs/import-nr-t9a.md, "Rarity and the unit cost cap").
 
-`conv` is the army.py ArmyConverter converting the army (its limits, its mounts).
+`conv` is the converter's state (state.py: its limits, its mounts, the rule text's rarities).
 """
 from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, field
 
-from armylists.importers.nr_t9a.limits import army_condition, condition_refs, listed, slug, unit_condition, unit_holds
+from armylists.importers.nr_t9a.limits import (ONCE, RarityRules, army_condition, condition_refs, listed, slug,
+                                                unit_condition, unit_holds)
+from armylists.importers.nr_t9a.state import ConverterState
 
 RULE_ID = "rulebook-build_an_army"
 RULE_NUMBER_CHARS = 9  # a number of the text is read up to so many characters ("1,000"); a longer one is none
@@ -24,32 +25,6 @@ _PER = re.compile(r"([A-Z][a-z]+)\s*:\s*these\s+(?:unit\s+entries|items)\s+are\s
 _ONCE = re.compile(r"([A-Z][a-z]+)\s*:\s*these\s+items\s+can\s+only\s+(?:ever\s+)?be\s+taken\s+once\s+per\s+army", re.I)
 _CAP = re.compile(r"(?:no\s+unit\s+can\s+have\s+a\s+points\s+cost\s+above|a\s+unit\s+can\s+cost\s+no\s+more\s+tha[nt]?)"
                   rf"\s+(\d[\d,]{{0,{RULE_NUMBER_CHARS - 1}}})\b", re.I)
-ONCE = 0  # `per_points` of a rarity taken once per army, whatever the limit
-
-
-@dataclass(frozen=True)
-class RarityRules:
-    per_points: dict[str, int] = field(default_factory=dict)  # rarity -> Army Points per one taken (ONCE: one)
-    unit_cost_cap: int | None = None  # no unit costs more, unless its entry or mount says another
-
-    def shifted(self, rarity, steps) -> str | None:
-        """The rarity `steps` along the text's scale, from the least rare (a `rarityModifier`: Vampire
-        Covenant's Shrieking Horror, Rare, is Extraordinary where a character rides one, +1; Vermin Swarm's
-        Legionary Drill Team Uncommon under a Stygian Overseer, -1); None off the scale or for no number."""
-        scale = sorted(self.per_points, key=lambda r: (self.per_points[r] == ONCE, self.per_points[r]))
-        if rarity not in scale or type(steps) is not int or not 0 <= scale.index(rarity) + steps < len(scale):
-            return None
-        return scale[scale.index(rarity) + steps]
-
-    def bound(self, rarity) -> dict | None:
-        """A `tally_limit`'s bounds for one rarity: {max} or {max: 0, modifiers: [+1 per so many points]}."""
-        per = self.per_points.get(rarity) if isinstance(rarity, str) else None
-        if per is None:
-            return None
-        if per == ONCE:
-            return {"max": 1}
-        return {"max": 0, "modifiers": [{"target": "max", "op": "increment", "value": 1,
-                                         "repeat": {"limit": True, "per": per, "round_up": True}}]}
 
 
 def read_rules(ruledefs) -> RarityRules:
@@ -79,14 +54,14 @@ def rarity_override(override: dict) -> bool:
             and set(changes) == {"rarity"} and bool(condition_refs(override["armyHasOption"])))
 
 
-def rarity_limit(conv, node: dict, tag: str, name: str, overrides: list[dict], what: str = "unit",
+def rarity_limit(conv: ConverterState, node: dict, tag: str, name: str, overrides: list[dict], what: str = "unit",
                  lifted: list[dict] = ()) -> str | None:
     """An army-wide limit on the selections tagged `tag` (a unit entry, or what shares the node's
     `sharedRarity`) by the node's rarity and the rarity overrides' under their conditions; none where one of
     the node's `lifted` overrides gives it an `armyHasNotOption` of its own (Orcs and Goblins' Headhunters
     under a Darrmu: at most 6, though Uncommon). Returns the tag the node carries, or a "not checked" tag
     where its rarity is one the rule text does not give."""
-    rules: RarityRules = conv.rarity_rules
+    rules = conv.rarity_rules
     written, step = node.get("rarity"), node.get("rarityModifier") or 0
     rarity = rules.shifted(written, step)
     base = rules.bound(rarity)
@@ -112,9 +87,10 @@ def rarity_limit(conv, node: dict, tag: str, name: str, overrides: list[dict], w
     return tag
 
 
-def unit_cost_limit(conv, unit: dict, own_tag: str, entries: list[str], raised: list[tuple[str, int]]) -> bool:
-    """A unit's points at most its `maxUnitCost`, else the rule text's general cap; `raised`: (tag, points)
-    of its options that allow another (a mount's `maxUnitCost`: a character on a Griffon up to 700).
+def unit_cost_limit(conv: ConverterState, unit: dict, own_tag: str, entries: list[str],
+                    raised: list[tuple[str, int, dict | None]]) -> bool:
+    """A unit's points at most its `maxUnitCost`, else the rule text's general cap; `raised`: (tag, points,
+    condition) of its options that allow another (a mount's `maxUnitCost`: a character on a Griffon up to 700).
     Returns whether a limit was made (the entry then carries `own_tag`)."""
     if conv.rarity_rules.unit_cost_cap is None:
         return False  # the text states no such rule: New Recruit's 2026 lists exceed the data's maxUnitCost freely
@@ -130,7 +106,7 @@ def unit_cost_limit(conv, unit: dict, own_tag: str, entries: list[str], raised: 
     return True
 
 
-def cap_raises(conv, node: dict, oid: str) -> set[str]:
+def cap_raises(conv: ConverterState, node: dict, oid: str) -> set[str]:
     """An option's (or its mount's) `maxUnitCost`: with it the unit may cost so much (`conv.raised_caps`,
     bounded by unit_cost_limit), and more where an override says so where the unit has an option (Kingdom
     of Equitaine's Fey Steed and Hippogriff: 700, 800 with Sainted; the override is read: `conv.consumed`).
@@ -152,7 +128,7 @@ def cap_raises(conv, node: dict, oid: str) -> set[str]:
 
 # -- Special Items (the pools' options) ------------------------------------------------------------
 
-def item_bound(conv, rarity) -> dict | None:
+def item_bound(conv: ConverterState, rarity) -> dict | None:
     """A pool item's bounds by its rarity: the rule text's, or where the data of the date has no such text
     (2024), nr_t9a.yaml's `rarity_max` (`conv.rarity_max`), measured on the lists (docs/import-nr-t9a.md)."""
     if conv.rarity_rules.per_points:
@@ -161,7 +137,7 @@ def item_bound(conv, rarity) -> dict | None:
     return None if most is None else {"max": most}
 
 
-def _looseness(conv, rarity) -> float | None:
+def _looseness(conv: ConverterState, rarity) -> float | None:
     """How loose a rarity's bound is, to compare two (None: no bound)."""
     bound = item_bound(conv, rarity)
     if bound is None:
@@ -171,7 +147,7 @@ def _looseness(conv, rarity) -> float | None:
     return bound["max"] if not conv.rarity_rules.per_points else 1
 
 
-def shared_loosest(conv, pools: dict[str, list[dict]]) -> dict[str, str | None]:
+def shared_loosest(conv: ConverterState, pools: dict[str, list[dict]]) -> dict[str, str | None]:
     """Item name -> the rarity bounding a `shared` item: one defined both in the army's pool and in an
     included file (Orcs and Goblins' Banner of Courage: 20 pts and Legendary in the army's, 0 pts and
     Uncommon in special.json) is one item, taken as often as its loosest definition allows (None: no
@@ -187,7 +163,7 @@ def shared_loosest(conv, pools: dict[str, list[dict]]) -> dict[str, str | None]:
     return {name: rarity for name, (_, rarity) in found.items()}
 
 
-def item_rarity(conv, node: dict, overrides: list[dict], lifted: list[dict]) -> set[str]:
+def item_rarity(conv: ConverterState, node: dict, overrides: list[dict], lifted: list[dict]) -> set[str]:
     """An option's `rarity` as an army-wide limit: a pool item's (or its `shared` bound) on the item by
     name; another option's (Ambush, Extraordinary Specimen; a mount's, from the unit its `refopt` brings) on
     the unit entry's option (a Rare Ambush: two Wildhorn Herds and two Longhorn Herds may take it), or on all

@@ -1,19 +1,20 @@
 """What New Recruit's `override`s change where a unit (or the army) has an option or so many models: an
 entry of its own in another category (`replaceCategory`) or at another unit cost, model cost or size, and
 a category's percent (`category_override`).
-`conv` is the army.py ArmyConverter converting the unit (its options by ref, its categories, its limits)."""
+`conv` is the converter's state (state.py) at the unit: its options by ref, its categories, its limits."""
 from __future__ import annotations
 
 from armylists.importers.nr_t9a.groups import inert_override, size_override
 from armylists.importers.nr_t9a.limits import (army_condition, army_gates, condition_refs, listed, norm_ref, ref_tag, refs_of,
                                                 scaled_size, slug, unit_holds)
+from armylists.importers.nr_t9a.state import ConverterState
 
 # What an override may change in an entry of its own for units with one of their options (with_option).
 VARIANT_KEYS = {"unit": {"cost", "replaceCategory"}, "size": {"minSize", "maxSize"},
                 "number": {"cost", "minSize", "maxSize"}}  # the Number's own bounds are its children's: loosened
 
 
-def with_option(conv, entry: dict, ref: str, changes: dict, sized: bool, ids: set) -> dict:
+def with_option(conv: ConverterState, entry: dict, ref: str, changes: dict, sized: bool, ids: set) -> dict:
     """The unit as an override makes it where it has one of its options (Black Cloaks as Covert
     Operatives: another unit cost, model cost and minimum size): an entry of its own that requires an
     option carrying `ref`, while the unit's own entry refuses it."""
@@ -40,7 +41,8 @@ def with_option(conv, entry: dict, ref: str, changes: dict, sized: bool, ids: se
     return variant
 
 
-def moved(conv, override: dict, entry: dict, size_group: dict | None, ids: set, entry_extra=()) -> dict | None:
+def moved(conv: ConverterState, override: dict, entry: dict, size_group: dict | None, ids: set, entry_extra=()
+          ) -> dict | None:
     """An entry for the unit in the category an override's `replaceCategory` moves it to (at the unit cost
     it may also set: Giant Rats), or None. The override's condition is `hasOption` (so many models, or one
     of its options) or `hasNotOption` (Saurian Raptor Packs are Core unless they take an option counting
@@ -91,7 +93,7 @@ def moved(conv, override: dict, entry: dict, size_group: dict | None, ids: set, 
     return variant
 
 
-def extra_by_option(conv, override: dict, tags: list) -> None:
+def extra_by_option(conv: ConverterState, override: dict, tags: list) -> None:
     """`extraCategories` where the unit has an option: the option carries the category's tag."""
     for refs, _ in condition_refs(override.get("hasOption")):
         for ref in refs:
@@ -104,7 +106,7 @@ def extra_by_option(conv, override: dict, tags: list) -> None:
                         option["tags"] = sorted(set(option["tags"]) | set(extra))
 
 
-def category_override(conv, cat: dict, ours: str, ref: str, low, high) -> bool:
+def category_override(conv: ConverterState, cat: dict, ours: str, ref: str, low, high) -> bool:
     """A category whose percent an `override` changes where the army has an option (Ogre Khans' Core
     at 20% with a Wildheart): the points of its units as a tally with that modifier. False where the
     override says something else."""
@@ -133,7 +135,7 @@ def category_override(conv, cat: dict, ours: str, ref: str, low, high) -> bool:
 PRICE_KEYS = {"cost", "hide", "countAsLeaf"}  # what an option's override of its price may also set (display, allowance)
 
 
-def option_prices(conv, option: dict, node: dict, factor: float, allowance: str | None) -> bool:
+def option_prices(conv: ConverterState, option: dict, node: dict, factor: float, allowance: str | None) -> bool:
     """An option priced otherwise where the unit has an option (a ref): the same option at that price, which
     requires that option while the option at its own price refuses it; True where every override of the
     node is such a price. The ref may be a child's: Daemon Legions' "Guiding Mirrored Scales" (60 pts) under
@@ -187,7 +189,7 @@ def _pushed_refs(override: dict) -> set[str] | None:
     return {ref_tag(r) for r in refs}
 
 
-def size_by_army(conv, entry: dict, override: dict) -> bool:
+def size_by_army(conv: ConverterState, entry: dict, override: dict) -> bool:
     """The unit's size bounds an override of its size group sets where the army has an option (Undying
     Dynasties under a Terracotta Army: a unit of at most 6): a per-unit count of its models (a tag of the
     entry's `model_tags`), bounded so where the army has the ref. False where the override says more."""
@@ -216,7 +218,7 @@ def share_options(entry: dict, variants: list[dict], size_mults: dict[str, str])
                                   if o["id"] in size_mults else o for o in variant["options"]]
 
 
-def number_limits(conv, own_tag: str, name: str) -> list[str]:
+def number_limits(conv: ConverterState, own_tag: str, name: str) -> list[str]:
     """The Number's `armyHasNotOption`: so many models of the unit in the army (Dread Elves' Gorgons at most
     4, Daemon Legions' Imps 40; its refs are the entry's `model_tags`, counted once a model), and its
     `override` of it where the army has an option (Iron Orc Chariots: 4 under a Tribe Leader, not 2). These
@@ -229,8 +231,8 @@ def number_limits(conv, own_tag: str, name: str) -> list[str]:
     return [own_tag] + conv.limits.army_has_not(number.get("armyHasNotOption"), refs_of(number), own_tag, name, gates)
 
 
-def override_variants(conv, unit: dict, entry: dict, size_group: dict | None, overrides: list[dict], ids: set,
-                      tags: list) -> list[dict]:
+def override_variants(conv: ConverterState, unit: dict, entry: dict, size_group: dict | None, overrides: list[dict],
+                      ids: set, tags: list) -> list[dict]:
     """The entries of its own a unit's `override`s make (another category at so many models or with an
     option: `moved`; another price or size with an option: `with_option`); an override that does anything
     else is named in `tags` as not checked, one adding categories through an option tags that option."""

@@ -3,20 +3,21 @@ Bombardiers count five Hired Guns, a Vermin Swarm option half a model of small a
 `tag_weights`; and where an `override` gives the node other refs while the army has an option (High Elves
 in a Dragon army: a Phoenix counts two Ancient Allies, a dragon one, the other way round otherwise), a tag
 of its own for the ref's count there, and each limit of that ref made twice: on the usual count where the
-army lacks the option, on the other where it has it (`Alternatives.split`).
+army lacks the option, on the other where it has it (limits.py: `Alternatives.split`).
 
-`conv` is the army.py ArmyConverter converting the army (its limits, the overrides it has read).
+`conv` is the converter's state (state.py: its limits, the overrides it has read).
 """
 from __future__ import annotations
 
 import math
 
-from armylists.importers.nr_t9a.limits import army_condition, condition_refs, gated, listed, ref_tag, slug
+from armylists.importers.nr_t9a.limits import condition_refs, listed, ref_tag
+from armylists.importers.nr_t9a.state import ConverterState
 
 MAX_WEIGHT = 1000  # a weight read (the data's largest is 10); past it, or not a positive number: named
 
 
-def _weights(conv, refs) -> dict[str, float] | None:
+def _weights(conv: ConverterState, refs) -> dict[str, float] | None:
     """tag -> weight of a `refs` list (a plain ref: 1); None for one that is not a list."""
     if not isinstance(refs, list):
         return None
@@ -34,7 +35,7 @@ def _weights(conv, refs) -> dict[str, float] | None:
     return found
 
 
-def ref_weights(conv, tags, *nodes: dict) -> dict:
+def ref_weights(conv: ConverterState, tags, *nodes: dict) -> dict:
     """The nodes' weighted refs as {"tag_weights": {...}} (empty where all weigh one). An override setting
     the node's refs where the army has an option: the refs whose weight it changes get a tag of their own
     with the override's weight, added to `tags` (a list or set), and the override is read (`conv.consumed`);
@@ -63,45 +64,3 @@ def ref_weights(conv, tags, *nodes: dict) -> dict:
                         dropped.append(alt)
             conv.consumed.add(id(o))
     return {**({"tag_weights": weights} if weights else {}), **({"_no_alt": dropped} if dropped else {})}
-
-
-class Alternatives:
-    """The refs counted otherwise where the army has an option, and what each counts there."""
-
-    def __init__(self):
-        self.found: dict[str, tuple[str, object]] = {}  # alternative tag -> (the ref's tag, the army's condition)
-
-    def tag(self, tag: str, condition) -> str:
-        key = slug("-".join(sorted(r for refs, _ in condition_refs(condition) for r in refs)), 30)
-        alt = f"{tag}.if-{key}"
-        self.found.setdefault(alt, (tag, condition))
-        return alt
-
-    def split(self, entries: list[dict], limits) -> None:
-        """Every entry and option counting a ref counts its alternative too (at its weight, unless its own
-        override gave another or took the ref away: `_no_alt`), and each army limit of the ref is made twice
-        (`gated`)."""
-        nodes = entries + [o for e in entries for o in e.get("options", ())]
-        for alt, (tag, _) in self.found.items():
-            for node in nodes:
-                for key in ("tags", "model_tags"):
-                    have = node.get(key) or []
-                    if tag in have and alt not in have and alt not in node.get("_no_alt", ()):
-                        node[key] = sorted(set(have) | {alt})
-                        weight = (node.get("tag_weights") or {}).get(tag)
-                        if weight is not None:
-                            node["tag_weights"] = {**node["tag_weights"], alt: weight}
-        for node in nodes:
-            node.pop("_no_alt", None)
-        made = {}
-        for key, limit in limits.limits.items():
-            alts = [(alt, tag, cond) for alt, (tag, cond) in self.found.items() if tag in limit["count"]]
-            if not alts or limit.get("scope") == "unit":
-                made[key] = limit
-                continue
-            whens = [army_condition(cond) for _, _, cond in alts]
-            made[key] = {"id": limit["id"], **gated(limit, None, whens)}
-            for (alt, tag, _), when in zip(alts, whens):
-                other = {**limit, "count": sorted((set(limit["count"]) - {tag}) | {alt})}
-                made[key + "-" + slug(alt, 20)] = {"id": f"{limit['id']}-{slug(alt, 30)}", **gated(other, when, [])}
-        limits.limits = made
