@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from armylists.lists.saved.access import get_list_for_user, get_rw_list_for_user
+from armylists.lists.saved.access import get_list_for_user
 from armylists.lists.saved.history import compare_revisions, diff_sentences, history, preview, upgrade_target
 from armylists.lists.saved.stored import Loaded, Unavailable, load, save_edit
 from armylists.models import MAX_REVISION
@@ -25,9 +25,9 @@ class UpgradeForm(forms.Form):
 @login_required
 @require_GET
 def list_history(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list, can_edit = get_list_for_user(request, pk)
+    army_list = get_list_for_user(request, pk)
     steps = history(army_list)
-    context = {"army_list": army_list, "can_edit": can_edit, "steps": steps,
+    context = {"army_list": army_list, "steps": steps,
                "compare_from": steps[1].revision if len(steps) > 1 else "", "compare_to": steps[0].revision if steps else ""}
     first, second = request.GET.get("from", ""), request.GET.get("to", "")
     status = 200
@@ -50,7 +50,7 @@ def list_history(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def list_upgrade(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = get_rw_list_for_user(request, pk)
+    army_list = get_list_for_user(request, pk)
     try:
         loaded = load(army_list)
     except Unavailable as exc:

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armylists.lists.saved import edits
-from armylists.lists.saved.access import get_list_for_user, get_rw_list_for_user, get_shared_list
+from armylists.lists.saved.access import get_list_for_user, get_shared_list
 from armylists.lists.library.catalogue import book_name, disk_library, get_book, listed_books, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.exports.registry import Listed, download_links, export, file_stem, find, stored_document_json
@@ -117,13 +117,13 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
 @login_required
 @require_GET
 def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list, can_edit = get_list_for_user(request, pk)
+    army_list = get_list_for_user(request, pk)
     try:
         loaded = load(army_list)
     except Unavailable as exc:
         return unavailable(request, army_list, str(exc))
     context = _read_only_context(request, loaded, reverse("list-download", args=[pk, "x"])[:-2])
-    context.update(can_edit=can_edit, share_url=_share_url(request, army_list))
+    context.update(can_edit=True, share_url=_share_url(request, army_list))
     return render(request, "lists/list_detail.html", context)
 
 
@@ -153,7 +153,7 @@ def _share_url(request: HttpRequest, army_list: ArmyList) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def rename_list(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = get_rw_list_for_user(request, pk)
+    army_list = get_list_for_user(request, pk)
     if request.method == "POST":
         form = RenameForm(request.POST)
         if form.is_valid():
@@ -190,7 +190,7 @@ def rename_list(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = get_rw_list_for_user(request, pk)
+    army_list = get_list_for_user(request, pk)
     try:
         loaded = load(army_list)
     except Unavailable as exc:
@@ -206,7 +206,7 @@ def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def delete_list(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = get_rw_list_for_user(request, pk)
+    army_list = get_list_for_user(request, pk)
     if request.method == "POST":
         army_list.delete()
         return redirect("my-lists")
@@ -216,7 +216,7 @@ def delete_list(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def share_list(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = get_rw_list_for_user(request, pk)
+    army_list = get_list_for_user(request, pk)
     form = ShareForm(request.POST)
     if not form.is_valid():
         raise Http404("Unknown sharing action.")
@@ -262,7 +262,7 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
 @login_required
 @require_GET
 def download(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    army_list, _ = get_list_for_user(request, pk)
+    army_list = get_list_for_user(request, pk)
     return _download(request, army_list, fmt, _share_url(request, army_list) or None)
 
 

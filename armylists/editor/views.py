@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from armylists.lists.saved import edits
 from armylists.lists.trees import tree_lists
-from armylists.lists.saved.access import get_rw_list_for_user
+from armylists.lists.saved.access import get_list_for_user
 from armylists.lists.offers.entries import cost_as_added
 from armylists.lists.library.catalogue import listed_books, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
@@ -164,7 +164,7 @@ def _catalogue_of(loaded: Loaded, query: str) -> list[dict[str, Any]]:
 @login_required
 @require_GET
 def editor(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = get_rw_list_for_user(request, pk)
+    army_list = get_list_for_user(request, pk)
     try:
         loaded = load(army_list)
     except Unavailable as exc:
@@ -185,7 +185,7 @@ def run_edit(request: HttpRequest, pk: int, make_form: Callable[[Loaded], forms.
     `change(loaded, form)` (a valid form) returns the new roster and the unit to show open afterwards (and
     optionally what to say: {"message": ..., "refresh_catalogue": True}); `errors_at(form)` says where a bad form's errors are shown (context for `render_editor`).
     """
-    army_list = get_rw_list_for_user(request, pk)
+    army_list = get_list_for_user(request, pk)
     try:
         loaded = load(army_list)
     except Unavailable as exc:

@@ -11,22 +11,14 @@ from django.http import Http404, HttpRequest
 from armylists.models import ArmyList
 
 
-def get_list_for_user(request: HttpRequest, pk: int) -> tuple[ArmyList, bool]:
-    """The list with `pk` if the request's user may see it, and whether they may edit it; else 404."""
+def get_list_for_user(request: HttpRequest, pk: int) -> ArmyList:
+    """The list with `pk` if it is the request's user's own (whoever may see a list may edit it); else 404."""
     user = request.user
     if user.is_authenticated:
         found = ArmyList.objects.filter(pk=pk, owner_id=user.pk).first()
         if found is not None:
-            return found, True
+            return found
     raise Http404("No such list.")
-
-
-def get_rw_list_for_user(request: HttpRequest, pk: int) -> ArmyList:
-    """The list if the user may edit it; 404 when they may not even see it."""
-    army_list, can_edit = get_list_for_user(request, pk)
-    if not can_edit:
-        raise Http404("No such list.")
-    return army_list
 
 
 def get_shared_list(token: str) -> ArmyList:
