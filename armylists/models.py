@@ -323,7 +323,7 @@ class EventJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # Crash recovery (events/job_recovery.py): a running job writes `heartbeat_at` as it goes; one not heard
+    # Crash recovery (events/jobs.py: recover_stale_jobs): a running job writes `heartbeat_at` as it goes; one not heard
     # from for EVENT_JOB_STALE_SECONDS lost its worker. `attempt` counts its runs; a run whose attempt is
     # no longer the row's (it was given up and run again) writes nothing.
     heartbeat_at = models.DateTimeField(null=True, blank=True)

@@ -1,4 +1,4 @@
-"""API tokens a user lists, names, creates and revokes, on the site (views/tokens.py) and through the
+"""API tokens a user lists, names, creates and revokes, on the site (accounts/token_views.py) and through the
 API (api/tokens.py). django-rest-knox keeps only a hash of each token; the token itself is shown once,
 when it is made. `token_key` (its first 15 characters, not enough to use it) names it in addresses."""
 from __future__ import annotations

@@ -297,7 +297,7 @@ class UnitForm(RevisionForm):
         return data
 
     def changes(self) -> dict[str, Any]:
-        """The fields submitted, as the edit `list_edits.update_unit` applies to the unit as saved now.
+        """The fields submitted, as the edit `edits.update_unit` (lists/saved/edits.py) applies to the unit as saved now.
 
         Options, the command group and the rest start from the unit's current choices, so a form of
         one field changes that field only."""

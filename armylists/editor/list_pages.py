@@ -1,5 +1,5 @@
 """A player's lists: "My lists", a new list, the read-only page, rename, clone, delete, sharing and
-downloads. The editor's own edits are in `views/editor.py`."""
+downloads. The editor's own edits are in `editor/views.py`."""
 from __future__ import annotations
 
 from typing import Any

@@ -43,7 +43,7 @@ def category_bounds(c: Any, unit: str) -> str:
 
 def report_panel(report: Report, unit_names: dict[str, str] | None = None, link_prefix: str = "",
                  system: System | None = None, data_as_of: dict | None = None) -> dict[str, Any]:
-    """The context of `lists/report_panel.html`; `unit_names` names units for the violation links and
+    """The context of `lists/list_report.html`; `unit_names` names units for the violation links and
     `system` gives the words rule sources are shown in.
 
     Shown at once: the totals, the categories, what is broken and the counts that say something (a

@@ -136,7 +136,7 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
 def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = None, status: int = 200,
                   changed: set[str] | None = None, **kwargs: Any) -> HttpResponse:
     """The whole page, or for htmx the part that changes (units, settings, report panel); with `changed`
-    (editor_changes.py), only those units' cards, the headings, the status and the report panel."""
+    (editor/changes.py), only those units' cards, the headings, the status and the report panel."""
     report = report or validate_roster(loaded.book, loaded.roster)
     context = editor_context(request, loaded, report, forms_for=changed, **kwargs)
     if request.htmx and changed is not None:

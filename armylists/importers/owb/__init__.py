@@ -1,6 +1,6 @@
 """Old World Builder's datasets as books of our format: one book per army, one common item list.
 
-    dataset = read_dataset(Path("old-world-builder"))   # owb_data: read and shape-checked
+    dataset = read_dataset(Path("old-world-builder"))   # data.py: read and shape-checked
     conversion = convert(dataset, system)                # plain dicts in our format, and a report per army
     books = check(conversion, system)                    # every file through the engine's own loader
 

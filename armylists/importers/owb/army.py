@@ -1,8 +1,8 @@
 """One OWB army as one book dict of our format (used by `owb.convert`).
 
 `ArmyConverter` gathers the army's units (and the mercenaries it hires from other armies' files), makes
-one entry per unit with `owb_units.plan_unit`, then its items and allowances (`owb_magic`), its rules
-per composition and the `unchecked` lines (`owb_rules`), and assembles the book.
+one entry per unit with `units.plan_unit`, then its items and allowances (`magic.py`), its rules
+per composition and the `unchecked` lines (`rules.py`), and assembles the book.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Magic items of an OWB army: its item groups as our items, and each model's item allowance.
 
-`MagicMixin` is part of `owb_army.ArmyConverter` (it reads the converter's dataset, compositions and
+`MagicMixin` is part of `army.ArmyConverter` (it reads the converter's dataset, compositions and
 item groups, and records notes for the book's `unchecked`).
 
 - OWB's allowances per unit (`items`: several slots, each with types and `maxPoints`, 0 for no limit;

@@ -1,6 +1,6 @@
 """Rules and `unchecked` lines of an OWB army's book.
 
-`RulesMixin` is part of `owb_army.ArmyConverter`. Rules are gathered per OWB composition (the army's
+`RulesMixin` is part of `army.ArmyConverter`. Rules are gathered per OWB composition (the army's
 own id is the Grand Army), then placed: the Grand Army's are the book's `rules`; another composition
 replaces those it does not share (and the system's category percentages, which OWB's data does not
 give for it) and adds its own. What is not offered in a composition is one `count` rule (at most 0)

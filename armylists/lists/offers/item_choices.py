@@ -187,7 +187,7 @@ OUT_OF_REACH = "out of reach"  # not a category the model may take at all: not l
 
 def _why_not(item: Item, unit: Unit, kind: str, access: ItemAccess, is_bsb: bool, army: Army) -> str:
     """Why the model may not take the item, in a player's words ("Wizards only"), by the engine's item
-    eligibility (checks.item_eligibility) asked before it is chosen; "" when it may."""
+    eligibility (checks.items.item_eligibility) asked before it is chosen; "" when it may."""
     cat = army.system.item_categories[item.category]
     limits = item.restrictions
     if cat.standard:

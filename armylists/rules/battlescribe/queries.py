@@ -4,7 +4,7 @@ A condition, a repeat and a constraint all ask one question: in this scope (self
 force, roster, primary-category, primary-catalogue, or an entry, category or force entry by id), how
 many selections (or forces, or how much of a cost type) of `childId` are there? `shared` decides whether
 a selection reached through a link counts by its entry's own id (true) or only by the link path's id
-(false, docs/shared-flag-semantics.md); `includeChildSelections` counts below the direct children,
+(false, battlescribe-spec docs/shared-flag-semantics.md); `includeChildSelections` counts below the direct children,
 `includeChildForces` counts child forces too. Costs read each selection's last evaluated state.
 """
 from __future__ import annotations

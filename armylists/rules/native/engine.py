@@ -89,7 +89,7 @@ class _UnitRules(tuple):
     (index, rule, function, needs_army)."""
     indexes: frozenset[int]
     by_index: dict[int, tuple[Rule, object]]
-    selectors: tuple  # the selectors the other rules' parameters name (checks.SELECTOR), with their predicates
+    selectors: tuple  # the selectors the other rules' parameters name (checks.registry.SELECTOR), with their predicates
 
 
 _SELECTOR_REF = "#/$defs/selector"

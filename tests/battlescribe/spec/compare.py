@@ -3,7 +3,7 @@
 Kinds: `legal` (errors were expected and none found), `illegal` (none expected, some found), `cost` (a
 roster's or selection's cost), `errors` (errors on both sides, not the same ones), `structure` (forces,
 selections, numbers, names, hidden, categories, ids). Lists are matched as the suite matches them: an
-exact set, in any order. A step naming no error assertion expects none (docs/error-assertions.md).
+exact set, in any order. A step naming no error assertion expects none (the suite's docs/error-assertions.md).
 """
 from __future__ import annotations
 
