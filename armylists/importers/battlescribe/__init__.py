@@ -142,6 +142,8 @@ def _convert(documents: list[Document], source: str | None, ours: Callable[[dict
             book_info["cost_type"] = book_cost_type(catalogue, [*near, system], info["cost_type"])
             maker = BookMaker(catalogue, system, scope, linked, book_info, shared)
             book = maker.make()
+            # the category entries' limits, which the tree evaluator checks in each force of the book
+            maker.cov.category_entries([catalogue, system, *linked_catalogues(catalogue, by_id)[1:]], maker.costs)
             conversion.books.append(book)
             conversion.sources[book["id"]] = catalogue["source"]
             warnings = [] if _priced(book) or not book["entries"] else [

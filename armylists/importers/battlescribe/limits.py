@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from armylists.importers.battlescribe.names import slug
+from armylists.rules.battlescribe.categories import category_constraint_problem
+from armylists.rules.battlescribe.data import limited_categories
+from armylists.rules.battlescribe.effective import gated, group_problem, modifier_problem, query_problem
 
 ARMY_SCOPES = {"roster", "force", "primary-catalogue", "primary-force"}
 COMPARISONS = {"equalTo", "notEqualTo", "atLeast", "atMost", "greaterThan", "lessThan"}
@@ -71,6 +74,35 @@ class Coverage:
         else:
             self.not_evaluated[(reason, where)] += 1
         self.unchecked[(kind, where)] += 1
+
+    def category_entries(self, documents: list[dict], costs: set[str]) -> None:
+        """The constraints of the category entries a force of the book sees (its catalogue, then its game
+        system and the catalogues it links: `documents`, nearest first) and their modifiers, which the
+        tree evaluator checks in each force (rules/battlescribe/categories.py): counted in the report,
+        each checked where the evaluator evaluates it and else named with its reason. The book's own
+        rules map none of them (a force entry's category links are mapped in `force_rules`)."""
+        for category in limited_categories(documents):
+            ids = {c["id"] for c in category["constraints"]}
+            for c in category["constraints"]:
+                if id(c) not in self.constraints:
+                    self.constraints.add(id(c))
+                    self._judged(id(c), category_constraint_problem(c, category["id"], costs), c.get("where", ""))
+            for m, gates, repeat_lists in gated(category):
+                if id(m) in self.modifiers:
+                    continue
+                self.modifiers.add(id(m))
+                if m.get("field") == "name":
+                    self.display.add(id(m))
+                found = modifier_problem(m, costs, ids) or next(
+                    (p for p in [*(group_problem(g, costs) for g in gates),
+                                 *(query_problem(r, costs, repeat=True) for rs in repeat_lists for r in rs)] if p), None)
+                self._judged(id(m), found, m.get("where", ""))
+
+    def _judged(self, key: int, reason: str | None, where: str) -> None:
+        if reason is None:
+            self.evaluated.add(key)
+        else:
+            self.not_evaluated[(reason, where)] += 1
 
     def figures(self) -> dict[str, Any]:
         """The import report's: checked by the book's rules or by the tree evaluator; `unchecked`, what neither does."""

@@ -64,6 +64,15 @@ class Option:
         return frozenset(found)
 
 
+def limited_categories(documents: list[dict]) -> list[dict]:
+    """The category entries with constraints of these documents (nearest first), each id once: the first."""
+    found: dict[str, dict] = {}
+    for doc in documents:
+        for category in doc.get("category_entries", []):
+            found.setdefault(category["id"], category)
+    return [c for c in found.values() if c.get("constraints")]
+
+
 class GameData:
     """The game system and catalogues by id; cost types, categories, force entries and options."""
 
@@ -165,6 +174,16 @@ class GameData:
 
     def cost_type_name(self, type_id: str) -> str:
         return next((c["name"] for c in self.cost_types if c["id"] == type_id), type_id)
+
+    def category_entries(self, catalogue_id: str) -> list[dict]:
+        """The category entries with constraints that a force of this catalogue sees: those of the
+        catalogue, its game system and the catalogues it links (nested), each id once, the nearest
+        document's first (as an entry link is resolved)."""
+        key = ("categories", catalogue_id)
+        if key not in self._options:
+            self._options[key] = limited_categories([self.docs[d] for d in self.linked_docs(catalogue_id)
+                                                     if d in self.docs])
+        return self._options[key]
 
     # what may be selected
 

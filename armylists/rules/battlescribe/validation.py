@@ -12,36 +12,17 @@ checked (as in BattleScribe).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from armylists.rules.battlescribe.categories import CategoryLimits
 from armylists.rules.battlescribe.data import GroupStep, Option
 from armylists.rules.battlescribe.effective import effective, shown
+from armylists.rules.battlescribe.errors import Error
 from armylists.rules.battlescribe.queries import (CategoryScope, Context, Unsupported, count, force_of,
                                                   forces_in, has_id, ids_of, root_selection, selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
 from armylists.rules.battlescribe.words import (hidden_words, limit_words, over_limit_words, reasons,
                                                    repeat_reasons)
 
-
-
-@dataclass(frozen=True)
-class Error:
-    owner_type: str           # roster | force | category | selection
-    owner_ids: frozenset      # the ids the owner may be named by (entry, link, category, force entry)
-    source_id: str            # the entry holding the constraint, "costLimits", or the hidden entry
-    constraint_id: str        # the constraint's id, the cost type's, or "hidden"
-    message: str
-    severity: str = "error"
-    instance: str = ""        # the force a force entry's limit was checked in (one error per force)
-    # The uid of the selection the error is on (its first, where one limit is seen from several), for the
-    # list pages to show it by its unit; no part of what makes two errors one.
-    where: str = field(default="", compare=False)
-    # The error in a player's words (words.py): the entry, how many in its scope, the bound and why it is
-    # what it is here; `message` stays BattleScribe's own wording, as the behaviour suite compares it.
-    words: str = field(default="", compare=False)
-    kind: str = field(default="", compare=False)          # max | min | hidden | limit (the cost limit)
-    counted: tuple = field(default=(), compare=False)     # the uids of the selections the limit counted
-    numbers: tuple = field(default=(), compare=False)     # (how many, the bound) of a broken limit
+__all__ = ["Error", "Validator"]
 
 
 def _owner(element, category: str | None = None) -> tuple[str, frozenset]:
@@ -54,7 +35,7 @@ def _owner(element, category: str | None = None) -> tuple[str, frozenset]:
     return "roster", frozenset()
 
 
-class Validator:
+class Validator(CategoryLimits):
     def __init__(self, roster: Roster, unsupported: list[str]):
         self.roster = roster
         self.game = roster.game
@@ -80,6 +61,7 @@ class Validator:
         for force in self.roster.all_forces():
             self._force_entries(force, force.entry.get("forces", []))
             self._categories(force)
+            self._carried_categories(force)
             self._container(force, self.roster.options(force), self.game.root_groups(force.catalogue_id))
             for selection in force.walk_selections():
                 if selection.state.hidden:
@@ -115,7 +97,7 @@ class Validator:
                                  where=selection.uid, words=hidden_words(selection.state.name, place, why),
                                  kind="hidden"))
 
-    # force entries and categories
+    # force entries (categories: categories.py)
 
     def _force_entries(self, parent: Roster | Force, entries: list[dict]) -> None:
         """A force entry's limits: in the roster, checked in each force of the entry (one error each);
@@ -147,30 +129,6 @@ class Validator:
                         got = self._count_scope(constraint, force, lambda s: True, field)
                         if got is not None:
                             self._judge(constraint, value, got, force, entry, field, None)
-
-    def _categories(self, force: Force) -> None:
-        """A category's limits in a force (counting the selections whose primary category it is), and a
-        hidden category that still has selections: an error on the force."""
-        for link in force.entry.get("category_links", []):
-            category = self.game.categories.get(link["target"], {})
-            target = link["target"]
-            ctx = Context(self.roster, force, force.parent)
-            sources = tuple(s for s in (category, link) if s)
-            if effective(ctx, sources, self.cost_types, self.unsupported).hidden:
-                if any(s.state.primary == target for s in force.selections):
-                    name = self.game.name_of(target)
-                    self.errors.append(Error("force", frozenset({force.entry_id}), target, "hidden",
-                                             f"{force.state.name} cannot have any selections of {name} (hidden)",
-                                             words=hidden_words(name, self._army(force), []), kind="hidden"))
-                continue
-            self._scene = (ctx, sources, force)
-            for source in sources:
-                eff = effective(ctx, (source,), self.cost_types, self.unsupported)
-                for constraint, value in eff.constraints:
-                    field = constraint.get("field") or "selections"
-                    got = self._count_scope(constraint, force, lambda s, t=target: s.state.primary == t, field)
-                    if got is not None:
-                        self._judge(constraint, value, got, force, source, field, target)
 
     # entries and groups in a container
 
@@ -343,19 +301,22 @@ class Validator:
             return self._percent(constraint, field, got, total)
         return got
 
-    def _judge(self, constraint, value, got, owner, source, field, category, selection=None, instance="") -> None:
+    def _judge(self, constraint, value, got, owner, source, field, category, selection=None, instance="",
+               named: str = "") -> None:
+        """An error where `got` breaks the constraint's bound `value`; `named` is the category's name where
+        a modifier renamed it (else the data's name of the category or entry)."""
         kind = constraint.get("type")
         if value < 0 or (kind == "max" and got <= value) or (kind == "min" and got >= value):
             return
         if kind not in ("max", "min"):
             raise Unsupported(f"constraint type {kind!r}")
-        words = self._words(constraint, value, got, owner, source, field, category)
+        words = self._words(constraint, value, got, owner, source, field, category, named)
         owner_type, ids = _owner(owner, category)
         name = getattr(getattr(owner, "state", None), "name", "Roster") if category is None else \
-            self.game.name_of(category)
+            (named or self.game.name_of(category))
         measure = field.split("::", 1)[1] if field.startswith("limit::") else field
         what = field if field in ("selections", "forces") else self.game.cost_type_name(measure)
-        of = self.game.name_of(source.get("target") or source.get("id", "")) if source else ""
+        of = named or (self.game.name_of(source.get("target") or source.get("id", "")) if source else "")
         unit = "%" if constraint.get("percent") else ""
         if kind == "max":
             text = f"{name} has {shown(got - value)}{unit} too many {what} of {of} (maximum {shown(value)}{unit})"
@@ -367,10 +328,10 @@ class Validator:
         if error not in self.errors:   # one limit seen from several containers is one error
             self.errors.append(error)
 
-    def _words(self, constraint, value, got, owner, source, field, category) -> str:
+    def _words(self, constraint, value, got, owner, source, field, category, named: str = "") -> str:
         """The error in a player's words (words.py): the entry or category, how many in the constraint's
         scope, the bound, and which conditions made the bound what it is here where a modifier changed it."""
-        of = self.game.name_of(source.get("target") or source.get("id", "")) if source else ""
+        of = named or (self.game.name_of(source.get("target") or source.get("id", "")) if source else "")
         measure = field.split("::", 1)[1] if field.startswith("limit::") else field
         unit = {"selections": "taken", "forces": "forces"}.get(measure) or self.game.cost_type_name(measure).strip()
         why: list[str] = []
@@ -387,8 +348,10 @@ class Validator:
                                                f"{where or 'the army'}".replace("  ", " "))
         if self._each and unit == "taken":
             unit = "per model"
-        return limit_words(of, constraint.get("type"), got, value, unit, self._place(constraint, owner, category),
-                           why, share, tuple(per))
+        place = self._place(constraint, owner, category)
+        if category is not None and named:   # a renamed category counts in itself, under its new name
+            place = of
+        return limit_words(of, constraint.get("type"), got, value, unit, place, why, share, tuple(per))
 
     def _place(self, constraint: dict, owner, category) -> str:
         """Where a constraint counts, as a player names it: the unit, a category, the army."""
