@@ -5,7 +5,9 @@ conditions and repeats gate and multiply every modifier inside it). A modifier a
 conditions (an 'and' group) and its groups' hold, as many times as its repeats say (several repeats add
 up; none: once). BattleScribe applies `set` before the other types, whatever their order in the file
 (battlescribe-spec modifier-application-order); the rest go in order. `increment`/`decrement` on a name
-do arithmetic on a numeric name, `append` adds with a space. Fields: `name`, `hidden`, a cost type, a
+do arithmetic on a numeric name, `append` adds with a space; an increment or decrement where the name or
+the modifier's value is no number is ignored, as BattleScribe ignores it (so is one of a cost or a
+constraint's value by a word). Fields: `name`, `hidden`, a cost type, a
 constraint id (its value), `category` (add, remove, set-primary, unset-primary), `error`/`warning`/`info`
 (type add: a message). Display-only fields (page, publication, description, annotation) change nothing
 a roster is checked for and are passed over; anything else is named as unsupported.
@@ -50,6 +52,14 @@ def as_number(text) -> float:
         return float(text)
     except (TypeError, ValueError):
         raise Unsupported(f"modifier value {text!r} is not a number") from None
+
+
+def _readable(text) -> bool:
+    try:
+        float(text)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def gated(source: dict):
@@ -97,17 +107,8 @@ def applying(sources, ctx: Context, refused: Callable[[dict, Unsupported], None]
     return applied
 
 
-def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], unsupported: list[str],
-              groups: tuple[dict, ...] = ()) -> Effective:
-    """The first source is the entry (or category, or force entry); a second is the link reaching it.
-    `groups` are the groups the entry sits in: their category links are its categories too, and an
-    entry of a hidden group is hidden."""
-    entry = sources[0]
-    name = entry.get("name") or (sources[-1].get("name", ""))
-    costs: dict[str, float] = {}
-    for source in sources:
-        costs.update({k: float(v) for k, v in source.get("costs", {}).items()})
-    constraints = [(c, float(c["value"])) for s in sources for c in s.get("constraints", [])]
+def linked_categories(sources: tuple[dict, ...], groups: tuple[dict, ...] = ()) -> tuple[list[str], str | None]:
+    """The categories an entry's (and its link's and groups') category links give it, and its primary."""
     categories: list[str] = []
     primary = None
     for source in groups + sources:
@@ -116,18 +117,36 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
                 categories.append(link["target"])
             if link.get("primary"):
                 primary = link["target"]
+    return categories, primary
+
+
+def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], unsupported: list[str],
+              groups: tuple[dict, ...] = (), keep: Callable[[dict], bool] | None = None) -> Effective:
+    """The first source is the entry (or category, or force entry); a second is the link reaching it.
+    `groups` are the groups the entry sits in: their category links are its categories too, and an
+    entry of a hidden group is hidden. `keep`, where given, says which modifiers apply (evaluate.py's
+    passes: the categories first; cost_order.py: a loop's modifiers left out)."""
+    entry = sources[0]
+    name = entry.get("name") or (sources[-1].get("name", ""))
+    costs: dict[str, float] = {}
+    for source in sources:
+        costs.update({k: float(v) for k, v in source.get("costs", {}).items()})
+    constraints = [(c, float(c["value"])) for s in sources for c in s.get("constraints", [])]
+    categories, primary = linked_categories(sources, groups)
     result = Effective(name, any(s.get("hidden") for s in sources), costs, constraints, categories, primary)
-    def reads_own_cost(modifier: dict, gates: list[dict], repeat_lists: list[list[dict]]) -> bool:
-        if modifier.get("field") in cost_types and _reads_own_cost(modifier, gates, repeat_lists, ctx):
-            result.messages.append(("cycle", f"{name}: its {modifier['field']} modifier counts its own "
-                                             f"{modifier['field']}; not applied"))
+
+    def skip(modifier: dict, gates: list[dict], repeat_lists: list[list[dict]]) -> bool:
+        if keep is not None and not keep(modifier):
             return True
-        return False
+        # An entry not selected yet (an offer) reading its own cost: where it is selected that is a loop,
+        # and the loop's modifier is left out (cost_order.py), so its price here is without it.
+        return ctx.self is None and modifier.get("field") in cost_types and \
+            _reads_own_cost(modifier, gates, repeat_lists, ctx)
 
     def refused(source: dict, exc: Unsupported) -> None:
         unsupported.append(f"{exc} in a modifier of {source.get('where', source.get('id'))}")
 
-    for modifier, times in applying(sources, ctx, refused, reads_own_cost):
+    for modifier, times in applying(sources, ctx, refused, skip):
         try:
             _apply(result, modifier, times, cost_types)
         except Unsupported as exc:
@@ -140,7 +159,8 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
     return result
 
 
-def _queries(gates: list[dict], repeat_lists: list[list[dict]]):
+def queries_of(gates: list[dict], repeat_lists: list[list[dict]]):
+    """Every condition (nested groups too) and repeat that gates or repeats a modifier."""
     def walk(group):
         yield from group.get("conditions", [])
         for inner in group.get("groups", []):
@@ -152,10 +172,10 @@ def _queries(gates: list[dict], repeat_lists: list[list[dict]]):
 
 
 def _reads_own_cost(modifier: dict, gates, repeat_lists, ctx: Context) -> bool:
-    """A cost modifier whose condition or repeat counts that same cost of the selection it modifies:
-    a loop, which is reported and not applied (battlescribe-spec modifier-repeat-cost-self-reference)."""
+    """A cost modifier of an entry not selected whose condition or repeat counts that same cost of its own
+    entry (or of everything in a wider scope, which holds it once selected)."""
     own = set(ctx.option.ids) if ctx.option is not None else set()
-    for query in _queries(gates, repeat_lists):
+    for query in queries_of(gates, repeat_lists):
         if query.get("field") != modifier.get("field") or query.get("type") in ("instanceOf", "notInstanceOf"):
             continue
         child = query.get("child")
@@ -190,13 +210,17 @@ def _apply(result: Effective, modifier: dict, times: int, cost_types: set[str]) 
         elif kind == "append":
             result.name = " ".join([result.name] + [str(value)] * times) if result.name else " ".join([str(value)] * times)
         elif kind in ("increment", "decrement"):
-            result.name = number_text(_arith(kind, as_number(result.name), as_number(value), times))
+            if _readable(result.name) and _readable(value):   # else ignored, as BattleScribe does
+                result.name = number_text(_arith(kind, float(result.name), float(value), times))
         else:
             raise Unsupported(f"modifier type {kind!r} on a name")
     elif target == "hidden":
         if kind != "set":
             raise Unsupported(f"modifier type {kind!r} on hidden")
         result.hidden = str(value).lower() == "true"
+    elif kind in ("increment", "decrement") and not _readable(value) and (
+            target in cost_types or any(c.get("id") == target for c, _v in result.constraints)):
+        return   # a number changed by a word: ignored, as a name's is
     elif target in cost_types:
         result.costs[target] = _arith(kind, result.costs.get(target, 0.0), as_number(value), times)
     elif any(c.get("id") == target for c, _v in result.constraints):

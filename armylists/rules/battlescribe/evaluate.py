@@ -1,16 +1,18 @@
 """One evaluation of a roster: every selection's costs, name, hidden flag and categories, the roster's
 costs per cost type, and its errors; what was not understood is listed in `unsupported`.
 
-`refresh` is BattleScribe's cost pass (docs/cost-field-repeat-algorithm.md of the suite): force by force,
-each selection's children before the selection, each reading the others' live values, so a selection
-added since the last pass counts nothing yet. The actions refresh after every change, as BattleScribe
-does; `evaluate` refreshes once more and validates.
+`refresh` computes every state from the roster as it stands: the categories first, then BattleScribe's
+pass (docs/cost-field-repeat-algorithm.md of the suite: force by force, each selection's children before
+the selection), then the costs that read other costs in the order cost_order.py decides, a loop
+reported and left out. The actions refresh after every change, as BattleScribe does; `evaluate` reads
+the last refresh (or refreshes) and validates.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from armylists.rules.battlescribe.effective import effective
+from armylists.rules.battlescribe.cost_order import order_costs
+from armylists.rules.battlescribe.effective import effective, gated, linked_categories
 from armylists.rules.battlescribe.queries import Context, Unsupported
 from armylists.rules.battlescribe.tree import Roster, Selection, State
 from armylists.rules.battlescribe.validation import Error, Validator
@@ -37,27 +39,58 @@ class Result:
 
 def refresh(roster: Roster, unsupported: list[str] | None = None,
             messages: list[tuple[str, str, str]] | None = None) -> None:
+    """Every state from the roster as it stands: the selections' categories first (top down, so a
+    condition on a category of the selection itself or of what it is in reads the categories it has
+    now), then BattleScribe's pass (children first) for names, hidden flags and costs, then the costs
+    that read other costs in their order, loops left out (cost_order.py)."""
     unsupported = [] if unsupported is None else unsupported
     roster.fresh = True
     cost_types = {c["id"] for c in roster.game.cost_types}
+    for selection in roster.all_selections():
+        _categories(roster, selection, cost_types, unsupported)
+    found: dict[str, list[tuple[str, str]]] = {}
     for force in roster.all_forces():
         eff = effective(Context(roster, force, force.parent), (force.entry,), cost_types, unsupported)
         force.state = State(name=eff.name, hidden=eff.hidden)
         for selection in force.selections:
-            _refresh_selection(roster, selection, cost_types, unsupported, messages)
+            _refresh_selection(roster, selection, cost_types, unsupported, found)
+    roster.loops = order_costs(roster, cost_types, unsupported, found)
+    if messages is not None:
+        for selection in roster.all_selections():
+            messages.extend((severity, selection.uid, text) for severity, text in found.get(selection.uid, ()))
+        messages.extend(("cycle", uid, text) for uid, text in roster.loops)
 
 
-def _refresh_selection(roster, selection: Selection, cost_types, unsupported, messages) -> None:
+def _is_category(modifier: dict) -> bool:
+    return modifier.get("field") == "category"
+
+
+def _not_category(modifier: dict) -> bool:
+    return modifier.get("field") != "category"
+
+
+def _categories(roster: Roster, selection: Selection, cost_types, unsupported) -> None:
+    """A selection's categories: its links', then its category modifiers' (which see these)."""
+    option = selection.option
+    categories, primary = linked_categories(option.sources, option.group_nodes)
+    selection.state.categories, selection.state.primary = tuple(categories), primary
+    if any(_is_category(m) for source in option.sources for m, _g, _r in gated(source)):
+        ctx = Context(roster, selection, selection.parent, option)
+        eff = effective(ctx, option.sources, cost_types, unsupported, option.group_nodes, keep=_is_category)
+        selection.state.categories, selection.state.primary = tuple(eff.categories), eff.primary
+
+
+def _refresh_selection(roster, selection: Selection, cost_types, unsupported, found) -> None:
     for child in selection.children:
-        _refresh_selection(roster, child, cost_types, unsupported, messages)
+        _refresh_selection(roster, child, cost_types, unsupported, found)
     ctx = Context(roster, selection, selection.parent, selection.option)
-    eff = effective(ctx, selection.option.sources, cost_types, unsupported, selection.option.group_nodes)
+    eff = effective(ctx, selection.option.sources, cost_types, unsupported, selection.option.group_nodes,
+                    keep=_not_category)
     number = selection.number
     selection.state = State(name=eff.name, hidden=eff.hidden,
                             costs={t: v * number for t, v in eff.costs.items()},
-                            categories=tuple(eff.categories), primary=eff.primary)
-    if messages is not None:
-        messages.extend((severity, selection.uid, text) for severity, text in eff.messages)
+                            categories=selection.state.categories, primary=selection.state.primary)
+    found[selection.uid] = list(eff.messages)
 
 
 def _collect(roster: Roster, unsupported: list[str], messages: list) -> None:
@@ -69,6 +102,7 @@ def _collect(roster: Roster, unsupported: list[str], messages: list) -> None:
         ctx = Context(roster, selection, selection.parent, selection.option)
         eff = effective(ctx, selection.option.sources, cost_types, unsupported, selection.option.group_nodes)
         messages.extend((severity, selection.uid, text) for severity, text in eff.messages)
+    messages.extend(("cycle", uid, text) for uid, text in roster.loops)
 
 
 def _loop_errors(roster: Roster, messages: list[tuple[str, str, str]]) -> list[Error]:

@@ -10,6 +10,7 @@ a selection reached through a link counts by its entry's own id (true) or only b
 from __future__ import annotations
 
 import math
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from armylists.rules.battlescribe.data import Option
@@ -21,6 +22,18 @@ COMPARE = {
     "equalTo": lambda a, b: a == b, "notEqualTo": lambda a, b: a != b,
     "atLeast": lambda a, b: a >= b, "atMost": lambda a, b: a <= b,
 }
+
+
+# Where cost_order.py asks which selections' costs a query reads: the set they are added to, else None.
+COST_READS: ContextVar[set | None] = ContextVar("cost_reads", default=None)
+
+
+def cost_of(selection: Selection, field: str) -> float:
+    """A selection's own cost of one type as last evaluated (noted where COST_READS asks)."""
+    reads = COST_READS.get()
+    if reads is not None:
+        reads.add(selection)
+    return selection.state.costs.get(field, 0)
 
 
 class Unsupported(Exception):
@@ -148,8 +161,8 @@ def count(element, field: str, child_id: str | None, shared: bool, child_selecti
             chosen = list(selections_in(element, True, child_forces or isinstance(element, Roster)))
             if isinstance(element, Selection):
                 chosen.append(element)
-            return sum(s.state.costs.get(field, 0) for s in chosen)
-        return sum(sum(d.state.costs.get(field, 0) for d in s.walk())
+            return sum(cost_of(s, field) for s in chosen)
+        return sum(sum(cost_of(d, field) for d in s.walk())
                    for s in selections_in(element, child_selections, child_forces) if matches(s, child_id, shared))
     raise Unsupported(f"field {field!r} (neither selections, forces nor a cost type)")
 
@@ -247,7 +260,7 @@ def ancestor_count(condition: dict, ctx: Context) -> float:
     if field in ("selections", ""):
         return sum(s.number for s in seen.values())
     if field in cost_types:
-        return sum(d.state.costs.get(field, 0) for s in seen.values() for d in s.walk())
+        return sum(cost_of(d, field) for s in seen.values() for d in s.walk())
     raise Unsupported(f"field {field!r} in a count in scope 'ancestor'")
 
 

@@ -95,6 +95,7 @@ class Roster:
         self._ids = itertools.count(1)
         self.by_uid: dict[str, Selection | Force] = {}
         self.fresh = False       # True while the states are those of the last refresh
+        self.loops: list[tuple[str, str]] = []   # the cost loops it found: (first selection's uid, text)
 
     def new_uid(self, kind: str) -> str:
         return f"{kind}-{next(self._ids)}"
