@@ -5,8 +5,9 @@ container is the entry's primary category), a child entry's or a group's in each
 parent, a force entry's in the roster (or the parent force), a category's in each force. An error is
 owned as BattleScribe owns it (battlescribe-spec docs/error-assertions.md): a root entry's maximum by
 a selection of it, its minimum by its primary category (scope parent), force or roster (the scope);
-a child's or a group's by the parent selection; a force entry's by the roster; a cost limit's by the
-roster; a hidden entry still selected by that selection. A hidden entry's constraints are not checked.
+a child's or a group's by the parent selection; a force entry's, and any limit on the `forces` field,
+by the element of its scope (the roster, or the force); a cost limit's by the roster; a hidden entry
+still selected by that selection. A hidden entry's constraints are not checked.
 A root entry with no primary category has no container of its own: its parent-scope minimum is not
 checked (as in BattleScribe).
 """
@@ -102,7 +103,7 @@ class Validator(CategoryLimits):
     def _force_entries(self, parent: Roster | Force, entries: list[dict]) -> None:
         """A force entry's limits: in the roster, checked in each force of the entry (one error each);
         below a force, once for the child force entry, forces of it or none (docs/constraint-field-forces.md
-        and hidden-validation-analysis.md of the suite)."""
+        and hidden-validation-analysis.md of the suite); a `forces` limit's error is its scope's."""
         for entry in entries:
             ctx = Context(self.roster, None, parent)
             self._scene, self._each, self._matched = (ctx, (entry,), parent), False, []
@@ -116,19 +117,32 @@ class Validator(CategoryLimits):
                     if constraint.get("scope") not in ("roster", "force", "parent"):
                         self.unsupported.append(f"scope {constraint.get('scope')!r} of a forces constraint")
                         continue
-                    base = self.roster if constraint.get("scope") == "roster" else parent
-                    got = sum(1 for f in forces_in(base, constraint.get("include_child_forces", False))
-                              if f.entry_id == entry["id"])
-                    if isinstance(parent, Roster):
-                        for force in instances:   # BattleScribe checks it in each force of the entry
-                            self._judge(constraint, value, got, parent, entry, "forces", None, instance=force.uid)
-                    else:
-                        self._judge(constraint, value, got, parent, entry, "forces", None)
+                    self._forces_limit(constraint, value, parent, entry, instances)
                 else:
                     for force in instances:
                         got = self._count_scope(constraint, force, lambda s: True, field)
                         if got is not None:
                             self._judge(constraint, value, got, force, entry, field, None)
+
+    def _forces_limit(self, constraint: dict, value: float, parent: Roster | Force, entry: dict,
+                      instances: list[Force]) -> None:
+        """BattleScribe counts the forces of the entry in the element of the scope: the roster's forces, or
+        a force's own child forces, a force's scope being that force where the entry's forces are checked
+        one by one (in the roster), else the force they are in; the error is that element's
+        (docs/constraint-field-forces.md: getForces and its filter by the owning force entry)."""
+        scope, child_forces = constraint.get("scope"), constraint.get("include_child_forces", False)
+        if isinstance(parent, Roster) and scope == "force":
+            for force in instances:
+                got = sum(1 for f in forces_in(force, child_forces) if f.entry_id == entry["id"])
+                self._judge(constraint, value, got, force, entry, "forces", None, instance=force.uid)
+            return
+        owner = self.roster if scope == "roster" else parent
+        got = sum(1 for f in forces_in(owner, child_forces) if f.entry_id == entry["id"])
+        if isinstance(parent, Roster):
+            for force in instances:   # BattleScribe checks it in each force of the entry
+                self._judge(constraint, value, got, owner, entry, "forces", None, instance=force.uid)
+        else:
+            self._judge(constraint, value, got, owner, entry, "forces", None)
 
     # entries and groups in a container
 
@@ -191,8 +205,9 @@ class Validator(CategoryLimits):
         self._matched, self._each = [], False
         field = constraint.get("field") or "selections"
         scope = constraint.get("scope", "parent")
-        if field == "forces":
-            self._judge(constraint, value, 0, container, source, "forces", None)
+        if field == "forces":   # BattleScribe counts forces of a force entry only: none here, the error its scope's
+            owner = {"force": force_of(container), "roster": self.roster}.get(scope, container)
+            self._judge(constraint, value, 0, owner, source, "forces", None)
             return
         if scope == "self" or (scope == "root-entry" and isinstance(container, Force)):
             for selection in selections_in(container, False, False):
