@@ -81,3 +81,21 @@ class TestInstanceOfACategory:
         roster = Roster(data)
         unit = select(roster, add_force(roster, "fe"), "el-hero")
         assert names(unit) == ["Linked Hero"]
+
+    def test_a_category_of_the_group_it_is_in_counts_for_it(self):
+        data = game([{"id": "se-unit", "name": "Unit", "type": "unit", "selectionEntryGroups": [
+            {"id": "seg-heroic", "name": "Heroic Options",
+             "categoryLinks": [{"id": "cl-seg", "targetId": "cat-hero", "name": "Hero"}],
+             "selectionEntries": [{"id": "se-banner", "name": "Banner", "modifiers": named_if("self", "Hero Banner")}]}]}],
+            categories=HERO, force_links=FORCE_LINKS)
+        roster = Roster(data)
+        unit = select(roster, add_force(roster, "fe"), "se-unit")
+        select(roster, unit, "se-banner")
+        assert names(unit) == ["Unit", "Hero Banner"]
+
+    def test_an_entry_the_force_selects_by_itself_is_named_at_once(self):
+        roster = Roster(game([hero(named_if("self", "Named Hero"), constraints=[
+            {"id": "con-one", "type": "min", "value": 1, "field": "selections", "scope": "force"}])],
+            categories=HERO, force_links=FORCE_LINKS))
+        force = add_force(roster, "fe")
+        assert [names(s) for s in force.selections] == [["Named Hero"]]
