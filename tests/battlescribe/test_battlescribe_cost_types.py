@@ -67,3 +67,85 @@ def test_a_book_whose_entries_all_cost_0_is_warned_at_import(write, capsys, tmp_
 def test_a_priced_book_has_no_warning(write, capsys, db):
     call_command("import_battlescribe", str(write(catalogue())), "--check", verbosity=0)
     assert capsys.readouterr().err == ""
+
+
+# -- legacy (1.x) data's points: the cost type `points`, as BattleScribe converts it ---------------------
+
+def stored_before(value):
+    """A legacy document as the importer read it before (its points named `pts`), as the books imported
+    then keep it in their stored game data."""
+    if isinstance(value, list):
+        return [stored_before(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        if key in ("costs", "cost_types") and isinstance(item, dict):
+            item = {"pts" if k == "points" else k: v for k, v in item.items()}
+        elif key == "field" and item in ("points", "limit::points"):
+            item = item.replace("points", "pts")
+        elif key == "id" and item == "points":
+            item = "pts"
+        out[key] = stored_before(item)
+    return out
+
+
+@pytest.fixture
+def legacy(tmp_path):
+    """The sample 1.x game system and catalogue (Lords at most 35%, Core at least 25% of the points limit),
+    as read now and as stored before, and a .ros of a Lord and two units of 10 Guards (350 pts)."""
+    from armylists.importers.battlescribe.roster_tree import write_tree
+    from tests.battlescribe.battlescribe_samples import LEGACY_CAT, LEGACY_GST
+
+    (tmp_path / "old.gst").write_text(LEGACY_GST)
+    (tmp_path / "old.cat").write_text(LEGACY_CAT)
+    docs = [plain_document(d) for d in read_sources([str(tmp_path)])]
+    games = {"points": GameData(docs), "pts": GameData([stored_before(d) for d in docs])}
+    roster = Roster(games["points"])
+    force = add_force(roster, "std", "old-cat")
+    select(roster, force, "lord")
+    for _ in range(2):
+        set_count(roster, select(roster, force, "guards").children[0], 10)
+    return games, write_tree(roster, "Old Guard")
+
+
+def judged_ros(xml: bytes, game: GameData, type_id: str, limit: int):
+    from armylists.importers.battlescribe.roster_tree import read_tree
+    from armylists.importers.battlescribe.rosters import parse_roster_file
+    from armylists.rules.battlescribe.document import judged
+
+    xml = xml.replace(b"<costLimits />", f'<costLimits><costLimit name="pts" typeId="{type_id}" value="{limit}"/>'
+                                         f"</costLimits>".encode())
+    result, issues = judged(read_tree(parse_roster_file(xml, "old.ros"), game, "old.ros"))
+    return result, [(i.code, i.message) for i in issues]
+
+
+def test_legacy_points_are_the_cost_type_points(legacy):
+    games, _xml = legacy
+    game = games["points"]
+    assert game.cost_types == [{"id": "points", "name": "pts", "hidden": False}]
+    assert (game.cost_type_id("points"), game.cost_type_id("pts"), game.cost_type_id("gold")) == ("points", "points", None)
+    assert games["pts"].cost_type_id("points") == "pts"
+
+
+@pytest.mark.parametrize("data", ["points", "pts"])   # the data as read now, and as stored with a book before
+@pytest.mark.parametrize("type_id", ["points", "pts"])   # a roster as BattleScribe saves it, and as we wrote it
+def test_a_legacy_roster_names_its_points_either_way_and_is_judged_the_same(legacy, data, type_id):
+    games, xml = legacy
+    result, issues = judged_ros(xml, games[data], type_id, 430)
+    assert (result.costs, result.legal, issues) == ({data: 350.0}, True, [])
+    result, issues = judged_ros(xml, games[data], type_id, 400)
+    assert (result.legal, issues) == (False, [
+        ("bs.constraint.max", "Lords: 150 pts, 37.5% of the 400 pts limit; at most 35% (140 pts).")])
+
+
+def test_a_roster_naming_a_cost_type_its_data_lacks_says_so_by_name(legacy):
+    """Never "cannot check": the limit is in no type the data prices, so the data's percentages of its own
+    points limit have nothing to read, and the roster is wrong."""
+    games, xml = legacy
+    result, issues = judged_ros(xml, games["points"], "gold", 430)
+    assert (result.unsupported, result.legal) == ([], False)
+    assert [(e.owner_type, e.source_id, e.constraint_id, e.message) for e in result.errors] == [
+        ("roster", "costLimits", "gold", "Roster has a cost limit in 'gold', which is no cost type of the game system")]
+    assert issues == [("bs.cost_type",
+                       "The list's limit of 430 is in 'gold', a cost type the book's data does not have (its costs: pts).")]

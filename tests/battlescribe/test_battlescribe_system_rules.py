@@ -65,7 +65,7 @@ def build(game, *, general=True, items=(), second_general=False):
 def judged(roster, t9a, under: int):
     """The roster at a points limit `under` points above its total: (our violations, the data's errors)."""
     system, mapping = t9a
-    total = evaluate(roster).costs["pts"]
+    total = evaluate(roster).costs["points"]
     set_cost_limit(roster, "pts", total + under)
     result = evaluate(roster)
     ours = [(v.code, v.message, v.rule, v.source) for v in system_violations(roster, result, system, mapping)]
@@ -80,7 +80,7 @@ class TestT9aV011Parity:
 
     def test_it_refuses_an_army_21_pts_under_its_limit(self, game, t9a):
         ours, _errors = judged(build(game), t9a, 21)
-        roster_total = int(evaluate(build(game)).costs["pts"])
+        roster_total = int(evaluate(build(game)).costs["points"])
         assert [v for v in ours if v[0] == "points.under_limit"] == [
             ("points.under_limit", f"Total {roster_total} pts is 21 pts under the {roster_total + 21} pts limit; "
                                    f"an army may be at most 20 pts under it.", "points-shortfall", "000:L78-80")]

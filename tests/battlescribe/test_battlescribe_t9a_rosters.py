@@ -54,7 +54,7 @@ def build(game, *, general=True, item=None):
 
 def validated(tmp_path, roster, under: int):
     """validate_list --json on the roster saved as a .ros at a points limit `under` above its total."""
-    total = evaluate(roster).costs["pts"]
+    total = evaluate(roster).costs["points"]
     set_cost_limit(roster, "pts", total + under)
     path = tmp_path / f"orcs-{under}.ros"
     path.write_bytes(write_tree(roster, "Orcs"))

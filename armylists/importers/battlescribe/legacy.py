@@ -6,7 +6,12 @@ constraints with the ids "<entry id>/<attribute>", which the modifiers naming th
 An entry's minSelections counts only when it is taken (a magic item's 1 of 1), as BattleScribe
 1.x offered it; InForce and InRoster limits count the entry at any depth (child selections included).
 The evaluator's keys are added beside: category links (a force type's categories, an entry's categoryId
-as its primary), category entries and the cost type `pts`. A 1.x modifier's `repeat` with
+as its primary), category entries and the cost type. 1.x has one cost, its points; BattleScribe converts
+legacy data to a cost type of id `points` (as Mordheim's .gst and New Recruit's Old World .gst still
+declare it: `costType id="points" name="pts"`), so a roster BattleScribe saves of such
+data names `points`, and so does this reader (POINTS, named "pts"). Data read before (stored with its
+books, and rosters our writer wrote of it) named it `pts`: GameData.cost_type_id takes either id for a
+legacy document's points. A 1.x modifier's `repeat` with
 `incrementParentId`/`incrementChildId`/`incrementField`/`incrementValue` becomes a repeat; `show`/`hide` become "set hidden"; a condition's `parentId` becomes its scope.
 """
 from __future__ import annotations
@@ -19,8 +24,8 @@ LIMITS = {  # attribute -> (constraint type, field, scope)
     "minSelections": ("min", "selections", "parent"), "maxSelections": ("max", "selections", "parent"),
     "minInForce": ("min", "selections", "force"), "maxInForce": ("max", "selections", "force"),
     "minInRoster": ("min", "selections", "roster"), "maxInRoster": ("max", "selections", "roster"),
-    "minPoints": ("min", "pts", "parent"), "maxPoints": ("max", "pts", "parent"),
-    "minPercentage": ("min", "limit::pts", "roster"), "maxPercentage": ("max", "limit::pts", "roster"),
+    "minPoints": ("min", "points", "parent"), "maxPoints": ("max", "points", "parent"),
+    "minPercentage": ("min", "limit::points", "roster"), "maxPercentage": ("max", "limit::points", "roster"),
 }
 # a modifier's field -> the attribute it changes (1.x writes "minSelection" for "minSelections")
 FIELDS = {"minSelection": "minSelections", "maxSelection": "maxSelections", "minPercentag": "minPercentage",
@@ -29,7 +34,8 @@ CONDITION_TYPES = {"equal to": "equalTo", "not equal to": "notEqualTo", "at leas
                    "greater than": "greaterThan", "less than": "lessThan", "instance of": "instanceOf",
                    "not instance of": "notInstanceOf"}
 SCOPES = {"roster": "roster", "force type": "force", "direct parent": "parent", "category": "force"}
-CONDITION_FIELDS = {"points limit": "limit::pts", "points": "pts", "selections": "selections"}
+CONDITION_FIELDS = {"points limit": "limit::points", "points": "points", "selections": "selections"}
+POINTS = {"id": "points", "name": "pts", "hidden": False}   # the cost type BattleScribe converts 1.x points to
 
 
 class LegacyReader:
@@ -54,13 +60,13 @@ class LegacyReader:
             "kind": "system" if tag == "gameSystem" else "catalogue", "id": root.get("id"), "name": root.get("name"),
             "revision": revision(self.source, f"<{tag}> revision", root.get("revision")),
             "schema": root.get("battleScribeVersion", ""), "game_system": root.get("gameSystemId"),
-            "library": False, "source": self.source, "cost_types": {"pts": "pts"},
+            "library": False, "source": self.source, "cost_types": {POINTS["id"]: POINTS["name"]},
             "categories": categories, "forces": forces,
             "entries": [self.node(e, "entry", where) for e in kids(root, "entries", "entry")]
             + [self.node(x, "link", where) for x in kids(root, "links", "link") if x.get("linkType") == "entry"],
             "shared": {}, "rules": {}, "profiles": {}, "catalogue_links": [],
             # the tree evaluator's keys (2.x names): the cost type, the categories as entries
-            "cost_type_list": [{"id": "pts", "name": "pts", "hidden": False}],
+            "cost_type_list": [dict(POINTS)],
             "category_entries": [{"id": cid, "name": name, "constraints": [], "modifiers": []}
                                  for cid, name in categories.items()],
         }
@@ -111,7 +117,7 @@ class LegacyReader:
         children += [self.node(x, "link", here) for x in links if x.get("linkType") in ("entry", "entry group")]
         category = element.get("categoryId")
         mods = self.modifiers(element, here, element.get("id"))
-        costs = {"pts": number(self.source, f"<entry> {here}", element.get("points"))} if kind == "entry" else {}
+        costs = {POINTS["id"]: number(self.source, f"<entry> {here}", element.get("points"))} if kind == "entry" else {}
         return {
             "kind": kind, "id": element.get("id"), "name": name, "type": element.get("type", ""), "target": None,
             "hidden": truth(element.get("hidden")), "collective": truth(element.get("collective")),
@@ -162,8 +168,6 @@ class LegacyReader:
                 kind, field, value = "set", "hidden", "true" if kind == "hide" else "false"
             elif field in FIELDS:
                 field = f"{owner}/{FIELDS[field]}"
-            elif field == "points":
-                field = "pts"
             repeats = []
             if truth(m.get("repeat")):
                 # incrementField "percent": each incrementValue percent of the points limit the child's points make;
@@ -172,7 +176,7 @@ class LegacyReader:
                 parent, child = m.get("incrementParentId", ""), self.child(m.get("incrementChildId"))
                 if child == "any" and parent in self.category_ids:  # the category's own selections in the force
                     parent, child = "force type", parent
-                repeats.append({"type": "", "field": "pts" if step == "percent" else CONDITION_FIELDS.get(step, step),
+                repeats.append({"type": "", "field": "points" if step == "percent" else CONDITION_FIELDS.get(step, step),
                                 "scope": self.scope(parent), "child": child,
                                 "value": number(self.source, f"<modifier> of {where}", m.get("incrementValue"), 1),
                                 "percent": step == "percent", "round_up": False,

@@ -5,7 +5,9 @@ as issues with stable codes is rules/battlescribe/document.py's `judged`.
 Forces (and the forces inside them) are placed by their force entry id and catalogue id, selections by
 their entry id path (`link::entry`) and number with `place()`, so nothing is added by itself: the
 roster is judged as it stands. The cost limits are the roster's own `costLimits` (a negative one is
-none). An entry id the data does not know is an error naming the selection.
+none), each in the data's cost type of its `typeId` (GameData.cost_type_id); a type the data does not
+have is an error of the evaluator naming it. An entry id the data does not know is an error naming the
+selection.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def read_tree(root: Element, game: GameData, source: str) -> Roster:
         # finite and bounded, as every number of a roster (elements.number): 1e999 is refused, not infinite
         value = number(source, "<costLimit> value", limit.get("value"), -1)
         if value >= 0:
-            set_cost_limit(roster, limit.get("typeId", ""), value)
+            set_cost_limit(roster, limit.get("typeId", ""), value)   # the data's type of that id, or kept
     start_past(roster, [e.get("id", "") for e in root.iter() if e.tag.endswith(("}force", "}selection"))])
     for element in kids(root, "forces", "force"):
         _force(roster, element, None, source)

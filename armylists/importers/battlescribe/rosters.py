@@ -218,8 +218,9 @@ def _distinct_path(option: dict, options: list[dict]) -> list[str]:
 
 def catalogue_ids(roots: list[Element]) -> dict:
     """What a roster needs of the files a book was imported from: the game system's and catalogue's ids,
-    revision and cost type, and every id by its tag (our tags are lower case slugs of them)."""
-    ids: dict[str, Any] = {"by_tag": {}, "forces": {}, "categories": {}, "cost_type": ("pts", "pts")}
+    revision and cost type (a legacy game system declares none: its points, `points` as BattleScribe
+    converts them, legacy.py), and every id by its tag (our tags are lower case slugs of them)."""
+    ids: dict[str, Any] = {"by_tag": {}, "forces": {}, "categories": {}, "cost_type": ("points", "pts")}
     for root in roots:
         kind = local(root.tag)
         if kind == "gameSystem":

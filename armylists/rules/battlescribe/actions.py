@@ -232,5 +232,7 @@ def _copy_force(roster: Roster, force: Force, parent) -> Force:
 
 
 def set_cost_limit(roster: Roster, type_id: str, value: float) -> None:
-    roster.cost_limits[type_id] = value
+    """The roster's limit in the data's cost type of that id (a legacy book's points by `points` or `pts`,
+    GameData.cost_type_id); one the data does not have is kept as named, and evaluating says so."""
+    roster.cost_limits[roster.game.cost_type_id(type_id) or type_id] = value
     refresh(roster)

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 
+LEGACY_POINTS = ("points", "pts")   # the ids of a legacy (1.x) document's one cost type, new and old
+
+
 class GameDataError(Exception):
     """The data cannot be evaluated: no game system, a link to nothing, an unknown force entry."""
 
@@ -100,10 +103,17 @@ class GameData:
                 self.categories.setdefault(category["id"], category)
             self._index_forces(doc.get("forces", []), doc_id)
         self._undeclared_cost_types()
+        # Legacy (1.x) data's points: BattleScribe's `points` (importers/battlescribe/legacy.py), which data
+        # read before called `pts`; a roster of either names it by either id.
+        declared = {c["id"] for c in self.cost_types}
+        self._cost_aliases = {alias: cost["id"] for doc in self.docs.values()
+                              if str(doc.get("schema", "")).startswith(("0.", "1."))
+                              for cost in doc.get("cost_type_list", []) if cost["id"] in LEGACY_POINTS
+                              for alias in LEGACY_POINTS if alias not in declared}
 
     def _undeclared_cost_types(self) -> None:
         """A cost type that entries use but no document declares is read all the same, named by its id
-        (a 1.x catalogue's `pts`; a catalogue naming a type its game system lacks): dropping it would
+        (a catalogue naming a type its game system lacks): dropping it would
         make every entry cost 0."""
         declared = {c["id"] for c in self.cost_types}
         for found in self.by_id.values():
@@ -171,6 +181,12 @@ class GameData:
             for type_id, name in doc.get("characteristic_types", {}).items():
                 found.setdefault(type_id, name)
         return found
+
+    def cost_type_id(self, type_id: str) -> str | None:
+        """The data's cost type that a roster's `typeId` names, or None where the data has no such type."""
+        if any(c["id"] == type_id for c in self.cost_types):
+            return type_id
+        return self._cost_aliases.get(type_id)
 
     def cost_type_name(self, type_id: str) -> str:
         return next((c["name"] for c in self.cost_types if c["id"] == type_id), type_id)

@@ -37,7 +37,7 @@ def tree_roster(game: GameData, roster: ListRoster) -> Roster:
     tree.cost_limits = {}
     if primary_cost_type(game):
         tree.cost_limits[primary_cost_type(game)] = float(roster.points_limit)
-    tree.cost_limits.update(dict(roster.cost_limits))
+    tree.cost_limits.update({game.cost_type_id(k) or k: v for k, v in roster.cost_limits})
     start_past(tree, [n.id for top in roster.forces or () for f in top.walk_forces()
                       for n in (f, *(x for s in f.selections for x in s.walk()))])
     for force in roster.forces or ():
@@ -113,7 +113,7 @@ def _selection_node(selection: Selection) -> TreeSelection:
 
 @dataclass(frozen=True)
 class TreeIssue:
-    code: str       # bs.constraint.max | bs.constraint.min | bs.hidden | bs.cost_limit | bs.error | bs.unsupported
+    code: str       # bs.constraint.max | .min | bs.hidden | bs.cost_limit | bs.cost_type | bs.error | bs.unsupported
     message: str
     severity: str = "error"
     where: str = ""   # the uid of the selection it is on, if any
@@ -130,7 +130,8 @@ def _root_uid(roster: Roster, uid: str) -> str | None:
 # What a player reads where the data holds something the evaluator does not understand: the list is never
 # called legal on a guess, and what it is is listed on the book's page (editor/book_pages.py), not here.
 UNSUPPORTED = "This list uses a rule of the data the site cannot check: see the book's page."
-CODES = {"max": "bs.constraint.max", "min": "bs.constraint.min", "hidden": "bs.hidden", "limit": "bs.cost_limit"}
+CODES = {"max": "bs.constraint.max", "min": "bs.constraint.min", "hidden": "bs.hidden", "limit": "bs.cost_limit",
+         "cost_type": "bs.cost_type"}
 
 
 def judged(roster: Roster) -> tuple[Result, list[TreeIssue]]:

@@ -21,6 +21,6 @@ class Error:
     # The error in a player's words (words.py): the entry, how many in its scope, the bound and why it is
     # what it is here; `message` stays BattleScribe's own wording, as the behaviour suite compares it.
     words: str = field(default="", compare=False)
-    kind: str = field(default="", compare=False)          # max | min | hidden | limit (the cost limit)
+    kind: str = field(default="", compare=False)          # max | min | hidden | limit | cost_type (unknown)
     counted: tuple = field(default=(), compare=False)     # the uids of the selections the limit counted
     numbers: tuple = field(default=(), compare=False)     # (how many, the bound) of a broken limit

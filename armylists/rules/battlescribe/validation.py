@@ -21,7 +21,7 @@ from armylists.rules.battlescribe.queries import (CategoryScope, Context, Unsupp
                                                   forces_in, has_id, ids_of, root_selection, selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
 from armylists.rules.battlescribe.words import (hidden_words, limit_words, over_limit_words, reasons,
-                                                   repeat_reasons)
+                                                   repeat_reasons, unknown_cost_type_words)
 
 __all__ = ["Error", "Validator"]
 
@@ -51,6 +51,9 @@ class Validator(CategoryLimits):
 
     def run(self, totals: dict[str, float]) -> list[Error]:
         for type_id, limit in self.roster.cost_limits.items():
+            if type_id not in self.cost_types:   # a roster's limit in a cost type the data does not have
+                self.errors.append(self._unknown_cost_type(type_id, limit))
+                continue
             if limit >= 0 and totals.get(type_id, 0) > limit:
                 over = shown(totals.get(type_id, 0) - limit)
                 unit = self.game.cost_type_name(type_id)
@@ -71,6 +74,15 @@ class Validator(CategoryLimits):
                     self._container(selection, self.roster.options(selection),
                                     self.game.child_groups(selection.option))
         return self.errors
+
+    def _unknown_cost_type(self, type_id: str, limit: float) -> Error:
+        """A limit the roster sets in a cost type its data does not have: nothing is priced in it, and
+        what the data limits in its own types (a percentage of its points limit) has no limit to read;
+        the roster is wrong, and said to be, by the type's id (never "cannot check")."""
+        known = [c["name"].strip() or c["id"] for c in self.game.cost_types if not c.get("hidden")]
+        return Error("roster", frozenset(), "costLimits", type_id,
+                     f"Roster has a cost limit in {type_id!r}, which is no cost type of the game system",
+                     words=unknown_cost_type_words(type_id, limit, known), kind="cost_type")
 
     def _top_force_entries(self) -> list[dict]:
         return [f for doc in self.game.docs.values() for f in doc.get("forces", [])]
@@ -252,6 +264,8 @@ class Validator(CategoryLimits):
         if field.startswith("limit::"):
             measure = field.split("::", 1)[1]
             total = self.roster.cost_limits.get(measure, -1)
+            if total < 0 and any(t not in self.cost_types for t in self.roster.cost_limits):
+                return None   # the roster's limit is in a cost type the data lacks: that is its error (run)
             if total < 0:
                 self.unsupported.append(f"a percentage of the {measure} limit, which the "
                                         f"roster does not set ({constraint.get('id')})")

@@ -133,3 +133,10 @@ def hidden_words(name: str, where: str, why: list[str]) -> str:
 def over_limit_words(total: float, limit: float, unit: str) -> str:
     """A roster over its cost limit, worded as our own books' points.over_limit."""
     return f"Total {shown(total)} {unit} is {shown(total - limit)} {unit} over the {shown(limit)} {unit} limit."
+
+
+def unknown_cost_type_words(type_id: str, limit: float, known: list[str]) -> str:
+    """A roster's limit in a cost type its data does not have: "The list's limit of 2000 is in 'points',
+    a cost type the book's data does not have (its costs: pts)."."""
+    costs = f" (its costs: {', '.join(known)})" if known else ""
+    return f"The list's limit of {shown(limit)} is in {type_id!r}, a cost type the book's data does not have{costs}."
