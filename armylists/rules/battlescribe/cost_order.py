@@ -21,36 +21,13 @@ roster evaluated twice gives the same prices.
 """
 from __future__ import annotations
 
-from armylists.rules.battlescribe.effective import Effective, effective, gated, queries_of
+from armylists.rules.battlescribe.effective import Effective, effective
+from armylists.rules.battlescribe.plans import plan
 from armylists.rules.battlescribe.queries import (COST_READS, Context, Unsupported, ancestor_count,
                                                   query_value)
 from armylists.rules.battlescribe.tree import Roster, Selection
 
-STATE_FIELDS = {"name", "hidden", "error", "warning", "info"}   # what a refresh keeps, besides costs
-
-
-def _cost_queries(modifier_queries, cost_types: set[str]) -> list[dict]:
-    return [q for q in modifier_queries if q.get("field") in cost_types
-            and q.get("type") not in ("instanceOf", "notInstanceOf") and q.get("child_given", True)]
-
-
-def _readers(selection: Selection, cost_types: set[str]) -> tuple[list[tuple[dict, list[dict]]], bool]:
-    """The selection's cost modifiers with the queries of theirs that count a cost; and whether a
-    modifier of its name, hidden flag or messages counts one."""
-    costs, state = [], False
-    for source in selection.option.sources:
-        for modifier, gates, repeat_lists in gated(source):
-            found = _cost_queries(queries_of(gates, repeat_lists), cost_types)
-            if not found:
-                continue
-            if modifier.get("field") in cost_types:
-                costs.append((modifier, found))
-            elif modifier.get("field") in STATE_FIELDS:
-                state = True
-    return costs, state
-
-
-def _reads(queries: list[dict], ctx: Context) -> set[Selection]:
+def _reads(queries: tuple[dict, ...], ctx: Context) -> set[Selection]:
     """The selections whose costs these queries count, where `ctx` stands."""
     token = COST_READS.set(set())
     try:
@@ -132,12 +109,12 @@ def order_costs(roster: Roster, cost_types: set[str], unsupported: list[str],
     readers: dict[Selection, list[tuple[dict, set[Selection]]]] = {}
     state_readers: list[Selection] = []
     for selection in selections:
-        cost_modifiers, state = _readers(selection, cost_types)
-        if state:
+        found = plan(roster.game, selection.option)
+        if found.state_reads_costs:
             state_readers.append(selection)
-        if cost_modifiers:
+        if found.cost_readers:
             ctx = _context(roster, selection)
-            readers[selection] = [(m, _reads(queries, ctx)) for m, queries in cost_modifiers]
+            readers[selection] = [(m, _reads(queries, ctx)) for m, queries in found.cost_readers]
     if not readers and not state_readers:
         return []
     nodes = [s for s in selections if s in readers]

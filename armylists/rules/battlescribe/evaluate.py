@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from armylists.rules.battlescribe.cost_order import order_costs
-from armylists.rules.battlescribe.effective import effective, gated, linked_categories
+from armylists.rules.battlescribe.effective import effective
+from armylists.rules.battlescribe.plans import plan
 from armylists.rules.battlescribe.queries import Context, Unsupported
 from armylists.rules.battlescribe.tree import Roster, Selection, State
 from armylists.rules.battlescribe.validation import Error, Validator
@@ -72,9 +73,9 @@ def _not_category(modifier: dict) -> bool:
 def _categories(roster: Roster, selection: Selection, cost_types, unsupported) -> None:
     """A selection's categories: its links', then its category modifiers' (which see these)."""
     option = selection.option
-    categories, primary = linked_categories(option.sources, option.group_nodes)
-    selection.state.categories, selection.state.primary = tuple(categories), primary
-    if any(_is_category(m) for source in option.sources for m, _g, _r in gated(source)):
+    found = plan(roster.game, option)
+    selection.state.categories, selection.state.primary = found.categories, found.primary
+    if found.changes_categories:
         ctx = Context(roster, selection, selection.parent, option)
         eff = effective(ctx, option.sources, cost_types, unsupported, option.group_nodes, keep=_is_category)
         selection.state.categories, selection.state.primary = tuple(eff.categories), eff.primary
