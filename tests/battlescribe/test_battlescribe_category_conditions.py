@@ -99,3 +99,22 @@ class TestInstanceOfACategory:
             categories=HERO, force_links=FORCE_LINKS))
         force = add_force(roster, "fe")
         assert [names(s) for s in force.selections] == [["Named Hero"]]
+
+    def test_a_category_modifier_counting_a_cost_is_not_understood(self):
+        """Categories come before costs (a cost's count reads categories): such a modifier would read a
+        cost not computed yet, so the list is not called legal on a guess."""
+        roster = Roster(game([hero(modifiers=[{"type": "add", "field": "category", "value": "cat-mount",
+                                               "conditions": [{"type": "atLeast", "value": 10, "field": "pts",
+                                                               "scope": "force", "childId": "any"}]}])],
+                             categories=HERO, force_links=FORCE_LINKS))
+        select(roster, add_force(roster, "fe"), "se-hero")
+        result = evaluate(roster)
+        assert result.unsupported == ["a category modifier counting a cost in a modifier of Book > Hero"]
+        assert result.legal is None
+
+    def test_the_import_report_names_it_unchecked_too(self):
+        from armylists.rules.battlescribe.effective import modifier_problem
+        modifier = {"type": "add", "field": "category", "value": "cat-mount", "when": {"type": "and", "conditions": [
+            {"type": "atLeast", "value": 10, "field": "pts", "scope": "force", "child": "any"}]}}
+        assert modifier_problem(modifier, {"pts"}, set()) == "a category modifier counting a cost"
+        assert modifier_problem({**modifier, "when": {}}, {"pts"}, set()) is None

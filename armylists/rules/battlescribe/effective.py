@@ -171,6 +171,13 @@ def queries_of(gates: list[dict], repeat_lists: list[list[dict]]):
         yield from repeats
 
 
+def cost_queries(queries, cost_types: set[str]) -> tuple[dict, ...]:
+    """The queries that count a cost (what a cost loop is made of); instanceOf counts nothing, and a
+    condition without a childId never holds (queries.condition_holds)."""
+    return tuple(q for q in queries if q.get("field") in cost_types
+                 and q.get("type") not in ("instanceOf", "notInstanceOf") and q.get("child_given", True))
+
+
 def _reads_own_cost(modifier: dict, gates, repeat_lists, ctx: Context) -> bool:
     """A cost modifier of an entry not selected whose condition or repeat counts that same cost of its own
     entry (or of everything in a wider scope, which holds it once selected)."""
@@ -289,6 +296,9 @@ def modifier_problem(modifier: dict, cost_types: set[str], constraint_ids: set[s
         found = found or query_problem(r, cost_types, repeat=True)
     if found:
         return found
+    if modifier.get("field") == "category" and cost_queries(
+            queries_of([modifier.get("when", {})], [modifier.get("repeats", [])]), cost_types):
+        return "a category modifier counting a cost"   # categories come before costs (evaluate.py)
     blank = Effective("", False, {}, [({"id": i}, 0.0) for i in constraint_ids], [], None)
     try:
         _apply(blank, modifier, 1, cost_types)

@@ -75,10 +75,16 @@ def _categories(roster: Roster, selection: Selection, cost_types, unsupported) -
     option = selection.option
     found = plan(roster.game, option)
     selection.state.categories, selection.state.primary = found.categories, found.primary
+    _categories_problem(found, unsupported)
     if found.changes_categories:
         ctx = Context(roster, selection, selection.parent, option)
         eff = effective(ctx, option.sources, cost_types, unsupported, option.group_nodes, keep=_is_category)
         selection.state.categories, selection.state.primary = tuple(eff.categories), eff.primary
+
+
+def _categories_problem(found, unsupported: list[str]) -> None:
+    if found.categories_read_costs:   # categories come before costs: what it would read is not known yet
+        unsupported.append(f"a category modifier counting a cost in a modifier of {found.categories_read_costs}")
 
 
 def _refresh_selection(roster, selection: Selection, cost_types, unsupported, found) -> None:
@@ -100,6 +106,7 @@ def _collect(roster: Roster, unsupported: list[str], messages: list) -> None:
     for force in roster.all_forces():
         effective(Context(roster, force, force.parent), (force.entry,), cost_types, unsupported)
     for selection in roster.all_selections():
+        _categories_problem(plan(roster.game, selection.option), unsupported)
         ctx = Context(roster, selection, selection.parent, selection.option)
         eff = effective(ctx, selection.option.sources, cost_types, unsupported, selection.option.group_nodes)
         messages.extend((severity, selection.uid, text) for severity, text in eff.messages)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from armylists.rules.battlescribe.data import GameData, Option
-from armylists.rules.battlescribe.effective import gated, linked_categories, queries_of
+from armylists.rules.battlescribe.effective import cost_queries, gated, linked_categories, queries_of
 
 STATE_FIELDS = {"name", "hidden", "error", "warning", "info"}   # what a refresh keeps, besides costs
 
@@ -21,6 +21,7 @@ class Plan:
     categories: tuple[str, ...]           # its category links' targets (entry, link, groups)
     primary: str | None
     changes_categories: bool              # a modifier of its `category`
+    categories_read_costs: str | None     # where a modifier of its `category` counts a cost
     cost_readers: tuple[tuple[dict, tuple[dict, ...]], ...]   # cost modifiers, with their queries of a cost
     state_reads_costs: bool               # a modifier of its name, hidden flag or messages counts a cost
 
@@ -36,24 +37,19 @@ def plan(game: GameData, option: Option) -> Plan:
     return found[1]
 
 
-def cost_queries(queries, cost_types: set[str]) -> tuple[dict, ...]:
-    """The queries that count a cost (what a cost loop is made of); instanceOf counts nothing, and a
-    condition without a childId never holds (queries.condition_holds)."""
-    return tuple(q for q in queries if q.get("field") in cost_types
-                 and q.get("type") not in ("instanceOf", "notInstanceOf") and q.get("child_given", True))
-
-
 def _plan(option: Option, cost_types: set[str]) -> Plan:
     categories, primary = linked_categories(option.sources, option.group_nodes)
-    changes, readers, state = False, [], False
+    changes, readers, state, category_costs = False, [], False, None
     for source in option.sources:
         for modifier, gates, repeat_lists in gated(source):
             changes = changes or modifier.get("field") == "category"
             found = cost_queries(queries_of(gates, repeat_lists), cost_types)
             if not found:
                 continue
-            if modifier.get("field") in cost_types:
+            if modifier.get("field") == "category":
+                category_costs = category_costs or source.get("where", source.get("id"))
+            elif modifier.get("field") in cost_types:
                 readers.append((modifier, found))
             elif modifier.get("field") in STATE_FIELDS:
                 state = True
-    return Plan(tuple(categories), primary, changes, tuple(readers), state)
+    return Plan(tuple(categories), primary, changes, category_costs, tuple(readers), state)
