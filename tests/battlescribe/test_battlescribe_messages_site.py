@@ -36,7 +36,7 @@ def flat(html: str) -> str:
 
 @pytest.fixture
 def dwarven_holds():
-    """The shared data's Dwarven Holds, for the test that reads them (only it: the others need no shared data)."""
+    """The shared data's Dwarven Holds, for the tests that read them (not the one that needs no shared data)."""
     import_dwarven_holds()
 
 
@@ -111,7 +111,7 @@ def test_a_list_using_what_is_not_understood_is_never_legal_and_says_so_plainly(
 
 
 @pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")
-def test_a_list_of_the_flattened_book_says_the_missing_general_once():
+def test_a_list_of_the_flattened_book_says_the_missing_general_once(dwarven_holds):
     """A list in our flattened shape (a book imported before its game data was kept) is judged by our
     engine over the importer's limits: the "Army General" link and its shared entry both say "at least 1
     in the roster" (2nd-dwarvenHolds.cat), one broken rule, said once."""
