@@ -52,12 +52,14 @@ def build(game, *, general=True, item=None):
     return roster
 
 
-def validated(tmp_path, roster, under: int):
-    """validate_list --json on the roster saved as a .ros at a points limit `under` above its total."""
+def validated(tmp_path, roster, under: int, type_id: str = "points"):
+    """validate_list --json on the roster saved as a .ros at a points limit `under` above its total, its
+    limit's cost type named `type_id` (BattleScribe's `points` for converted 1.x data; `pts` as this site
+    wrote rosters of it before)."""
     total = evaluate(roster).costs["points"]
     set_cost_limit(roster, "pts", total + under)
     path = tmp_path / f"orcs-{under}.ros"
-    path.write_bytes(write_tree(roster, "Orcs"))
+    path.write_bytes(write_tree(roster, "Orcs").replace(b'typeId="points"', f'typeId="{type_id}"'.encode()))
     out = io.StringIO()
     with pytest.raises(SystemExit) as exit_:
         call_command("validate_list", str(path), "--json", stdout=out)
@@ -69,6 +71,7 @@ def test_validate_list_applies_our_t9a_rules_to_an_imported_book(db, tmp_path):
     call_command("import_battlescribe", *FILES, verbosity=0)
     game = GameData([plain_document(d) for d in read_sources(FILES)])
     assert validated(tmp_path, build(game), 0)[:2] == (0, [])
+    assert validated(tmp_path, build(game), 0, "pts")[:2] == (0, [])
     assert validated(tmp_path, build(game), 20)[:2] == (0, [])
     status, violations, total = validated(tmp_path, build(game), 21)
     assert (status, violations) == (1, [

@@ -10,7 +10,8 @@ Pure Python, no Django: `data` indexes the game system and catalogues and expand
 selected where (entry links, groups, shared entries, catalogue links); `tree` is the roster and its
 actions; `queries` counts selections, forces and costs in a scope and decides conditions and repeats;
 `effective` applies modifiers; `validation` turns constraints, hidden entries and cost limits into
-errors, each also in a player's words (`words`: the entry, the numbers and which condition made the
+errors (`categories`: a force's categories and every category entry's limits; `errors`: the Error),
+each also in a player's words (`words`: the entry, the numbers and which condition made the
 bound what it is; the unit cards' reasons come from it too); `evaluate` puts them together (its
 refresh: the categories, BattleScribe's pass, then `cost_order`: costs that read other costs in the order
 of what they read, a loop reported and left out; `plans` reads what each option's modifiers ask of it
