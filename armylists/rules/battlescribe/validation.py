@@ -191,12 +191,14 @@ class Validator(CategoryLimits):
             sources = (step.node,) if step.link is None else (step.node, step.link)
             if not any(s.get("constraints") for s in sources):
                 continue
+            members = [o for o in options if any(g.group_id == step.group_id for g in o.groups)]
             self._scene = (Context(self.roster, None, container), sources, container)
-            eff = effective(self._scene[0], sources, self.cost_types, self.unsupported)
+            # A group inside a hidden group is hidden too, and its limits with it: BSData's Mordheim keeps a
+            # henchman's Skills (at least 2) in a group linked hidden until "Promoted" (docs/import-battlescribe.md).
+            eff = effective(self._scene[0], sources, self.cost_types, self.unsupported, _outer_groups(step, members))
             if eff.hidden:
                 continue
             holders = [s for s in sources for _c in s.get("constraints", [])]
-            members = [o for o in options if any(g.group_id == step.group_id for g in o.groups)]
             all_collective = bool(members) and all(o.entry.get("collective") or (o.link or {}).get("collective")
                                                    for o in members)
             for (constraint, value), source in zip(eff.constraints, holders):
@@ -412,6 +414,15 @@ class Validator(CategoryLimits):
         if not isinstance(force, Force) or sum(1 for _f in self.roster.all_forces()) == 1:
             return "the army"
         return force.state.name or force.entry.get("name", "the army")
+
+
+def _outer_groups(step: GroupStep, members: list[Option]) -> tuple[dict, ...]:
+    """The groups (and group links) `step` sits in, outermost first, as its members reach it."""
+    for option in members:
+        for i, group in enumerate(option.groups):
+            if group.group_id == step.group_id:
+                return tuple(n for g in option.groups[:i] for n in (g.node, g.link) if n is not None)
+    return ()
 
 
 def _base(constraint: dict) -> float:
