@@ -14,7 +14,8 @@ import msgspec
 import pytest
 
 from armylists.rules import ListDocumentError, parse_roster, roster_to_dict, validate
-from armylists.rules.native.army import Army, _resolved_units
+from armylists.rules.native.army import Army
+from armylists.rules.native.derived import RESOLVED_UNITS
 from armylists.rules.errors import RulesDataError
 from armylists.rules.reading.loader import build_system, read_yaml
 
@@ -307,8 +308,8 @@ def test_allied_units_are_priced_once_in_their_own_book(books):
     second = Army(books[EMPIRE], roster, books[DWARFS])
     assert first.units[-1] is second.units[-1]  # priced once
     allied = roster.units[-1]
-    assert (None, allied) in _resolved_units(books[DWARFS])
-    assert (None, allied) not in _resolved_units(books[EMPIRE])
+    assert (None, allied) in books[DWARFS].derived.of(RESOLVED_UNITS, books[DWARFS])
+    assert (None, allied) not in books[EMPIRE].derived.of(RESOLVED_UNITS, books[EMPIRE])
     # The same unit in a Dwarf list of its own is another unit, in its own category.
     own = msgspec.structs.replace(allied, allied=False)
     dwarf_list = parse_roster(document(units=[], allied=[], book=DWARFS, allies=None))

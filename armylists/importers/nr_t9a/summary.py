@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from armylists.rules import parse_roster, validate
 from armylists.rules.native.army import discount_cuts
 from armylists.rules.native.book import Book, Entry, Option
+from armylists.rules.native.derived import built, memo
 from armylists.rules.reading.plain_data import text_problem
 
 from armylists.importers.nr_t9a.army import MAPPING
@@ -129,13 +130,21 @@ def _index(entry: Entry) -> dict[str, list[Option]]:
 
 
 def _entries(book: Book) -> dict[str, list[Entry]]:
-    found = book.__dict__.get("_nr_entries")
-    if found is None:
-        found = {}
-        for entry in book.entries.values():
-            found.setdefault(plain(entry.name), []).append(entry)
-        book.__dict__["_nr_entries"] = found
+    """The book's entries by their names as a summary writes them (plain), made once per book."""
+    return book.derived.of(ENTRIES_BY_NAME, book)
+
+
+def _entries_by_name(book: Book) -> dict[str, list[Entry]]:
+    found: dict[str, list[Entry]] = {}
+    for entry in book.entries.values():
+        found.setdefault(plain(entry.name), []).append(entry)
     return found
+
+
+ENTRIES_BY_NAME = built("nr_entries", _entries_by_name)
+# Each unit of a summary read, by what the summary says of it: tournaments repeat units. Unbounded: as
+# many as the distinct units read in the process.
+READINGS = memo("nr_readings", None)
 
 
 def _candidates(index: dict[str, list[Option]], name: str) -> list[Option]:
@@ -390,17 +399,17 @@ def _unit_errors(book: Book, reading: UnitReading) -> int:
 def _best_reading(book: Book, found: list[Entry], unit: dict) -> UnitReading:
     """The reading of the entry whose price is the recorded cost (then the one breaking fewest rules alone),
     remembered per book: tournaments repeat units, and a benchmark reads thousands of lists."""
-    memo = book.__dict__.setdefault("_nr_readings", {})
+    kept = book.derived.of(READINGS, book)
     key = (tuple(e.id for e in found), unit["name"], int(unit["cost"]), unit.get("models"),
            tuple(o.get("name", "") for o in unit.get("options", [])))
-    if key not in memo:
+    done = kept.get(key)
+    if done is None:
         options = [read_unit(e, unit) for e in found]
         # A Path named beside the unit's own may be one a rule grants (Gates of the Netherworld's Evocation
         # spell) or a second Path (Arcane Knowledge's): the reading breaking fewer rules is New Recruit's.
         options += [read_unit(e, unit, as_granted=True) for e in found if _granted(_index(e), unit)]
-        memo[key] = min(options, key=lambda r: (abs((r.priced if r.priced is not None else 10 ** 6) - r.cost),
-                                                _unit_errors(book, r) if len(options) > 1 else 0))
-    done = memo[key]
+        done = kept.put(key, min(options, key=lambda r: (abs((r.priced if r.priced is not None else 10 ** 6) - r.cost),
+                                                         _unit_errors(book, r) if len(options) > 1 else 0)))
     return dataclasses.replace(done, options=dict(done.options), unmatched=list(done.unmatched))
 
 
@@ -438,15 +447,18 @@ def read_list(summary: dict, book: Book, limit: int) -> Reading:
 
 def _conditional_minimums(book: Book) -> dict[str, tuple]:
     """The book's per-unit counts whose minimum holds under a condition (a group needing a choice where the
-    army has an option: groups.group_bounds), by limit id: (entry ids, tags counted)."""
-    found = book.__dict__.get("_nr_minimums")
-    if found is None:
-        found = {limit["id"]: (tuple(limit.get("entries", ())), tuple(limit["count"]))
-                 for rule in book.rules if rule.type == "tally_limits" for limit in rule.params.get("limits", ())
-                 if "id" in limit and limit.get("scope") == "unit"
-                 and any(m.get("target") == "min" for m in limit.get("modifiers", ()))}
-        book.__dict__["_nr_minimums"] = found
-    return found
+    army has an option: groups.group_bounds), by limit id: (entry ids, tags counted); made once per book."""
+    return book.derived.of(CONDITIONAL_MINIMUMS, book)
+
+
+def _minimums(book: Book) -> dict[str, tuple]:
+    return {limit["id"]: (tuple(limit.get("entries", ())), tuple(limit["count"]))
+            for rule in book.rules if rule.type == "tally_limits" for limit in rule.params.get("limits", ())
+            if "id" in limit and limit.get("scope") == "unit"
+            and any(m.get("target") == "min" for m in limit.get("modifiers", ()))}
+
+
+CONDITIONAL_MINIMUMS = built("nr_minimums", _minimums)
 
 
 def _fill_minimums(book: Book, document: dict) -> None:

@@ -16,6 +16,10 @@ from armylists.rules import Book, Roster
 from armylists.rules.native.army import Army, Unit, added_points, option_price
 from armylists.rules.native.book import Option, Rule
 from armylists.rules.checks.tallies import Limit, tally, totals
+from armylists.rules.native.derived import memo
+
+# The tally limits a book's lists are checked by, per (composition, modes): unbounded, as those are few.
+POOL_LIMITS = memo("pool_limits", None)
 
 
 @dataclass(frozen=True)
@@ -88,11 +92,10 @@ def pool_choices(book: Book, roster: Roster, unit_id: str, army: Army | None = N
 def _limits(book: Book, army: Army) -> tuple[Limit, ...]:
     """Every tally limit the list is checked by with an error (a "not checked" warning bounds nothing),
     compiled once per book, composition and modes (an imported book has hundreds)."""
-    kept = book.__dict__.setdefault("_pool_limits", {})
+    kept = book.derived.of(POOL_LIMITS, book)
     key = (army.composition, army.roster.modes)
-    if key not in kept:
-        kept[key] = tuple(_compile(book.rules_for(*key)))
-    return kept[key]
+    found = kept.get(key)
+    return found if found is not None else kept.put(key, tuple(_compile(book.rules_for(*key))))
 
 
 def _compile(rules: tuple[Rule, ...]) -> Iterator[Limit]:

@@ -11,18 +11,22 @@ from typing import Any
 
 from armylists.rules import Book, RosterUnit
 from armylists.rules.native.book import Entry
+from armylists.rules.native.derived import built
 
 LONG = 200  # a text longer than this is folded away on the card
 
 
 def book_rule_texts(book: Book) -> dict[str, str]:
     """The book's rule texts by name, read once per book."""
-    found = book.__dict__.get("_rule_texts")
-    if found is None:
-        found = {r["name"]: r.get("text", "") for r in book.data.get("special_rules", ())
-                 if isinstance(r, dict) and isinstance(r.get("name"), str)}
-        book.__dict__["_rule_texts"] = found
-    return found
+    return book.derived.of(RULE_TEXTS, book)
+
+
+def _read_rule_texts(book: Book) -> dict[str, str]:
+    return {r["name"]: r.get("text", "") for r in book.data.get("special_rules", ())
+            if isinstance(r, dict) and isinstance(r.get("name"), str)}
+
+
+RULE_TEXTS = built("rule_texts", _read_rule_texts)
 
 
 def rule_texts(book: Book, ru: RosterUnit, entry: Entry) -> list[dict[str, Any]]:

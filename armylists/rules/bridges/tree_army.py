@@ -79,22 +79,17 @@ def tree_army(book: Book, roster: Roster, tree: TreeRoster, report: Report,
     system = book.system
     points = {line.id: line.points for line in report.units}
     category_ids = {_plain(c.name): c.id for c in system.categories}
-    army = Army.__new__(Army)
-    army.own_book, army.book, army.system, army.roster = book, book, system, roster
-    army.limit, army.band, army.composition = roster.points_limit, system.band_for(roster.points_limit), None
-    army.problems, army.measured, army.selected = [], {}, {}
-    army.allies, army.allies_composition, army._main, army.contingent = None, None, None, None
-    army.units = []
-    army.tree_mapping = mapping  # type: ignore[attr-defined]  # None: no General or items are known
-    army.tree_bearers = []  # type: ignore[attr-defined]
+    units, bearers = [], []
     for force in tree.all_forces():
         for selection in force.selections:
             unit = _unit(book, tree, selection, points.get(selection.uid, 0), category_ids, mapping)
-            army.units.append(unit)
+            units.append(unit)
             items = _items(tree, selection, mapping)
             if items:
-                army.tree_bearers.append(TreeBearer(unit, items))  # type: ignore[attr-defined]
-    army._tally()
+                bearers.append(TreeBearer(unit, items))
+    army = Army.of_units(book, roster, units, None, system.band_for(roster.points_limit))
+    army.tree_mapping = mapping  # type: ignore[attr-defined]  # None: no General or items are known
+    army.tree_bearers = bearers  # type: ignore[attr-defined]
     return army
 
 
@@ -105,17 +100,11 @@ def _plain(name: str) -> str:
 def _unit(book: Book, tree: TreeRoster, root: Selection, points: int, category_ids: dict[str, str],
           mapping: SystemMapping | None) -> Unit:
     entry = _entry_of(book, root)
-    unit = Unit.__new__(Unit)
-    unit.id, unit.name, unit.points = root.uid, root.state.name or entry.name, points
-    unit.roster = RosterUnit(id=root.uid, entry=entry.id)
-    unit.entry = entry
     primary = root.state.primary
     name = tree.game.name_of(primary) if primary else ""
-    unit.category = unit.own_category = category_ids.get(_plain(name), category_ids.get("other", entry.category))
     models = sum(s.number for s in root.walk() if s.option.entry.get("type") == "model")
-    unit.size = models or root.number
-    unit.size_bounds = (entry.size_min, entry.size_max)
-    unit.options, tags = {}, set(entry.tags)
+    options: dict[str, int] = {}
+    tags = set(entry.tags)
     tagged = [(t, "entry:" + entry.id, entry.name) for t in entry.tags if not t.startswith("bs-")]
     for selection in root.walk():
         data_tags = {bs_tag(selection.option.entry["id"])} | {bs_tag(c) for c in selection.state.categories}
@@ -126,15 +115,13 @@ def _unit(book: Book, tree: TreeRoster, root: Selection, points: int, category_i
         if selection is root:
             continue
         for oid in _options_of(entry, selection):
-            unit.options[oid] = unit.options.get(oid, 0) + selection.number
-    unit.tags, unit.tagged = frozenset(tags), tagged
-    unit.general = bool(mapping and any(_names(s) & mapping.general for s in root.walk()))
-    unit.character, unit.wizard_level, unit.is_bsb, unit.mount = False, 0, False, None
-    unit.troop_type = book.system.troop_types.get(entry.troop_type)
-    unit.on_foot, unit.large_target, unit.war_machine = True, False, False
-    unit.leadership, unit.armour_access, unit.frees_path, unit.experience = None, False, False, None
-    unit.bearers, unit.equipment, unit.allied, unit.memo, unit._line = [], frozenset(), False, {}, None
-    return unit
+            options[oid] = options.get(oid, 0) + selection.number
+    return Unit.described(
+        RosterUnit(id=root.uid, entry=entry.id), entry, name=root.state.name or entry.name,
+        category=category_ids.get(_plain(name), category_ids.get("other", entry.category)),
+        size=models or root.number, points=points, options=options, tags=frozenset(tags), tagged=tagged,
+        troop_type=book.system.troop_types.get(entry.troop_type),
+        general=bool(mapping and any(_names(s) & mapping.general for s in root.walk())))
 
 
 def _entry_of(book: Book, root: Selection) -> Entry:

@@ -68,14 +68,15 @@ def per_unit(fn: Callable[["Army", "Rule", "Unit"], Iterator[Violation]] | None 
         return lambda f: per_unit(f, needs_army=needs_army)
     unit_fn = fn
 
+    def answer(army: "Army", rule: "Rule", unit: "Unit") -> tuple[Violation, ...] | None:
+        """The unit's violations, or None where they read the army too (then found afresh every time)."""
+        return None if needs_army is not None and needs_army(rule, unit) else tuple(unit_fn(army, rule, unit))
+
     def run(army: "Army", rule: "Rule") -> Iterator[Violation]:
         for unit in army.units:
-            kept = unit.memo.get(id(rule))
+            kept = unit.memo.get(id(rule))  # read here, not through remember: for every unit at every check
             if kept is None or kept[0] is not rule:  # the rule is kept too, so its id is not reused
-                if len(unit.memo) > 64:  # rules made per request (event rules) must not pile up
-                    unit.memo.clear()
-                answer = None if needs_army is not None and needs_army(rule, unit) else tuple(unit_fn(army, rule, unit))
-                kept = unit.memo[id(rule)] = (rule, answer)
+                kept = unit.keep(id(rule), (rule, answer(army, rule, unit)))
             yield from kept[1] if kept[1] is not None else unit_fn(army, rule, unit)
     run.__doc__ = fn.__doc__
     run.per_unit = fn  # type: ignore[attr-defined]  # the engine runs these together, unit by unit

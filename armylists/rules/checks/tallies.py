@@ -18,12 +18,13 @@ import math
 import operator
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
+from armylists.rules.native.derived import RULE_LISTS_BOUND, Memo, built
 from armylists.rules.report import Violation
 from armylists.rules.checks.registry import DEFS, check, violation
 
 if TYPE_CHECKING:
     from armylists.rules.native.army import Army, Unit
-    from armylists.rules.native.book import Rule
+    from armylists.rules.native.book import Book, Rule
 
 TAGS = {"type": "array", "items": {"type": "string"}, "minItems": 1}
 # What a tally measures: the column of its counts. `units`: for each tag, the units holding it, each once
@@ -64,9 +65,13 @@ def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Counts:
     """tag -> (selections, points, 1, largest selection) of one unit, made once per unit (units never change
     once priced); with `keep`, only of those tags (what the book's limits count: an imported unit carries a tag per
     option, group and category, most of which no limit names)."""
-    memo = unit.memo.get("tally")  # type: ignore[call-overload]
-    if memo is not None and memo[0] is keep:
-        return memo[1]
+    kept = unit.memo.get("tally")  # read here, not through remember: asked for every unit by every limit
+    if kept is None or kept[0] is not keep:
+        kept = unit.keep("tally", (keep, _tally(unit, keep)))
+    return kept[1]
+
+
+def _tally(unit: "Unit", keep: frozenset[str] | None) -> Counts:
     entry = unit.entry
     parts = [(entry.tags, 1, unit.points, entry.tag_weights),
              (entry.model_tags, unit.size, entry.points * unit.size, entry.tag_weights)]
@@ -85,17 +90,18 @@ def tally(unit: "Unit", keep: frozenset[str] | None = None) -> Counts:
             old = found.get(tag)
             found[tag] = (counted, points, 1, counted) if old is None else (
                 old[0] + counted, old[1] + points, 1, max(old[3], counted))
-    unit.memo["tally"] = (keep, found)  # type: ignore[index]
     return found
 
 
 def totals(army: "Army", keep: frozenset[str] | None = None) -> Counts:
     """tag -> (selections, points, units, largest selections) over the whole army (of the tags in `keep`, if
-    given), once per check."""
-    key = "_tally_totals" if keep is None else "_tally_totals_kept"
-    found = army.__dict__.get(key)
+    given: the book's, kept_tags), once per check (kept in `Army.tallies`)."""
+    tallies = army.tallies
+    if tallies is None:
+        tallies = army.tallies = {}
+    found = tallies.get(keep is None)
     if found is None:
-        found = army.__dict__[key] = {}
+        found = tallies[keep is None] = {}
         for u in army.units:
             for tag, counted in tally(u, keep).items():
                 old = found.get(tag)
@@ -104,26 +110,26 @@ def totals(army: "Army", keep: frozenset[str] | None = None) -> Counts:
     return found
 
 
-_book_tags: dict[int, tuple[object, frozenset[str]]] = {}
-
-
 def kept_tags(army: "Army", index: dict) -> frozenset[str] | None:
-    """The tags every tally rule of the army's book counts (its system's, its own, its compositions' and
-    the modes'), made once per book; None where this rule counts one they do not (an event's own rule):
-    then every tag is tallied."""
+    """The tags every tally rule of the army's book counts, made once per book (BOOK_TAGS); None where this
+    rule counts one they do not (an event's own rule): then every tag is tallied."""
     book = army.book
-    found = _book_tags.get(id(book))
-    if found is None or found[0] is not book:  # the book is kept too, so its id is not reused
-        rules = [*book.system.rules, *book.rules, *(r for c in book.compositions.values() for r in c.rules),
-                 *(r for m in book.system.modes.values() for r in m.rules)]
-        tags: set[str] = set()
-        for r in rules:
-            if r.type in ("tally_limit", "tally_limits"):
-                _counted(r.params, tags)
-        if len(_book_tags) > 256:
-            _book_tags.clear()
-        found = _book_tags[id(book)] = (book, frozenset(tags))
-    return found[1] if index["tags"] <= found[1] else None
+    found = book.derived.of(BOOK_TAGS, book)
+    return found if index["tags"] <= found else None
+
+
+def _book_tags(book: "Book") -> frozenset[str]:
+    """The tags the book's tally rules count: its system's, its own, its compositions' and the modes'."""
+    rules = [*book.system.rules, *book.rules, *(r for c in book.compositions.values() for r in c.rules),
+             *(r for m in book.system.modes.values() for r in m.rules)]
+    tags: set[str] = set()
+    for r in rules:
+        if r.type in ("tally_limit", "tally_limits"):
+            _counted(r.params, tags)
+    return frozenset(tags)
+
+
+BOOK_TAGS = built("tally_tags", _book_tags)
 
 
 def _counted(params: Any, tags: set[str]) -> set[str]:
@@ -315,13 +321,18 @@ def tally_limits(army: "Army", rule: "Rule") -> Iterator[Violation]:
         # What depends on the unit alone is kept with it: units are shared between reports (army.py).
         kept = unit.memo.get(id(rule))
         if kept is None or kept[0] is not rule:  # the rule is kept too, so its id is not reused
-            kept = unit.memo[id(rule)] = (rule, tuple(
-                v for limit in alone if limit.has_minimum or not counted.isdisjoint(limit.tally[0])
-                for v in _judge(army, rule, limit, tot, unit, keep)))
+            kept = unit.keep(id(rule), (rule, _alone(army, rule, alone, counted, tot, unit, keep)))
         yield from kept[1]
         for limit in others:
             if limit.has_minimum or not counted.isdisjoint(limit.tally[0]):
                 yield from _judge(army, rule, limit, tot, unit, keep)
+
+
+def _alone(army: "Army", rule: "Rule", alone: tuple[Limit, ...], counted: Any, tot: Counts, unit: "Unit",
+           keep: frozenset[str] | None) -> tuple[Violation, ...]:
+    """The unit's violations of the limits that depend on it alone."""
+    return tuple(v for limit in alone if limit.has_minimum or not counted.isdisjoint(limit.tally[0])
+                 for v in _judge(army, rule, limit, tot, unit, keep))
 
 
 def _choose(index: dict, present: set[str]) -> tuple[Limit, ...]:
@@ -348,15 +359,19 @@ def _unit_alone(limit: Mapping[str, Any]) -> bool:
         for m in limit.get("modifiers", ()))
 
 
-_indexes: dict[int, tuple["Rule", dict]] = {}
+_indexes = Memo.bounded(RULE_LISTS_BOUND)()  # by the rule's id, the rule kept with it (derived.Memo)
 
 
 def _compiled(rule: "Rule") -> dict:
     """The rule's limits compiled, and indexed: roster limits with a minimum (always judged), the others
     by the tags they count, unit limits by their entries ("" for every unit)."""
-    found = _indexes.get(id(rule))
-    if found is not None and found[0] is rule:  # the rule is kept too, so its id is not reused
-        return found[1]
+    found = _indexes.get(id(rule))  # read here, not through remember: every tally rule asks at every check
+    if found is None or found[0] is not rule:
+        found = _indexes.put(id(rule), (rule, _compile(rule)))
+    return found[1]
+
+
+def _compile(rule: "Rule") -> dict:
     if rule.type == "tally_limit":
         index: dict[str, Any] = {"one": Limit(rule.params)}
     else:
@@ -381,9 +396,6 @@ def _compiled(rule: "Rule") -> dict:
                  "every": (tuple(x for x in every if x.unit_alone), tuple(x for x in every if not x.unit_alone))
                  if every else None}
     index["tags"] = frozenset(_counted(rule.params, set()))
-    if len(_indexes) > 256:
-        _indexes.clear()
-    _indexes[id(rule)] = (rule, index)
     return index
 
 

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any, Iterator, Protocol
 
 from armylists.rules.native.book import AlliesRules, Book, Rule
+from armylists.rules.native.derived import JOINED
 from armylists.rules.report import Violation
 from armylists.rules.reading.roster import Roster
 
@@ -97,15 +98,16 @@ def allied_book(army: "Army", book: Book, roster: Roster, allies: Book | None) -
 
 def joined(book: Book, allies: Book) -> Book:
     """`book` as the whole army's checks see it: it also knows the allied book's items and item kinds (an
-    allied model's runes), its own first. Made once per pair of books."""
+    allied model's runes), its own first. Made once per pair of books, and kept with the allied book, so a
+    rebuilt one of the same key is not mistaken for it. The joined book derives its own data (derived.py)."""
     if allies is book:
         return book
-    cache = book.__dict__.setdefault("_joined", {})
-    found = cache.get(allies.key)
-    if found is None or found[0] is not allies:  # the book is kept, so a rebuilt one is not mistaken for it
-        system = replace(book.system, item_categories={**allies.system.item_categories, **book.system.item_categories})
-        found = cache[allies.key] = (allies, replace(book, system=system, items={**allies.items, **book.items}))
-    return found[1]
+    return book.derived.of(JOINED, book).remember(allies.key, allies, _join, book, allies)
+
+
+def _join(book: Book, allies: Book) -> Book:
+    system = replace(book.system, item_categories={**allies.system.item_categories, **book.system.item_categories})
+    return replace(book, system=system, items={**allies.items, **book.items})
 
 
 def contingent_rules(army: "Army") -> tuple[Rule, ...]:

@@ -16,22 +16,18 @@ from typing import Iterable, Iterator
 
 from armylists.rules.native.allies import allied_book, joined
 from armylists.rules.native.book import Book, Entry, Item, ItemAccess, MountChoice, Option, SizeBand, TroopType
+from armylists.rules.native.derived import RESOLVED_UNITS, UNIT_MEMO_BOUND, Memo
 from armylists.rules.report import UnitLine, Violation
 from armylists.rules.reading.roster import Roster, RosterUnit
 from armylists.rules.native.selection import select
 
 
-MAX_RESOLVED_UNITS = 20_000
 NO_CUTS: dict[str, int] = {}  # shared by every unit without a discount: never written
-
-
-def _resolved_units(book: Book) -> dict:
-    return book.__dict__.setdefault("_resolved_units", {})
 
 
 def forget_resolved_units(book: Book) -> None:
     """Drop the book's priced units (for benchmarks of the cold path)."""
-    book.__dict__.pop("_resolved_units", None)
+    book.derived.forget(RESOLVED_UNITS)
 
 
 class Bearer:
@@ -40,13 +36,8 @@ class Bearer:
 
     def __init__(self, kind: str, label: str, items: list[Item], access: ItemAccess | None,
                  is_bsb: bool, veteran: bool, unit: "Unit"):
-        self.kind = kind
-        self.label = label
-        self.items = items
-        self.access = access
-        self.is_bsb = is_bsb
-        self.veteran = veteran
-        self.unit = unit
+        self.kind, self.label, self.items, self.access = kind, label, items, access
+        self.is_bsb, self.veteran, self.unit = is_bsb, veteran, unit
 
     def points(self) -> int:
         category = self.unit.own_category
@@ -71,10 +62,35 @@ class Unit:
         self.mount: MountChoice | None = None
         self.tagged: list[tuple[str, str, str]] = []  # (tag, what is counted, its name)
         self.bearers: list[Bearer] = []
-        self.memo: dict[int, tuple] = {}  # per-unit rules' answers (checks.per_unit)
+        # Its answers to rules about it alone (the engine's per-unit rules, checks.per_unit, its tally), read as
+        # derived.Memo says and kept by `keep`: units are shared between reports (Army._priced).
+        self.memo: dict = {}
         self.allied = roster.allied
         self._line: UnitLine | None = None
         self.cuts: dict[str, int] = NO_CUTS  # option id -> points its discount takes off (discount_cuts)
+
+    @classmethod
+    def described(cls, roster: RosterUnit, entry: Entry, *, name: str, category: str, size: int, points: int,
+                  options: dict[str, int], tags: frozenset[str], tagged: list[tuple[str, str, str]],
+                  troop_type: TroopType | None, general: bool) -> "Unit":
+        """A unit as another reading gives it (a roster tree's selection: bridges/tree_army.py), not priced
+        here: of our books' pricing nothing (no mount, Wizard level, roles, items, equipment; on foot)."""
+        unit = cls(roster, entry)
+        unit.name, unit.category, unit.own_category, unit.size, unit.points = name, category, category, size, points
+        unit.size_bounds = (entry.size_min, entry.size_max)
+        unit.options, unit.tags, unit.tagged, unit.troop_type, unit.general = options, tags, tagged, troop_type, general
+        unit.character, unit.wizard_level, unit.is_bsb, unit.experience = False, 0, False, None
+        unit.on_foot, unit.large_target, unit.war_machine = True, False, False
+        unit.leadership, unit.armour_access, unit.frees_path, unit.equipment = None, False, False, frozenset()
+        return unit
+
+    def keep(self, key: object, entry: tuple) -> tuple:
+        """Keep `entry` in the unit's memo, its first item the object it is about (a rule, a rule set); at
+        most UNIT_MEMO_BOUND of them: rules made per request (an event's own) must not pile up."""
+        if len(self.memo) >= UNIT_MEMO_BOUND:
+            self.memo.clear()
+        self.memo[key] = entry
+        return entry
 
     def describe(self) -> str:
         return f"{self.name} ({self.id})"
@@ -101,35 +117,34 @@ class Army:
     """A list resolved against its book: the context every check reads."""
 
     def __init__(self, book: Book, roster: Roster, allies: Book | None = None):
+        """The list `roster` resolved against `book`, its allied units against `allies` (allies.py)."""
         system = book.system
-        self.own_book = book
-        self.roster = roster
-        self.limit = roster.points_limit
-        self.band: SizeBand | None = system.band_for(roster.points_limit)
-        self.composition = roster.composition if roster.composition in book.compositions else None
-        self.problems: list[Violation] = []
-        self.units: list[Unit] = []
-        self.measured: dict[int, tuple] = {}  # count rules' measures (checks.selections.measure_count)
-        self.selected: dict[int, tuple] = {}  # the rule set's selections, gathered by the engine (select)
-        self.allies: Book | None = allied_book(self, book, roster, allies)  # None: no allies to resolve
-        self.allies_composition: str | None = None
+        self._begin(book, roster, roster.composition if roster.composition in book.compositions else None,
+                    system.band_for(roster.points_limit), [])
+        self.allies = allied_book(self, book, roster, allies)  # None: no allies to resolve
         if self.allies is not None:
             self.allies_composition = roster.allies.composition
-            book = joined(book, self.allies)  # the checks also know the allied book's items and item kinds
-        self.book = book
-        self.system = book.system
+            self.book = joined(book, self.allies)  # the checks also know the allied book's items and item kinds
+            self.system = self.book.system
         own_allied: list[Unit] = []
-        priced = _resolved_units(self.own_book)
+        priced = self.own_book.derived.of(RESOLVED_UNITS, self.own_book)
+        known = priced.get
         for ru in roster.units:
             if not ru.allied:
-                found = priced.get((roster.composition, ru))  # the common case first: priced before
+                found = known((roster.composition, ru))  # the common case first: priced before
                 if found is not None:
                     if found[1]:
                         self.problems.extend(found[1])
                 else:
-                    found = self._unit(self.own_book, roster.composition, ru)
+                    found = self._priced(self.own_book, priced, (roster.composition, ru), ru)
             elif self.allies is not None:
-                found = self._unit(self.allies, self.allies_composition, ru)
+                allied = self.allies.derived.of(RESOLVED_UNITS, self.allies)
+                key = (self.allies_composition, ru)  # differs from the same unit in the book's own lists (allied)
+                found = allied.get(key)
+                if found is None:
+                    found = self._priced(self.allies, allied, key, ru)
+                else:
+                    self.problems.extend(found[1])
                 if found is not None:
                     own_allied.append(found[2])
             else:
@@ -148,13 +163,34 @@ class Army:
                 f"({', '.join(book.compositions) or 'it has none'}).", rule="list", source="list document"))
         self._tally()
         # The army without its allied units, and the allied units alone (in their own book's categories).
-        self._main: Army | None = None
-        self.contingent: Army | None = None
         if own_allied:
-            self._main = self._view([u for u in self.units if not u.allied], self.book, self.composition)
-            self.contingent = self._view(own_allied, self.allies,
-                                         self.allies_composition if self.allies_composition in self.allies.compositions
-                                         else None)
+            self._main = Army.of_units(self.book, roster, [u for u in self.units if not u.allied], self.composition,
+                                       self.band)
+            self.contingent = Army.of_units(self.allies, roster, own_allied, self.allies_composition
+                                            if self.allies_composition in self.allies.compositions else None, self.band)
+
+    @classmethod
+    def of_units(cls, book: Book, roster: Roster, units: list[Unit], composition: str | None,
+                 band: SizeBand | None) -> "Army":
+        """An army of units made already, for the rules that look at them alone: some of a list's units
+        (the army without its allies, the contingent) or a roster tree's, as bridges/tree_army.py reads them."""
+        army = cls.__new__(cls)
+        army._begin(book, roster, composition, band, units)
+        army._tally()
+        return army
+
+    def _begin(self, book: Book, roster: Roster, composition: str | None, band: SizeBand | None,
+               units: list[Unit]) -> None:
+        """What every army holds before its units are counted, set here alone (every way an Army is made)."""
+        self.own_book = self.book = book
+        self.system, self.roster, self.limit, self.band = book.system, roster, roster.points_limit, band
+        self.composition, self.units, self.problems = composition, units, []
+        self.measured: dict[int, tuple] = {}  # count rules' measures (checks.selections.measure_count)
+        self.selected: dict[int, tuple] = {}  # the rule set's selections, gathered by the engine (select)
+        self.tallies: dict[bool, dict] | None = None  # its tag totals, all tags or the book's (checks.tallies.totals)
+        self.allies: Book | None = None
+        self.allies_composition: str | None = None
+        self._main = self.contingent = None  # Armies: without its allied units, and of those alone (of_units)
 
     @property
     def main(self) -> "Army":
@@ -174,18 +210,7 @@ class Army:
             wizards = wizards or bool(u.wizard_level)
         self.total, self.category_points, self.category_units, self.has_wizards = total, points, units, wizards
 
-    def _view(self, units: list[Unit], book: Book, composition: str | None) -> "Army":
-        """Some of this army's units as an army of their own, for the rules that look at them alone."""
-        view = Army.__new__(Army)
-        view.own_book, view.book, view.system, view.roster = book, book, book.system, self.roster
-        view.limit, view.band, view.composition = self.limit, self.band, composition
-        view.problems, view.units, view.measured, view.selected = [], units, {}, {}
-        view.allies, view.allies_composition = None, None
-        view._main, view.contingent = None, None
-        view._tally()
-        return view
-
-    def _unit(self, book: Book, composition: str | None, ru: RosterUnit) -> tuple[Unit, tuple, Unit] | None:
+    def _priced(self, book: Book, resolved: Memo, key: tuple, ru: RosterUnit) -> tuple[Unit, tuple, Unit] | None:
         """The unit priced against `book` (its own, or the allies'), with its problems, or None if the book lacks it.
 
         A unit's pricing depends only on the book, the composition and the unit itself, so it is kept per
@@ -199,20 +224,10 @@ class Army:
                 "list.unknown_entry", f"Unit {ru.id} names {ru.entry!r}, which is not in {book.name} {book.version}.",
                 unit=ru.id, rule="list", source="list document"))
             return None
-        resolved = _resolved_units(book)
-        key = (composition, ru)  # an allied unit differs from the same unit of the book's own lists (ru.allied)
-        found = resolved.get(key)
-        if found is None:
-            before = len(self.problems)
-            own = self._resolve(ru, entry, book, composition)
-            unit = own.as_allied(book.system.allies.category) if ru.allied else own
-            found = (unit, tuple(self.problems[before:]), own)
-            if len(resolved) >= MAX_RESOLVED_UNITS:
-                resolved.clear()
-            resolved[key] = found
-        else:
-            self.problems.extend(found[1])
-        return found
+        before = len(self.problems)
+        own = self._resolve(ru, entry, book, key[0])  # key: (composition, ru)
+        unit = own.as_allied(book.system.allies.category) if ru.allied else own
+        return resolved.put(key, (unit, tuple(self.problems[before:]), own))
 
     def _general_option_missing(self, ru: RosterUnit, entry: Entry) -> None:
         """Marked the General without the option that makes it so: the option (and its cost) is not taken."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+from armylists.rules.native.derived import RULE_LISTS, Derived
+
 CHARACTERISTICS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 
 
@@ -360,6 +362,9 @@ class Book:
     data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     default_limit: int | None = None  # the book's starting budget, else the system's (Marienburg: 600 gc)
     replace_rules: frozenset[str] = frozenset()  # system rules the book replaces everywhere (its own percentages)
+    # What is worked out from the book as lists are checked (derived.py): never compared, shown or pickled,
+    # and a new one for a book made by `dataclasses.replace`, of which the old one's answers are not true.
+    derived: Derived = field(default_factory=Derived, init=False, repr=False, compare=False)
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -371,14 +376,13 @@ class Book:
         extra (event) rules; a composition or mode may replace system rules by id, and set aside the
         rules of the others (system, book, composition, other modes) that carry a tag it names."""
         # Keyed by the extra rules' identity (an event checks many lists with one tuple of rules), which
-        # is kept with the answer so the id cannot be reused while cached.
-        cache = self.__dict__.setdefault("_rules_cache", {})
+        # is kept with the answer so the id cannot be reused while cached (derived.Memo; read here, as
+        # every check asks).
+        memo = self.derived.of(RULE_LISTS, self)
         key = (composition, modes, id(extra) if extra else None)
-        found = cache.get(key)
+        found = memo.get(key)
         if found is None or found[0] is not extra:
-            if len(cache) > 256:
-                cache.clear()
-            found = cache[key] = (extra, self._rules_for(composition, extra, modes))
+            found = memo.put(key, (extra, self._rules_for(composition, extra, modes)))
         return found[1]
 
     def _rules_for(self, composition: str | None, extra: tuple[Rule, ...], modes: tuple[str, ...]) -> tuple[Rule, ...]:

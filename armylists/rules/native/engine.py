@@ -4,6 +4,7 @@ from __future__ import annotations
 from armylists.rules.native.allies import allies_violations, contingent_rules
 from armylists.rules.native.army import Army
 from armylists.rules.native.book import Book, Rule
+from armylists.rules.native.derived import CATEGORIES_IN_PLAY, RULE_LISTS_BOUND, Memo
 from armylists.rules.checks import CHECKS, measure_count, resolve_bound
 from armylists.rules.native.figures import figure_names, figures
 from armylists.rules.report import AlliesLine, CategoryLine, CountLine, Report, Violation
@@ -108,22 +109,26 @@ def _rule_selectors(rules: tuple[Rule, ...], per_unit: frozenset[int]) -> tuple:
     return tuple(found.values())
 
 
-_unit_rules_cache: dict[int, tuple[tuple[Rule, ...], _UnitRules]] = {}
+# What the engine makes of a rule set (a book's rules_for, with an event's rules or without), kept by the
+# rule set's identity and bounded as the book's rule lists are: a book hands out the same tuple every time.
+# Read here rather than through Memo.remember, as every check asks.
+_unit_rules_memo = Memo.bounded(RULE_LISTS_BOUND)()
+_bounds_memo = Memo.bounded(RULE_LISTS_BOUND)()
 
 
 def _unit_rules(rules: tuple[Rule, ...]) -> _UnitRules:
-    # Keyed by identity, as _category_bounds is: a book hands out the same rules tuple every time.
-    cached = _unit_rules_cache.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1]
-    if len(_unit_rules_cache) > 256:
-        _unit_rules_cache.clear()
+    kept = _unit_rules_memo.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        kept = _unit_rules_memo.put(id(rules), (rules, _make_unit_rules(rules)))
+    return kept[1]
+
+
+def _make_unit_rules(rules: tuple[Rule, ...]) -> _UnitRules:
     found = _UnitRules((i, rule, CHECKS[rule.type].per_unit, CHECKS[rule.type].needs_army)
                        for i, rule in enumerate(rules) if hasattr(CHECKS[rule.type], "per_unit"))
     found.indexes = frozenset(i for i, _, _, _ in found)
     found.by_index = {i: (rule, check) for i, rule, check, _ in found}
     found.selectors = _rule_selectors(rules, found.indexes)
-    _unit_rules_cache[id(rules)] = (rules, found)
     return found
 
 
@@ -140,14 +145,12 @@ def _unit_answers(army: Army, unit_rules: _UnitRules) -> dict[int, list]:
     (Army.select) are gathered here, in the same pass, rather than tested unit by unit in every rule.
     """
     found: dict[int, list] = {}
-    key = id(unit_rules)
+    key = id(unit_rules)  # the rule set is kept too (Memo), so its id is not reused
     selectors = unit_rules.selectors
     selected: list[list] = [[] for _ in selectors]
     for unit in army.units:
-        kept = unit.memo.get(key)
-        if kept is None or kept[0] is not unit_rules:  # the rule set is kept too, so its id is not reused
-            if len(unit.memo) > 64:  # rule sets made per request (event rules) must not pile up
-                unit.memo.clear()
+        kept = unit.memo.get(key)  # read here, not through remember: this runs for every unit at every check
+        if kept is None or kept[0] is not unit_rules:
             answers = []
             for i, rule, check, needs_army in unit_rules:
                 if needs_army is not None and needs_army(rule, unit):
@@ -157,7 +160,7 @@ def _unit_answers(army: Army, unit_rules: _UnitRules) -> dict[int, list]:
                 if broken:
                     answers.append((i, broken))
             matched = tuple(j for j, (_, test) in enumerate(selectors) if test(unit))
-            kept = unit.memo[key] = (unit_rules, answers, matched)
+            kept = unit.keep(key, (unit_rules, answers, matched))
         for j in kept[2]:
             selected[j].append(unit)
         for i, broken in kept[1]:
@@ -204,33 +207,23 @@ def _categories(army: Army, rules: tuple[Rule, ...]) -> tuple[CategoryLine, ...]
     return tuple(lines)
 
 
-_in_play_cache: dict[tuple[int, str | None], tuple[object, frozenset[str]]] = {}
-
-
-def _categories_in_play(book, composition: str | None) -> frozenset[str]:
-    """The categories the book's entries are in, in this composition (cached per book, by identity)."""
-    key = (id(book), composition)
-    cached = _in_play_cache.get(key)
-    if cached is not None and cached[0] is book:
-        return cached[1]
-    if len(_in_play_cache) > 256:
-        _in_play_cache.clear()
-    found = frozenset(entry.category_in(composition) for entry in book.entries.values())
-    _in_play_cache[key] = (book, found)
+def _categories_in_play(book: Book, composition: str | None) -> frozenset[str]:
+    """The categories the book's entries are in, in this composition (kept with the book: derived.py)."""
+    kept = book.derived.of(CATEGORIES_IN_PLAY, book)
+    found = kept.get(composition)
+    if found is None:
+        found = kept.put(composition, frozenset(entry.category_in(composition) for entry in book.entries.values()))
     return found
 
 
-_bounds_cache: dict[int, tuple[tuple[Rule, ...], dict]] = {}
-
-
 def _category_bounds(rules: tuple[Rule, ...]) -> dict[str, tuple[int | None, int | None]]:
-    # Keyed by identity: a book hands out the same rules tuple for a composition every time (the
-    # tuple is kept in the value, so its id cannot be reused while cached).
-    cached = _bounds_cache.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1]
-    if len(_bounds_cache) > 256:
-        _bounds_cache.clear()
+    kept = _bounds_memo.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        kept = _bounds_memo.put(id(rules), (rules, _make_category_bounds(rules)))
+    return kept[1]
+
+
+def _make_category_bounds(rules: tuple[Rule, ...]) -> dict[str, tuple[int | None, int | None]]:
     bounds: dict[str, dict[str, int]] = {}
     for rule in rules:
         if rule.type == "category_percent" and len(rule.params["categories"]) == 1:
@@ -238,9 +231,7 @@ def _category_bounds(rules: tuple[Rule, ...]) -> dict[str, tuple[int | None, int
             for key in ("min", "max"):
                 if key in rule.params:
                     slot[key] = rule.params[key]
-    result = {cat: (b.get("min"), b.get("max")) for cat, b in bounds.items()}
-    _bounds_cache[id(rules)] = (rules, result)
-    return result
+    return {cat: (b.get("min"), b.get("max")) for cat, b in bounds.items()}
 
 
 __all__ = ["validate", "resolve_bound", "count_lines"]
