@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from armylists.rules.battlescribe.effective import constraint_problem, effective
 from armylists.rules.battlescribe.errors import Error
-from armylists.rules.battlescribe.queries import Context, count, selections_in
+from armylists.rules.battlescribe.queries import Context
 from armylists.rules.battlescribe.tree import Force
 from armylists.rules.battlescribe.words import hidden_words
 
@@ -45,7 +45,7 @@ def category_constraint_problem(constraint: dict, category_id: str, cost_types: 
 
 
 class CategoryLimits:
-    """The Validator's checks of categories (validation.py); it gives `_judge`, `_count_scope`,
+    """The Validator's checks of categories (validation.py); it gives `_judge`, `_count_scope`, `_count_in`,
     `_measure`, `_percent`, `_army` and the state they share."""
 
     def _categories(self, force: Force) -> None:
@@ -112,17 +112,5 @@ class CategoryLimits:
             targets = [f for f in self.roster.all_forces() if f.catalogue_id == force.catalogue_id]
         else:
             targets = [force]
-        measure = self._measure(constraint, field)
-        if measure is None:
-            return None
-        got = 0.0
-        for element in targets:
-            for selection in selections_in(element, children, child_forces):
-                if target in selection.state.categories:
-                    self._matched.append(selection)
-                    got += selection.number if measure == "selections" else sum(
-                        s.state.costs.get(measure, 0) for s in selection.walk())
-        if constraint.get("percent"):
-            total = sum(count(t, measure, None, True, children, child_forces, self.cost_types) for t in targets)
-            return self._percent(constraint, field, got, total)
-        return got
+        return self._count_in(constraint, field, targets, lambda s: target in s.state.categories, children,
+                              child_forces)

@@ -316,6 +316,13 @@ class Validator(CategoryLimits):
                 self.unsupported.append(f"constraint scope {scope!r} ({constraint.get('id')})")
                 return None
             targets = targets[:1]
+        return self._count_in(constraint, field, targets, match, children, child_forces)
+
+    def _count_in(self, constraint: dict, field: str, targets: list, match, children: bool,
+                  child_forces: bool) -> float | None:
+        """How many selections in `targets` that `match` (or how much of a cost they hold), as the constraint's
+        field measures it; a percentage of all in the targets where `percentValue` says. The matched
+        selections are kept for the words."""
         measure = self._measure(constraint, field)
         if measure is None:
             return None
