@@ -69,7 +69,12 @@ def answer_plainly(request: HttpRequest, view_class: type) -> HttpResponse | Non
     # Counted here, once: a request handed to the DRF view above is counted there.
     if not ScopedThrottle().allow_request(_Client(request), view_class):
         return None  # the DRF view refuses it again (a refusal is not counted) and says when to retry
-    response = HttpResponse(_encode(validate_roster(book, roster).to_dict()), content_type="application/json")
+    try:
+        report = validate_roster(book, roster)
+    except ListDocumentError:  # a roster tree naming what its data lacks: the DRF view words the 400 (and
+        # counts it again: a refused document costs two of the client's rate)
+        return None
+    response = HttpResponse(_encode(report.to_dict()), content_type="application/json")
     response["Allow"] = "POST, OPTIONS"  # as DRF's answer says
     return response
 

@@ -318,9 +318,12 @@ class ValidateView(APIView):
         try:
             roster = parse_roster(request.data, "")
             book = book_for(roster, "")
+            # Judging a roster tree builds it from the document: an entry, selection or catalogue the book's
+            # data does not have is found there, and is a 400 as on create and PUT.
+            report = validate_roster(book, roster)
         except ListDocumentError as exc:
             raise document_error(exc, prefix="") from None  # the body is the document itself
-        return Response(validate_roster(book, roster).to_dict())
+        return Response(report.to_dict())
 
 
 # The common request (a good document, as JSON) is answered without DRF's request machinery (stateless.py).

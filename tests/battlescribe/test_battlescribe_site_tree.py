@@ -358,3 +358,22 @@ def test_the_editor_duplicates_a_unit_of_a_tree_with_its_selections(dwarves, cli
 def shape(selection: dict) -> tuple:
     """A selection's entries and numbers, its children's too, without its ids."""
     return (selection["entry"], selection["number"], [shape(c) for c in selection.get("selections", [])])
+
+
+@pytest.mark.parametrize("change, path, message", [
+    (lambda d: d["forces"][0]["selections"][0].update(entry="no-such-entry"), "forces",
+     "selection selection-2: 'no-such-entry' is not selectable in 1332-e68c-203e-bad0"),
+    (lambda d: d["forces"][0].update(catalogue="no-such-catalogue"), "forces",
+     "force force-1: catalogue 'no-such-catalogue' is not in the book's data"),
+], ids=["unknown entry", "unknown catalogue"])
+def test_the_anonymous_validator_answers_a_tree_naming_what_its_data_lacks_with_a_400(dwarves, api_alice, client,
+                                                                                      change, path, message):
+    """Issue 37 item 6: it answered 500 (an HTML page) where create and PUT give 400."""
+    api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": KING}, format="json")
+    document = api_alice.get(f"/api/v1/lists/{dwarves.pk}/").json()["document"]
+    change(document)
+    response = client.post("/api/v1/validate/", document, content_type="application/json")
+    assert response.status_code == 400, response.content[:200]
+    fields = response.json()["error"]["fields"]
+    assert [f["path"] for f in fields] == [path]
+    assert fields[0]["message"] == message
