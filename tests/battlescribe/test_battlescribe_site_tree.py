@@ -377,3 +377,22 @@ def test_the_anonymous_validator_answers_a_tree_naming_what_its_data_lacks_with_
     fields = response.json()["error"]["fields"]
     assert [f["path"] for f in fields] == [path]
     assert fields[0]["message"] == message
+
+
+def test_a_tree_relabelled_as_another_book_is_refused_naming_both(dwarves, api_alice, client):
+    """Issue 37 item 2: a tree's `book` is its forces' catalogue. A Dwarven Holds roster relabelled as another
+    book of the same system was judged by the Dwarves' data yet stored, shown and accepted at events as the
+    other army."""
+    import_battlescribe(T9A / "2nd-theNinthAge-FantasyBattles.gst", T9A / "2nd-undyingDynasties.cat")
+    api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": KING}, format="json")
+    document = api_alice.get(f"/api/v1/lists/{dwarves.pk}/").json()["document"]
+    other = next(b for b in client.get("/api/v1/books/").json() if b["system"] == SYSTEM and b["id"] != BOOK)
+    relabelled = {**document, "book": other["id"], "book_version": other["version"]}
+    message = (f"the list names the book {other['id']} (Undying Dynasties 2024), but its forces are of "
+               f"Dwarven Holds 2024")
+    validated = client.post("/api/v1/validate/", relabelled, content_type="application/json")
+    assert validated.status_code == 400
+    assert validated.json()["error"]["fields"] == [{"path": "book", "message": message}]
+    created = api_alice.post("/api/v1/lists/", {"name": "Not a Dwarf army", "document": relabelled}, format="json")
+    assert created.status_code == 400
+    assert ArmyList.objects.count() == 1   # the Dwarves' own list only

@@ -57,10 +57,27 @@ def game_for(roster: Roster, source: str = "list") -> GameData:
 def evaluator(roster: Roster, source: str = "list") -> TreeRoster:
     """The evaluator's roster of a tree list; a force or selection the data does not know is a
     ListDocumentError naming it."""
+    game = game_for(roster, source)
+    _check_book_is_its_forces(game, roster, source)
     try:
-        return tree_roster(game_for(roster, source), roster)
+        return tree_roster(game, roster)
     except RosterError as exc:
         raise ListDocumentError(source, ("forces",), str(exc)) from None
+
+
+def _check_book_is_its_forces(game: GameData, roster: Roster, source: str) -> None:
+    """A tree's book is the catalogue of its forces: at least one top-level force must be of the book's
+    catalogue (others may be allies'). Relabelled, an Empire of Man roster was judged by its own data but
+    shown, and accepted at a Dwarfs-only event, as a Dwarf army (issue 37 item 2)."""
+    own = _catalogue_of(game)
+    # A catalogue the data does not have at all is the evaluator's to name (tree_roster), by its force.
+    named = [top.catalogue for top in roster.forces or () if top.catalogue in game.catalogues]
+    if not named or own in named:
+        return
+    def label(catalogue: str) -> str:
+        return str(game.catalogues.get(catalogue, {}).get("name") or catalogue)
+    raise ListDocumentError(source, ("book",), f"the list names the book {roster.book} ({label(own)}), but its "
+                                               f"forces are of {', '.join(dict.fromkeys(map(label, named)))}")
 
 
 _evaluated: OrderedDict[Roster, TreeRoster] = OrderedDict()
