@@ -10,8 +10,9 @@ from django.db import DatabaseError
 
 from armylists.lists.library.books_cache import load_library
 from armylists.lists.trees.tree_lists import tree_validate
-from armylists.rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, validate
+from armylists.rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, System, validate
 from armylists.rules.bridges.systems import load_mappings
+from armylists.rules.reading.build_system import build_system
 from armylists.rules.reading.list_reader import SLUG_PATTERN
 from armylists.rules.reading.loader import build_from_stored, load_one_book, load_system_folder, load_system_part
 
@@ -99,11 +100,7 @@ def _from_database(system: str, book: str, version: str) -> Book | None:
         return None
     if system_row is None:
         return None
-    system_data = system_row.data
-    mapped = mapped_systems().get(system)
-    if mapped is not None:  # labelled as the system of ours it plays, and as the source's data
-        ours = disk_library().systems.get(mapped[0])
-        system_data = {**system_data, "name": f"{ours.name if ours else mapped[0]} (imported data, {mapped[1]})"}
+    system_data = _labelled(system, system_row.data)
     # An imported book (import_owb) uses only the imported item lists of its own version; a hand-written
     # book never sees imported lists.
     imported = bool(book_row.data.get("imported"))
@@ -113,6 +110,29 @@ def _from_database(system: str, book: str, version: str) -> Book | None:
             continue
         latest_items.setdefault(row.slug, row.data)
     return build_from_stored(system_data, latest_items.values(), book_row.data, f"stored {book} {version}")
+
+
+def _labelled(system: str, system_data: dict) -> dict:
+    """An imported system's data, named as the system of ours it plays and as the source's data."""
+    mapped = mapped_systems().get(system)
+    if mapped is None:
+        return system_data
+    ours = disk_library().systems.get(mapped[0])
+    return {**system_data, "name": f"{ours.name if ours else mapped[0]} (imported data, {mapped[1]})"}
+
+
+def imported_system(system: str) -> System | None:
+    """A system that lives only in the database (BattleScribe data's), built alone from its latest stored
+    row: what a command of that system's lists needs, without building every imported book."""
+    from armylists.models import RulesFile
+
+    try:
+        row = RulesFile.objects.filter(kind="system", system=system).order_by("-loaded_at").first()
+    except DatabaseError:
+        return None
+    if row is None:
+        return None
+    return build_system(_labelled(system, row.data), f"stored {system}")
 
 
 def mapped_systems() -> dict[str, tuple[str, str]]:
@@ -160,23 +180,31 @@ def held_book_versions() -> dict[tuple[str, str], str]:
     return {(b["system"], b["book"]): b["version"] for books in held for b in books}
 
 
-def imported_books() -> list[Book]:
-    """The latest version of each imported book (import_owb, import_battlescribe, game data updates), which
-    live only in the database; a book of a game data source held at a version, at that version."""
+def imported_book_keys(system: str | None = None) -> list[tuple[str, str, str]]:
+    """(system, book, version) of the latest version of each imported book (import_owb, import_battlescribe,
+    game data updates), which live only in the database; a book of a game data source held at a version, at
+    that version. Of one system only when `system` is given. Nothing is built."""
     from armylists.models import RulesFile
 
+    rows = RulesFile.objects.filter(kind="book", data__imported=True)
+    if system is not None:
+        rows = rows.filter(system=system)
     try:
-        rows = list(RulesFile.objects.filter(kind="book", data__imported=True).order_by("-loaded_at", "-id")
-                    .values_list("system", "slug", "version"))
+        rows = list(rows.order_by("-loaded_at", "-id").values_list("system", "slug", "version"))
     except DatabaseError:
         return []
     latest: dict[tuple[str, str], str] = {}
-    for system, slug, version in rows:
-        latest.setdefault((system, slug), version)
+    for found_system, slug, version in rows:
+        latest.setdefault((found_system, slug), version)
     if latest:  # no question about held sources when nothing is imported
         latest.update({key: version for key, version in held_book_versions().items() if key in latest})
+    return [(found_system, slug, version) for (found_system, slug), version in latest.items()]
+
+
+def imported_books() -> list[Book]:
+    """The latest version of each imported book (`imported_book_keys`), built."""
     books = []
-    for (system, slug), version in latest.items():
+    for system, slug, version in imported_book_keys():
         try:
             book = get_book(system, slug, version)
         except RulesDataError:  # stored by an older importer and no longer valid: not offered

@@ -47,7 +47,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from armylists.lists.library.catalogue import site_library, system_library
+from armylists.lists.library.catalogue import get_book, imported_book_keys, imported_system, site_library, system_library
 from armylists.events.offline import LineWriter, Outputs, checked_batches, cores
 from armylists.listfiles.reading import ListFileError
 from armylists.management.summary_events import (
@@ -164,9 +164,18 @@ class Command(BaseCommand):
 def _ruleset(system_id: str, points: int, composition: str | None, modes: list[str], book_args: list[str],
              rules_file: Path | None) -> tuple[Ruleset, System]:
     library = system_library(system_id)  # the event's system alone: its books, not every system's
-    if library is None or system_id not in library.systems:
-        library = site_library()  # a system imported into the database (BattleScribe)
-    system = library.systems.get(system_id)
+    if library is not None and system_id in library.systems:
+        system = library.systems[system_id]
+        versions = {(b, v) for (s, b, v) in library.books if s == system_id}
+
+        def built(b: str, v: str):
+            return library.books[(system_id, b, v)]
+    else:  # a system imported into the database (BattleScribe's): its books are built only when asked
+        system = imported_system(system_id)
+        versions = {(b, v) for _s, b, v in imported_book_keys(system_id)}
+
+        def built(b: str, v: str):
+            return get_book(system_id, b, v)
     if system is None:
         known = ", ".join(sorted(site_library().systems))
         raise UsageError(f"--system: unknown game system {system_id!r}; known: {known}")
@@ -176,10 +185,13 @@ def _ruleset(system_id: str, points: int, composition: str | None, modes: list[s
         if mode not in system.modes:
             raise UsageError(f"--mode: {system_id} has no mode {mode!r}; known: "
                              f"{', '.join(sorted(system.modes)) or 'none'}")
-    on_disk = {(b, v): book for (s, b, v), book in library.books.items() if s == system_id}
-    allowed = _allowed_books(book_args, system_id, on_disk)
-    event_books = [book for (b, v), book in sorted(on_disk.items())
-                   if not allowed or (b in allowed and (not allowed[b] or v in allowed[b]))]
+    allowed = _allowed_books(book_args, system_id, versions)
+    # The event's books are built only where a --composition or --event-rules needs them: the lists are
+    # checked against the books they name (get_book), one each.
+    chosen = [(b, v) for (b, v) in sorted(versions)
+              if not allowed or (b in allowed and (not allowed[b] or v in allowed[b]))]
+    event_books = [found for b, v in chosen for found in [built(b, v)] if found is not None] \
+        if composition or rules_file is not None else []
     if composition and not any(composition in book.compositions for book in event_books):
         known = sorted({c for book in event_books for c in book.compositions})
         raise UsageError(f"--composition: no book of the event has the composition {composition!r}; known: "
@@ -201,7 +213,7 @@ def _ruleset(system_id: str, points: int, composition: str | None, modes: list[s
     return ruleset, system
 
 
-def _allowed_books(book_args: list[str], system_id: str, on_disk: dict) -> dict[str, set[str]]:
+def _allowed_books(book_args: list[str], system_id: str, on_disk: set[tuple[str, str]]) -> dict[str, set[str]]:
     """--books values ("empire-of-sonnstahl@0.11.1,ogre-khans") as book -> versions; no versions: any.
     A book named alone allows any version, even if it is also named with one."""
     allowed: dict[str, set[str]] = {}
