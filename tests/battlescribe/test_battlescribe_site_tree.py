@@ -415,3 +415,12 @@ def test_check_lists_builds_only_the_books_its_lists_name(dwarves, api_alice, tm
         call_command("check_lists", str(tmp_path / "hold.ros"), "--system", SYSTEM, "--points", "2000", "--jobs", "1")
     assert stop.value.code == 1 and "Army General: 0 taken in the army; at least 1." in capsys.readouterr().out
     assert built == [BOOK]
+
+
+def test_the_editor_says_a_tree_list_is_empty_only_while_it_is(dwarves, api_alice, client):
+    """Issue 40: "Your list is empty" stood above a tree list of 15 units (its units are in its forces)."""
+    page = client.get(f"/lists/{dwarves.pk}/edit/").content.decode()
+    assert "Your list is empty." in page
+    api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": KING}, format="json")
+    page = client.get(f"/lists/{dwarves.pk}/edit/").content.decode()
+    assert "Your list is empty." not in page and "King" in page
