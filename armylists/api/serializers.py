@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from armylists.lists.trees.tree_lists import as_tree
 from armylists.lists.library.catalogue import book_for
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import ListDocumentError, parse_roster
@@ -17,10 +18,10 @@ class ListDocumentField(serializers.JSONField):
         data = super().to_internal_value(data)
         try:
             roster = parse_roster(data, "")
-            book_for(roster, "")
+            # A stored list of an imported BattleScribe book is a roster tree, whatever door made it.
+            return as_tree(book_for(roster, ""), roster, "")
         except ListDocumentError as exc:
             raise serializers.ValidationError(document_error(exc, prefix="").detail) from None
-        return roster
 
 
 class ListWriteSerializer(serializers.Serializer):

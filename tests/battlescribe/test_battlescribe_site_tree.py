@@ -266,18 +266,20 @@ def test_a_tree_whose_game_data_is_gone_is_said_unavailable_not_an_error(dwarves
     assert b"has no BattleScribe data stored to judge a roster tree; import it again" in page.content
 
 
-def test_a_list_in_the_older_flattened_shape_is_still_judged_by_our_engine(api_alice):
+def test_a_list_in_the_older_flattened_shape_is_still_judged_by_our_engine(api_alice, alice):
     """A list of an imported book saved before roster trees (units, no forces) is kept and judged as
-    it was, with the importer's flattened book; it is not converted."""
-    from armylists.lists.library.catalogue import get_book
+    it was, with the importer's flattened book; it is not converted. (No door makes such a list now: a
+    plain document with units is refused, test_a_list_created_through_the_api_with_a_plain_document_is_a_tree.)"""
+    from armylists.lists.library.catalogue import get_book, validate_roster
 
     book = get_book(SYSTEM, BOOK, VERSION)
     king = next(e.id for e in book.entries.values() if e.name == "King")
     document = {"format": "armylist/1", "system": SYSTEM, "book": BOOK, "book_version": VERSION,
                 "points_limit": 2000, "units": [{"id": "k", "entry": king}]}
-    created = api_alice.post("/api/v1/lists/", {"document": document}, format="json")
-    assert created.status_code == 201
-    saved = ArmyList.objects.get(pk=created.json()["id"])
+    roster = parse_roster(document)
+    saved = ArmyList(owner=alice, name="Old hold")
+    saved.set_document(roster, validate_roster(book, roster))   # as it was saved before roster trees
+    saved.save()
     assert "forces" not in saved.document and saved.document["units"] == [{"id": "k", "entry": king}]
     report = api_alice.get(f"/api/v1/lists/{saved.pk}/report/").json()
     assert (report["total_points"], [v["code"] for v in report["violations"]]) == OLD_WAY
@@ -424,3 +426,25 @@ def test_the_editor_says_a_tree_list_is_empty_only_while_it_is(dwarves, api_alic
     api_alice.post(f"/api/v1/lists/{dwarves.pk}/units/", {"entry": KING}, format="json")
     page = client.get(f"/lists/{dwarves.pk}/edit/").content.decode()
     assert "Your list is empty." not in page and "King" in page
+
+
+def test_a_list_created_through_the_api_with_a_plain_document_is_a_tree(api_alice):
+    """Issue 37 item 2: `POST /api/v1/lists/` with `units: []` stored a flattened list of the imported book, judged
+    the old way ("Melee Weapon: 0 taken in Thane"), with no .ros export. Now it is the empty tree a new list of the
+    book starts as; a plain document with units is refused, naming the tree's form."""
+    plain = {"format": "armylist/1", "name": "Hold", "player": "Ann", "system": SYSTEM, "book": BOOK,
+             "book_version": VERSION, "points_limit": 2000, "units": []}
+    created = api_alice.post("/api/v1/lists/", {"document": plain}, format="json")
+    assert created.status_code == 201
+    document = created.json()["document"]
+    assert [f["catalogue"] for f in document["forces"]] == [CATALOGUE] and document["player"] == "Ann"
+    added = api_alice.post(f"/api/v1/lists/{created.json()['id']}/units/", {"entry": THANE}, format="json")
+    assert added.status_code == 201, added.content
+    assert api_alice.get(f"/api/v1/lists/{created.json()['id']}/export/?as=ros").status_code == 200
+    with_units = {**plain, "units": [{"id": "t", "entry": "thane"}]}
+    refused = api_alice.post("/api/v1/lists/", {"document": with_units}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["error"]["fields"] == [{"path": "document.units", "message": (
+        "a list of Dwarven Holds 2024 is a roster tree (`forces`, docs/list-format.md): send its forces, or no units "
+        "and add them one by one (POST /api/v1/lists/{id}/units/)")}]
+    assert ArmyList.objects.count() == 1

@@ -22,7 +22,8 @@ from django.conf import settings
 from armylists.lists.trees.battlescribe_data import GameDataUnavailable, game_data_for, has_game_data
 from armylists.lists.saved.edits import EditError, MAX_UNITS, check_limit, check_name
 from armylists.rules import Book, ListDocumentError, Report, Roster
-from armylists.rules.battlescribe import GameData, RosterError, add_force, deselect, duplicate, select, set_count
+from armylists.rules.battlescribe import (GameData, GameDataError, RosterError, add_force, deselect, duplicate, select,
+                                          set_count)
 from armylists.rules.battlescribe import Roster as TreeRoster
 from armylists.rules.battlescribe.data import Option
 from armylists.rules.battlescribe.evaluate import Result
@@ -176,6 +177,26 @@ def start_tree(book: Book, name: str, points_limit: int) -> Roster:
     if forces:
         add_force(tree, forces[0], catalogue)
     return with_tree(roster, tree)
+
+
+def as_tree(book: Book, roster: Roster, source: str = "list") -> Roster:
+    """A document of a book whose lists are roster trees, as one: a plain document with no units is the
+    empty tree a new list of the book starts as (its name, limit, player, team and notes kept); one with
+    units is a ListDocumentError, since its units name the flattened import's entries, not the data's tree
+    (issue 37 item 2: such a list had been stored flattened and judged by the old path)."""
+    if roster.is_tree or not is_tree_book(book):
+        return roster
+    if roster.units:
+        raise ListDocumentError(source, ("units",), f"a list of {book.name} is a roster tree (`forces`, "
+                                                    f"docs/list-format.md): send its forces, or no units and add "
+                                                    f"them one by one (POST /api/v1/lists/{{id}}/units/)")
+    try:  # a document's name may be empty (the API's list has a name of its own); a tree's may not
+        tree = start_tree(book, roster.name or book.name, roster.points_limit)
+    except EditError as exc:
+        raise ListDocumentError(source, ("points_limit",), str(exc)) from None
+    except GameDataError:  # stored data the evaluator cannot expand (a link to a catalogue not kept with it):
+        return roster      # the list stays plain, judged by the flattened book, as before
+    return replace(tree, name=roster.name, player=roster.player, team=roster.team, notes=roster.notes)
 
 
 def _catalogue_of(game: GameData) -> str:
