@@ -397,6 +397,7 @@ def test_a_tree_relabelled_as_another_book_is_refused_naming_both(dwarves, api_a
     assert validated.json()["error"]["fields"] == [{"path": "book", "message": message}]
     created = api_alice.post("/api/v1/lists/", {"name": "Not a Dwarf army", "document": relabelled}, format="json")
     assert created.status_code == 400
+    assert created.json()["error"]["fields"] == [{"path": "document.book", "message": message}]
     assert ArmyList.objects.count() == 1   # the Dwarves' own list only
 
 
