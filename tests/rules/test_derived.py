@@ -134,7 +134,7 @@ class TestOneMemoOfAUnit:
         assert 0 < len(unit.memo) <= UNIT_MEMO_BOUND
 
     def test_an_answer_kept_by_an_id_is_never_given_for_another_object(self):
-        kept = Memo.bounded(4)()
+        kept = Memo(4)
         first, second = object(), object()
         assert kept.remember(1, first, lambda: "first's") == "first's"
         assert kept.remember(1, first, lambda: "again") == "first's"

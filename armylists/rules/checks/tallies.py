@@ -359,7 +359,7 @@ def _unit_alone(limit: Mapping[str, Any]) -> bool:
         for m in limit.get("modifiers", ()))
 
 
-_indexes = Memo.bounded(RULE_LISTS_BOUND)()  # by the rule's id, the rule kept with it (derived.Memo)
+_indexes = Memo(RULE_LISTS_BOUND)  # by the rule's id, the rule kept with it (derived.Memo)
 
 
 def _compiled(rule: "Rule") -> dict:

@@ -47,8 +47,11 @@ class Memo(dict):
         if kept is None or kept[0] is not rule:
             kept = unit.keep(id(rule), (rule, answer(...)))
     """
-    __slots__ = ()
-    bound: int | None = None
+    __slots__ = ("bound",)
+
+    def __init__(self, bound: int | None = None) -> None:
+        super().__init__()
+        self.bound = bound
 
     def put(self, key: Any, entry: Any) -> Any:
         """Keep `entry` under `key` (clearing the memo first when it is full); returns `entry`."""
@@ -63,17 +66,6 @@ class Memo(dict):
         if kept is None or kept[0] is not keep:
             kept = self.put(key, (keep, build(*args)))
         return kept[1]
-
-    @staticmethod
-    def bounded(bound: int | None) -> type[Memo]:
-        """The memo class of that bound (one class per bound: a memo is made as cheaply as a dict)."""
-        found = _BOUNDED.get(bound)
-        if found is None:
-            found = _BOUNDED[bound] = type(f"Memo{bound or ''}", (Memo,), {"__slots__": (), "bound": bound})
-        return found
-
-
-_BOUNDED: dict[int | None, type[Memo]] = {None: Memo}
 
 
 class Kind:
@@ -104,8 +96,7 @@ def built(name: str, build: Callable[[Any], Any]) -> Kind:
 
 def memo(name: str, bound: int | None) -> Kind:
     """Declare a `Memo` per book, of at most `bound` answers (None: unbounded)."""
-    made = Memo.bounded(bound)
-    return _declare(Kind(name, lambda book: made(), bound))
+    return _declare(Kind(name, lambda book: Memo(bound), bound))
 
 
 class Derived:

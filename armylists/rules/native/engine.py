@@ -112,8 +112,8 @@ def _rule_selectors(rules: tuple[Rule, ...], per_unit: frozenset[int]) -> tuple:
 # What the engine makes of a rule set (a book's rules_for, with an event's rules or without), kept by the
 # rule set's identity and bounded as the book's rule lists are: a book hands out the same tuple every time.
 # Read here rather than through Memo.remember, as every check asks.
-_unit_rules_memo = Memo.bounded(RULE_LISTS_BOUND)()
-_bounds_memo = Memo.bounded(RULE_LISTS_BOUND)()
+_unit_rules_memo = Memo(RULE_LISTS_BOUND)
+_bounds_memo = Memo(RULE_LISTS_BOUND)
 
 
 def _unit_rules(rules: tuple[Rule, ...]) -> _UnitRules:
