@@ -129,6 +129,13 @@ def bob(django_user_model):
 
 
 @pytest.fixture
+def client_alice(client, alice):
+    """The site's test client, logged in as alice."""
+    client.force_login(alice)
+    return client
+
+
+@pytest.fixture
 def api_alice(alice):
     from rest_framework.test import APIClient
     client = APIClient()

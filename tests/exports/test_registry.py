@@ -4,7 +4,6 @@ submission, the API's export and `export_list` offer and accept the same formats
 site's does."""
 from __future__ import annotations
 
-import io
 import json
 from datetime import date, timedelta
 
@@ -12,7 +11,6 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
-from pypdf import PdfReader
 
 from armylists.events.submitting import submit_list
 from armylists.exports import registry
@@ -24,19 +22,15 @@ from armylists.lists.library.catalogue import book_for, validate_roster
 from armylists.models import Event
 from armylists.rules import parse_roster
 
+from tests.exports.test_pdf import pages
+
 pytestmark = pytest.mark.django_db
 # An empire list of the site's own rules data: its stamp needs no game data version
 STAMP = "Data as of: Empire of Sonnstahl 0.11.1 (this site's rules data)"
 
 
 def pdf_text(content: bytes) -> str:
-    return " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages).split())
-
-
-@pytest.fixture
-def client_alice(client, alice):
-    client.force_login(alice)
-    return client
+    return " ".join(pages(content))
 
 
 @pytest.fixture

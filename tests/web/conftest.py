@@ -22,12 +22,6 @@ def charlie(django_user_model):
 
 
 @pytest.fixture
-def client_alice(client, alice):
-    client.force_login(alice)
-    return client
-
-
-@pytest.fixture
 def client_bob(client, bob):
     client.force_login(bob)
     return client
