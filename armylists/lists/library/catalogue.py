@@ -9,8 +9,8 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from armylists.lists.library.books_cache import load_library
-from armylists.lists.trees.tree_lists import tree_validate
-from armylists.rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, System, validate
+from armylists.lists.kinds import kind_of
+from armylists.rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, System
 from armylists.rules.bridges.systems import load_mappings
 from armylists.rules.reading.build_system import build_system
 from armylists.rules.reading.list_reader import SLUG_PATTERN
@@ -301,12 +301,13 @@ def _find(system: str, book_id: str, version: str, source: str, where: tuple) ->
 
 
 def validate_roster(book: Book, roster: Roster, extra_rules: tuple[Rule, ...] = (), source: str = "list") -> Report:
-    """`validate` with the roster's allies book found here: what every caller outside the engine uses.
-    A list kept as a roster tree (an imported BattleScribe book's) is judged by the tree evaluator over
-    the book's stored game data instead (lists/trees/tree_lists.py); our rules (`extra_rules`) do not read it."""
-    if roster.is_tree:
-        return tree_validate(roster, source)
-    return validate(book, roster, extra_rules, allies=allies_book_for(roster, source))
+    """The list's Report as its kind makes it (lists/kinds.py), with the roster's allies book found here: what
+    every caller outside the engine uses. A list kept as a roster tree (an imported BattleScribe book's) is
+    judged by the tree evaluator over the book's stored game data (lists/trees/tree_lists.py); our rules
+    (`extra_rules`) do not read it."""
+    kind = kind_of(roster)
+    return kind.report(book, roster, extra_rules, allies_book_for(roster, source) if kind.takes_allies else None,
+                       source)
 
 
 def report_for(roster: Roster, source: str = "list") -> Report:

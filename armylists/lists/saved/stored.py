@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from armylists.lists.kinds import ListKind, kind_of
 from armylists.lists.library.catalogue import allies_book_for, book_for, validate_roster
-from armylists.lists.trees.tree_lists import game_for
 from armylists.models import ArmyList
 from armylists.rules import Book, ListDocumentError, Report, Roster, RosterUnit, parse_roster, roster_to_dict
 
@@ -20,6 +20,12 @@ class Loaded:
     roster: Roster
     book: Book
     allies: Book | None = None  # the book the list's allied units come from
+    # What answers for the list (lists/kinds.py), decided once where it is opened (`load`); every page asks it.
+    kind: ListKind | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind is None:  # a list opened from a revision (the history pages): its document says
+            self.kind = kind_of(self.roster)
 
     def book_of(self, unit: RosterUnit) -> Book:
         """The book a unit's entry, options and items come from: the allies book for an allied unit."""
@@ -34,9 +40,9 @@ def load(army_list: ArmyList) -> Loaded:
     try:
         roster = parse_roster(army_list.document, f"list {army_list.pk}")
         book = book_for(roster, f"list {army_list.pk}")
-        if roster.is_tree:   # its book's stored game data must be there to judge it (lists/trees/tree_lists.py)
-            game_for(roster, f"list {army_list.pk}")
-        return Loaded(army_list, roster, book, allies_book_for(roster, f"list {army_list.pk}"))
+        kind = kind_of(roster)
+        kind.open(roster, f"list {army_list.pk}")  # a tree's stored game data must be there to judge it
+        return Loaded(army_list, roster, book, allies_book_for(roster, f"list {army_list.pk}"), kind)
     except ListDocumentError as exc:
         # A book no longer loaded is said in a player's words; another problem names where it is.
         raise Unavailable(exc.reason if exc.path[-1:] in (("book",), ("book_version",), ("system",)) else str(exc)) \
@@ -55,4 +61,4 @@ def save_edit(loaded: Loaded, roster: Roster, expected: int) -> tuple[Loaded, Re
     army_list.set_document(roster, report)
     if not army_list.save_if_revision(expected):
         return None
-    return Loaded(army_list, roster, loaded.book, allies), report
+    return Loaded(army_list, roster, loaded.book, allies, kind_of(roster)), report
