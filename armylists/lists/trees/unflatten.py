@@ -1,0 +1,267 @@
+"""A list of an imported BattleScribe book kept in the flattened shape (`units` naming entries and options
+of the importer's converted book), as the roster tree the same list is (issue 37 item 2, "one semantics").
+
+Before lists of such books were trees, they were stored flattened and judged by our engine's tallies, a
+second copy of BattleScribe's semantics. The converter (importers/battlescribe/books.py) tags every entry
+and option with the data's ids, in order: an entry's first tag is `bs-<entry id>` (a link's target), its
+`bs-<link id>` follows where it was reached through a link; its `model_tags` begin with the model child's
+`bs-<id>`; an option's first tag is its own entry's, then its link's, then (last) its groups' and their
+links'. Options below the model are `per_model` (a count per model), nested ones `requires` the option
+above; what a minimum makes part of its parent was folded into the parent and is no option. So a unit is
+BattleScribe's "select a root entry" found by those ids (what its minimums select comes with it, as the
+folded cost says), its size the number of its model, each option a child selection set to its number, and
+what BattleScribe selected by itself that the flattened list did not take (a group's default) taken away:
+the tree holds what the list held.
+
+`unflatten(book, roster)` is pure (the game data is read, never written). Where something cannot be placed
+(the data changed, an id not found) nothing is lost: the list is returned as it was with a note in its
+`notes` (the one free text the document keeps for the list) naming what, and saying to import it again.
+This module reads the tree list service (tree_lists.py) nothing: that service asks it (`as_tree`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Mapping
+
+from armylists.lists.trees.battlescribe_data import GameDataUnavailable, game_data_for
+from armylists.rules import Book, ListDocumentError, Roster, RosterUnit, parse_roster, roster_to_dict
+from armylists.rules.battlescribe import GameData, GameDataError, RosterError, add_force, select, set_count
+from armylists.rules.battlescribe import Roster as TreeRoster
+from armylists.rules.battlescribe.data import Option
+from armylists.rules.battlescribe.document import document_tree, primary_cost_type
+from armylists.rules.battlescribe.tree import Force, Selection
+from armylists.rules.bridges.tree_army import bs_tag
+
+MAX_NOTES = 5000   # the list document's `notes` (rules/schema/list.schema.json)
+# A unit's fields the tree has no place for that say something about the list: kept in the list's notes.
+# The others (mount, items, command, ...) the converter never gives an entry: set, the unit is not placed.
+KEPT_IN_NOTES = ("label", "notes", "general")
+NOT_PLACED = ("mount", "items", "command", "veteran_standard", "standard_items", "champion_items", "path",
+              "experience", "model_options", "allied", "accompanies")
+
+
+@dataclass(frozen=True)
+class Unplaced:
+    """What of a flattened list the tree has no place for: its path in the document, and in words."""
+    path: tuple
+    what: str
+
+
+class _NotPlaced(Exception):
+    def __init__(self, path: tuple, what: str):
+        super().__init__(what)
+        self.unplaced = Unplaced(path, what)
+
+
+def unflatten(book: Book, roster: Roster) -> Roster:
+    """The roster tree a flattened list of a tree book is; where a unit or option cannot be placed, the
+    list as it was with a note saying what and to import it again (once: a list noted already keeps its
+    notes). A list that is a tree already, or whose book's data is not stored, is returned as it is."""
+    if roster.is_tree:
+        return roster
+    try:
+        tree, unplaced = tree_of(book, roster)
+    except (GameDataUnavailable, GameDataError):
+        return roster   # data the evaluator cannot read: the list stays plain, as the site judged it before
+    if tree is None and not unplaced:
+        return roster
+    if unplaced:
+        return replace(roster, notes=with_note(roster.notes, unplaced_note(book, unplaced)))
+    return tree
+
+
+def tree_of(book: Book, roster: Roster) -> tuple[Roster | None, tuple[Unplaced, ...]]:
+    """The tree of a flattened list, or None with what cannot be placed (every unit is tried, so all is
+    said at once); (None, ()) when the book has no game data stored. GameDataUnavailable and GameDataError
+    are the stored data's own problems, for the caller."""
+    game = game_data_for(roster.system, roster.book, roster.book_version)
+    if game is None:
+        return None, ()
+    catalogue = next(iter(game.catalogues))   # the stored documents: the system, the catalogue, what it links
+    unplaced: list[Unplaced] = []
+    entries = {e["id"]: e for e in book.data.get("entries", ())}
+    tree = TreeRoster(game)
+    if primary_cost_type(game):
+        tree.cost_limits[primary_cost_type(game)] = float(roster.points_limit)
+    force_id = _force_entry(game, catalogue, book, roster, unplaced)
+    if roster.allies is not None:
+        unplaced.append(Unplaced(("allies",), "the allied contingent"))
+    if force_id is None:
+        return None, (*unplaced, Unplaced(("units",), f"the force of {book.name}"))
+    force = add_force(tree, force_id, catalogue)
+    kept: list[str] = []
+    for i, unit in enumerate(roster.units):
+        try:
+            kept += _place_unit(tree, force, entries, unit, i)
+        except _NotPlaced as exc:
+            unplaced.append(exc.unplaced)
+    if unplaced:
+        return None, tuple(unplaced)
+    forces, limit, others = document_tree(tree)
+    notes = with_note(roster.notes, "\n".join(kept)) if kept else roster.notes
+    converted = replace(roster, units=(), forces=forces, points_limit=limit or roster.points_limit,
+                        cost_limits=others, composition=None, notes=notes)
+    try:   # what is stored must read back (each id once, nesting within bounds)
+        parse_roster(roster_to_dict(converted))
+    except ListDocumentError as exc:
+        return None, (Unplaced(("units",), f"the list as a tree ({exc.reason})"),)
+    return converted, ()
+
+
+def unplaced_note(book: Book, unplaced: tuple[Unplaced, ...]) -> str:
+    """The note a list that stays flattened gets: what could not be placed, and what to do."""
+    return (f"Not made a roster tree of {book.name} {book.version}: {'; '.join(u.what for u in unplaced)} could "
+            f"not be placed in its BattleScribe data. Import the list again (a .ros or .rosz from BattleScribe or "
+            f"New Recruit) to check it by the data's own rules.")
+
+
+def with_note(notes: str, note: str) -> str:
+    """`notes` with `note` after them (once), within the document's bound for notes."""
+    if note in notes:
+        return notes
+    joined = f"{notes}\n\n{note}" if notes else note
+    return joined if len(joined) <= MAX_NOTES else joined[:MAX_NOTES - 1] + "…"
+
+
+def _force_entry(game: GameData, catalogue: str, book: Book, roster: Roster, unplaced: list[Unplaced]) -> str | None:
+    """The force a flattened list is: its composition's (the converter made each force entry after the first a
+    composition of that name), else the catalogue's first visible force entry, as a new tree list's
+    (tree_lists.start_tree)."""
+    visible = [f for f, (entry, doc) in game.forces.items()
+               if not entry.get("hidden") and doc in game.linked_docs(catalogue)]
+    if roster.composition:
+        chosen = book.compositions.get(roster.composition)
+        named = [f for f in visible if chosen is not None and game.forces[f][0].get("name") == chosen.name]
+        if named:
+            return named[0]
+        unplaced.append(Unplaced(("composition",), f"the composition {roster.composition}"))
+    return visible[0] if visible else None
+
+
+def _place_unit(tree: TreeRoster, force: Force, entries: Mapping[str, dict], unit: RosterUnit, i: int) -> list[str]:
+    """The unit as a root selection with its model's number and its options; what the tree cannot hold but the
+    list's notes can (its label, notes, General), as lines for them."""
+    entry = entries.get(unit.entry)
+    who = f"{entry['name'] if entry else unit.entry} (unit {unit.id})"
+    if entry is None:
+        raise _NotPlaced(("units", i, "entry"), who)
+    for name in NOT_PLACED:
+        if getattr(unit, name):
+            raise _NotPlaced(("units", i, name), f"the {name.replace('_', ' ')} of {who}")
+    root = _option_in(tree.options(force), entry["tags"])
+    if root is None:
+        raise _NotPlaced(("units", i, "entry"), who)
+    try:
+        selection = select(tree, force, root.entry_id)
+    except RosterError:
+        raise _NotPlaced(("units", i, "entry"), who) from None
+    model = _model(tree, selection, entry, unit, who, i)
+    _place_options(tree, selection, model, entry, unit, who, i)
+    kept = [f"{who}: {text}" for text in (unit.label and f"label {unit.label!r}", unit.notes,
+                                          unit.general and "the General") if text]
+    return kept
+
+
+def _model(tree: TreeRoster, selection: Selection, entry: dict, unit: RosterUnit, who: str, i: int) -> Selection | None:
+    """The unit's model selection (the converter's model child: its `model_tags` first), its number the
+    unit's size; None for an entry of one model."""
+    tags = entry.get("model_tags")
+    if not tags:
+        if unit.size not in (None, 1):
+            raise _NotPlaced(("units", i, "size"), f"the size {unit.size} of {who}")
+        return None
+    try:
+        option = _option_in(tree.options(selection), tags)
+        if option is None:
+            raise _NotPlaced(("units", i, "size"), f"the models of {who}")
+        if unit.size is None:   # the entry's minimum, as BattleScribe selected it, or one
+            have = [c for c in selection.children if c.entry_id == option.entry_id]
+            return have[0] if have else _set_number(tree, selection, option, 1)
+        return _set_number(tree, selection, option, unit.size)
+    except RosterError:
+        raise _NotPlaced(("units", i, "size"), f"the models of {who}") from None
+
+
+def _place_options(tree: TreeRoster, unit_selection: Selection, model: Selection | None, entry: dict,
+                   unit: RosterUnit, who: str, i: int) -> None:
+    """Every option of the entry set to the list's number of it, outer ones first: those the list takes are
+    selected, those BattleScribe selected by itself that the list does not take are taken away."""
+    options = {o["id"]: o for o in entry.get("options", ())}
+    counts = dict(unit.options)
+    for oid in counts:
+        if oid not in options:
+            raise _NotPlaced(("units", i, "options", oid), f"the option {oid} of {who}")
+    own = {o["tags"][0] for o in options.values()} | {(entry.get("model_tags") or [""])[0]}
+    placed: dict[str, Selection] = {}
+    for option in sorted(options.values(), key=lambda o: _depth(o, options)):
+        number = counts.get(option["id"], 0)
+        what = f"the option {option['name']} of {who}"
+        parent_id = (option.get("requires") or [None])[0]
+        container = (placed.get(parent_id) if parent_id else model if option.get("per_model") else unit_selection)
+        if container is None:
+            if number:
+                raise _NotPlaced(("units", i, "options", option["id"]), what)
+            continue
+        found = _find(tree, container, option["tags"], own)
+        if found is None:
+            if number:
+                raise _NotPlaced(("units", i, "options", option["id"]), what)
+            continue
+        try:
+            child = _set_number(tree, *found, number)
+        except RosterError:
+            raise _NotPlaced(("units", i, "options", option["id"]), what) from None
+        if child is not None:
+            placed[option["id"]] = child
+
+
+def _depth(option: dict, options: Mapping[str, dict]) -> int:
+    depth, seen = 0, set()
+    while option.get("requires") and option["id"] not in seen and option["requires"][0] in options:
+        seen.add(option["id"])
+        option, depth = options[option["requires"][0]], depth + 1
+    return depth
+
+
+def _find(tree: TreeRoster, container: Selection, tags: list[str], own: set[str]) -> tuple[Selection, Option] | None:
+    """Where an option's selection goes: in `container`, or in a selection BattleScribe made part of it (the
+    converter folded those into the parent: their options are the parent's), nearest first."""
+    queue = [container]
+    while queue:
+        here = queue.pop(0)
+        option = _option_in(tree.options(here), tags)
+        if option is not None:
+            return here, option
+        queue += [c for c in here.children if bs_tag(c.option.entry["id"]) not in own]
+    return None
+
+
+def _option_in(options: list[Option], tags: list[str]) -> Option | None:
+    """The option whose entry is the tags' first id, the one sharing most of its other ids (its link, its
+    groups) where several are."""
+    wanted = set(tags)
+    found = [o for o in options if bs_tag(o.entry["id"]) == tags[0]]
+    if not found:
+        return None
+    return max(found, key=lambda o: len(wanted & {bs_tag(x) for x in _ids(o)}))
+
+
+def _ids(option: Option) -> list[str]:
+    ids = [option.link["id"]] if option.link is not None else []
+    for step in option.groups:
+        ids += [step.node["id"]] + ([step.link["id"]] if step.link is not None else [])
+    return ids
+
+
+def _set_number(tree: TreeRoster, parent: Selection, option: Option, number: int) -> Selection | None:
+    """How many of `option` the parent holds (as tree_lists.set_child_number, on one evaluator roster): one
+    node counted up, the others BattleScribe made taken away; None when none is left."""
+    have = [c for c in parent.children if c.entry_id == option.entry_id]
+    for extra in have[1:] if number else have:
+        set_count(tree, extra, 0)
+    if not number:
+        return None
+    child = have[0] if have else select(tree, parent, option.entry_id)
+    if child.amount != number:
+        set_count(tree, child, number)
+    return child
