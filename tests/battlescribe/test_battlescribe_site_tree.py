@@ -432,7 +432,8 @@ def test_the_editor_says_a_tree_list_is_empty_only_while_it_is(dwarves, api_alic
 def test_a_list_created_through_the_api_with_a_plain_document_is_a_tree(api_alice):
     """Issue 37 item 2: `POST /api/v1/lists/` with `units: []` stored a flattened list of the imported book, judged
     the old way ("Melee Weapon: 0 taken in Thane"), with no .ros export. Now it is the empty tree a new list of the
-    book starts as; a plain document with units is refused, naming the tree's form."""
+    book starts as; a plain document with units of the flattened book is the tree the same list is
+    (lists/trees/unflatten.py), refused only naming a unit the data has no place for."""
     plain = {"format": "armylist/1", "name": "Hold", "player": "Ann", "system": SYSTEM, "book": BOOK,
              "book_version": VERSION, "points_limit": 2000, "units": []}
     created = api_alice.post("/api/v1/lists/", {"document": plain}, format="json")
@@ -442,10 +443,18 @@ def test_a_list_created_through_the_api_with_a_plain_document_is_a_tree(api_alic
     added = api_alice.post(f"/api/v1/lists/{created.json()['id']}/units/", {"entry": THANE}, format="json")
     assert added.status_code == 201, added.content
     assert api_alice.get(f"/api/v1/lists/{created.json()['id']}/export/?as=ros").status_code == 200
-    with_units = {**plain, "units": [{"id": "t", "entry": "thane"}]}
-    refused = api_alice.post("/api/v1/lists/", {"document": with_units}, format="json")
+    with_units = {**plain, "units": [{"id": "t", "entry": "thane", "options": {"hand-weapon": 1}}]}
+    tree = api_alice.post("/api/v1/lists/", {"document": with_units}, format="json")
+    assert tree.status_code == 201, tree.content
+    [force] = tree.json()["document"]["forces"]
+    assert tree.json()["document"]["units"] == [] and [shape(s) for s in force["selections"]] == [
+        (THANE, 1, [("d231-e788-aaed-7a2a::f49b-1010-24f1-f23b", 1, []),      # its Plate Armour, as the data adds it
+                    ("e245-54b2-fad2-e820::d5a4-4049-60de-5914", 1, [])])]    # the Hand Weapon the list takes
+    assert tree.json()["total_points"] == 110
+    unknown = {**plain, "units": [{"id": "t", "entry": "thane"}, {"id": "x", "entry": "no-such-entry"}]}
+    refused = api_alice.post("/api/v1/lists/", {"document": unknown}, format="json")
     assert refused.status_code == 400
-    assert refused.json()["error"]["fields"] == [{"path": "document.units", "message": (
-        "a list of Dwarven Holds 2024 is a roster tree (`forces`, docs/list-format.md): send its forces, or no units "
-        "and add them one by one (POST /api/v1/lists/{id}/units/)")}]
-    assert ArmyList.objects.count() == 1
+    assert refused.json()["error"]["fields"] == [{"path": "document.units[1].entry", "message": (
+        "no-such-entry (unit x) cannot be placed in the BattleScribe data of Dwarven Holds 2024, whose lists are "
+        "roster trees (`forces`, docs/list-format.md): send its forces, or the list without it")}]
+    assert ArmyList.objects.count() == 2

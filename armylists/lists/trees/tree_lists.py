@@ -35,6 +35,7 @@ from armylists.rules.report import Violation
 from armylists.rules.bridges.tree_army import tree_army
 from armylists.rules.battlescribe.document import document_tree, primary_cost_type, tree_report, tree_roster
 from armylists.lists.trees.tree_offers import unit_offers  # noqa: F401 (the lists' API)
+from armylists.lists.trees.unflatten import tree_of
 from armylists.rules.battlescribe.tree import Force, Selection
 
 
@@ -180,16 +181,28 @@ def start_tree(book: Book, name: str, points_limit: int) -> Roster:
 
 
 def as_tree(book: Book, roster: Roster, source: str = "list") -> Roster:
-    """A document of a book whose lists are roster trees, as one: a plain document with no units is the
-    empty tree a new list of the book starts as (its name, limit, player, team and notes kept); one with
-    units is a ListDocumentError, since its units name the flattened import's entries, not the data's tree
-    (issue 37 item 2: such a list had been stored flattened and judged by the old path)."""
+    """A document of a book whose lists are roster trees, as one, whatever door it came through: a plain
+    document with no units is the empty tree a new list of the book starts as (its name, limit, player,
+    team and notes kept); one with units, naming the flattened import's entries and options, is the tree the
+    same list is (unflatten.py), and a ListDocumentError naming the first unit or option the data has no
+    place for (issue 37 item 2: such a list had been stored flattened and judged by a second copy of
+    BattleScribe's semantics)."""
     if roster.is_tree or not is_tree_book(book):
         return roster
     if roster.units:
-        raise ListDocumentError(source, ("units",), f"a list of {book.name} is a roster tree (`forces`, "
-                                                    f"docs/list-format.md): send its forces, or no units and add "
-                                                    f"them one by one (POST /api/v1/lists/{{id}}/units/)")
+        try:
+            tree, unplaced = tree_of(book, roster)
+        except GameDataUnavailable as exc:   # as a new list of the book is refused (game_for)
+            raise ListDocumentError(source, ("book_version",), str(exc)) from None
+        except GameDataError:   # stored data the evaluator cannot expand: plain, as an empty one stays below
+            return roster
+        if unplaced:
+            first = unplaced[0]
+            raise ListDocumentError(source, first.path, f"{first.what} cannot be placed in the BattleScribe data of "
+                                                        f"{book.name}, whose lists are roster trees (`forces`, "
+                                                        f"docs/list-format.md): send its forces, or the list "
+                                                        f"without it")
+        return tree if tree is not None else roster
     try:  # a document's name may be empty (the API's list has a name of its own); a tree's may not
         tree = start_tree(book, roster.name or book.name, roster.points_limit)
     except EditError as exc:
