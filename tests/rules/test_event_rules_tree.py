@@ -167,8 +167,8 @@ def test_a_rule_the_data_cannot_answer_is_said_unchecked_and_the_list_is_not_leg
                                  f"carries no Wizard levels.", "error", "wizard-levels", "event rules"),
         ("event.rule_unchecked", f"Event rule few-war-machines could not be checked on this list of {name}: the "
                                  f"data carries no troop types.", "warning", "few-war-machines", "event rules"),
-        ("event.rule_unchecked", f"Event rule general-cap could not be checked on this list of {name}: its type "
-                                 f"general reads what a BattleScribe roster does not carry in our terms.", "error",
+        ("event.rule_unchecked", f"Event rule general-cap could not be checked on this list of {name}: the data "
+                                 f"does not say which units are Characters.", "error",
          "general-cap", "event rules")]
     assert not report.valid
 
