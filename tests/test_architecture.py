@@ -200,3 +200,29 @@ def test_the_architecture_doc_names_every_part_of_the_tree():
     named = {"armylists/"} | {"armylists/" + m for m in re.findall(r"^  ([\w/]+/)", tree, re.MULTILINE)}
     assert sorted(packages - named) == []
     assert sorted(n for n in named if not (ROOT / n).is_dir()) == []
+
+
+# The seam between the two kinds of list (lists/kinds.py, issue 37 item 1): the kind is decided in the store
+# (`kind_of`, `kind_for_book`) and the engine; every other part asks the kind object, never the document.
+KIND_DECIDED_IN = ("armylists.lists", "armylists.rules")
+KIND_TEST = re.compile(r"\bis_tree(_book)?\b")
+
+
+def _asks_the_kind_itself(name: str) -> list[int]:
+    """The lines of a module's source that say `is_tree` or `is_tree_book` (code or comment alike)."""
+    return [n for n, line in enumerate(MODULES[name].read_text().splitlines(), 1) if KIND_TEST.search(line)]
+
+
+def test_only_the_store_and_the_engine_ask_which_kind_a_list_is():
+    found = {name: lines for name in sorted(MODULES) if not any(_is_within(name, p) for p in KIND_DECIDED_IN)
+             for lines in [_asks_the_kind_itself(name)] if lines}
+    assert found == {}
+
+
+def test_the_kind_check_finds_a_page_that_asks(tmp_path, monkeypatch):
+    page = tmp_path / "page.py"
+    page.write_text("def view(roster):\n    return 1 if roster.is_tree else 2\n")
+    monkeypatch.setitem(MODULES, "armylists.editor.page", page)
+    assert _asks_the_kind_itself("armylists.editor.page") == [2]
+    with pytest.raises(AssertionError):
+        test_only_the_store_and_the_engine_ask_which_kind_a_list_is()

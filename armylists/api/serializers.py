@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from armylists.lists.trees.tree_lists import as_tree
+from armylists.lists.kinds import kind_for_book
 from armylists.lists.library.catalogue import book_for
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import ListDocumentError, parse_roster
@@ -19,7 +19,8 @@ class ListDocumentField(serializers.JSONField):
         try:
             roster = parse_roster(data, "")
             # A stored list of an imported BattleScribe book is a roster tree, whatever door made it.
-            return as_tree(book_for(roster, ""), roster, "")
+            book = book_for(roster, "")
+            return kind_for_book(book).take(book, roster, "")
         except ListDocumentError as exc:
             raise serializers.ValidationError(document_error(exc, prefix="").detail) from None
 

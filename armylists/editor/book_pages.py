@@ -8,8 +8,7 @@ from django.shortcuts import render
 
 from armylists.lists.library.catalogue import get_book, listed_books, site_library
 from armylists.lists.offers.entries import cost_as_added
-from armylists.lists.trees.tree_coverage import not_evaluated
-from armylists.lists.trees.tree_lists import is_tree_book
+from armylists.lists.kinds import kind_for_book
 from armylists.rules import Book
 from armylists.rules.native.book import Entry
 
@@ -34,12 +33,12 @@ def book_detail(request: HttpRequest, system: str, book: str, version: str) -> H
     for cat in found.system.categories:
         entries = [_entry_row(found, e) for e in found.entries.values() if e.category == cat.id]
         categories.append({"category": cat, "entries": entries})
-    tree = found.imported and is_tree_book(found)
+    kind = kind_for_book(found)  # a new list's: a roster tree's is checked by the data's own rules
     return render(request, "armylists/book_detail.html", {
-        "book": found, "categories": categories, "tree": tree,
+        "book": found, "categories": categories, "tree": kind.checked_by_its_data,
         "not_checked": not_checked(found) if found.imported else [],
-        # what the evaluator does not understand, found by trying each unit entry (lists/trees/tree_coverage.py)
-        "not_evaluated": not_evaluated(found) if tree else []})
+        # what that check does not understand, found by trying each unit entry (lists/trees/tree_coverage.py)
+        "not_evaluated": kind.not_evaluated(found)})
 
 
 # The importers' words for what they could not map, as a player reads them (importers/battlescribe/books.py).

@@ -22,11 +22,10 @@ from armylists.listfiles.formats import ListFileError
 from armylists.rules import Book
 
 from armylists.editor.views import unavailable
+from armylists.lists.kinds import kind_for_book
 from armylists.lists.saved.stored import Loaded, Unavailable, load
-from armylists.lists.trees.tree_lists import is_tree_book, start_tree
+from armylists.editor.kind_pages import pages_for
 from armylists.editor.report_panel import report_panel
-from armylists.editor.unit_cards import unit_sections
-from armylists.editor.tree_cards import tree_sections
 
 def _books() -> list[Book]:
     return sorted(listed_books(), key=lambda b: (b.system.name, b.name, b.version))
@@ -61,11 +60,9 @@ def new_list(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             book = form.cleaned_data["book_obj"]
             try:
-                if is_tree_book(book):   # an imported BattleScribe book: a roster tree (lists/trees/tree_lists.py)
-                    roster = start_tree(book, form.cleaned_data["name"], form.cleaned_data["points_limit"])
-                else:
-                    roster = edits.start_roster(book, form.cleaned_data["name"], form.cleaned_data["points_limit"],
-                                                form.cleaned_data["composition_id"])
+                # an imported BattleScribe book's new list is a roster tree (lists/kinds.py)
+                roster = kind_for_book(book).start(book, form.cleaned_data["name"], form.cleaned_data["points_limit"],
+                                                   form.cleaned_data["composition_id"])
                 if form.cleaned_data["allies_book"] is not None:
                     roster, _ = edits.set_allies(book, roster, form.cleaned_data["allies_book"],
                                                       form.cleaned_data["allies_composition"])
@@ -105,8 +102,7 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
     names = {u.id: u.name for u in report.units}
     return {
         "army_list": loaded.army_list, "roster": loaded.roster, "book": loaded.book,
-        "sections": (tree_sections(loaded, report) if loaded.roster.is_tree
-                     else unit_sections(loaded.book, loaded.roster, report, allies=loaded.allies)),
+        "sections": pages_for(loaded).sections(loaded, report),
         "panel": report_panel(report, names, system=loaded.book.system,
                               data_as_of=data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version,
                                                     loaded.book.imported, loaded.book.name)),
@@ -249,7 +245,8 @@ def _download(request: HttpRequest, army_list: ArmyList, fmt: str, share_url: st
     else:
         variant = entry.variant(loaded.book, request.GET.get("variant", ""))  # Mordheim prints its warband sheet
         try:
-            content = export(entry, Listed(loaded.book, loaded.roster, allies=loaded.allies, share_url=share_url),
+            content = export(entry, Listed(loaded.book, loaded.roster, allies=loaded.allies, share_url=share_url,
+                                           kind=loaded.kind),
                              variant)
         except ListFileError as exc:
             return unavailable(request, army_list, str(exc))

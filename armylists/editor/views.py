@@ -22,9 +22,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from armylists.lists.saved import edits
-from armylists.lists.trees import tree_lists
 from armylists.lists.saved.access import get_list_for_user
-from armylists.lists.offers.entries import cost_as_added
 from armylists.lists.library.catalogue import listed_books, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.editor.forms import (
@@ -34,12 +32,11 @@ from armylists.editor.forms import (
 from armylists.lists.saved.edits import EditError
 from armylists.lists.saved.stored import Loaded, Unavailable, load, save_edit
 from armylists.models import ArmyList
-from armylists.rules import Book, ListDocumentError, Report, Roster
+from armylists.rules import ListDocumentError, Report, Roster
 
 from armylists.editor.changes import changed_units
+from armylists.editor.kind_pages import pages_for
 from armylists.editor.report_panel import report_panel
-from armylists.editor.unit_cards import cost_text, unit_sections
-from armylists.editor.tree_cards import tree_catalogue, tree_sections
 
 
 def unavailable(request: HttpRequest, army_list: ArmyList, reason: str) -> HttpResponse:
@@ -47,38 +44,6 @@ def unavailable(request: HttpRequest, army_list: ArmyList, reason: str) -> HttpR
 
 
 # --- the page -----------------------------------------------------------------------------------
-
-def catalogue(book: Book, query: str = "", allies: Book | None = None) -> list[dict[str, Any]]:
-    """The book's entries by category, with what the smallest unit costs; filtered by name. With `allies`,
-    a last section "Allies: <book>" of the allies book's entries (added as allied units)."""
-    words = query.lower().split()
-    sections = []
-    for cat in book.system.categories:
-        entries = _entries(book, cat.id, words)
-        if entries:
-            sections.append({"id": cat.id, "name": cat.name, "entries": entries, "allied": False})
-    if allies is not None:
-        entries = [e for cat in allies.system.categories for e in _entries(allies, cat.id, words)]
-        if entries:
-            sections.append({"id": "allied", "name": f"Allies: {allies.name}", "entries": entries, "allied": True})
-    return sections
-
-
-def _entries(book: Book, category: str, words: list[str]) -> list[dict[str, Any]]:
-    unit = book.system.budget_unit
-    entries = []
-    for e in book.entries.values():
-        if e.category != category or not all(w in e.name.lower() for w in words):
-            continue
-        fixed = e.size_max == e.size_min
-        smallest = cost_as_added(book, e)  # as added: compulsory choices too
-        entries.append({
-            "id": e.id, "name": e.name, "cost": f"{smallest} {unit}",
-            "detail": "" if fixed else f"{e.size_min}+ models, {cost_text(e.points, unit)} each",
-            "search": e.name.lower(),
-        })
-    return entries
-
 
 def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open_ids: set[str] | None = None,
                    bound_form: UnitForm | None = None, item_errors: Mapping[str, Mapping[str, list[str]]] | None = None,
@@ -90,14 +55,8 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
     if focus:
         open_ids.add(focus)
     unit_url = reverse("unit-update", args=[army_list.pk, "UNIT"]).replace("UNIT", "{unit}")
-    if roster.is_tree:   # an imported BattleScribe book's list (editor/tree_cards.py)
-        tree_form = bound_form if isinstance(bound_form, TreeUnitForm) else None
-        sections = tree_sections(loaded, report, editable=True, open_ids=open_ids, unit_url=unit_url,
-                                 bound_form=tree_form, bound_unit=tree_form.unit_id if tree_form else "")
-    else:
-        sections = unit_sections(book, roster, report, editable=True, open_ids=open_ids, bound_form=bound_form,
-                                 item_errors=item_errors, unit_url=unit_url, allies=loaded.allies,
-                                 forms_for=forms_for)
+    sections = pages_for(loaded).sections(loaded, report, editable=True, open_ids=open_ids, unit_url=unit_url,
+                                          bound_form=bound_form, item_errors=item_errors, forms_for=forms_for)
     names = {}
     for u in roster.units:
         entries = loaded.book_of(u).entries
@@ -123,7 +82,7 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
                                                      data_as_of=data_as_of(roster.system, roster.book, roster.book_version,
                                                                            book.imported, book.name)),
         "settings": settings,
-        "compositions": [] if roster.is_tree else [(cid, c.name) for cid, c in book.compositions.items()],
+        "compositions": [(cid, c.name) for cid, c in book.compositions.items()] if loaded.kind.has_compositions else [],
         "mode_choices": [(mid, m.name) for mid, m in book.system.modes.items()],
         "takes_allies": book.system.allies is not None, "ally_choices": ally_choices, "allies_book": loaded.allies,
         "messages_": messages or [], "focus": focus or "", "stale": stale, "scroll_to": scroll_to,
@@ -157,9 +116,7 @@ def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = 
 
 
 def _catalogue_of(loaded: Loaded, query: str) -> list[dict[str, Any]]:
-    if loaded.roster.is_tree:
-        return tree_catalogue(loaded, query)
-    return catalogue(loaded.book, query, loaded.allies)
+    return pages_for(loaded).catalogue(loaded, query)
 
 
 @login_required
@@ -255,7 +212,7 @@ def messages_from(form: forms.Form) -> dict[str, Any]:
 def edit_settings(request: HttpRequest, pk: int) -> HttpResponse:
     def change(loaded: Loaded, form: ListSettingsForm) -> tuple[Roster, str | None]:
         data = form.cleaned_data
-        if loaded.roster.is_tree and data.get("composition"):   # its forces say what the army is
+        if not loaded.kind.has_compositions and data.get("composition"):   # a tree's forces say what the army is
             raise EditError("A list kept as a BattleScribe roster has forces, not a composition.", "composition")
         roster = edits.set_list_settings(loaded.book, loaded.roster, data["name"], data["points_limit"],
                                               data.get("composition") or None)
@@ -285,29 +242,19 @@ def edit_settings(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def add_unit(request: HttpRequest, pk: int) -> HttpResponse:
     def change(loaded: Loaded, form: AddUnitForm) -> tuple[Roster, str | None]:
-        if loaded.roster.is_tree:   # a root selection, with what its minimums and defaults select
-            return tree_lists.add_root_selection(loaded.roster, form.cleaned_data["entry"])
         allied = form.cleaned_data["allied"]
-        return edits.add_unit(loaded.allies if allied else loaded.book, loaded.roster,
-                                   form.cleaned_data["entry"], allied=allied)
+        return loaded.kind.add_unit(loaded.allies if allied else loaded.book, loaded.roster,
+                                    form.cleaned_data["entry"], allied=allied)
 
     def make_form(loaded: Loaded) -> AddUnitForm:
-        entries = None
-        if loaded.roster.is_tree:
-            entries = [(e["id"], e["name"]) for section in tree_catalogue(loaded) for e in section["entries"]]
-        return AddUnitForm(loaded.book, request.POST, allies=loaded.allies, entries=entries)
+        return AddUnitForm(loaded.book, request.POST, allies=loaded.allies,
+                           entries=pages_for(loaded).add_entries(loaded))
 
     return run_edit(request, pk, make_form, change, messages_from)
 
 
 def _unit_of(loaded: Loaded, unit_id: str):
-    if loaded.roster.is_tree:   # a unit of a roster tree is a root selection of a force
-        return next((s for top in loaded.roster.forces or () for f in top.walk_forces() for s in f.selections
-                     if s.id == unit_id), None)
-    for unit in loaded.roster.units:
-        if unit.id == unit_id:
-            return unit
-    return None
+    return loaded.kind.unit_of(loaded.roster, unit_id)  # a tree's unit is a root selection of a force
 
 
 @login_required
@@ -317,16 +264,10 @@ def update_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
         unit = _unit_of(loaded, unit_id)
         if unit is None:
             return _missing_unit_form(request, unit_id)
-        if loaded.roster.is_tree:
-            tree = tree_lists.evaluated(loaded.roster)
-            return TreeUnitForm(tree_lists.unit_offers(tree, tree.by_uid[unit_id]), request.POST,
-                                unit_id=unit_id, only=request.POST.get("only") or None)
-        return UnitForm(loaded.book_of(unit), unit, request.POST, only=request.POST.get("only") or None)
+        return pages_for(loaded).unit_form(loaded, unit, request.POST, request.POST.get("only") or None)
 
     def change(loaded: Loaded, form: forms.Form) -> tuple[Roster, str | None]:
-        if isinstance(form, TreeUnitForm):
-            return tree_lists.set_children(loaded.roster, form.counts()), unit_id
-        return edits.update_unit(form.book, loaded.roster, unit_id, form.changes()), unit_id
+        return pages_for(loaded).update_unit(loaded, form, unit_id), unit_id
 
     def errors_at(form: forms.Form) -> dict[str, Any]:
         return {"bound_form": form} if isinstance(form, (UnitForm, TreeUnitForm)) else messages_from(form)
@@ -361,9 +302,7 @@ def _unit_action(request: HttpRequest, pk: int, unit_id: str, form_class: type[f
 @require_POST
 def remove_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
     def change(loaded: Loaded, form: forms.Form) -> tuple[Roster, str | None]:
-        if loaded.roster.is_tree:
-            return tree_lists.remove_selection(loaded.roster, unit_id), None
-        return edits.remove_unit(loaded.roster, unit_id), None
+        return loaded.kind.remove_unit(loaded.roster, unit_id), None
 
     return _unit_action(request, pk, unit_id, RevisionForm, change)
 
@@ -372,9 +311,7 @@ def remove_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
 @require_POST
 def duplicate_unit(request: HttpRequest, pk: int, unit_id: str) -> HttpResponse:
     def change(loaded: Loaded, form: forms.Form) -> tuple[Roster, str | None]:
-        if loaded.roster.is_tree:   # a root selection copied with its selections (lists/trees/tree_lists.py)
-            return tree_lists.duplicate_selection(loaded.roster, unit_id)
-        return edits.duplicate_unit(loaded.roster, unit_id)
+        return loaded.kind.duplicate_unit(loaded.roster, unit_id)
 
     return _unit_action(request, pk, unit_id, RevisionForm, change)
 

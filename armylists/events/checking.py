@@ -7,18 +7,18 @@ event rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from armylists.lists.library.catalogue import allies_book_for, book_for, book_name, site_library, system_name
-from armylists.lists.trees.tree_lists import tree_army_of, tree_validate
+from armylists.lists.kinds import ListKind, kind_of
 from armylists.models import Event, Submission
 from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, parse_roster
 from armylists.rules.native.army import Army
-from armylists.rules.event_rules.ruleset import EventRules, Ruleset, check_list, check_team, parse_event_rules
+from armylists.rules.event_rules.ruleset import EventRules, Ruleset, check_team, parse_event_rules
 from armylists.rules.report import Violation
 
 
@@ -92,6 +92,7 @@ class Checked:
     report: Report | None = None
     error: str = ""
     allies: Book | None = None  # the book of the list's allied units, if it has any
+    kind: ListKind | None = None  # what answers for the list (lists/kinds.py), decided where it was read
 
 
 Progress = Callable[[int, int], None]  # called with (steps done, steps in all) as bulk work goes on
@@ -110,8 +111,9 @@ def evaluate(submissions: Sequence[Submission], ruleset: Ruleset, progress: Prog
         except ListDocumentError as exc:
             checked[sub.pk] = Checked(error=exc.reason)
             continue
-        report = check_list(ruleset, book, roster, allies, tree_validate, tree_army_of)
-        checked[sub.pk] = Checked(book, roster, report, allies=allies)
+        kind = kind_of(roster)
+        checked[sub.pk] = Checked(book, roster, kind.event_report(ruleset, book, roster, allies), allies=allies,
+                                  kind=kind)
     if ruleset.event.team_rules:
         # A team is the registered one (events.teams): its members' lists and those uploaded into it.
         teams: dict[int, list] = {}
@@ -120,24 +122,50 @@ def evaluate(submissions: Sequence[Submission], ruleset: Ruleset, progress: Prog
                 found = checked[sub.pk]
                 teams.setdefault(sub.team_id, []).append((sub.pk, found.book, found.roster, found.allies))
         for lists in teams.values():
-            for pk, found in check_team(lists, ruleset.event.team_rules, _tree_armies(lists, checked)).items():
+            for pk, found in check_team(lists, ruleset.event.team_rules, TeamArmies(lists, checked)).items():
                 if found:
                     report = checked[pk].report
                     checked[pk] = replace(checked[pk], report=replace(report, violations=(*report.violations, *found)))
     return checked
 
 
-def _tree_armies(lists: list, checked: dict[int, Checked]) -> dict[int, Army]:
-    """The armies of a team's roster trees, for the team rules (a tree that cannot be read is left out,
-    and the team rules then say they could not check it)."""
-    armies = {}
-    for pk, book, roster, _allies in lists:
-        if roster.is_tree:
+class TeamArmies(Mapping):
+    """The armies the team rules read, by submission, as each list's kind reads it (lists/kinds.py: `army`),
+    built when a rule asks (the engine asks only for roster trees; our books' lists it reads itself). A
+    list whose army cannot be read is not in it, and the team rules then say they could not check it."""
+
+    def __init__(self, lists: list, checked: dict[int, Checked]):
+        self._lists = {pk: (book, roster, allies) for pk, book, roster, allies in lists}
+        self._checked = checked
+        self._armies: dict[int, Army | None] = {}
+
+    def _army(self, pk: int) -> Army | None:
+        if pk not in self._armies:
+            book, roster, allies = self._lists[pk]
+            found = self._checked[pk]
             try:
-                armies[pk] = tree_army_of(book, roster, checked[pk].report)
+                self._armies[pk] = found.kind.army(book, roster, found.report, allies)
             except ListDocumentError:
-                continue
-    return armies
+                self._armies[pk] = None
+        return self._armies[pk]
+
+    def __getitem__(self, pk: int) -> Army:
+        army = self._army(pk) if pk in self._lists else None
+        if army is None:
+            raise KeyError(pk)
+        return army
+
+    def __contains__(self, pk: object) -> bool:
+        return pk in self._lists and self._army(pk) is not None  # type: ignore[arg-type]
+
+    def __iter__(self) -> Iterator[int]:
+        return (pk for pk in self._lists if pk in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __bool__(self) -> bool:  # without building every army (the engine's `trees or {}`)
+        return bool(self._lists)
 
 
 def check_event(event: Event, ruleset: Ruleset | None = None, progress: Progress | None = None,

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from armylists.lists.library.catalogue import allies_book_for
-from armylists.lists.trees.tree_lists import tree_army_of, tree_validate
+from armylists.lists.kinds import kind_of
 from armylists.listfiles.reading import ListFileError, ListLine, read_item
 from armylists.rules import ListDocumentError, System
-from armylists.rules.event_rules.ruleset import Ruleset, check_list
+from armylists.rules.event_rules.ruleset import Ruleset
 from armylists.rules.report import ERROR, WARNING
 
 SPOOL_BYTES = 1 << 20  # each output is kept in memory up to this size, then in a temporary file
@@ -82,8 +82,7 @@ class LineWriter:
     def check(self, path: Path | ListLine) -> CheckedLine:
         try:
             roster, book = read_item(path)
-            report = check_list(self.ruleset, book, roster, allies_book_for(roster, str(path)), tree_validate,
-                                tree_army_of)
+            report = kind_of(roster).event_report(self.ruleset, book, roster, allies_book_for(roster, str(path)))
         except (ListFileError, ListDocumentError) as exc:
             return self._unreadable(path, str(exc))
         name = self.names[path]

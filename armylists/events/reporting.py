@@ -15,7 +15,6 @@ from django.db.models import Count
 
 from armylists.lists.library.catalogue import site_library
 from armylists.lists.library.data_as_of import data_as_of_texts, site_data_text
-from armylists.lists.trees.tree_lists import tree_printing
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_muster import Muster, MusterList, render_muster
 from armylists.models import Event, Submission
@@ -166,7 +165,7 @@ def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress 
             printed_as_of = (as_of.get((sub.book, sub.book_version))
                              or site_data_text(found.book.name, sub.book_version, found.book.imported))
             printed = PrintedList(found.book, found.roster, found.report, found.allies, printed_as_of,
-                                  tree_printing(found.roster))
+                                  found.kind.printing(found.roster))
         lists.append(MusterList(sub.player_name, sub.team.name if sub.team else "",
                                 f"{sub.army_name or sub.book} {sub.book_version}", sub.total_points, sub.checksum,
                                 printed, found.error))

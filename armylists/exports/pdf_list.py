@@ -27,9 +27,12 @@ class PrintedList:
         self.data_as_of = data_as_of  # the book and the game data version it came from, for the stamp
         lines = {u.id: u for u in report.units}
         self.units = []
-        if roster.is_tree:   # a roster tree's units are the Report's lines: its root selections
-            roots = {} if printing is None else {s.uid: s for f in printing.tree.all_forces() for s in f.selections}
-            for line in report.units:
+        # A Report line no unit of the document holds is a roster tree's unit (a root selection of a force,
+        # kept in `forces`): printed from its line, and from its sheet where the list's kind gave `printing`.
+        held = {u.id for u in roster.units}
+        roots = {} if printing is None else {s.uid: s for f in printing.tree.all_forces() for s in f.selections}
+        for line in report.units:
+            if line.id not in held:
                 sheet = unit_sheet(printing, roots[line.id]) if line.id in roots else None
                 self.units.append(PrintedUnit(_tree_words(line, sheet), line, book, sheet))
         for u in roster.units:

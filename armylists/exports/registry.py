@@ -27,7 +27,7 @@ from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.exports.text import export_text
 from armylists.lists.library.catalogue import allies_book_for, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
-from armylists.lists.trees.tree_lists import tree_printing
+from armylists.lists.kinds import ListKind, kind_of
 from armylists.listfiles.formats import WRITERS, ListWriter
 from armylists.rules import Book, Report, Roster
 
@@ -44,12 +44,14 @@ class Listed:
     when an export asks, once (the Report, the allies' book, a roster tree's printing).
 
     A door that has the Report already (an event's, with the event's own rules) or the allies' book
-    passes them; `share_url` is printed, with its QR code, on a PDF."""
+    passes them, and the list's kind if it opened the list; `share_url` is printed, with its QR code, on a PDF."""
 
     def __init__(self, book: Book | None, roster: Roster, report: Report | None = None,
-                 allies: Book | None = None, share_url: str | None = None, source: str = "list") -> None:
+                 allies: Book | None = None, share_url: str | None = None, source: str = "list",
+                 kind: ListKind | None = None) -> None:
         self.book, self.roster, self.share_url, self.source = book, roster, share_url, source
         self._report, self._allies = report, allies
+        self.kind = kind or kind_of(roster)  # what prints it (lists/kinds.py): the door's, if it opened one
 
     @cached_property
     def report(self) -> Report:
@@ -121,7 +123,7 @@ def _json(listed: Listed, variant: str, stamp: str) -> str:
 
 def _pdf(listed: Listed, variant: str, stamp: str) -> bytes:
     return render_pdf(listed.book, listed.roster, listed.report, variant or None, share_url=listed.share_url,
-                      allies=listed.allies, data_as_of=stamp, tree=tree_printing(listed.roster))
+                      allies=listed.allies, data_as_of=stamp, tree=listed.kind.printing(listed.roster))
 
 
 TEXT = Export("text", "txt", "Text", "text/plain; charset=utf-8", _text, aliases=("txt",))

@@ -174,11 +174,15 @@ def export_text(book: Book, roster: Roster, report: Report, allies: Book | None 
     def words(unit: RosterUnit) -> str:
         return unit_text(describe_unit(allies if unit.allied else book, unit))
 
-    if roster.is_tree:   # a roster tree: its units are the Report's lines (root selections), by category
+    # A Report line no unit of the document holds is a roster tree's unit (a root selection of a force, kept
+    # in `forces`): said from its line, by category.
+    held = {u.id for u in roster.units}
+    loose = [u for u in report.units if u.id not in held]
+    if loose:
         for cat in report.categories:
             lines += ["", f"== {cat.name}: {cat.points} {budget} ({cat.percent:.1f}%) =="]
-            lines += [f"{u.points} - {_one_line(u.name)}" for u in report.units if u.category == cat.id]
-        others = [u for u in report.units if u.category not in {c.id for c in report.categories}]
+            lines += [f"{u.points} - {_one_line(u.name)}" for u in loose if u.category == cat.id]
+        others = [u for u in loose if u.category not in {c.id for c in report.categories}]
         if others:
             lines += ["", "== Other =="] + [f"{u.points} - {_one_line(u.name)}" for u in others]
     for cat in report.categories:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data, roster_xml, roster_zip
 from armylists.importers.battlescribe.rosters import looks_like_roster
+from armylists.lists.kinds import kind_of
 from armylists.listfiles.formats import ListFileError, ListFormat, ListWriter, register, register_writer
 from armylists.rules import Book, Roster
 
@@ -19,10 +20,13 @@ def _read(data: bytes, source: str) -> tuple[Roster, Book]:
 register(ListFormat("BattleScribe / New Recruit roster (.ros, .rosz)", looks_like_roster, _read))
 
 
-def _tree(roster: Roster, book: Book) -> bool:
-    """Only a roster tree is written from the site: it maps onto a .ros one to one (a list of an
-    imported book in our older flattened shape is written by `export_list --format ros`)."""
-    return roster.is_tree
+def _written_as(extension: str):
+    """Only a roster tree is written from the site, as its kind says (lists/kinds.py: `writes`): it maps
+    onto a .ros one to one (a list of an imported book in our older flattened shape is written by
+    `export_list --format ros`)."""
+    def applies(roster: Roster, book: Book) -> bool:
+        return extension in kind_of(roster).writes
+    return applies
 
 
 def _write(roster: Roster, book: Book, total: int) -> bytes:
@@ -36,5 +40,5 @@ def _write_zip(roster: Roster, book: Book, total: int) -> bytes:
     return roster_zip(_write(roster, book, total), roster.name)
 
 
-register_writer(ListWriter("ros", "BattleScribe (.ros)", "application/xml", _tree, _write))
-register_writer(ListWriter("rosz", "BattleScribe (.rosz)", "application/zip", _tree, _write_zip))
+register_writer(ListWriter("ros", "BattleScribe (.ros)", "application/xml", _written_as("ros"), _write))
+register_writer(ListWriter("rosz", "BattleScribe (.rosz)", "application/zip", _written_as("rosz"), _write_zip))

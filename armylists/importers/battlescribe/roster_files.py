@@ -17,7 +17,7 @@ from django.db import DatabaseError
 
 from armylists.lists.trees.battlescribe_data import GameDataUnavailable, game_data_for
 from armylists.lists.library.catalogue import book_for
-from armylists.lists.trees.tree_lists import evaluator
+from armylists.lists.kinds import kind_of
 from armylists.importers.battlescribe.rosters import (
     book_key, book_names, catalogue_ids, parse_roster_file, roster_document, write_roster,
 )
@@ -92,11 +92,12 @@ def roster_xml(roster: Roster, book: Book, total: int) -> bytes:
     """The .ros of a list of a book imported from BattleScribe data, or a RosterFileError. A roster
     tree is written one to one from the book's stored game data; a list in our flattened shape from
     the files the book was imported from."""
-    if roster.is_tree:
-        try:
-            return write_tree(evaluator(roster, book.name), roster.name)
-        except ListDocumentError as exc:
-            raise RosterFileError(str(exc)) from None
+    try:  # a roster tree's own evaluated roster (lists/kinds.py); None for our flattened shape
+        tree = kind_of(roster).roster_tree(roster, book.name)
+        if tree is not None:
+            return write_tree(tree, roster.name)
+    except ListDocumentError as exc:
+        raise RosterFileError(str(exc)) from None
     row = _stored("book", book.system.id, book.id, book.version)
     if not book.imported or row is None or not book.id.startswith("bs-"):
         raise RosterFileError(f"{book.name}: only lists of books imported from BattleScribe or New Recruit data "
