@@ -108,18 +108,19 @@ def tree_validate(roster: Roster, source: str = "list") -> Report:
 
 
 def tree_army_of(book: Book, roster: Roster, report: Report, source: str = "list") -> Army:
-    """The tree list as our rules read an army (rules/bridges/tree_army.py), for an event's own rules: `report`
-    is its tree Report (tree_validate), whose lines give each unit's points."""
+    """The tree list as our rules read an army (rules/bridges/tree_army.py, the projection our system's
+    rules read too), for an event's own rules: `report` is its tree Report (tree_validate), whose lines
+    give each unit's points."""
     tree = evaluated(roster, source)
     return tree_army(book, roster, tree, report, _mapping(tree.game))
 
 
 def our_rules(game: GameData) -> Callable[[TreeRoster, Result], list[Violation]] | None:
     """Our system's system-wide rules for the data's game, where rules_data/battlescribe_systems.yaml maps
-    its game system to one of ours this site holds (the General, the Battle Standard Bearer, how far
-    under the limit, each magic item once, category bounds the catalogue lacks), each said once
-    (rules/bridges/systems.py); None for a game we do not know. A broken mapping file is a
-    RulesDataError."""
+    its game system to one of ours this site holds: through the one bridge, the tree projected onto our
+    army (rules/bridges/tree_army.py) and each rule run as its native check, unless the data says it
+    itself; a rule the tree cannot answer is said as `system.rule_unchecked` (rules/bridges/systems.py).
+    None for a game we do not know. A broken mapping file is a RulesDataError."""
     root = Path(settings.RULES_DATA_DIR)
     mapping = _mapping(game)
     if mapping is None or not (root / mapping.system / "system.yaml").is_file():
