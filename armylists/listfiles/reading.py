@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from armylists.lists.library.catalogue import book_for, get_book, site_library
+from armylists.lists.trees.tree_lists import as_tree
 from armylists.exports import parse_list_text
 from armylists.rules import Book, ListDocumentError, Roster, parse_roster_json
 from armylists.rules.reading.plain_data import text_problem
@@ -62,11 +63,23 @@ def read_list_data(data: bytes, source: str) -> tuple[Roster, Book]:
 
 
 def read_any(data: bytes, source: str) -> tuple[Roster, Book, str]:
-    """`read_list_data`, and the name of the format the data was read as."""
+    """`read_list_data`, and the name of the format the data was read as. A list of an imported BattleScribe
+    book is its roster tree whatever form it came in (tree_lists.as_tree: our JSON or tournament text in
+    the flattened shape is the tree the same list is), so every reader judges it by the data's semantics."""
     registered = format_of(data, source)
     if registered is not None:
         roster, book = registered.read(data, source)
-        return roster, book, registered.name
+        how = registered.name
+    else:
+        roster, book, how = _read_ours(data, source)
+    try:
+        return as_tree(book, roster, source), book, how
+    except ListDocumentError as exc:
+        raise ListFileError(str(exc)) from None
+
+
+def _read_ours(data: bytes, source: str) -> tuple[Roster, Book, str]:
+    """Our JSON list document or tournament text."""
     try:
         if data.lstrip().startswith((b"{", b"[")):  # JSON; a list document is an object
             roster = parse_roster_json(data, source)
