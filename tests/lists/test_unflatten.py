@@ -160,3 +160,24 @@ def test_a_flattened_json_list_imported_on_the_import_page_is_a_tree(client, ali
     assert refused.status_code == 400
     assert ("units[0].entry: nothing (unit x) cannot be placed in the BattleScribe data of Dwarven Holds 2024"
             in refused.content.decode())
+
+
+def test_upgrading_a_flattened_list_to_a_version_whose_lists_are_trees_makes_it_its_tree(alice, tmp_path):
+    """lists/saved/history.py preview: the list moved to the newer version is its tree there."""
+    from armylists.lists.saved.history import preview, upgrade_target
+    from armylists.lists.saved.stored import load
+    from tests.battlescribe.imported import import_battlescribe
+
+    saved = store_flattened(alice, OLD_LIST)
+    game_system = tmp_path / "2nd-theNinthAge-FantasyBattles.gst"
+    game_system.write_bytes((T9A / game_system.name).read_bytes())
+    catalogue = tmp_path / "2nd-dwarvenHolds.cat"
+    catalogue.write_bytes((T9A / catalogue.name).read_bytes().replace(b'revision="57"', b'revision="58"', 1))
+    import_battlescribe(game_system, catalogue)
+    loaded = load(saved)
+    target = upgrade_target(loaded)
+    assert target is not None and target.version == "r58"
+    shown = preview(loaded, target)
+    assert (shown.problem, shown.roster.book_version, shown.roster.units) == ("", "r58", ())
+    assert [shape(s)[0] for s in shown.roster.forces[0].selections] == [KING, WARRIORS, THANE]
+    assert (shown.before.total_points, shown.after.total_points) == (715, 715)

@@ -20,6 +20,7 @@ from armylists.lists.library.catalogue import get_book, listed_books, validate_r
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.lists.saved.revision_words import describe, entry_name, unit_changes
 from armylists.lists.saved.stored import Loaded
+from armylists.lists.trees.tree_lists import as_tree
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,9 @@ def preview(loaded: Loaded, book: Book) -> Preview:
     if missing:
         return Preview(moved, before, None, [], problem=" ".join(missing))
     try:
+        # A flattened list moving to a version whose lists are roster trees becomes its tree there (issue 37
+        # item 2: one semantics for an imported BattleScribe book's lists), or says what it cannot place.
+        moved = as_tree(book, moved)
         after = validate_roster(book, moved)
     except ListDocumentError as exc:
         return Preview(moved, before, None, [], problem=exc.reason)
