@@ -141,6 +141,26 @@ class TestT9aV011Parity:
         assert [e for e in errors if e.startswith(("Lords", "Core"))] == [
             "Lords has 18.06% too many pts of Lords (maximum 35%)", "Core must have 0.51% more pts of Core (minimum 25%)"]
 
+    def test_it_counts_units_by_the_datas_troop_types(self, game, t9a):
+        # 000:L91-93: a Warband (at most 1500 pts: here 245) has at least 3 units that are not Characters; the
+        # data's profiles say each unit's Type (the mapping's troop_types); the catalogue does not say this rule
+        ours, errors = judged(build(game), t9a, 0)
+        assert [v[:2] for v in ours if v[0] == "units.min"] == [
+            ("units.min", "The army has 1 unit that are not Characters; a Warband (245 pts) needs at least 3.")]
+        assert not [e for e in errors if "units" in e.lower()]
+
+    def test_it_says_the_rules_it_cannot_check_and_which_the_data_says(self, game, t9a):
+        # One of a Kind and One per Army are tags of our books the data does not carry; the Veteran Standard is
+        # a rule type a tree cannot answer. The mapping's data_says (item allowances, one item per category...)
+        # are the catalogue's own constraints: not said again.
+        ours, _errors = judged(build(game), t9a, 0)
+        assert [(v[0], v[2]) for v in ours if v[0] == "system.rule_unchecked"] == [
+            ("system.rule_unchecked", "one-of-a-kind"), ("system.rule_unchecked", "one-per-army"),
+            ("system.rule_unchecked", "veteran-standard")]
+        assert [v[1] for v in ours if v[2] == "one-of-a-kind"] == [
+            "The 9th Age: Fantasy Battles v0.11.9.3 rule one-of-a-kind could not be checked on this list of Orcs and "
+            "Goblins (a BattleScribe roster): the data carries no tag one-of-a-kind."]
+
     def test_it_says_two_generals_once(self, game, t9a):
         # "Army General" and the "General" under it are maxInRoster 1 in the catalogue: its errors, not ours
         # as well (000:L96).
@@ -164,6 +184,18 @@ class TestMappingFile:
         for mapping in load_mappings(RULES).systems:
             system = load_system_part(RULES / mapping.system, RULES)[0]
             assert set(mapping.categories.values()) <= set(system.category_names), mapping.system
+
+    def test_what_it_says_the_data_says_are_rules_of_the_system_and_its_troop_types_are_the_systems(self):
+        for mapping in load_mappings(RULES).systems:
+            system = load_system_part(RULES / mapping.system, RULES)[0]
+            assert set(mapping.data_says) <= {r.id for r in system.rules}, mapping.system
+            assert set(mapping.troop_types.values()) <= set(system.troop_types), mapping.system
+
+    def test_it_names_the_mordheim_leaders_as_our_tag_leader(self):
+        mapping = load_mappings(RULES).find({"id": "9481a749-7900-614b-1695-bdc2899069c1"})
+        assert {"Mercenary Captain", "Witch Hunter Captain", "Vampire", "Orc Boss"} <= mapping.names_of_tag("leader")
+        assert mapping.categories == {"Heroes": "heroes", "Henchmen": "henchmen", "Hired Swords": "hired-swords",
+                                      "Dramatis Personae": "hired-swords"}
 
     @pytest.mark.parametrize("change, path", [
         (lambda d: d["systems"][0].update(system="warhammer-40k"), ("systems", 0, "system")),
