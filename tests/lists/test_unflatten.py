@@ -181,3 +181,13 @@ def test_upgrading_a_flattened_list_to_a_version_whose_lists_are_trees_makes_it_
     assert (shown.problem, shown.roster.book_version, shown.roster.units) == ("", "r58", ())
     assert [shape(s)[0] for s in shown.roster.forces[0].selections] == [KING, WARRIORS, THANE]
     assert (shown.before.total_points, shown.after.total_points) == (715, 715)
+
+
+def test_a_note_is_shortened_to_fit_the_notes_never_the_players_own():
+    from armylists.lists.trees.unflatten import MAX_NOTES, with_note
+
+    assert with_note("", "Not made.") == "Not made." and with_note("Mine.", "Not made.") == "Mine.\n\nNot made."
+    assert with_note("Mine.\n\nNot made.", "Not made.") == "Mine.\n\nNot made."
+    full = "x" * (MAX_NOTES - 7)
+    assert with_note(full, "Not made.") == full + "\n\nNot …" and len(with_note(full, "Not made.")) == MAX_NOTES
+    assert with_note("x" * (MAX_NOTES - 2), "Not made.") == "x" * (MAX_NOTES - 2)

@@ -88,7 +88,10 @@ def tree_of(book: Book, roster: Roster) -> tuple[Roster | None, tuple[Unplaced, 
         unplaced.append(Unplaced(("allies",), "the allied contingent"))
     if force_id is None:
         return None, (*unplaced, Unplaced(("units",), f"the force of {book.name}"))
-    force = add_force(tree, force_id, catalogue)
+    try:
+        force = add_force(tree, force_id, catalogue)
+    except RosterError:   # what the force selects by itself nests without end: data no list can be made of
+        return None, (*unplaced, Unplaced(("units",), f"the force of {book.name}"))
     kept: list[str] = []
     for i, unit in enumerate(roster.units):
         try:
@@ -116,11 +119,15 @@ def unplaced_note(book: Book, unplaced: tuple[Unplaced, ...]) -> str:
 
 
 def with_note(notes: str, note: str) -> str:
-    """`notes` with `note` after them (once), within the document's bound for notes."""
+    """`notes` with `note` after them (once), within the document's bound for notes: the note is shortened
+    to fit, never the player's own notes."""
     if note in notes:
         return notes
-    joined = f"{notes}\n\n{note}" if notes else note
-    return joined if len(joined) <= MAX_NOTES else joined[:MAX_NOTES - 1] + "…"
+    separator = "\n\n" if notes else ""
+    room = MAX_NOTES - len(notes) - len(separator)
+    if room <= 0:
+        return notes
+    return notes + separator + (note if len(note) <= room else note[:room - 1] + "…")
 
 
 def _force_entry(game: GameData, catalogue: str, book: Book, roster: Roster, unplaced: list[Unplaced]) -> str | None:
@@ -148,7 +155,7 @@ def _place_unit(tree: TreeRoster, force: Force, entries: Mapping[str, dict], uni
     for name in NOT_PLACED:
         if getattr(unit, name):
             raise _NotPlaced(("units", i, name), f"the {name.replace('_', ' ')} of {who}")
-    root = _option_in(tree.options(force), entry["tags"])
+    root = _option_in(tree.options(force), entry.get("tags") or [])
     if root is None:
         raise _NotPlaced(("units", i, "entry"), who)
     try:
@@ -191,7 +198,7 @@ def _place_options(tree: TreeRoster, unit_selection: Selection, model: Selection
     for oid in counts:
         if oid not in options:
             raise _NotPlaced(("units", i, "options", oid), f"the option {oid} of {who}")
-    own = {o["tags"][0] for o in options.values()} | {(entry.get("model_tags") or [""])[0]}
+    own = {o["tags"][0] for o in options.values() if o.get("tags")} | {(entry.get("model_tags") or [""])[0]}
     placed: dict[str, Selection] = {}
     for option in sorted(options.values(), key=lambda o: _depth(o, options)):
         number = counts.get(option["id"], 0)
@@ -202,7 +209,7 @@ def _place_options(tree: TreeRoster, unit_selection: Selection, model: Selection
             if number:
                 raise _NotPlaced(("units", i, "options", option["id"]), what)
             continue
-        found = _find(tree, container, option["tags"], own)
+        found = _find(tree, container, option.get("tags") or [], own)
         if found is None:
             if number:
                 raise _NotPlaced(("units", i, "options", option["id"]), what)
@@ -239,6 +246,8 @@ def _find(tree: TreeRoster, container: Selection, tags: list[str], own: set[str]
 def _option_in(options: list[Option], tags: list[str]) -> Option | None:
     """The option whose entry is the tags' first id, the one sharing most of its other ids (its link, its
     groups) where several are."""
+    if not tags:
+        return None
     wanted = set(tags)
     found = [o for o in options if bs_tag(o.entry["id"]) == tags[0]]
     if not found:
