@@ -11,6 +11,7 @@ from django.http import QueryDict
 from armylists.editor.forms import TreeUnitForm, UnitForm
 from armylists.editor.tree_cards import tree_catalogue, tree_sections
 from armylists.editor.unit_cards import Section, cost_text, unit_sections
+from armylists.lists.kinds import NATIVE, TREE
 from armylists.lists.offers.entries import cost_as_added
 from armylists.lists.saved.stored import Loaded
 from armylists.lists.trees.tree_lists import evaluated, unit_offers
@@ -103,7 +104,7 @@ class TreePages:
         return loaded.kind.update_unit(loaded.book, loaded.roster, unit_id, form.counts())
 
 
-PAGES: dict[str, NativePages | TreePages] = {"native": NativePages(), "tree": TreePages()}
+PAGES: dict[str, NativePages | TreePages] = {NATIVE.name: NativePages(), TREE.name: TreePages()}
 
 
 def pages_for(loaded: Loaded) -> NativePages | TreePages:
