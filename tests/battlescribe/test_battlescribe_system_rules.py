@@ -150,13 +150,12 @@ class TestT9aV011Parity:
         assert not [e for e in errors if "units" in e.lower()]
 
     def test_it_says_the_rules_it_cannot_check_and_which_the_data_says(self, game, t9a):
-        # One of a Kind and One per Army are tags of our books the data does not carry; the Veteran Standard is
-        # a rule type a tree cannot answer. The mapping's data_says (item allowances, one item per category...)
-        # are the catalogue's own constraints: not said again.
+        # One of a Kind and One per Army are tags of our books the data does not carry. The mapping's data_says
+        # (item allowances, one item per category, the Veteran Standard...) are the catalogue's own
+        # constraints: not said again.
         ours, _errors = judged(build(game), t9a, 0)
         assert [(v[0], v[2]) for v in ours if v[0] == "system.rule_unchecked"] == [
-            ("system.rule_unchecked", "one-of-a-kind"), ("system.rule_unchecked", "one-per-army"),
-            ("system.rule_unchecked", "veteran-standard")]
+            ("system.rule_unchecked", "one-of-a-kind"), ("system.rule_unchecked", "one-per-army")]
         assert [v[1] for v in ours if v[2] == "one-of-a-kind"] == [
             "The 9th Age: Fantasy Battles v0.11.9.3 rule one-of-a-kind could not be checked on this list of Orcs and "
             "Goblins (a BattleScribe roster): the data carries no tag one-of-a-kind."]

@@ -11,7 +11,8 @@ Each rule of the system, in order, is one of:
   in its own constraints: unit sizes, options, item allowances...), the points limit (the evaluator
   checks the roster's cost limits), or a rule the evaluator's errors already say here (`_said_here`:
   the General, the Battle Standard Bearer or a tag's entries named in its errors; category bounds the
-  force's catalogue carries; a magic item it limits itself is not counted by ours);
+  force's catalogue carries; a magic item it limits itself is not counted by ours, nor an entry its
+  own 0-X limit says is taken too often);
 - checked on the projection, its violations ours (our codes, messages, rule id and source);
 - not answerable on a tree (`tree_army.unanswered`: a type or a selector the data does not carry in
   our terms): said as `system.rule_unchecked`, at the rule's severity, so a list is never called legal
@@ -34,6 +35,9 @@ __all__ = ["MAPPING_FILE", "Mappings", "SystemMapping", "load_mappings", "system
 SYSTEM_UNCHECKED = "system.rule_unchecked"
 # The evaluator judges every roster's cost limits itself: our points limit is the data's.
 SAID_BY_EVALUATOR = frozenset({"points_limit"})
+# Rule types whose violations are about one entry taken too often: not said of an entry the catalogue's own
+# errors already name (its 0-X limit said it).
+PER_ENTRY = frozenset({"duplicates", "each_entry_max", "tag_max"})
 # Rule types measured against the points limit: nothing to measure on a roster without one.
 NEEDS_LIMIT = frozenset({"points_shortfall", "category_percent", "unit_max_percent", "limit_range"})
 
@@ -50,6 +54,7 @@ def system_violations(roster: Roster, result: Result, system: System, mapping: S
     said = _said(roster, result)
     army = system_army(roster, system, mapping, cost_type, limit, said)
     what = army.book.name
+    names = {u.id: u.name for u in army.units}
     out: list[Violation] = []
     for rule in system.rules:
         if rule.id in mapping.data_says or rule.type in SAID_BY_EVALUATOR or _said_here(rule, roster, mapping, said):
@@ -58,7 +63,8 @@ def system_violations(roster: Roster, result: Result, system: System, mapping: S
             continue
         reason = unanswered(rule, army)
         if reason is None:
-            out.extend(CHECKS[rule.type](army, rule))
+            out.extend(v for v in CHECKS[rule.type](army, rule)
+                       if rule.type not in PER_ENTRY or names.get(v.unit or "") not in said)
         else:
             out.append(unchecked(rule, reason, what, f"{system.name} rule", SYSTEM_UNCHECKED))
     return out
