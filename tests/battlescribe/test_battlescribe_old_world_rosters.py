@@ -85,6 +85,23 @@ CASES = [
 ]
 
 
+# Our rule the tree cannot answer (a Wizard's armour: the data gives no Wizard levels or armour in our terms),
+# a warning: said on every list of the data, and no verdict changes (rules/bridges/systems.py).
+ARMIES = {"empire-of-man": "The Empire of Man", "dwarfen-mountain-holds": "Dwarfen Mountain Holds",
+          "warriors-of-chaos": "Warriors of Chaos", "orc-and-goblin-tribes": "Orc and Goblin Tribes",
+          "kingdom-of-bretonnia": "Kingdom of Bretonnia", "high-elf-realms": "High Elf Realms"}
+
+
+def unchecked(name: str) -> tuple[str, str]:
+    army = next(title for slug, title in ARMIES.items() if name.startswith(slug + "-"))
+    return ("system.rule_unchecked", f"Warhammer: The Old World rule wizards-without-armour could not be checked on "
+                                     f"this list of {army} (a BattleScribe roster): its type wizard_armour reads what "
+                                     f"a BattleScribe roster does not carry in our terms.")
+
+
+CASES = [(name, status, violations + [unchecked(name)]) for name, status, violations in CASES]
+
+
 def validated(name: str) -> tuple[int, list[tuple[str, str]], bool]:
     out = io.StringIO()
     with pytest.raises(SystemExit) as exit_:
