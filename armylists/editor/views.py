@@ -86,8 +86,8 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
         "mode_choices": [(mid, m.name) for mid, m in book.system.modes.items()],
         "takes_allies": book.system.allies is not None, "ally_choices": ally_choices, "allies_book": loaded.allies,
         "messages_": messages or [], "focus": focus or "", "stale": stale, "scroll_to": scroll_to,
-        # The units the sections show: a roster tree keeps its units in forces, not in `roster.units`.
-        "unit_count": sum(len(section.units) for section in sections), "refresh_catalogue": refresh_catalogue,
+        # Counted by the list's kind: a roster tree keeps its units in forces, not in `roster.units`.
+        "unit_count": loaded.kind.unit_count(roster), "refresh_catalogue": refresh_catalogue,
         # One hidden CSRF field, made once: the editor has a hundred forms (Django's tag builds each anew).
         "csrf_input": format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request)),
     }
