@@ -144,6 +144,17 @@ CAT = """<?xml version="1.0" encoding="UTF-8"?>
         </selectionEntry>
       </selectionEntries>
     </selectionEntry>
+    <selectionEntry id="chief" name="Chief" type="model">
+      <categoryLinks><categoryLink id="c-4" targetId="heroes" primary="true"/></categoryLinks>
+      <selectionEntries>
+        <selectionEntry id="leader" name="Leader" type="upgrade">
+          <constraints>
+            <constraint id="c-leader-min" type="min" field="selections" scope="parent" value="1"/>
+            <constraint id="c-leader-max" type="max" field="selections" scope="parent" value="1"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
     <selectionEntry id="trooper" name="Trooper" type="model">
       <categoryLinks><categoryLink id="c-3" targetId="troop" primary="true"/></categoryLinks>
     </selectionEntry>
@@ -157,12 +168,14 @@ class TestSmallWarband:
     one-leader rule is the one that says it; a category the mapping does not name (Troop) is counted in
     none of ours."""
 
-    def warband(self, game, captains: int, warriors: int = 0, troopers: int = 0) -> Roster:
+    def warband(self, game, captains: int, warriors: int = 0, troopers: int = 0, chiefs: int = 0) -> Roster:
         roster = Roster(game)
         set_cost_limit(roster, "points", 500)
         force = add_force(roster, "warband", "cat-m")
         for _ in range(captains):
             select(roster, force, "captain")
+        for _ in range(chiefs):
+            select(roster, force, "chief")     # with its Leader (at least 1 in it)
         if warriors:
             group = select(roster, force, "warriors")
             set_count(roster, group.children[0] if group.children else select(roster, group, "warrior"), warriors)
@@ -184,3 +197,10 @@ class TestSmallWarband:
     def test_a_model_of_a_category_not_mapped_is_no_warrior(self, small, mordheim):
         violations, _ = ours(self.warband(small, 1, warriors=1, troopers=3), mordheim)
         assert [v[:2] for v in violations] == [("count.min", "Warband: 2 models taken; at least 3.")]
+
+    def test_a_hero_with_the_datas_leader_upgrade_is_the_leader(self, small, mordheim):
+        # BSData links data.cat's "Leader" upgrade (1 in its parent) on each warband's leader: the mapping's
+        # `leader` names it, so a leader of any name is ours
+        assert ours(self.warband(small, 0, warriors=2, chiefs=1), mordheim)[0] == []
+        violations, _ = ours(self.warband(small, 1, warriors=1, chiefs=1), mordheim)
+        assert [v[:3] for v in violations] == [("count.max", "Leader: 2 units taken; at most 1.", "one-leader")]
