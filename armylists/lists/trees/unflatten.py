@@ -92,6 +92,8 @@ def tree_of(book: Book, roster: Roster) -> tuple[Roster | None, tuple[Unplaced, 
         force = add_force(tree, force_id, catalogue)
     except RosterError:   # what the force selects by itself nests without end: data no list can be made of
         return None, (*unplaced, Unplaced(("units",), f"the force of {book.name}"))
+    for chosen in list(force.selections):   # what the force selects by itself is not in the list, unless below
+        set_count(tree, chosen, 0)
     kept: list[str] = []
     for i, unit in enumerate(roster.units):
         try:
@@ -162,64 +164,76 @@ def _place_unit(tree: TreeRoster, force: Force, entries: Mapping[str, dict], uni
         selection = select(tree, force, root.entry_id)
     except RosterError:
         raise _NotPlaced(("units", i, "entry"), who) from None
-    model = _model(tree, selection, entry, unit, who, i)
-    _place_options(tree, selection, model, entry, unit, who, i)
+    models = _model(tree, selection, entry, unit, who, i)
+    _place_options(tree, selection, models, entry, unit, who, i)
     kept = [f"{who}: {text}" for text in (unit.label and f"label {unit.label!r}", unit.notes,
                                           unit.general and "the General") if text]
     return kept
 
 
-def _model(tree: TreeRoster, selection: Selection, entry: dict, unit: RosterUnit, who: str, i: int) -> Selection | None:
-    """The unit's model selection (the converter's model child: its `model_tags` first), its number the
-    unit's size; None for an entry of one model."""
+def _model(tree: TreeRoster, selection: Selection, entry: dict, unit: RosterUnit, who: str,
+           i: int) -> list[Selection]:
+    """The unit's model selections (the converter's model child: its `model_tags` first), as many as the
+    unit's size; none for an entry of one model."""
     tags = entry.get("model_tags")
     if not tags:
         if unit.size not in (None, 1):
             raise _NotPlaced(("units", i, "size"), f"the size {unit.size} of {who}")
-        return None
+        return []
     try:
         option = _option_in(tree.options(selection), tags)
         if option is None:
             raise _NotPlaced(("units", i, "size"), f"the models of {who}")
-        if unit.size is None:   # the entry's minimum, as BattleScribe selected it, or one
-            have = [c for c in selection.children if c.entry_id == option.entry_id]
-            return have[0] if have else _set_number(tree, selection, option, 1)
-        return _set_number(tree, selection, option, unit.size)
+        have = [c for c in selection.children if c.entry_id == option.entry_id]
+        if unit.size is None and have:   # the entry's minimum, as BattleScribe selected it
+            return have
+        return _set_number(tree, selection, option, unit.size or 1)
     except RosterError:
         raise _NotPlaced(("units", i, "size"), f"the models of {who}") from None
 
 
-def _place_options(tree: TreeRoster, unit_selection: Selection, model: Selection | None, entry: dict,
+def _place_options(tree: TreeRoster, unit_selection: Selection, models: list[Selection], entry: dict,
                    unit: RosterUnit, who: str, i: int) -> None:
-    """Every option of the entry set to the list's number of it, outer ones first: those the list takes are
-    selected, those BattleScribe selected by itself that the list does not take are taken away."""
+    """Every option of the entry set to the list's number of it, outer ones first, in each selection it goes in
+    (a per-model option in each model's): those the list takes are selected, those BattleScribe selected by
+    itself that the list does not take are taken away."""
     options = {o["id"]: o for o in entry.get("options", ())}
     counts = dict(unit.options)
     for oid in counts:
         if oid not in options:
             raise _NotPlaced(("units", i, "options", oid), f"the option {oid} of {who}")
     own = {o["tags"][0] for o in options.values() if o.get("tags")} | {(entry.get("model_tags") or [""])[0]}
-    placed: dict[str, Selection] = {}
+    placed: dict[str, list[Selection]] = {}
     for option in sorted(options.values(), key=lambda o: _depth(o, options)):
         number = counts.get(option["id"], 0)
         what = f"the option {option['name']} of {who}"
         parent_id = (option.get("requires") or [None])[0]
-        container = (placed.get(parent_id) if parent_id else model if option.get("per_model") else unit_selection)
-        if container is None:
-            if number:
-                raise _NotPlaced(("units", i, "options", option["id"]), what)
-            continue
-        found = _find(tree, container, option.get("tags") or [], own)
-        if found is None:
-            if number:
-                raise _NotPlaced(("units", i, "options", option["id"]), what)
-            continue
-        try:
-            child = _set_number(tree, *found, number)
-        except RosterError:
-            raise _NotPlaced(("units", i, "options", option["id"]), what) from None
-        if child is not None:
-            placed[option["id"]] = child
+        containers = (placed.get(parent_id, []) if parent_id else models if option.get("per_model")
+                      else [unit_selection])
+        if not containers and number and not _folded(unit_selection, option, number, placed):
+            raise _NotPlaced(("units", i, "options", option["id"]), what)
+        for container in containers:
+            found = _find(tree, container, option.get("tags") or [], own)
+            if found is None:
+                if number and not _folded(unit_selection, option, number, placed):
+                    raise _NotPlaced(("units", i, "options", option["id"]), what)
+                continue
+            try:
+                placed.setdefault(option["id"], []).extend(_set_number(tree, *found, number))
+            except RosterError:
+                raise _NotPlaced(("units", i, "options", option["id"]), what) from None
+
+
+def _folded(unit_selection: Selection, option: dict, number: int, placed: dict[str, list[Selection]]) -> bool:
+    """Whether an option that has no place is what BattleScribe selected by itself in the unit, as many: the
+    roster reader before trees (importers/battlescribe/rosters.py) counted a folded selection as the option
+    of the same entry elsewhere in the unit (a Quarreller's own Crossbow as the Veteran's), so the list holds
+    it already."""
+    ours = {id(s) for found in placed.values() for s in found}
+    tag = (option.get("tags") or [""])[0]
+    same = [s for s in unit_selection.walk() if s is not unit_selection and id(s) not in ours
+            and bs_tag(s.option.entry["id"]) == tag]
+    return bool(same) and sum(s.number for s in same) == number
 
 
 def _depth(option: dict, options: Mapping[str, dict]) -> int:
@@ -262,15 +276,23 @@ def _ids(option: Option) -> list[str]:
     return ids
 
 
-def _set_number(tree: TreeRoster, parent: Selection, option: Option, number: int) -> Selection | None:
-    """How many of `option` the parent holds (as tree_lists.set_child_number, on one evaluator roster): one
-    node counted up, the others BattleScribe made taken away; None when none is left."""
+def _set_number(tree: TreeRoster, parent: Selection, option: Option, number: int) -> list[Selection]:
+    """`number` of `option` in the parent, as BattleScribe holds them (as tree_lists.set_child_number, on one
+    evaluator roster): one node counted up where everything below it is collective, else a node each
+    (`select` says which: taken again, it counts the node up or adds one); what is more taken away."""
     have = [c for c in parent.children if c.entry_id == option.entry_id]
-    for extra in have[1:] if number else have:
-        set_count(tree, extra, 0)
+    while have and sum(c.amount for c in have) - have[-1].amount >= number:
+        set_count(tree, have.pop(), 0)
     if not number:
-        return None
-    child = have[0] if have else select(tree, parent, option.entry_id)
-    if child.amount != number:
-        set_count(tree, child, number)
-    return child
+        return []
+    if not have:
+        have.append(select(tree, parent, option.entry_id))
+    while sum(c.amount for c in have) < number:
+        again = select(tree, parent, option.entry_id)
+        if again in have:   # one node counted up: its number set at once
+            set_count(tree, again, again.amount + number - sum(c.amount for c in have))
+        else:
+            have.append(again)
+    if sum(c.amount for c in have) > number:
+        set_count(tree, have[-1], have[-1].amount - (sum(c.amount for c in have) - number))
+    return have
