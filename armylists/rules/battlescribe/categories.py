@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from armylists.rules.battlescribe.effective import constraint_problem, effective
 from armylists.rules.battlescribe.errors import Error
-from armylists.rules.battlescribe.queries import Context
+from armylists.rules.battlescribe.queries import Context, Match
 from armylists.rules.battlescribe.tree import Force
 from armylists.rules.battlescribe.words import hidden_words
 
@@ -68,7 +68,7 @@ class CategoryLimits:
                 eff = effective(ctx, (source,), self.cost_types, self.unsupported)
                 for constraint, value in eff.constraints:
                     field = constraint.get("field") or "selections"
-                    got = self._count_scope(constraint, force, lambda s, t=target: s.state.primary == t, field)
+                    got = self._count_scope(constraint, force, Match("primary", target), field)
                     if got is not None:
                         self._judge(constraint, value, got, force, source, field, target)
 
@@ -112,5 +112,5 @@ class CategoryLimits:
             targets = [f for f in self.roster.all_forces() if f.catalogue_id == force.catalogue_id]
         else:
             targets = [force]
-        return self._count_in(constraint, field, targets, lambda s: target in s.state.categories, children,
+        return self._count_in(constraint, field, targets, Match("category", target), children,
                               child_forces)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from armylists.rules.battlescribe.cost_order import order_costs
 from armylists.rules.battlescribe.effective import effective
 from armylists.rules.battlescribe.plans import plan
-from armylists.rules.battlescribe.queries import Context, Unsupported
+from armylists.rules.battlescribe.queries import COUNTS, Context, Unsupported, counting
 from armylists.rules.battlescribe.tree import Roster, Selection, State
 from armylists.rules.battlescribe.validation import Error, Validator
 
@@ -45,21 +45,29 @@ def refresh(roster: Roster, unsupported: list[str] | None = None,
     now), then BattleScribe's pass (children first) for names, hidden flags and costs, then the costs
     that read other costs in their order, loops left out (cost_order.py)."""
     unsupported = [] if unsupported is None else unsupported
+    first_unsupported = len(unsupported)
     roster.fresh = True
     cost_types = {c["id"] for c in roster.game.cost_types}
-    for selection in roster.all_selections():
-        _categories(roster, selection, cost_types, unsupported)
-    found: dict[str, list[tuple[str, str]]] = {}
-    for force in roster.all_forces():
-        eff = effective(Context(roster, force, force.parent), (force.entry,), cost_types, unsupported)
-        force.state = State(name=eff.name, hidden=eff.hidden)
-        for selection in force.selections:
-            _refresh_selection(roster, selection, cost_types, unsupported, found)
-    roster.loops = order_costs(roster, cost_types, unsupported, found)
-    if messages is not None:
+    token = COUNTS.set(None)   # the categories change in this pass: counts walk the tree as it stands
+    try:
         for selection in roster.all_selections():
-            messages.extend((severity, selection.uid, text) for severity, text in found.get(selection.uid, ()))
-        messages.extend(("cycle", uid, text) for uid, text in roster.loops)
+            _categories(roster, selection, cost_types, unsupported)
+    finally:
+        COUNTS.reset(token)
+    found: dict[str, list[tuple[str, str]]] = {}
+    with counting():   # from here to the end of the refresh only costs, names and hidden flags change
+        for force in roster.all_forces():
+            eff = effective(Context(roster, force, force.parent), (force.entry,), cost_types, unsupported)
+            force.state = State(name=eff.name, hidden=eff.hidden)
+            for selection in force.selections:
+                _refresh_selection(roster, selection, cost_types, unsupported, found)
+        roster.loops = order_costs(roster, cost_types, unsupported, found)
+    said = [(severity, selection.uid, text) for selection in roster.all_selections()
+            for severity, text in found.get(selection.uid, ())]
+    said += [("cycle", uid, text) for uid, text in roster.loops]
+    roster.found = (tuple(said), tuple(unsupported[first_unsupported:]))
+    if messages is not None:
+        messages.extend(said)
 
 
 def _is_category(modifier: dict) -> bool:
@@ -98,6 +106,17 @@ def _refresh_selection(roster, selection: Selection, cost_types, unsupported, fo
                             costs={t: v * number for t, v in eff.costs.items()},
                             categories=selection.state.categories, primary=selection.state.primary)
     found[selection.uid] = list(eff.messages)
+
+
+def _found(roster: Roster, unsupported: list[str], messages: list) -> None:
+    """What the last refresh found: kept by it, unless a name, hidden flag or message of a selection reads
+    a cost (plans.py), which the refresh may have read before the cost was final; then found again."""
+    if roster.found is None or any(plan(roster.game, s.option).state_reads_costs for s in roster.all_selections()):
+        _collect(roster, unsupported, messages)
+        return
+    said, refused = roster.found
+    messages.extend(said)
+    unsupported.extend(refused)
 
 
 def _collect(roster: Roster, unsupported: list[str], messages: list) -> None:
@@ -141,13 +160,15 @@ def evaluate(roster: Roster) -> Result:
     unsupported: list[str] = []
     messages: list[tuple[str, str, str]] = []
     try:
-        if roster.fresh:   # the last action refreshed: a second pass would read its own new values
-            _collect(roster, unsupported, messages)
-        else:
+        refreshed = not roster.fresh
+        if refreshed:
             refresh(roster, unsupported, messages)
-        costs = totals(roster)
-        errors = Validator(roster, unsupported).run(costs)
-        errors += _loop_errors(roster, messages)
+        with counting():   # nothing changes the tree while it is judged
+            if not refreshed:   # the last action refreshed: a second pass would read its own new values
+                _found(roster, unsupported, messages)
+            costs = totals(roster)
+            errors = Validator(roster, unsupported).run(costs)
+            errors += _loop_errors(roster, messages)
     except Unsupported as exc:
         unsupported.append(str(exc))
         costs, errors = totals(roster), []

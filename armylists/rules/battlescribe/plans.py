@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from armylists.rules.battlescribe.data import GameData, Option
-from armylists.rules.battlescribe.effective import cost_queries, gated, linked_categories, queries_of
+from armylists.rules.battlescribe.data import GameData, GroupStep, Option
+from armylists.rules.battlescribe.effective import constraint_problem, cost_queries, gated, linked_categories, queries_of
 
 STATE_FIELDS = {"name", "hidden", "error", "warning", "info"}   # what a refresh keeps, besides costs
 
@@ -53,3 +53,106 @@ def _plan(option: Option, cost_types: set[str]) -> Plan:
             elif modifier.get("field") in STATE_FIELDS:
                 state = True
     return Plan(tuple(categories), primary, changes, category_costs, tuple(readers), state)
+
+
+# --- which limits can fail where nothing they count is selected --------------------------------
+
+_CAPS: WeakKeyDictionary[GameData, dict[tuple[int, ...], tuple[tuple[dict, ...], bool]]] = WeakKeyDictionary()
+KNOWN_SCOPES = ("parent", "force", "roster", "self", "root-entry", "primary-category", "primary-catalogue")
+
+
+def only_caps(game: GameData, sources: tuple[dict, ...]) -> bool:
+    """True where every constraint of `sources` is a maximum of a field and scope the validator reads:
+    counted over no selection, such a limit holds whatever its modifiers make of its value (0 is at most
+    any bound; a negative bound is none), so an entry or group none of whose selections is in the
+    roster need not be judged at all (validation.py). A minimum, or anything the validator would name
+    unsupported, is never passed over this way."""
+    per_game = _CAPS.setdefault(game, {})
+    key = tuple(map(id, sources))
+    found = per_game.get(key)
+    if found is None or any(a is not b for a, b in zip(found[0], sources)):
+        cost_types = {c["id"] for c in game.cost_types}
+        found = per_game[key] = (sources, all(_a_cap(c, game, cost_types)
+                                              for s in sources for c in s.get("constraints", [])))
+    return found[1]
+
+
+def _a_cap(constraint: dict, game: GameData, cost_types: set[str]) -> bool:
+    scope = constraint.get("scope", "parent")
+    known = scope in KNOWN_SCOPES or scope in game.categories or scope in game.by_id or scope in game.forces
+    return constraint.get("type") == "max" and known and constraint_problem(constraint, cost_types) is None
+
+
+# --- what a container's limits are, made once per book ---------------------------------------------
+
+@dataclass(frozen=True)
+class EntryLimits:
+    """An entry a container offers that has constraints (the first option of its composite id)."""
+    option: Option
+    caps: bool                       # only_caps: passed over while none of the entry is selected
+    holders: tuple[dict, ...]        # the node holding each constraint, in the constraints' order
+    collective: bool
+
+
+@dataclass(frozen=True)
+class GroupLimits:
+    """A group a container offers that has constraints."""
+    step: GroupStep
+    sources: tuple[dict, ...]        # the group, then the link that reached it
+    outer: tuple[dict, ...]          # the groups it sits in, outermost first (validation: hidden with them)
+    caps: bool
+    holders: tuple[dict, ...]
+    all_collective: bool
+
+
+_CONTAINERS: WeakKeyDictionary[GameData, dict[tuple[int, int], tuple[list, list, tuple]]] = WeakKeyDictionary()
+
+
+def container_limits(game: GameData, options: list[Option], groups: list[GroupStep]
+                     ) -> tuple[tuple[EntryLimits, ...], tuple[GroupLimits, ...]]:
+    """The entries and groups of a container (GameData's lists for a force's root or a selection's
+    children) whose constraints the validator judges, in the data's order, with what does not depend on
+    the roster worked out once: which can only cap, the holders, the members' collective flags."""
+    per_game = _CONTAINERS.setdefault(game, {})
+    key = (id(options), id(groups))
+    found = per_game.get(key)
+    if found is None or found[0] is not options or found[1] is not groups:
+        found = per_game[key] = (options, groups, _container_limits(game, options, groups))
+    return found[2]
+
+
+def _container_limits(game: GameData, options: list[Option], groups: list[GroupStep]):
+    seen: set[str] = set()
+    entries = []
+    for option in options:
+        if option.entry_id in seen:
+            continue
+        seen.add(option.entry_id)
+        if not any(s.get("constraints") for s in option.sources):
+            continue
+        entries.append(EntryLimits(option, only_caps(game, option.sources),
+                                   tuple(s for s in option.sources for _c in s.get("constraints", [])),
+                                   bool(option.entry.get("collective") or (option.link or {}).get("collective"))))
+    limits = []
+    for step in groups:
+        if step.group_id in seen:
+            continue
+        seen.add(step.group_id)
+        sources = (step.node,) if step.link is None else (step.node, step.link)
+        if not any(s.get("constraints") for s in sources):
+            continue
+        members = [o for o in options if any(g.group_id == step.group_id for g in o.groups)]
+        limits.append(GroupLimits(
+            step, sources, _outer_groups(step, members), only_caps(game, sources),
+            tuple(s for s in sources for _c in s.get("constraints", [])),
+            bool(members) and all(o.entry.get("collective") or (o.link or {}).get("collective") for o in members)))
+    return tuple(entries), tuple(limits)
+
+
+def _outer_groups(step: GroupStep, members: list[Option]) -> tuple[dict, ...]:
+    """The groups (and group links) `step` sits in, outermost first, as its members reach it."""
+    for option in members:
+        for i, group in enumerate(option.groups):
+            if group.group_id == step.group_id:
+                return tuple(n for g in option.groups[:i] for n in (g.node, g.link) if n is not None)
+    return ()

@@ -10,6 +10,8 @@ a selection reached through a link counts by its entry's own id (true) or only b
 from __future__ import annotations
 
 import math
+from collections import defaultdict
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
@@ -34,6 +36,85 @@ def cost_of(selection: Selection, field: str) -> float:
     if reads is not None:
         reads.add(selection)
     return selection.state.costs.get(field, 0)
+
+
+@dataclass(frozen=True)
+class Match:
+    """Which selections a constraint counts (validation.py): by the entry's own id (`entry`: shared), by the
+    composite id of the way it was reached (`composite`), by a group it sits in (`group`: the group's own
+    id, shared; `group_id`: its composite id), by its primary category or any of its categories, or all."""
+    by: str
+    value: str | None = None
+
+    def __call__(self, selection: Selection) -> bool:
+        return self.value in _match_keys(selection).get(self.by, ()) if self.by != "all" else True
+
+
+def _match_keys(selection: Selection) -> dict[str, tuple]:
+    option = selection.option
+    return {"entry": (option.entry["id"],), "composite": (option.entry_id,),
+            "group": tuple(g.node["id"] for g in option.groups), "group_id": tuple(g.group_id for g in option.groups),
+            "primary": (selection.state.primary,), "category": selection.state.categories}
+
+
+class CountIndex:
+    """Selection counts by id, per scope element, made once for a stretch of an evaluation where the tree's
+    shape, numbers and categories stand still (evaluate.py: after the categories pass, and while
+    validating): the thousands of conditions, repeats and constraints that count selections then read a
+    table instead of walking the tree each time. Costs are not indexed: a refresh changes them as it goes."""
+
+    def __init__(self) -> None:
+        self._tables: dict[tuple, dict[str | None, int]] = {}
+
+    def selections(self, element, child_id: str | None, shared: bool, child_selections: bool,
+                   child_forces: bool) -> int:
+        key = (element, shared, child_selections, child_forces)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = _table(element, shared, child_selections, child_forces)
+        return table.get(None if child_id in ANY else child_id, 0)
+
+    def matching(self, element, match: Match, child_selections: bool, child_forces: bool) -> list[Selection]:
+        """The selections in `element` that `match` picks, in the tree's order."""
+        key = ("matching", element, child_selections, child_forces)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = _members(element, child_selections, child_forces)
+        return table.get(None if match.by == "all" else (match.by, match.value), [])
+
+
+def _members(element, child_selections: bool, child_forces: bool) -> dict:
+    table: defaultdict = defaultdict(list)
+    for selection in selections_in(element, child_selections, child_forces):
+        table[None].append(selection)
+        for by, values in _match_keys(selection).items():
+            for value in dict.fromkeys(values):
+                table[(by, value)].append(selection)
+    return dict(table)
+
+
+def _table(element, shared: bool, child_selections: bool, child_forces: bool) -> dict[str | None, int]:
+    """Every id a selection in `element` may be counted by (`has_id`'s), with the numbers; None: all."""
+    table: defaultdict[str | None, int] = defaultdict(int)
+    for selection in selections_in(element, child_selections, child_forces):
+        number = selection.number
+        table[None] += number
+        for found in ids_of(selection, shared):
+            table[found] += number
+    return dict(table)
+
+
+COUNTS: ContextVar[CountIndex | None] = ContextVar("counts", default=None)
+
+
+@contextmanager
+def counting():
+    """Selection counts read from one CountIndex until the block ends; the tree must not change in it."""
+    token = COUNTS.set(CountIndex())
+    try:
+        yield
+    finally:
+        COUNTS.reset(token)
 
 
 class Unsupported(Exception):
@@ -152,6 +233,9 @@ def count(element, field: str, child_id: str | None, shared: bool, child_selecti
     if element is None:
         return 0
     if field in ("selections", ""):
+        index = COUNTS.get()
+        if index is not None:
+            return index.selections(element, child_id, shared, child_selections, child_forces)
         return sum(s.number for s in selections_in(element, child_selections, child_forces)
                    if matches(s, child_id, shared))
     if field == "forces":

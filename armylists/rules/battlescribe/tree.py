@@ -96,6 +96,8 @@ class Roster:
         self.by_uid: dict[str, Selection | Force] = {}
         self.fresh = False       # True while the states are those of the last refresh
         self.loops: list[tuple[str, str]] = []   # the cost loops it found: (first selection's uid, text)
+        # the messages (severity, uid, text) and unsupported constructs the last refresh found
+        self.found: tuple[tuple[tuple[str, str, str], ...], tuple[str, ...]] | None = None
 
     def new_uid(self, kind: str) -> str:
         return f"{kind}-{next(self._ids)}"

@@ -17,7 +17,8 @@ from armylists.rules.battlescribe.categories import CategoryLimits
 from armylists.rules.battlescribe.data import GroupStep, Option
 from armylists.rules.battlescribe.effective import effective, shown
 from armylists.rules.battlescribe.errors import Error
-from armylists.rules.battlescribe.queries import (CategoryScope, Context, Unsupported, count, force_of,
+from armylists.rules.battlescribe.plans import container_limits
+from armylists.rules.battlescribe.queries import (COUNTS, CategoryScope, Context, Match, Unsupported, count, force_of,
                                                   forces_in, has_id, ids_of, root_selection, selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
 from armylists.rules.battlescribe.words import (hidden_words, limit_words, over_limit_words, reasons,
@@ -50,6 +51,13 @@ class Validator(CategoryLimits):
         self._scene: tuple[Context, tuple[dict, ...], object] | None = None
 
     def run(self, totals: dict[str, float]) -> list[Error]:
+        # What the roster holds, by entry id and by group: a limit that can only cap (plans.only_caps) of
+        # an entry or group with nothing selected holds whatever its value, and is passed over.
+        self._entries: set[str] = set()
+        self._groups: set[str] = set()
+        for selection in self.roster.all_selections():
+            self._entries.add(selection.option.entry["id"])
+            self._groups.update(g.node["id"] for g in selection.option.groups)
         for type_id, limit in self.roster.cost_limits.items():
             if type_id not in self.cost_types:   # a roster's limit in a cost type the data does not have
                 self.errors.append(self._unknown_cost_type(type_id, limit))
@@ -132,7 +140,7 @@ class Validator(CategoryLimits):
                     self._forces_limit(constraint, value, parent, entry, instances)
                 else:
                     for force in instances:
-                        got = self._count_scope(constraint, force, lambda s: True, field)
+                        got = self._count_scope(constraint, force, Match("all"), field)
                         if got is not None:
                             self._judge(constraint, value, got, force, entry, field, None)
 
@@ -159,59 +167,43 @@ class Validator(CategoryLimits):
     # entries and groups in a container
 
     def _container(self, container: Force | Selection, options: list[Option], groups: list[GroupStep]) -> None:
+        entries, group_limits = container_limits(self.game, options, groups)
         seen: set = set()
-        for option in options:
-            if option.entry_id in seen:
-                continue
-            seen.add(option.entry_id)
-            if not any(s.get("constraints") for s in option.sources):
+        for limits in entries:
+            option = limits.option
+            if limits.caps and option.entry["id"] not in self._entries:
                 continue
             ctx = Context(self.roster, None, container, option)
             self._scene = (ctx, option.sources + tuple(option.group_nodes), container)
             eff = effective(ctx, option.sources, self.cost_types, self.unsupported, option.group_nodes)
             if eff.hidden:
                 continue
-            for (constraint, value), source in zip(eff.constraints, self._holders(option)):
+            for (constraint, value), source in zip(eff.constraints, limits.holders):
                 shared = constraint.get("shared", True)
                 base = option.entry["id"]
                 if shared:   # counted by the entry's own id: once per container, however many links reach it
-                    key = ("shared", source.get("id"), constraint.get("id"))
+                    key = (source.get("id"), constraint.get("id"))
                     if key in seen:
                         continue
                     seen.add(key)
 
-                def match(s, shared=shared, base=base, option=option):
-                    return s.option.entry["id"] == base if shared else s.option.entry_id == option.entry_id
-                collective = bool(option.entry.get("collective") or (option.link or {}).get("collective"))
-                self._check(constraint, value, container, source, match, eff.primary, collective)
-        for step in groups:
-            if step.group_id in seen:
+                match = Match("entry", base) if shared else Match("composite", option.entry_id)
+                self._check(constraint, value, container, source, match, eff.primary, limits.collective)
+        for limits in group_limits:
+            step = limits.step
+            if limits.caps and step.node["id"] not in self._groups:
                 continue
-            seen.add(step.group_id)
-            sources = (step.node,) if step.link is None else (step.node, step.link)
-            if not any(s.get("constraints") for s in sources):
-                continue
-            members = [o for o in options if any(g.group_id == step.group_id for g in o.groups)]
-            self._scene = (Context(self.roster, None, container), sources, container)
+            self._scene = (Context(self.roster, None, container), limits.sources, container)
             # A group inside a hidden group is hidden too, and its limits with it: BSData's Mordheim keeps a
             # henchman's Skills (at least 2) in a group linked hidden until "Promoted" (docs/import-battlescribe.md).
-            eff = effective(self._scene[0], sources, self.cost_types, self.unsupported, _outer_groups(step, members))
+            eff = effective(self._scene[0], limits.sources, self.cost_types, self.unsupported, limits.outer)
             if eff.hidden:
                 continue
-            holders = [s for s in sources for _c in s.get("constraints", [])]
-            all_collective = bool(members) and all(o.entry.get("collective") or (o.link or {}).get("collective")
-                                                   for o in members)
-            for (constraint, value), source in zip(eff.constraints, holders):
+            for (constraint, value), source in zip(eff.constraints, limits.holders):
                 shared = constraint.get("shared", True)
 
-                def in_group(s, shared=shared, step=step):
-                    return any((g.node["id"] == step.node["id"]) if shared else (g.group_id == step.group_id)
-                               for g in s.option.groups)
-                self._check(constraint, value, container, source, in_group, None, all_collective)
-
-    @staticmethod
-    def _holders(option: Option) -> list[dict]:
-        return [s for s in option.sources for _c in s.get("constraints", [])]
+                in_group = Match("group", step.node["id"]) if shared else Match("group_id", step.group_id)
+                self._check(constraint, value, container, source, in_group, None, limits.all_collective)
 
     def _check(self, constraint: dict, value: float, container, source: dict, match, primary,
                per_model: bool) -> None:
@@ -328,12 +320,14 @@ class Validator(CategoryLimits):
             return None
         got = 0.0
         self._matched = []
+        index = COUNTS.get()
         for target in targets:
-            for selection in selections_in(target, children, child_forces):
-                if match(selection):
-                    self._matched.append(selection)
-                    got += selection.number if measure == "selections" else sum(
-                        s.state.costs.get(measure, 0) for s in selection.walk())
+            chosen = index.matching(target, match, children, child_forces) if index is not None else \
+                [s for s in selections_in(target, children, child_forces) if match(s)]
+            for selection in chosen:
+                self._matched.append(selection)
+                got += selection.number if measure == "selections" else sum(
+                    s.state.costs.get(measure, 0) for s in selection.walk())
         if constraint.get("percent"):
             total = sum(count(t, measure, None, True, children, child_forces, self.cost_types) for t in targets)
             return self._percent(constraint, field, got, total)
@@ -421,15 +415,6 @@ class Validator(CategoryLimits):
         if not isinstance(force, Force) or sum(1 for _f in self.roster.all_forces()) == 1:
             return "the army"
         return force.state.name or force.entry.get("name", "the army")
-
-
-def _outer_groups(step: GroupStep, members: list[Option]) -> tuple[dict, ...]:
-    """The groups (and group links) `step` sits in, outermost first, as its members reach it."""
-    for option in members:
-        for i, group in enumerate(option.groups):
-            if group.group_id == step.group_id:
-                return tuple(n for g in option.groups[:i] for n in (g.node, g.link) if n is not None)
-    return ()
 
 
 def _base(constraint: dict) -> float:
