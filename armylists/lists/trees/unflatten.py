@@ -9,14 +9,16 @@ and option with the data's ids, in order: an entry's first tag is `bs-<entry id>
 links'. Options below the model are `per_model` (a count per model), nested ones `requires` the option
 above; what a minimum makes part of its parent was folded into the parent and is no option. So a unit is
 BattleScribe's "select a root entry" found by those ids (what its minimums select comes with it, as the
-folded cost says), its size the number of its model, each option a child selection set to its number, and
-what BattleScribe selected by itself that the flattened list did not take (a group's default) taken away:
-the tree holds what the list held.
+folded cost says), its size the number of its model, each option a child selection set to its number
+(one node counted up where everything below it is collective, else a node each, as BattleScribe keeps
+them), and what BattleScribe selected by itself that the flattened list did not take (a group's default,
+the units a force entry's minimums add) taken away: the tree holds what the list held.
 
 `unflatten(book, roster)` is pure (the game data is read, never written). Where something cannot be placed
 (the data changed, an id not found) nothing is lost: the list is returned as it was with a note in its
 `notes` (the one free text the document keeps for the list) naming what, and saying to import it again.
-This module reads the tree list service (tree_lists.py) nothing: that service asks it (`as_tree`).
+It does not import the tree list service (tree_lists.py): that service asks it (`as_tree`), and the two
+would be a circle; it acts on one evaluator roster with the evaluator's own actions instead.
 """
 from __future__ import annotations
 
@@ -33,9 +35,8 @@ from armylists.rules.battlescribe.tree import Force, Selection
 from armylists.rules.bridges.tree_army import bs_tag
 
 MAX_NOTES = 5000   # the list document's `notes` (rules/schema/list.schema.json)
-# A unit's fields the tree has no place for that say something about the list: kept in the list's notes.
-# The others (mount, items, command, ...) the converter never gives an entry: set, the unit is not placed.
-KEPT_IN_NOTES = ("label", "notes", "general")
+# A unit's fields the converter never gives an entry a use for: set, the unit is not placed. (Its label,
+# notes and General flag, which the tree has no place for either, are kept in the list's notes.)
 NOT_PLACED = ("mount", "items", "command", "veteran_standard", "standard_items", "champion_items", "path",
               "experience", "model_options", "allied", "accompanies")
 
