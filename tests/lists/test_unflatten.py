@@ -232,3 +232,17 @@ def test_saved_rosters_read_flattened_then_unflattened_are_the_rosters_again(db)
         "dwarfen-mountain-holds": (1925, 1925, 1925, True), "warriors-of-chaos": (1870, 1870, 1870, True),
         "orc-and-goblin-tribes": (1999, 1999, 1999, True), "kingdom-of-bretonnia": (1935, 1935, 1935, True),
         "high-elf-realms": (1978, 1978, 1978, True)}
+
+
+def test_the_history_says_a_list_was_made_its_tree_not_that_its_units_were_removed(alice):
+    from armylists.lists.saved.history import UNFLATTENED, compare_revisions, history
+
+    saved = store_flattened(alice, OLD_LIST)
+    convert_stored_lists(ArmyList)
+    assert [(s.revision, s.changes) for s in history(saved)] == [
+        (2, ["Notes, player or team changed.", UNFLATTENED]),   # the label, kept in the notes
+        (1, ["Started the list: Dwarven Holds 2024 r57, 2000 points."])]
+    diff = compare_revisions(saved, 1, 2)
+    assert (diff["changes"], diff["units_removed"], diff["unit_points"]) == (
+        ["Notes, player or team changed.", UNFLATTENED], [], [])
+    assert diff["total_points"] == {"before": 715, "after": 715}

@@ -74,7 +74,7 @@ def compare(before: Checked | None, after: Checked) -> dict:
     elif before is not None and old_roster is None:
         changes = [f"The earlier one cannot be compared. {before.problem}"]
     else:
-        changes = describe(old_roster, after.roster, before.book if before else None, after.book)
+        changes = _changes(old_roster, after.roster, before.book if before else None, after.book)
     book = after.book or (before.book if before is not None else None)
     diff = {"changes": changes, "budget_unit": book.system.budget_unit if book is not None else "pts",
             "units_added": [], "units_removed": [], "units_changed": [], "unit_points": [], "categories": [],
@@ -82,10 +82,11 @@ def compare(before: Checked | None, after: Checked) -> dict:
             "problem": after.problem or (before.problem if before is not None else "")}
     if old_roster is None or after.roster is None:
         return diff
+    unflattened = not old_roster.is_tree and after.roster.is_tree   # the same units, now a tree's selections
     points_before, points_after = _unit_points(before), _unit_points(after)
     old_units = {u.id: u for u in old_roster.units}
     new_units = {u.id: u for u in after.roster.units}
-    for unit in after.roster.units:
+    for unit in () if unflattened else after.roster.units:
         name = entry_name(after.book, unit)
         if unit.id not in old_units:
             diff["units_added"].append({"id": unit.id, "name": name, "points": points_after.get(unit.id, ("", None))[1]})
@@ -93,11 +94,11 @@ def compare(before: Checked | None, after: Checked) -> dict:
         said = unit_changes(name, old_units[unit.id], unit, before.book, after.book)
         if said:
             diff["units_changed"].append({"id": unit.id, "name": name, "changes": said})
-    for unit in old_roster.units:
+    for unit in () if unflattened else old_roster.units:
         if unit.id not in new_units:
             diff["units_removed"].append({"id": unit.id, "name": entry_name(before.book, unit),
                                           "points": points_before.get(unit.id, ("", None))[1]})
-    for uid in [*points_before, *(u for u in points_after if u not in points_before)]:
+    for uid in [] if unflattened else [*points_before, *(u for u in points_after if u not in points_before)]:
         was, now = points_before.get(uid, (None, None))[1], points_after.get(uid, (None, None))[1]
         if was != now:
             name = (points_after.get(uid) or points_before[uid])[0]
@@ -116,6 +117,18 @@ def compare(before: Checked | None, after: Checked) -> dict:
         diff["violations_gained"] = [v for key, v in new_problems.items() if key not in old_problems]
         diff["violations_lost"] = [v for key, v in old_problems.items() if key not in new_problems]
     return diff
+
+
+UNFLATTENED = "Made the roster tree the same list is: judged by the book's BattleScribe data from now on."
+
+
+def _changes(before: Roster | None, after: Roster, book_before: Book | None, book: Book | None) -> list[str]:
+    """`describe`, but for a flattened list made its tree (migration 0012, an upgrade): its units are the
+    tree's selections now, not removed (issue 37 item 2); what else changed is said as for any list."""
+    if before is None or before.is_tree or not after.is_tree:
+        return describe(before, after, book_before, book)
+    same_units = replace(after, units=before.units, forces=None, composition=before.composition)
+    return [s for s in describe(before, same_units, book_before, book) if s != "No change to the list."] + [UNFLATTENED]
 
 
 def diff_sentences(diff: dict) -> list[str]:
@@ -165,7 +178,7 @@ def history(army_list: ArmyList) -> list[Step]:
             as_of[key] = data_as_of(*key, imported=found.book.imported if found.book else True,
                                     name=found.book.name if found.book else "")
         steps.append(Step(row.revision, row.saved_at, row.book_version,
-                          describe(before.roster if before else None, roster, before.book if before else None,
+                          _changes(before.roster if before else None, roster, before.book if before else None,
                                    found.book), verdict(found), as_of[key],
                           found.book.system.budget_unit if found.book else "pts"))
         before = found
