@@ -38,8 +38,10 @@ def convert_stored_lists(army_lists: type = ArmyList) -> Converted:
     revisions = army_lists._meta.get_field("revisions").related_model
     books: dict[tuple[str, str, str], Book | None] = {}
     done = Converted()
-    # Only imported BattleScribe books' ids begin so (importers/battlescribe/rosters.py: book_key).
-    for row in army_lists.objects.filter(book__startswith="bs-").order_by("pk").iterator():
+    # Only imported BattleScribe books' ids begin so (importers/battlescribe/rosters.py: book_key). The ids
+    # first, then each row: no cursor is left open over the rows while they are written (SQLite's would see them).
+    for pk in list(army_lists.objects.filter(book__startswith="bs-").order_by("pk").values_list("pk", flat=True)):
+        row = army_lists.objects.get(pk=pk)
         document = row.document
         if not isinstance(document, dict) or document.get("forces") is not None:
             continue
