@@ -200,6 +200,9 @@ class TestMappingFile:
         (lambda d: d["systems"][0].update(system="warhammer-40k"), ("systems", 0, "system")),
         (lambda d: d["systems"][1].update(generals=["General"]), ("systems", 1)),
         (lambda d: d["systems"][2].pop("battlescribe_id"), ("systems", 2)),
+        (lambda d: d["systems"][3]["tags"].update(leader="Leader"), ("systems", 3, "tags", "leader")),
+        (lambda d: d["systems"][0]["troop_types"].pop("characteristic"), ("systems", 0, "troop_types")),
+        (lambda d: d["systems"][0]["data_says"].update({"unit-size": 1}), ("systems", 0, "data_says", "unit-size")),
     ])
     def test_it_refuses_a_bad_file_naming_where(self, tmp_path, change, path):
         data = yaml.safe_load((RULES / MAPPING_FILE).read_text(encoding="utf-8"))
