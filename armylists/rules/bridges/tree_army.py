@@ -56,6 +56,15 @@ UNCHECKED = "event.rule_unchecked"
 UNMAPPED = "unmapped"   # the category of a unit whose data category the system mapping does not name
 
 
+class TreeUnit(Unit):
+    """A unit of a tree's projection: its id is the root selection's (the Report's violations point at it),
+    which players never see, so the checks' messages name it by its name alone ("Orc Warlord")."""
+    __slots__ = ()
+
+    def describe(self) -> str:
+        return self.name
+
+
 def bs_tag(bs_id: str) -> str:
     """A BattleScribe id as the importer tags it ("cd6f-3e17-F9CC" -> "bs-cd6f-3e17-f9cc"; limits.tag)."""
     return "bs-" + (re.sub(r"[^a-z0-9]+", "-", bs_id.lower()).strip("-") or "x")
@@ -165,7 +174,7 @@ def _unit(book: Book, tree: TreeRoster, root: Selection, points: int, category_o
     category = category_of(root.state.primary, entry)
     system = book.system
     troop = _troop_type(root, system, mapping)
-    unit = Unit.described(
+    unit = TreeUnit.described(
         RosterUnit(id=root.uid, entry=entry.id), entry, name=root.state.name or entry.name, category=category,
         size=models or root.number, points=points, options=options, tags=frozenset(tags), tagged=tagged,
         troop_type=troop or system.troop_types.get(entry.troop_type),
