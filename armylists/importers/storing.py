@@ -48,7 +48,8 @@ def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str
             row = stored.get((f.kind, f.system, f.slug, f.version))
             if row is None:
                 row = RulesFile(kind=f.kind, system=f.system, slug=f.slug, version=f.version, name=f.name[:200],
-                                content_hash=digest, data=f.data, source_path=f.where[:300])
+                                content_hash=digest, data=f.data, source_path=f.where[:300],
+                                imported=bool(f.data.get("imported")))
                 stored[(f.kind, f.system, f.slug, f.version)] = row
                 new.append((row, f.game_data))
                 created.append(f"{f.kind} {f.slug} {f.version}")

@@ -22,7 +22,7 @@ def unflatten_lists(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("armylists", "0011_battlescribe_documents"),
+        ("armylists", "0012_rulesfile_imported"),   # the books are found by their column
     ]
 
     operations = [

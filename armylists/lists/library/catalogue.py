@@ -186,7 +186,7 @@ def imported_book_keys(system: str | None = None) -> list[tuple[str, str, str]]:
     that version. Of one system only when `system` is given. Nothing is built."""
     from armylists.models import RulesFile
 
-    rows = RulesFile.objects.filter(kind="book", data__imported=True)
+    rows = RulesFile.objects.filter(kind="book", imported=True)
     if system is not None:
         rows = rows.filter(system=system)
     try:

@@ -41,7 +41,8 @@ class Command(BaseCommand):
                 row = RulesFile.objects.filter(kind=f.kind, system=f.system, slug=f.id, version=f.version).first()
                 if row is None:
                     RulesFile.objects.create(kind=f.kind, system=f.system, slug=f.id, version=f.version, name=f.name,
-                                             content_hash=f.content_hash, data=f.data, source_path=f.path)
+                                             content_hash=f.content_hash, data=f.data, source_path=f.path,
+                                             imported=bool(f.data.get("imported")))
                     created.append(f)
                 elif row.content_hash == f.content_hash:
                     unchanged += 1
