@@ -270,7 +270,7 @@ def test_a_list_in_the_older_flattened_shape_is_still_judged_by_our_engine(api_a
     """A list of an imported book saved before roster trees (units, no forces) is kept and judged as
     it was, with the importer's flattened book; it is not converted on read. (No door makes such a list now: a
     plain document with units is made its tree, test_a_list_created_through_the_api_with_a_plain_document_is_a_tree,
-    and migration 0012 made the stored ones trees, tests/lists/test_unflatten.py.)"""
+    and migration 0013 made the stored ones trees, tests/lists/test_unflatten.py.)"""
     from armylists.lists.library.catalogue import get_book, validate_roster
 
     book = get_book(SYSTEM, BOOK, VERSION)

@@ -116,8 +116,8 @@ def test_the_migration_makes_every_stored_flattened_list_of_the_book_its_tree(al
     gone = store_flattened(alice, {**OLD_LIST, "name": "Gone", "notes": "",
                                    "units": [{"id": "t", "entry": "thane", "options": {"rune-of-nothing": 1}}]})
     assert (convertible.total_points, convertible.valid, gone.revision) == (715, False, 1)
-    # The model as the migration sees it (0012_unflatten_lists): only its fields.
-    state = MigrationLoader(connection).project_state(("armylists", "0012_unflatten_lists"))
+    # The model as the migration sees it (0013_unflatten_lists): only its fields.
+    state = MigrationLoader(connection).project_state(("armylists", "0013_unflatten_lists"))
     assert convert_stored_lists(state.apps.get_model("armylists", "ArmyList")) == Converted(trees=1, noted=1)
     convertible.refresh_from_db()
     assert "units" in convertible.document and convertible.document["units"] == []

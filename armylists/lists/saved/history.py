@@ -123,7 +123,7 @@ UNFLATTENED = "Made the roster tree the same list is: judged by the book's Battl
 
 
 def _changes(before: Roster | None, after: Roster, book_before: Book | None, book: Book | None) -> list[str]:
-    """`describe`, but for a flattened list made its tree (migration 0012, an upgrade): its units are the
+    """`describe`, but for a flattened list made its tree (migration 0013, an upgrade): its units are the
     tree's selections now, not removed (issue 37 item 2); what else changed is said as for any list."""
     if before is None or before.is_tree or not after.is_tree:
         return describe(before, after, book_before, book)

@@ -1,5 +1,5 @@
 """The stored lists of imported BattleScribe books still in the flattened shape, made the trees they are
-(migration 0012_unflatten_lists; issue 37 item 2, "one semantics").
+(migration 0013_unflatten_lists; issue 37 item 2, "one semantics").
 
 Apart from unflatten.py because it needs the books and the Report (lists/library/catalogue.py), which
 reach the tree list service that asks unflatten.py itself: one module for both would be a circle.
