@@ -88,7 +88,8 @@ class TreePages:
                  forms_for: frozenset[str] | set[str] | None = None) -> list[Section]:
         tree_form = bound_form if isinstance(bound_form, TreeUnitForm) else None
         return tree_sections(loaded, report, editable=editable, open_ids=open_ids, unit_url=unit_url,
-                             bound_form=tree_form, bound_unit=tree_form.unit_id if tree_form else "")
+                             bound_form=tree_form, bound_unit=tree_form.unit_id if tree_form else "",
+                             forms_for=forms_for)
 
     def catalogue(self, loaded: Loaded, query: str = "") -> list[dict[str, Any]]:
         return tree_catalogue(loaded, query)

@@ -44,8 +44,10 @@ def _words(selection: Selection) -> str:
 
 
 def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, open_ids: frozenset[str] | set[str] = frozenset(),
-                  unit_url: str = "", bound_form: TreeUnitForm | None = None, bound_unit: str = "") -> list[Section]:
-    """The units of each force, in order; with `editable`, each with its form and the addresses of its edits."""
+                  unit_url: str = "", bound_form: TreeUnitForm | None = None, bound_unit: str = "",
+                  forms_for: frozenset[str] | set[str] | None = None) -> list[Section]:
+    """The units of each force, in order; with `editable`, each with its form and the addresses of its edits
+    (only the cards in `forms_for` where it is given: an edit's answer draws those alone, editor/changes.py)."""
     tree = evaluated(loaded.roster)
     unit = loaded.book.system.budget_unit
     lines = {u.id: u for u in report.units}
@@ -64,8 +66,10 @@ def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, ope
                             warnings=[v for v in by_unit.get(selection.uid, []) if v.severity != "error"],
                             category=line.category if line else "",
                             open=selection.uid in open_ids)
-            card.tables, card.rule_list = card_extras(tree, selection)
-            if editable:
+            drawn = forms_for is None or selection.uid in forms_for
+            if drawn:
+                card.tables, card.rule_list = card_extras(tree, selection)
+            if editable and drawn:
                 card.form = _form_view(selection, unit_offers(tree, selection), unit,
                                        bound_form if bound_unit == selection.uid else None)
                 base = unit_url.replace("{unit}", selection.uid)

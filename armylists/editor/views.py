@@ -177,11 +177,11 @@ def answer_edit(request: HttpRequest, before: Loaded, saved: "tuple[Loaded, Repo
     army_list, roster = after.army_list, after.roster
     if request.htmx:
         # A unit that is new (added, duplicated) is scrolled to; an edited one stays where it is.
-        is_new = bool(focus) and all(u.id != focus for u in before.roster.units)
+        is_new = bool(focus) and before.kind.unit_of(before.roster, focus) is None
         changed = None
         if focus and not is_new and not said:  # one unit changed: answer with what it changed
-            changed = changed_units(before.roster, validate_roster(before.book, before.roster), roster, report,
-                                    after.book)
+            changed = changed_units(after.kind, before.roster, validate_roster(before.book, before.roster), roster,
+                                    report, after.book)
             if changed is not None:
                 changed.add(focus)  # drawn open, as the player left it
         return render_editor(request, after, report, focus=focus,

@@ -19,8 +19,10 @@ import difflib
 from typing import Any, Mapping
 
 from armylists.lists.saved import edits
+from armylists.lists.saved.card_states import native_cards
 from armylists.lists.saved.edits import EditError
 from armylists.lists.trees import tree_coverage, tree_lists
+from armylists.lists.trees.tree_changes import tree_cards
 from armylists.rules import Book, Report, Roster, Rule, validate
 from armylists.rules.battlescribe import Roster as TreeRoster
 from armylists.rules.battlescribe.sheet import TreePrinting
@@ -98,6 +100,11 @@ class ListKind:
         """The unit as the list document holds it (the API's answer to a unit added)."""
         raise NotImplementedError
 
+    def cards(self, roster: Roster, report: Report, book: Book | None = None) -> tuple[tuple, dict[str, tuple]]:
+        """What every unit card depends on, and what each shows by unit id (the editor answers an edit with
+        the cards that changed, editor/changes.py)."""
+        raise NotImplementedError
+
     # --- printing and files ---
     def printing(self, roster: Roster) -> TreePrinting | None:
         """What the PDF needs besides the Report (exports/pdf.py: render_pdf's `tree`)."""
@@ -150,6 +157,9 @@ class NativeKind(ListKind):
 
     def units(self, roster):
         return list(roster.units)
+
+    def cards(self, roster, report, book=None):
+        return native_cards(roster, report, book)
 
     def unit_count(self, roster):
         return len(roster.units)
@@ -213,6 +223,9 @@ class TreeKind(ListKind):
 
     def update_unit(self, book, roster, unit_id, changes):
         return tree_lists.set_children(roster, dict(changes))
+
+    def cards(self, roster, report, book=None):
+        return tree_cards(roster, report)
 
     def units(self, roster):
         return [s for top in roster.forces or () for f in top.walk_forces() for s in f.selections]

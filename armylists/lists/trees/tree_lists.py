@@ -82,29 +82,43 @@ def _check_book_is_its_forces(game: GameData, roster: Roster, source: str) -> No
                                                f"forces are of {', '.join(dict.fromkeys(map(label, named)))}")
 
 
-_evaluated: OrderedDict[Roster, TreeRoster] = OrderedDict()
+# A few documents' evaluator rosters (and Reports) kept per process, keyed by the document's value: one
+# request's report, cards, catalogue and forms read the same one, and an edit's answer reads the tree its
+# action left (with_tree) instead of building it from the new document again.
+_evaluated: OrderedDict[Roster, list] = OrderedDict()   # document -> [evaluator roster, {rules dir: Report}]
 _evaluated_lock = threading.Lock()
 
 
 def evaluated(roster: Roster, source: str = "list") -> TreeRoster:
-    """The evaluator's roster of a tree list, to read and never to change: one request's report, cards,
-    catalogue and forms read the same one (a few kept per process, keyed by the document's value)."""
+    """The evaluator's roster of a tree list, to read and never to change."""
+    return _entry(roster, source)[0]
+
+
+def _entry(roster: Roster, source: str) -> list:
     with _evaluated_lock:
         if roster in _evaluated:
             _evaluated.move_to_end(roster)
             return _evaluated[roster]
-    tree = evaluator(roster, source)
+    return _keep(roster, evaluator(roster, source))
+
+
+def _keep(roster: Roster, tree: TreeRoster) -> list:
+    entry = [tree, {}]
     with _evaluated_lock:
-        _evaluated[roster] = tree
-        while len(_evaluated) > 4:
+        _evaluated[roster] = entry
+        while len(_evaluated) > 8:
             _evaluated.popitem(last=False)
-    return tree
+    return entry
 
 
 def tree_validate(roster: Roster, source: str = "list") -> Report:
-    """The list's Report, from the tree evaluator, with our system's rules where the game is mapped."""
-    tree = evaluated(roster, source)
-    return tree_report(tree, roster.system, roster.book, roster.book_version, our_rules(tree.game))
+    """The list's Report, from the tree evaluator, with our system's rules where the game is mapped (the
+    same document's Report made once per process, per rules folder: our rules are read from it)."""
+    tree, reports = _entry(roster, source)
+    rules_dir = str(settings.RULES_DATA_DIR)
+    if rules_dir not in reports:
+        reports[rules_dir] = tree_report(tree, roster.system, roster.book, roster.book_version, our_rules(tree.game))
+    return reports[rules_dir]
 
 
 def tree_army_of(book: Book, roster: Roster, report: Report, source: str = "list") -> Army:
@@ -156,9 +170,12 @@ def _our_system(folder: Path, root: Path):
 
 
 def with_tree(roster: Roster, tree: TreeRoster) -> Roster:
-    """The list document after an action on its evaluator roster."""
+    """The list document after an action on its evaluator roster, which is kept as the new document's: the
+    action refreshed it as BattleScribe does, which is what building it from the document gives."""
     forces, limit, others = document_tree(tree)
-    return replace(roster, forces=forces, points_limit=limit or roster.points_limit, cost_limits=others)
+    after = replace(roster, forces=forces, points_limit=limit or roster.points_limit, cost_limits=others)
+    _keep(after, tree)
+    return after
 
 
 # --- starting and settings ----------------------------------------------------------------------
