@@ -15,8 +15,11 @@ Each rule of the system, in order, is one of:
   own 0-X limit says is taken too often);
 - checked on the projection, its violations ours (our codes, messages, rule id and source);
 - not answerable on a tree (`tree_army.unanswered`: a type or a selector the data does not carry in
-  our terms): said as `system.rule_unchecked`, at the rule's severity, so a list is never called legal
-  on a guess.
+  our terms): said as `system.rule_unchecked`, a warning. The list is judged by its data's own semantics
+  (which the evaluator understood whole, or it says so as an error), and our rule that its data gives
+  no way to ask (T9A v0.11's One of a Kind: BSData's catalogues mark no entry so) is named beside the
+  verdict, never dropped. An organiser's own rule the tree cannot answer stays an error at its event
+  (tree_army.unchecked): the organiser asked for it.
 
 A rule that measures against the points limit is not run on a roster without one (there is nothing to
 be short of or a percentage of).
@@ -28,7 +31,7 @@ from armylists.rules.bridges.mapping import MAPPING_FILE, Mappings, SystemMappin
 from armylists.rules.bridges.tree_army import selector_keys, selectors, system_army, unanswered, unchecked
 from armylists.rules.checks import CHECKS
 from armylists.rules.native.book import Rule, System
-from armylists.rules.report import Violation
+from armylists.rules.report import WARNING, Violation
 
 __all__ = ["MAPPING_FILE", "Mappings", "SystemMapping", "load_mappings", "system_violations", "SYSTEM_UNCHECKED"]
 
@@ -66,7 +69,8 @@ def system_violations(roster: Roster, result: Result, system: System, mapping: S
             out.extend(v for v in CHECKS[rule.type](army, rule)
                        if rule.type not in PER_ENTRY or names.get(v.unit or "") not in said)
         else:
-            out.append(unchecked(rule, reason, what, f"{system.name} rule", SYSTEM_UNCHECKED))
+            said_unchecked = unchecked(rule, reason, what, f"{system.name} rule", SYSTEM_UNCHECKED)
+            out.append(said_unchecked._replace(severity=WARNING))   # the data's verdict stands (above)
     return out
 
 
