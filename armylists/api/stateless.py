@@ -22,6 +22,7 @@ import msgspec
 from django.core.handlers.wsgi import WSGIHandler
 from django.http import HttpRequest, HttpResponse
 
+from armylists.lists.kinds import kind_for_book
 from armylists.lists.library.catalogue import book_for, validate_roster
 from armylists.accounts.rate_limits import ScopedThrottle
 from armylists.rules import ListDocumentError
@@ -64,6 +65,7 @@ def answer_plainly(request: HttpRequest, view_class: type) -> HttpResponse | Non
     try:
         roster = roster_from_document(document, "")
         book = book_for(roster, "")
+        roster = kind_for_book(book).take(book, roster, "")   # judged as a list of its book is: its tree
     except ListDocumentError:
         return None
     # Counted here, once: a request handed to the DRF view above is counted there.

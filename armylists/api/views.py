@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armylists.lists.kinds import kind_for_book
 from armylists.lists.library.catalogue import book_for, common_item_lists, get_book, site_library, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.listfiles.formats import ListFileError, format_of
@@ -283,6 +284,7 @@ class ListImportView(APIView):
                 raise ValidationError({"": ["The body must be a list document (a JSON object) or text."]})
             if not isinstance(request.data, RosterFile):
                 book = book_for(roster, "")
+                roster = kind_for_book(book).take(book, roster, "")   # a list of an imported book is its tree
         except RosterFileError as exc:
             raise ValidationError({"roster": [str(exc)]}) from None
         except ListTextError as exc:
@@ -318,6 +320,7 @@ class ValidateView(APIView):
         try:
             roster = parse_roster(request.data, "")
             book = book_for(roster, "")
+            roster = kind_for_book(book).take(book, roster, "")   # judged as a list of its book is: its tree
             # Judging a roster tree builds it from the document: an entry, selection or catalogue the book's
             # data does not have is found there, and is a 400 as on create and PUT.
             report = validate_roster(book, roster)

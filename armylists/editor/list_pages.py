@@ -19,7 +19,7 @@ from armylists.editor.forms import NewListForm, RenameForm, ShareForm
 from armylists.lists.saved.edits import EditError
 from armylists.models import ArmyList
 from armylists.listfiles.formats import ListFileError
-from armylists.rules import Book
+from armylists.rules import Book, ListDocumentError
 
 from armylists.editor.views import unavailable
 from armylists.lists.kinds import kind_for_book
@@ -193,6 +193,10 @@ def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
         return unavailable(request, army_list, str(exc))
     name = f"{army_list.name} (copy)"[:edits.MAX_NAME]
     roster = edits.rename(loaded.roster, name)
+    try:   # a flattened list of an imported book is copied as its tree (one it has no place for stays as is)
+        roster = kind_for_book(loaded.book).take(loaded.book, roster)
+    except ListDocumentError:
+        pass
     copy = ArmyList(owner=request.user)
     copy.set_document(roster, validate_roster(loaded.book, roster))
     copy.save()

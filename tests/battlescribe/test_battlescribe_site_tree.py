@@ -459,3 +459,30 @@ def test_a_list_created_through_the_api_with_a_plain_document_is_a_tree(api_alic
         "no-such-entry (unit x) cannot be placed in the BattleScribe data of Dwarven Holds 2024, whose lists are "
         "roster trees (`forces`, docs/list-format.md): send its forces, or the list without it")}]
     assert ArmyList.objects.count() == 2
+
+
+def test_the_validator_the_api_import_and_clone_make_a_flattened_document_its_tree(api_alice, alice, client):
+    """Every door judges or stores a plain document of an imported BattleScribe book as its tree (issue 37
+    item 2): the anonymous validator (both its fast path and DRF's), `POST /api/v1/lists/import/` with a JSON
+    body, and the editor's copy of a list stored flattened."""
+    from armylists.lists.library.catalogue import get_book, validate_roster
+
+    plain = {"format": "armylist/1", "name": "Hold", "system": SYSTEM, "book": BOOK, "book_version": VERSION,
+             "points_limit": 2000, "units": [{"id": "t", "entry": "thane", "options": {"hand-weapon": 1}}]}
+    judged = client.post("/api/v1/validate/", plain, content_type="application/json")
+    assert judged.status_code == 200
+    assert (judged.json()["total_points"], [u["entry"] for u in judged.json()["units"]]) == (110, [THANE])
+    slow = client.post("/api/v1/validate/", plain, content_type="application/json", HTTP_ACCEPT="application/json; q=1")
+    assert slow.status_code == 200 and slow.json()["total_points"] == 110
+    imported_list = api_alice.post("/api/v1/lists/import/", plain, format="json")
+    assert imported_list.status_code == 201, imported_list.content
+    assert [s["entry"] for s in imported_list.json()["document"]["forces"][0]["selections"]] == [THANE]
+    book = get_book(SYSTEM, BOOK, VERSION)
+    roster = parse_roster(plain)
+    stored = ArmyList(owner=alice, name="Old hold")
+    stored.set_document(roster, validate_roster(book, roster))   # as it was saved before roster trees
+    stored.save()
+    client.force_login(alice)
+    assert client.post(f"/lists/{stored.pk}/clone/").status_code == 302
+    copy = ArmyList.objects.get(name__endswith="(copy)")
+    assert [s["entry"] for s in copy.document["forces"][0]["selections"]] == [THANE] and copy.total_points == 110
