@@ -20,6 +20,7 @@ from armylists.rules.battlescribe.data import GameData
 from armylists.rules.battlescribe.effective import effective
 from armylists.rules.battlescribe.queries import Context
 from armylists.rules.battlescribe.evaluate import Result, evaluate, refresh
+from armylists.rules.battlescribe.plans import plan
 from armylists.rules.battlescribe.tree import Force, Roster, RosterError, Selection
 from armylists.rules.report import ERROR, WARNING, CategoryLine, Report, UnitLine, Violation
 from armylists.rules.reading.roster import Roster as ListRoster
@@ -42,10 +43,18 @@ def tree_roster(game: GameData, roster: ListRoster) -> Roster:
                       for n in (f, *(x for s in f.selections for x in s.walk()))])
     for force in roster.forces or ():
         _place_force(tree, force, None)
-    # Two passes, as read_tree: placed selections take the states an editor kept from its last action.
+    # Placed selections take the states an editor kept from its last action. One refresh gives them where
+    # nothing a refresh computes reads what it has not computed yet; a second, as read_tree makes, where a
+    # category modifier (its pass goes top down) or a cost (read in its order, cost_order.py) may.
     refresh(tree)
-    refresh(tree)
+    if any(_reads_ahead(plan(game, s.option)) for s in tree.all_selections()):
+        refresh(tree)
     return tree
+
+
+def _reads_ahead(found) -> bool:
+    return bool(found.changes_categories or found.cost_readers or found.state_reads_costs
+                or found.categories_read_costs)
 
 
 def _place_force(tree: Roster, node: TreeForce, parent: Force | None) -> None:

@@ -7,6 +7,7 @@ is never taken for another option's.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
@@ -90,6 +91,8 @@ class EntryLimits:
     """An entry a container offers that has constraints (the first option of its composite id)."""
     option: Option
     caps: bool                       # only_caps: passed over while none of the entry is selected
+    local: bool                      # ... and each counts in its container alone (scope parent or self)
+    fixed: bool                      # no modifier changes a bound: judged by its counts alone first
     holders: tuple[dict, ...]        # the node holding each constraint, in the constraints' order
     collective: bool
 
@@ -101,6 +104,8 @@ class GroupLimits:
     sources: tuple[dict, ...]        # the group, then the link that reached it
     outer: tuple[dict, ...]          # the groups it sits in, outermost first (validation: hidden with them)
     caps: bool
+    local: bool
+    fixed: bool
     holders: tuple[dict, ...]
     all_collective: bool
 
@@ -124,13 +129,19 @@ def container_limits(game: GameData, options: list[Option], groups: list[GroupSt
 def _container_limits(game: GameData, options: list[Option], groups: list[GroupStep]):
     seen: set[str] = set()
     entries = []
+    firsts = [o for i, o in enumerate(options) if o.entry_id not in {p.entry_id for p in options[:i]}]
+    # a shared constraint several of the container's entries reach is judged once, by the first that is
+    # not hidden (validation.py): its bound is known only there, so none of them is judged ahead by counts
+    keys = Counter((s.get("id"), c.get("id")) for o in firsts for s in o.sources for c in s.get("constraints", []))
     for option in options:
         if option.entry_id in seen:
             continue
         seen.add(option.entry_id)
         if not any(s.get("constraints") for s in option.sources):
             continue
-        entries.append(EntryLimits(option, only_caps(game, option.sources),
+        caps = only_caps(game, option.sources)
+        alone = all(keys[(s.get("id"), c.get("id"))] == 1 for s in option.sources for c in s.get("constraints", []))
+        entries.append(EntryLimits(option, caps, _local(option.sources), alone and _fixed(option.sources),
                                    tuple(s for s in option.sources for _c in s.get("constraints", [])),
                                    bool(option.entry.get("collective") or (option.link or {}).get("collective"))))
     limits = []
@@ -143,10 +154,34 @@ def _container_limits(game: GameData, options: list[Option], groups: list[GroupS
             continue
         members = [o for o in options if any(g.group_id == step.group_id for g in o.groups)]
         limits.append(GroupLimits(
-            step, sources, _outer_groups(step, members), only_caps(game, sources),
+            step, sources, _outer_groups(step, members), only_caps(game, sources), _local(sources),
+            _fixed(sources),
             tuple(s for s in sources for _c in s.get("constraints", [])),
             bool(members) and all(o.entry.get("collective") or (o.link or {}).get("collective") for o in members)))
     return tuple(entries), tuple(limits)
+
+
+FIXED_SCOPES = ("parent", "force", "roster", "self")
+
+
+def _fixed(sources: tuple[dict, ...]) -> bool:
+    """No modifier of the entry (or link, or group) changes a bound of its constraints, each a minimum or
+    maximum counting selections or a cost in its container, its force, the roster or each selection, not
+    as a percentage: where every count is within its bound as the data states it, no constraint can fail,
+    hidden or not (validation.py judges the rest as before)."""
+    ids = {c.get("id") for s in sources for c in s.get("constraints", [])}
+    if any(modifier.get("field") in ids for s in sources for modifier, _g, _r in gated(s)):
+        return False
+    return all(c.get("type") in ("min", "max") and (c.get("scope") or "parent") in FIXED_SCOPES and not c.get("percent")
+               and not str(c.get("field", "")).startswith("limit::") and (c.get("field") or "selections") != "forces"
+               for s in sources for c in s.get("constraints", []))
+
+
+def _local(sources: tuple[dict, ...]) -> bool:
+    """Every constraint counts in the container it is judged in (its selections, or with
+    includeChildSelections what is below them), or in each selection itself."""
+    return all((c.get("scope") or "parent") in ("parent", "self") and not c.get("include_child_forces")
+               for s in sources for c in s.get("constraints", []))
 
 
 def _outer_groups(step: GroupStep, members: list[Option]) -> tuple[dict, ...]:

@@ -95,6 +95,19 @@ class Validator(CategoryLimits):
     def _top_force_entries(self) -> list[dict]:
         return [f for doc in self.game.docs.values() for f in doc.get("forces", [])]
 
+    def _below(self, container: Force | Selection) -> tuple[set[str], set[str]]:
+        """The entry ids and group ids of what is selected below a selection (the roster's, for a force):
+        a limit that can only cap and counts in its container holds where none of its entry is there."""
+        if not isinstance(container, Selection):
+            return self._entries, self._groups
+        entries: set[str] = set()
+        groups: set[str] = set()
+        for selection in container.walk():
+            if selection is not container:
+                entries.add(selection.option.entry["id"])
+                groups.update(g.node["id"] for g in selection.option.groups)
+        return entries, groups
+
     @staticmethod
     def _inside_hidden(selection: Selection) -> bool:
         element = selection
@@ -168,10 +181,15 @@ class Validator(CategoryLimits):
 
     def _container(self, container: Force | Selection, options: list[Option], groups: list[GroupStep]) -> None:
         entries, group_limits = container_limits(self.game, options, groups)
+        below = self._below(container)
         seen: set = set()
         for limits in entries:
             option = limits.option
-            if limits.caps and option.entry["id"] not in self._entries:
+            if limits.caps and option.entry["id"] not in (below[0] if limits.local else self._entries):
+                continue
+            base = option.entry["id"]
+            if limits.fixed and self._within(container, limits.holders, limits.collective, lambda shared: (
+                    Match("entry", base) if shared else Match("composite", option.entry_id))):
                 continue
             ctx = Context(self.roster, None, container, option)
             self._scene = (ctx, option.sources + tuple(option.group_nodes), container)
@@ -191,7 +209,10 @@ class Validator(CategoryLimits):
                 self._check(constraint, value, container, source, match, eff.primary, limits.collective)
         for limits in group_limits:
             step = limits.step
-            if limits.caps and step.node["id"] not in self._groups:
+            if limits.caps and step.node["id"] not in (below[1] if limits.local else self._groups):
+                continue
+            if limits.fixed and self._within(container, limits.holders, limits.all_collective, lambda shared: (
+                    Match("group", step.node["id"]) if shared else Match("group_id", step.group_id))):
                 continue
             self._scene = (Context(self.roster, None, container), limits.sources, container)
             # A group inside a hidden group is hidden too, and its limits with it: BSData's Mordheim keeps a
@@ -204,6 +225,31 @@ class Validator(CategoryLimits):
 
                 in_group = Match("group", step.node["id"]) if shared else Match("group_id", step.group_id)
                 self._check(constraint, value, container, source, in_group, None, limits.all_collective)
+
+    def _within(self, container, holders: tuple[dict, ...], per_model: bool, match_of) -> bool:
+        """Every constraint of `holders` (whose bounds no modifier changes: plans.EntryLimits.fixed) within
+        its bound as the data states it, counted as `_check` counts it: nothing to judge further."""
+        for source in _unique(holders):
+            for constraint in source.get("constraints", []):
+                value = float(constraint["value"])
+                if value < 0:
+                    continue
+                field = constraint.get("field") or "selections"
+                match = match_of(constraint.get("shared", True))
+                scope = constraint.get("scope", "parent")
+                if scope == "self":
+                    counts = [self._count_self(constraint, s, field) for s in selections_in(container, False, False)
+                              if match(s)]
+                else:
+                    got = self._count_scope(constraint, container, match, field)
+                    if got is not None and scope == "parent" and isinstance(container, Selection) \
+                            and container.number > 0 and per_model:
+                        got = got / container.number
+                    counts = [got]
+                for got in counts:
+                    if got is None or (got > value if constraint["type"] == "max" else got < value):
+                        return False
+        return True
 
     def _check(self, constraint: dict, value: float, container, source: dict, match, primary,
                per_model: bool) -> None:
@@ -415,6 +461,11 @@ class Validator(CategoryLimits):
         if not isinstance(force, Force) or sum(1 for _f in self.roster.all_forces()) == 1:
             return "the army"
         return force.state.name or force.entry.get("name", "the army")
+
+
+def _unique(holders: tuple[dict, ...]) -> list[dict]:
+    """Each node holding constraints once (holders repeats a node for each of its constraints)."""
+    return list({id(h): h for h in holders}.values())
 
 
 def _base(constraint: dict) -> float:
