@@ -132,11 +132,12 @@ class TestWhatTheCardShows:
 
 def test_taking_a_pool_item_redraws_every_card_as_its_rarity_may_change_what_others_are_offered():
     from armylists.editor.changes import changed_units
+    from armylists.lists.kinds import NATIVE
     book = dwarven_holds()
     before = roster(king(), thane())
     rune, wall = roster(king(**{"rune-of-destruction-hand-weapon": 1}), thane()), roster(king(**{"shield-wall": 1}), thane())
-    assert changed_units(before, validate(book, before), rune, validate(book, rune), book) is None  # the whole list
-    assert changed_units(before, validate(book, before), wall, validate(book, wall), book) == {"k"}  # that card alone
+    assert changed_units(NATIVE, before, validate(book, before), rune, validate(book, rune), book) is None  # the whole list
+    assert changed_units(NATIVE, before, validate(book, before), wall, validate(book, wall), book) == {"k"}  # that card alone
 
 
 def test_the_text_export_names_the_runes_taken_and_how_often():
