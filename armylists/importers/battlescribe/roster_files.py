@@ -18,6 +18,7 @@ from django.db import DatabaseError
 from armylists.lists.trees.battlescribe_data import GameDataUnavailable, game_data_for
 from armylists.lists.library.catalogue import book_for
 from armylists.lists.kinds import kind_of
+from armylists.lists.trees.tree_lists import keep_evaluated
 from armylists.importers.battlescribe.rosters import (
     book_key, book_names, catalogue_ids, parse_roster_file, roster_document, write_roster,
 )
@@ -35,7 +36,9 @@ class RosterFileError(Exception):
 def _stored(kind: str, system: str, slug: str, version: str | None = None):
     from armylists.models import RulesFile
 
-    rows = RulesFile.objects.filter(kind=kind, system=system, slug=slug)
+    # The book's document (an Old World book's is up to 8 MB of JSON) is read only where it is used: a list
+    # of a book with stored game data is read from that (check_lists read it for every .ros: 66 ms a list).
+    rows = RulesFile.objects.filter(kind=kind, system=system, slug=slug).defer("data")
     if version is not None:
         rows = rows.filter(version=version)
     try:
@@ -50,7 +53,7 @@ def read_roster_data(data: bytes, source: str) -> tuple[Roster, Book]:
         root = parse_roster_file(data, source)
         system, book_id, version = book_key(root, source)
         row = _stored("book", system, book_id, version)
-        if row is None or not row.data.get("imported"):
+        if row is None or not row.imported:
             from armylists.models import RulesFile
 
             have = sorted(RulesFile.objects.filter(kind="book", system=system, slug=book_id)
@@ -69,6 +72,7 @@ def read_roster_data(data: bytes, source: str) -> tuple[Roster, Book]:
             roster = Roster(system=system, book=book_id, book_version=version, points_limit=limit,
                             name=(root.get("name") or "")[:200], forces=forces, cost_limits=others)
             parse_roster(roster_to_dict(roster), source)   # within the document's bounds
+            keep_evaluated(roster, tree)   # what judges it next reads this tree, not one built again
             return roster, book_for(roster, source)
         document = roster_document(root, row.data, source)
         roster = parse_roster(document, source)

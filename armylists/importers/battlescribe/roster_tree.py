@@ -18,8 +18,8 @@ from armylists.importers.battlescribe.elements import kids, number
 from armylists.importers.battlescribe.rosters import ROSTER_NS, selection_number
 from armylists.importers.battlescribe.sources import BattleScribeInputError
 from armylists.rules.battlescribe import GameData, Roster, place, set_cost_limit
-from armylists.rules.battlescribe.document import TreeIssue, judged, keep_uid, start_past  # noqa: F401 (TreeIssue, judged: the importer's names for them)
-from armylists.rules.battlescribe.evaluate import refresh
+# TreeIssue, judged: the importer's names for them
+from armylists.rules.battlescribe.document import TreeIssue, judged, keep_uid, settle, start_past  # noqa: F401
 from armylists.rules.battlescribe.tree import Force, RosterError
 
 
@@ -34,13 +34,7 @@ def read_tree(root: Element, game: GameData, source: str) -> Roster:
     start_past(roster, [e.get("id", "") for e in root.iter() if e.tag.endswith(("}force", "}selection"))])
     for element in kids(root, "forces", "force"):
         _force(roster, element, None, source)
-    # Placed selections have no state yet, and the evaluator's single pass reads other selections' live
-    # states (categories, costs): a first pass gives every selection the state an editor would have kept
-    # from the action before, as in a roster built action by action ("a Lance is shown where an ancestor
-    # holds a mount" reads the mount's categories, which come after it); the second is the editor's
-    # pass after its last action, which `evaluate` then reads as it stands.
-    refresh(roster)
-    refresh(roster)
+    settle(roster)   # the states an editor kept from its last action (document.py)
     return roster
 
 

@@ -102,6 +102,12 @@ def _entry(roster: Roster, source: str) -> list:
     return _keep(roster, evaluator(roster, source))
 
 
+def keep_evaluated(roster: Roster, tree: TreeRoster) -> None:
+    """Keep `tree` as the evaluator's roster of the document `roster` (read from a .ros one to one, say),
+    so what judges the document next reads it; it must not be changed after."""
+    _keep(roster, tree)
+
+
 def _keep(roster: Roster, tree: TreeRoster) -> list:
     entry = [tree, {}]
     with _evaluated_lock:

@@ -43,13 +43,18 @@ def tree_roster(game: GameData, roster: ListRoster) -> Roster:
                       for n in (f, *(x for s in f.selections for x in s.walk()))])
     for force in roster.forces or ():
         _place_force(tree, force, None)
-    # Placed selections take the states an editor kept from its last action. One refresh gives them where
-    # nothing a refresh computes reads what it has not computed yet; a second, as read_tree makes, where a
-    # category modifier (its pass goes top down) or a cost (read in its order, cost_order.py) may.
-    refresh(tree)
-    if any(_reads_ahead(plan(game, s.option)) for s in tree.all_selections()):
-        refresh(tree)
+    settle(tree)
     return tree
+
+
+def settle(tree: Roster) -> None:
+    """States for selections placed as saved, none evaluated yet: those an editor kept from its last action.
+    One refresh gives them where nothing a refresh computes reads what it has not computed yet; a second
+    where a category modifier (its pass goes top down: "a Lance is shown where an ancestor holds a mount"
+    reads the mount's categories, which come after it) or a cost read in its order (cost_order.py) may."""
+    refresh(tree)
+    if any(_reads_ahead(plan(tree.game, s.option)) for s in tree.all_selections()):
+        refresh(tree)
 
 
 def _reads_ahead(found) -> bool:
