@@ -12,25 +12,44 @@ from armylists.editor.unit_cards import Section, UnitCard, cost_text
 from armylists.lists.saved.stored import Loaded
 from armylists.rules.battlescribe.profiles import card_extras
 from armylists.lists.trees.tree_lists import evaluated, root_choices, unit_offers
+from armylists.lists.trees.tree_offers import as_added
 from armylists.rules import Report
 from armylists.rules.battlescribe.tree import Selection
 
 
 def tree_catalogue(loaded: Loaded, query: str = "") -> list[dict[str, Any]]:
-    """The unit entries of each force, filtered by name, one section per force."""
+    """The unit entries of each force by category, as our books' catalogue lays them out: the force's own
+    categories in its order, then any other, each entry with its price as added (what its minimums and
+    defaults select with it: lists/trees/tree_offers.py), filtered by name."""
     tree = evaluated(loaded.roster)
     words = query.lower().split()
+    unit = loaded.book.system.budget_unit
+    forces = list(tree.all_forces())
     sections = []
-    for force in tree.all_forces():
-        entries = []
+    for force in forces:
+        prices = as_added(tree.game, force.entry_id, force.catalogue_id)
+        by_category: dict[str | None, list[dict[str, Any]]] = {}
         for option in root_choices(tree, force):
             name = (option.link or {}).get("name") or option.entry.get("name", "")
-            if all(w in name.lower() for w in words):
-                entries.append({"id": option.entry_id, "name": name, "cost": "", "detail": "", "search": name.lower()})
-        if entries:
-            sections.append({"id": force.uid, "name": force.state.name or force.entry.get("name", ""),
-                             "entries": entries, "allied": False})
+            if not all(w in name.lower() for w in words):
+                continue
+            cost, category = prices.get(option.entry_id, (None, None))
+            by_category.setdefault(category, []).append(
+                {"id": option.entry_id, "name": name, "cost": "" if cost is None else f"{_number(cost)} {unit}",
+                 "detail": "", "search": name.lower()})
+        order = [link["target"] for link in force.entry.get("category_links", [])]
+        for category in sorted(by_category, key=lambda c: (c not in order, order.index(c) if c in order else 0,
+                                                           tree.game.name_of(c) if c else "~")):
+            label = tree.game.name_of(category) if category else "Other"
+            if len(forces) > 1:
+                label = f"{force.state.name or force.entry.get('name', '')}: {label}"
+            sections.append({"id": f"{force.uid}-{category or 'other'}", "name": label,
+                             "entries": by_category[category], "allied": False})
     return sections
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _words(selection: Selection) -> str:

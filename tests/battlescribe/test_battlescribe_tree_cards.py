@@ -5,6 +5,7 @@ Great Weapon's effect on the King's runes (the catalogue's modifier on the "Runi
 group link: max set to 0 when the King holds exactly 1 Great Weapon, 2nd-dwarvenHolds.cat:52-58)."""
 from __future__ import annotations
 
+import html
 import io
 import re
 
@@ -162,3 +163,20 @@ def test_a_condition_is_worded_by_what_it_counts_and_its_comparison():
         "with at least 2 Great Weapon in King", "with more than 1 Great Weapon in King"]
     assert condition_words(tree.game, {"type": "instanceOf", "child": "mount", "scope": "ancestor"}) == "in Mount"
     assert condition_words(tree.game, {"type": "notInstanceOf", "child": "mount"}) == "not in Mount"
+
+
+def test_the_catalogue_of_a_tree_is_by_category_with_each_units_price_as_added(dwarves, client):
+    """Issue 40 item 1: the "Add a unit" column of a roster tree is laid out as our books' is: a section per
+    category of the force, in the force's order, each entry priced as added (the King with the Hand Weapon
+    and Army General link the data selects with him: 215 pts, as the list's total says once he is added)."""
+    page = client.get(f"/lists/{dwarves.pk}/edit/").content.decode()
+    start = page.index('id="catalogue"')
+    catalogue = page[start:page.index("</aside>", start)]
+    headings = [html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", h)).strip())
+                for h in re.findall(r"<h3[^>]*>(.*?)</h3>", catalogue, re.S)]
+    assert headings == ["Characters", "Core", "Clan's Thunder", "Engines of War", "Special"]
+    entries = dict(re.findall(r'<span class="entry-name">([^<]+)</span>\s*<span class="entry-cost">([^<]*)</span>',
+                              catalogue))
+    assert entries["King"] == "215 pts"
+    characters = catalogue[:catalogue.index("Core")]
+    assert "King" in characters and "Clan Warriors" not in characters

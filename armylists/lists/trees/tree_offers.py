@@ -7,11 +7,15 @@ Hidden entries are left out. Nothing here re-judges the roster: it reads `effect
 evaluator's condition queries."""
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
+from armylists.rules.battlescribe import add_force, select
+from armylists.rules.battlescribe.data import GameData
 from armylists.rules.battlescribe.document import primary_cost_type
 from armylists.rules.battlescribe.effective import Effective, gated, effective
 from armylists.rules.battlescribe.queries import Context, Unsupported
 from armylists.rules.battlescribe.tree import Roster as TreeRoster
-from armylists.rules.battlescribe.tree import Selection
+from armylists.rules.battlescribe.tree import RosterError, Selection
 from armylists.rules.battlescribe.words import why_zero
 
 def _limits(eff: Effective) -> tuple[int | None, int, list[dict]]:
@@ -102,3 +106,38 @@ def _group(tree: TreeRoster, ctx: Context, step, cache: dict, cost_types: set[st
                                 "max": top, "unavailable": why_zero(tree.game, ctx, sources, zeroed) if zeroed else "",
                                 "default": step.node.get("default")}
     return cache[step.group_id]
+
+
+# --- the "Add a unit" catalogue: each root entry as added ------------------------------------------
+
+_AS_ADDED: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def as_added(game: GameData, force_entry: str, catalogue: str) -> dict[str, tuple[float, str | None]]:
+    """Each root entry a force of `force_entry` offers, as BattleScribe adds it to an empty force (what its
+    minimums and defaults select with it): entry id -> (its cost in the primary cost type with what it
+    brings, its primary category). Made once per game data and force (a select each: a few ms), so the
+    catalogue shows a unit's price as the player will pay it, and under its category."""
+    per_game = _AS_ADDED.setdefault(game, {})
+    key = (force_entry, catalogue)
+    if key not in per_game:
+        per_game[key] = _as_added(game, force_entry, catalogue)
+    return per_game[key]
+
+
+def _as_added(game: GameData, force_entry: str, catalogue: str) -> dict[str, tuple[float, str | None]]:
+    cost_type = primary_cost_type(game)
+    empty = TreeRoster(game)
+    force = add_force(empty, force_entry, catalogue)
+    out: dict[str, tuple[float, str | None]] = {}
+    for option in empty.options(force):
+        if option.entry_id in out or option.entry.get("hidden") or (option.link or {}).get("hidden"):
+            continue
+        roster = TreeRoster(game)
+        try:
+            selection = select(roster, add_force(roster, force_entry, catalogue), option.entry_id)
+        except (RosterError, Unsupported, ValueError):
+            continue   # not selectable on its own: the catalogue lists it without a price
+        out[option.entry_id] = (sum(s.state.costs.get(cost_type, 0) for s in selection.walk()),
+                                selection.state.primary)
+    return out
