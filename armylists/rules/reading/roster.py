@@ -15,7 +15,8 @@ from armylists.rules.reading.data_files import check_schema
 from armylists.rules.errors import ListDocumentError
 from armylists.rules.reading.list_reader import ListDocument, convert_document, decode_document
 from armylists.rules.reading.plain_data import UnstorableData, check_plain, load_json, text_problem
-from armylists.rules.reading.selection_tree import MAX_TREE_DEPTH, TreeForce, tree_depth, tree_from_document, tree_to_list
+from armylists.rules.reading.selection_tree import (MAX_TREE_DEPTH, MAX_TREE_SELECTIONS, MAX_TREE_UNITS, TreeForce,
+                                                    tree_depth, tree_from_document, tree_to_list)
 
 FORMAT = "armylist/1"
 MAX_DOCUMENT_BYTES = 512 * 1024  # a 200-unit list is about 60 kB; anything far larger is not a list
@@ -161,6 +162,7 @@ def roster_from_document(document: ListDocument, source: str = "list") -> Roster
         if tree_depth(document.forces) > MAX_TREE_DEPTH:
             raise ListDocumentError(source, ("forces",), f"selections nest more than {MAX_TREE_DEPTH} levels deep")
         forces = tree_from_document(document.forces)
+        _check_tree_size(forces, source)
         _check_tree_ids(forces, source)
     return Roster(
         forces=forces, cost_limits=tuple(sorted(document.cost_limits.items())),
@@ -170,6 +172,20 @@ def roster_from_document(document: ListDocument, source: str = "list") -> Roster
         composition=document.composition, notes=document.notes, modes=document.modes,
         allies=Allies(allies.book, allies.book_version, allies.composition) if allies is not None else None,
     )
+
+
+def _check_tree_size(forces: tuple[TreeForce, ...], source: str) -> None:
+    """A tree's units and selections within MAX_TREE_UNITS and MAX_TREE_SELECTIONS, so that judging it on any
+    door (the anonymous validator too) stays within its budget (docs/security.md)."""
+    every = [f for top in forces for f in top.walk_forces()]
+    units = sum(len(f.selections) for f in every)
+    if units > MAX_TREE_UNITS:
+        raise ListDocumentError(source, ("forces",), f"the list has {units} units (root selections); a list may "
+                                                     f"have at most {MAX_TREE_UNITS}")
+    selections = sum(1 for f in every for s in f.selections for _ in s.walk())
+    if selections > MAX_TREE_SELECTIONS:
+        raise ListDocumentError(source, ("forces",), f"the list holds {selections} selections; a list may hold at "
+                                                     f"most {MAX_TREE_SELECTIONS}")
 
 
 def _check_tree_ids(forces: tuple[TreeForce, ...], source: str) -> None:

@@ -11,6 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_TREE_DEPTH = 12    # selections inside selections; BattleScribe data nests about 6 deep
+# A roster tree's units (root selections, every force) and its selections in all: a list's units at most, as
+# our documents' (list.schema.json), and twenty selections a unit. An Old World army of 2,000 pts holds 62-118
+# selections; 4,000 are judged in about a second of CPU (docs/security.md, bench: docs/benchmarks.md).
+MAX_TREE_UNITS = 200
+MAX_TREE_SELECTIONS = 4000
 
 
 @dataclass(frozen=True, slots=True)
