@@ -50,15 +50,17 @@ def tree_roster(game: GameData, roster: ListRoster) -> Roster:
 def settle(tree: Roster) -> None:
     """States for selections placed as saved, none evaluated yet: those an editor kept from its last action.
     One refresh gives them where nothing a refresh computes reads what it has not computed yet; a second
-    where a category modifier (its pass goes top down: "a Lance is shown where an ancestor holds a mount"
-    reads the mount's categories, which come after it) or a cost read in its order (cost_order.py) may."""
+    where a category modifier counts (its pass goes top down, so a count may meet selections whose
+    categories come after it; an instanceOf reads the selection and what it is in, which come before) or a
+    cost reads another (its order, cost_order.py), or a name or hidden flag reads a cost. "A Lance is shown
+    where an ancestor holds a mount" reads the mount's categories, which the categories pass gives first."""
     refresh(tree)
     if any(_reads_ahead(plan(tree.game, s.option)) for s in tree.all_selections()):
         refresh(tree)
 
 
 def _reads_ahead(found) -> bool:
-    return bool(found.changes_categories or found.cost_readers or found.state_reads_costs
+    return bool(found.categories_count or found.cost_readers or found.state_reads_costs
                 or found.categories_read_costs)
 
 

@@ -25,6 +25,7 @@ class Plan:
     categories_read_costs: str | None     # where a modifier of its `category` counts a cost
     cost_readers: tuple[tuple[dict, tuple[dict, ...]], ...]   # cost modifiers, with their queries of a cost
     state_reads_costs: bool               # a modifier of its name, hidden flag or messages counts a cost
+    categories_count: bool = False        # a condition or repeat of a `category` modifier counts (not instanceOf)
 
 
 _PLANS: WeakKeyDictionary[GameData, dict[int, tuple[Option, Plan]]] = WeakKeyDictionary()
@@ -40,10 +41,13 @@ def plan(game: GameData, option: Option) -> Plan:
 
 def _plan(option: Option, cost_types: set[str]) -> Plan:
     categories, primary = linked_categories(option.sources, option.group_nodes)
-    changes, readers, state, category_costs = False, [], False, None
+    changes, readers, state, category_costs, counting = False, [], False, None, False
     for source in option.sources:
         for modifier, gates, repeat_lists in gated(source):
             changes = changes or modifier.get("field") == "category"
+            if modifier.get("field") == "category":
+                counting = counting or any(q.get("type") not in ("instanceOf", "notInstanceOf")
+                                           for q in queries_of(gates, repeat_lists))
             found = cost_queries(queries_of(gates, repeat_lists), cost_types)
             if not found:
                 continue
@@ -53,7 +57,7 @@ def _plan(option: Option, cost_types: set[str]) -> Plan:
                 readers.append((modifier, found))
             elif modifier.get("field") in STATE_FIELDS:
                 state = True
-    return Plan(tuple(categories), primary, changes, category_costs, tuple(readers), state)
+    return Plan(tuple(categories), primary, changes, category_costs, tuple(readers), state, counting)
 
 
 # --- which limits can fail where nothing they count is selected --------------------------------
