@@ -256,3 +256,22 @@ def test_check_lists_shows_a_tree_lists_category_shares_in_the_systems_columns(b
     header, row = list(csv.reader(csv_out.read_text().splitlines()))[:2]
     shares = dict(zip(header, row))
     assert (shares["Core %"], shares["Characters %"]) == ("20.2", "0.0")
+
+
+def test_a_unit_form_of_several_fields_builds_the_tree_once_and_gives_what_one_at_a_time_gives(book, monkeypatch):
+    """tree_lists.set_children applies every field of a unit form on one evaluator roster (it was built from
+    the document again for each field): the same list as setting them one by one."""
+    from armylists.lists.trees import tree_lists
+
+    roster = hold(book, "Clan Warriors", "Clan Warriors")
+    first, second = (s.id for s in roster.forces[0].selections)
+    one_by_one = set_child_number(set_child_number(roster, first, SHIELD, 1)[0], second, SHIELD, 1)[0]
+    built = []
+    real = tree_lists.evaluator
+    monkeypatch.setattr(tree_lists, "evaluator", lambda *a, **k: built.append(1) or real(*a, **k))
+    together = tree_lists.set_children(roster, {(first, SHIELD): 1, (second, SHIELD): 1})
+    assert len(built) == 1
+    def shape(r):
+        return [[(s.entry, s.number, [(c.entry, c.number) for c in s.selections]) for s in f.selections] for f in r.forces]
+    assert shape(together) == shape(one_by_one)
+    assert tree_validate(together).total_points == tree_validate(one_by_one).total_points

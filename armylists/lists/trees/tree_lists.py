@@ -340,6 +340,11 @@ def set_child_number(roster: Roster, parent_uid: str, entry: str, number: int) -
     parent = tree.by_uid.get(parent_uid)
     if not isinstance(parent, Selection):
         raise EditError(f"The list has no selection {parent_uid!r}.", "unit")
+    child = _set_number(tree, parent, entry, number)
+    return with_tree(roster, tree), child.uid if child is not None else None
+
+
+def _set_number(tree: TreeRoster, parent: Selection, entry: str, number: int) -> Selection | None:
     if not 0 <= number <= 10000:
         raise EditError("A number is between 0 and 10000.", "number")
     try:
@@ -351,25 +356,37 @@ def set_child_number(roster: Roster, parent_uid: str, entry: str, number: int) -
         deselect(tree, have.pop())
     if have:
         set_count(tree, have[0], number)
-        child = have[0] if number else None
-    elif number:
+        return have[0] if number else None
+    if number:
         child = select(tree, parent, option.entry_id)
         if number > 1:
             set_count(tree, child, number)
-    else:
-        child = None
-    return with_tree(roster, tree), child.uid if child is not None else None
+        return child
+    return None
 
 
 def set_children(roster: Roster, counts: dict[tuple[str, str], int]) -> Roster:
-    """Several options set at once (the unit form): (parent selection, entry id path) -> how many. A
-    parent gone with an earlier change (a child removed with its own options) is passed over."""
+    """Several options set at once (the unit form): (parent selection, entry id path) -> how many, on one
+    evaluator roster (built once, not once a field). A parent gone with an earlier change (a child removed
+    with its own options) is passed over."""
+    tree = evaluator(roster)
+    changed = False
     for (parent_uid, entry), number in counts.items():
-        tree = evaluator(roster)
         parent = tree.by_uid.get(parent_uid)
-        if not isinstance(parent, Selection):
+        if not isinstance(parent, Selection) or not _attached(tree, parent):
             continue
         have = sum(c.amount for c in parent.children if c.entry_id == entry)
         if have != number:
-            roster, _uid = set_child_number(roster, parent_uid, entry, number)
-    return roster
+            _set_number(tree, parent, entry, number)
+            changed = True
+    return with_tree(roster, tree) if changed else roster
+
+
+def _attached(tree: TreeRoster, selection: Selection) -> bool:
+    """Still in the roster: an action takes a selection out of its parent, not out of `by_uid`."""
+    element = selection
+    while isinstance(element, Selection):
+        if element not in tree.siblings(element):
+            return False
+        element = element.parent
+    return True
