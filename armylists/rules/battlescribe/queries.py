@@ -301,13 +301,22 @@ def query_value(query: dict, ctx: Context) -> float:
 
 def instance_of(query: dict, ctx: Context) -> bool:
     child = query.get("child")
-    if query.get("scope") == "ancestor":   # any element above it: its container and up
-        return any(has_id(a, child) for a in [ctx.container, *ancestors(ctx.container)]
-                   if not isinstance(a, Roster))
-    targets = scope_targets(query.get("scope", ""), ctx)
-    if query.get("scope") == "self" and ctx.self is None and ctx.option is not None:
-        return child in ctx.option.ids
-    return any(has_id(t, child) and not isinstance(t, Roster) for t in targets)
+    scope = query.get("scope", "")
+    if scope == "ancestor":   # any element above it: its container and up (asked thousands of times an evaluation)
+        element = ctx.container
+        while element is not None and not isinstance(element, Roster):
+            if has_id(element, child):
+                return True
+            element = element.parent
+        return False
+    if scope == "self":
+        if ctx.self is None:
+            return ctx.option is not None and child in ctx.option.ids
+        return has_id(ctx.self, child)
+    if scope == "parent":
+        parent = ctx.self.parent if ctx.self is not None else ctx.container
+        return not isinstance(parent, Roster) and has_id(parent, child)
+    return any(has_id(t, child) and not isinstance(t, Roster) for t in scope_targets(scope, ctx))
 
 
 def condition_holds(condition: dict, ctx: Context) -> bool:
