@@ -15,6 +15,7 @@ a roster is checked for and are passed over; anything else is named as unsupport
 from __future__ import annotations
 
 import math
+from weakref import WeakKeyDictionary
 
 from dataclasses import dataclass, field
 from typing import Callable
@@ -77,6 +78,39 @@ def gated(source: dict):
     yield from walk(source.get("modifier_groups", []), [], [])
 
 
+# What a node states before any modifier, and its modifiers with their gates, kept per game data (by the
+# nodes' identity, each node held beside what was read of it): every refresh and validation asks them of
+# every selection and offer, and they never change.
+_STATED: WeakKeyDictionary = WeakKeyDictionary()
+_GATED: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def gated_of(game, source: dict) -> list[tuple[dict, list[dict], list[list[dict]]]]:
+    """`gated(source)` as a list, made once per game data."""
+    per_game = _GATED.setdefault(game, {})
+    found = per_game.get(id(source))
+    if found is None or found[0] is not source:
+        found = per_game[id(source)] = (source, list(gated(source)))
+    return found[1]
+
+
+def _as_stated(game, sources: tuple[dict, ...], groups: tuple[dict, ...]):
+    per_game = _STATED.setdefault(game, {})
+    key = (tuple(map(id, sources)), tuple(map(id, groups)))
+    found = per_game.get(key)
+    if found is None or any(a is not b for a, b in zip(found[0], sources + groups)):
+        entry = sources[0]
+        costs: dict[str, float] = {}
+        for source in sources:
+            costs.update({k: float(v) for k, v in source.get("costs", {}).items()})
+        categories, primary = linked_categories(sources, groups)
+        stated = (entry.get("name") or (sources[-1].get("name", "")), any(s.get("hidden") for s in sources), costs,
+                  tuple((c, float(c["value"])) for s in sources for c in s.get("constraints", [])),
+                  tuple(categories), primary)
+        found = per_game[key] = (sources + groups, stated)
+    return found[1]
+
+
 def times_applied(gates: list[dict], repeat_lists: list[list[dict]], ctx: Context) -> int:
     if not all(group_holds(g, ctx) for g in gates):
         return 0
@@ -93,7 +127,7 @@ def applying(sources, ctx: Context, refused: Callable[[dict, Unsupported], None]
     `set` first as BattleScribe applies them; a condition not understood goes to `refused` (its source)."""
     applied = []
     for source in sources:
-        for modifier, gates, repeat_lists in gated(source):
+        for modifier, gates, repeat_lists in gated_of(ctx.roster.game, source):
             if skip is not None and skip(modifier, gates, repeat_lists):
                 continue
             try:
@@ -127,13 +161,8 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
     entry of a hidden group is hidden. `keep`, where given, says which modifiers apply (evaluate.py's
     passes: the categories first; cost_order.py: a loop's modifiers left out)."""
     entry = sources[0]
-    name = entry.get("name") or (sources[-1].get("name", ""))
-    costs: dict[str, float] = {}
-    for source in sources:
-        costs.update({k: float(v) for k, v in source.get("costs", {}).items()})
-    constraints = [(c, float(c["value"])) for s in sources for c in s.get("constraints", [])]
-    categories, primary = linked_categories(sources, groups)
-    result = Effective(name, any(s.get("hidden") for s in sources), costs, constraints, categories, primary)
+    name, hidden, costs, constraints, categories, primary = _as_stated(ctx.roster.game, sources, groups)
+    result = Effective(name, hidden, dict(costs), list(constraints), list(categories), primary)
 
     def skip(modifier: dict, gates: list[dict], repeat_lists: list[list[dict]]) -> bool:
         if keep is not None and not keep(modifier):
@@ -154,7 +183,7 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
     for group in groups:   # an entry of a hidden group (by its flag or a modifier) is hidden
         if result.hidden:
             break
-        if group.get("hidden") or any(m.get("field") == "hidden" for m, _g, _r in gated(group)):
+        if group.get("hidden") or any(m.get("field") == "hidden" for m, _g, _r in gated_of(ctx.roster.game, group)):
             result.hidden = effective(ctx, (group,), cost_types, unsupported).hidden
     return result
 
