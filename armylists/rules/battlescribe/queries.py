@@ -14,6 +14,7 @@ from collections import defaultdict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from armylists.rules.battlescribe.data import Option
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
@@ -85,11 +86,18 @@ class CountIndex:
 
 def _members(element, child_selections: bool, child_forces: bool) -> dict:
     table: defaultdict = defaultdict(list)
+    everything = table[None]
     for selection in selections_in(element, child_selections, child_forces):
-        table[None].append(selection)
-        for by, values in _match_keys(selection).items():
-            for value in dict.fromkeys(values):
-                table[(by, value)].append(selection)
+        everything.append(selection)
+        option, state = selection.option, selection.state
+        keys = {("entry", option.entry["id"]), ("composite", option.entry_id), ("primary", state.primary)}
+        for group in option.groups:
+            keys.add(("group", group.node["id"]))
+            keys.add(("group_id", group.group_id))
+        for category in state.categories:
+            keys.add(("category", category))
+        for key in keys:
+            table[key].append(selection)
     return dict(table)
 
 
@@ -358,7 +366,17 @@ def ancestor_count(condition: dict, ctx: Context) -> float:
 
 
 def group_holds(group: dict, ctx: Context) -> bool:
-    """A condition group (the modifier's own conditions are an 'and' group): and / or."""
+    """A condition group (the modifier's own conditions are an 'and' group): and / or. Where every
+    condition in it is one the evaluator understands (`_understood`, once per game data), it stops at the
+    first that decides, as BattleScribe does; otherwise each is asked, so that what is not understood is
+    named whatever the others say. Not while cost_order.py notes which costs the conditions read."""
+    if COST_READS.get() is None and _understood(ctx.roster.game, group):
+        conditions, groups = group.get("conditions", ()), group.get("groups", ())
+        if group.get("type", "and") == "or":
+            if not conditions and not groups:
+                return True
+            return any(condition_holds(c, ctx) for c in conditions) or any(group_holds(g, ctx) for g in groups)
+        return all(condition_holds(c, ctx) for c in conditions) and all(group_holds(g, ctx) for g in groups)
     results = [condition_holds(c, ctx) for c in group.get("conditions", [])]
     results += [group_holds(g, ctx) for g in group.get("groups", [])]
     if group.get("type", "and") == "or":
@@ -366,6 +384,37 @@ def group_holds(group: dict, ctx: Context) -> bool:
     if group.get("type", "and") != "and":
         raise Unsupported(f"condition group type {group.get('type')!r}")
     return all(results)
+
+
+_UNDERSTOOD: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _understood(game, group: dict) -> bool:
+    """No condition of the group (nested) can raise Unsupported: known group and condition types, and
+    counts of selections, forces or a cost type (limit:: of one), in a scope the count reads."""
+    per_game = _UNDERSTOOD.setdefault(game, {})
+    found = per_game.get(id(group))
+    if found is None or found[0] is not group:
+        cost_types = {c["id"] for c in game.cost_types}
+        found = per_game[id(group)] = (group, _understood_now(group, cost_types))
+    return found[1]
+
+
+def _understood_now(group: dict, cost_types: set[str]) -> bool:
+    if group.get("type", "and") not in ("and", "or"):
+        return False
+    for condition in group.get("conditions", []):
+        kind = condition.get("type")
+        if kind in ("instanceOf", "notInstanceOf"):
+            continue
+        if kind not in COMPARE:
+            return False
+        field = condition.get("field", "selections")
+        above = condition.get("scope") == "ancestor"   # ancestor_count: selections or a cost type only
+        if not (field in ("selections", "") or field in cost_types
+                or (not above and (field == "forces" or field.startswith("limit::")))):
+            return False
+    return all(_understood_now(inner, cost_types) for inner in group.get("groups", []))
 
 
 def repeat_times(repeat: dict, ctx: Context) -> int:
