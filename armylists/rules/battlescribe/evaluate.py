@@ -163,7 +163,7 @@ def evaluate(roster: Roster) -> Result:
         refreshed = not roster.fresh
         if refreshed:
             refresh(roster, unsupported, messages)
-        with counting():   # nothing changes the tree while it is judged
+        with counting(costs_fixed=True):   # nothing changes the tree, nor its costs, while it is judged
             if not refreshed:   # the last action refreshed: a second pass would read its own new values
                 _found(roster, unsupported, messages)
             costs = totals(roster)

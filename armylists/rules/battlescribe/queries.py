@@ -62,10 +62,20 @@ class CountIndex:
     """Selection counts by id, per scope element, made once for a stretch of an evaluation where the tree's
     shape, numbers and categories stand still (evaluate.py: after the categories pass, and while
     validating): the thousands of conditions, repeats and constraints that count selections then read a
-    table instead of walking the tree each time. Costs are not indexed: a refresh changes them as it goes."""
+    table instead of walking the tree each time. Costs are indexed only where they stand still too
+    (`costs_fixed`: while the tree is judged); a refresh changes them as it goes."""
 
-    def __init__(self) -> None:
+    def __init__(self, costs_fixed: bool = False) -> None:
         self._tables: dict[tuple, dict[str | None, int]] = {}
+        self.costs_fixed = costs_fixed
+        self._totals: dict[tuple, float] = {}
+
+    def total(self, element, field: str, child_forces: bool, chosen) -> float:
+        """The whole cost of one type in `element` (count's childId any), once per element."""
+        key = (element, field, child_forces)
+        if key not in self._totals:
+            self._totals[key] = sum(s.state.costs.get(field, 0) for s in chosen())
+        return self._totals[key]
 
     def selections(self, element, child_id: str | None, shared: bool, child_selections: bool,
                    child_forces: bool) -> int:
@@ -116,9 +126,10 @@ COUNTS: ContextVar[CountIndex | None] = ContextVar("counts", default=None)
 
 
 @contextmanager
-def counting():
-    """Selection counts read from one CountIndex until the block ends; the tree must not change in it."""
-    token = COUNTS.set(CountIndex())
+def counting(costs_fixed: bool = False):
+    """Selection counts read from one CountIndex until the block ends; the tree must not change in it (nor
+    its costs, with `costs_fixed`)."""
+    token = COUNTS.set(CountIndex(costs_fixed))
     try:
         yield
     finally:
@@ -249,13 +260,24 @@ def count(element, field: str, child_id: str | None, shared: bool, child_selecti
     if field == "forces":
         return sum(1 for f in forces_in(element, child_forces) if child_id in ANY or child_id == f.entry_id)
     if field in cost_types:
+        reads = COST_READS.get()
         if child_id in ANY:
-            chosen = list(selections_in(element, True, child_forces or isinstance(element, Roster)))
-            if isinstance(element, Selection):
-                chosen.append(element)
-            return sum(cost_of(s, field) for s in chosen)
-        return sum(sum(cost_of(d, field) for d in s.walk())
-                   for s in selections_in(element, child_selections, child_forces) if matches(s, child_id, shared))
+            def chosen():
+                found = list(selections_in(element, True, child_forces or isinstance(element, Roster)))
+                return found + [element] if isinstance(element, Selection) else found
+            index = COUNTS.get()
+            if reads is None and index is not None and index.costs_fixed:
+                return index.total(element, field, child_forces, chosen)
+            every = chosen()
+            if reads is not None:
+                reads.update(every)
+            return sum(s.state.costs.get(field, 0) for s in every)
+        units = [list(s.walk()) for s in selections_in(element, child_selections, child_forces)
+                 if matches(s, child_id, shared)]
+        if reads is not None:
+            for unit in units:
+                reads.update(unit)
+        return sum(sum(d.state.costs.get(field, 0) for d in unit) for unit in units)
     raise Unsupported(f"field {field!r} (neither selections, forces nor a cost type)")
 
 
