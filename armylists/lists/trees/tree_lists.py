@@ -3,9 +3,10 @@ tree evaluator over the book's stored game data, and edited with the evaluator's
 
 A list of such a book made on this site is a tree from the start (`start_tree`: one force of the
 catalogue's first visible force entry). Adding a unit is BattleScribe's "select a root entry": what a
-minimum asks for and a group's default selection are added with it. Lists of imported books stored
-before in our flattened shape (units, no `forces`) stay so and are judged by our native engine as
-before (docs/import-battlescribe.md).
+minimum asks for and a group's default selection are added with it. A document of such a book in our
+flattened shape (units, no `forces`) is made its tree at every door (`as_tree`, lists/trees/unflatten.py), and
+migration 0013 made the stored ones trees; one the data has no place for stays plain, with a note, and is
+judged by our native engine over the flattened book as before (docs/import-battlescribe.md).
 """
 from __future__ import annotations
 
