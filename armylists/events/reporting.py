@@ -42,7 +42,10 @@ class Row:
     army: str
     total: int
     limit: int
-    categories: tuple[tuple[str, float, str], ...]  # (id, percent, state) in the system's order
+    # (name, percent, state) of the list's own categories that hold points or miss a bound, in its
+    # army's order: an event of a system whose books each have their own categories (T9A 2nd edition)
+    # shows a list's few, not forty columns of 0.0% (issue 42).
+    categories: tuple[tuple[str, float, str], ...]
     valid: bool
     status: str
     errors: int
@@ -52,10 +55,15 @@ class Row:
     data_as_of: str = ""  # the book and the game data version it came from (lists/library/data_as_of.py)
 
 
-def category_columns(event: Event) -> list[tuple[str, str]]:
-    """(id, name) of the event's system's categories: the table's percentage columns."""
-    system = site_library().systems.get(event.system)
-    return [(c.id, c.name) for c in system.categories] if system else []
+def shown_categories(report: Mapping) -> tuple[tuple[str, float, str], ...]:
+    """(name, percent, state) of a saved report's categories that hold points or miss their bound."""
+    return tuple((c.get("name") or c["id"], c["percent"], c.get("state", "ok"))
+                 for c in report.get("categories", []) if c.get("points") or c.get("state", "ok") != "ok")
+
+
+def categories_words(categories: Iterable[tuple[str, float, str]]) -> str:
+    """The shares as the CSV's one column writes them: "Core=31.2; Special=20.8"."""
+    return "; ".join(f"{name}={percent:.1f}" for name, percent, _ in categories)
 
 
 def shown_violations(event: Event, report: Mapping | None) -> list[dict]:
@@ -67,19 +75,16 @@ def shown_violations(event: Event, report: Mapping | None) -> list[dict]:
 
 
 def rows(event: Event, submissions: Iterable[Submission]) -> list[Row]:
-    columns = [cid for cid, _ in category_columns(event)]
     texts = data_as_of_texts(event.system)
     out = []
     for sub in submissions:
         report = sub.report or {}
-        by_id = {c["id"]: c for c in report.get("categories", [])}
         violations = tuple(report.get("violations", []))
         out.append(Row(
             submission=sub, player=sub.player_name, team=sub.team.name if sub.team else "",
             army=f"{sub.army_name or sub.book} {sub.book_version}", total=sub.total_points,
             limit=report.get("points_limit", event.points_limit),
-            categories=tuple((cid, by_id[cid]["percent"], by_id[cid]["state"]) if cid in by_id else (cid, 0.0, "ok")
-                             for cid in columns),
+            categories=shown_categories(report),
             valid=sub.valid, status=sub.status,
             errors=sum(v["severity"] == "error" for v in violations),
             warnings=sum(v["severity"] == "warning" for v in violations),
@@ -130,16 +135,14 @@ def players_csv(event: Event) -> str:
 
 
 def table_csv(event: Event, found: list[Row]) -> str:
-    columns = category_columns(event)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["player", "team", "list", "army", "total_points", "points_limit",
-                     *[f"{name} %" for _, name in columns], "verdict", "status", "errors", "warnings",
+    writer.writerow(["player", "team", "list", "army", "total_points", "points_limit", "categories", "verdict", "status", "errors", "warnings",
                      "violations", "note", "checksum", "submitted", "data_as_of"])
     for r in found:
         sub = r.submission
         writer.writerow([
-            r.player, r.team, sub.list_name, r.army, r.total, r.limit, *[f"{p:.1f}" for _, p, _ in r.categories],
+            r.player, r.team, sub.list_name, r.army, r.total, r.limit, categories_words(r.categories),
             "legal" if r.valid else "illegal", r.status, r.errors, r.warnings,
             " | ".join(f"{v['code']}: {v['message']}" for v in r.violations), sub.note, sub.checksum,
             sub.submitted_at.isoformat(timespec="seconds"), r.data_as_of,

@@ -24,7 +24,7 @@ from armylists.events.checking import EventSetupError, evaluate, next_status, ru
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
 from armylists.events.reporting import (
-    STATUSES, SORTS, category_columns, players_csv, shown_violations, status_counts, table, table_csv,
+    STATUSES, SORTS, players_csv, shown_violations, status_counts, table, table_csv,
 )
 from armylists.events.submitting import (
     MAX_UPLOAD_FILES, SubmissionError, UploadResult, deadline_passed, resubmissions, submit_list, upload_files,
@@ -125,7 +125,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "event": event, "organiser": organiser, "own": own, "system_name": _system_name(event),
         "data_version": version_label(event.data_version) if event.data_version_id else "",
         "book_names": [book_name(event.system, b) for b in event.books],
-        "deadline_passed": deadline_passed(event), "columns": category_columns(event),
+        "deadline_passed": deadline_passed(event),
         "submit_form": SubmitForm(request.user, event),
         "own_violations": shown_violations(event, own.report) if own is not None else [],
         "team_form": TeamForm(), "join_form": JoinTeamForm(event), **teams_context(event, request.user, organiser),

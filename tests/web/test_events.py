@@ -354,19 +354,20 @@ def test_the_csv_has_a_row_per_submission_with_percentages_and_violations(three_
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="Club-GT-lists.csv"'
     table = list(csv.reader(io.StringIO(response.content.decode())))
-    assert table[0] == ["player", "team", "list", "army", "total_points", "points_limit", "Lords %", "Heroes %",
-                        "Core %", "Special %", "Rare %", "verdict", "status", "errors", "warnings", "violations",
-                        "note", "checksum", "submitted", "data_as_of"]
+    assert table[0] == ["player", "team", "list", "army", "total_points", "points_limit", "categories",
+                        "verdict", "status", "errors", "warnings", "violations", "note", "checksum", "submitted",
+                        "data_as_of"]
     bob = next(r for r in table if r[0] == "bob")
     sub = Submission.objects.get(player_name="bob")
-    percents = [str(c["percent"]) for c in sub.report["categories"]]
+    # One column of name=percent pairs, only the categories holding points (issue 42: not 40 columns of 0.0%)
+    shares = "; ".join(f"{c['name']}={c['percent']:.1f}" for c in sub.report["categories"] if c["points"])
     assert bob[:6] == ["bob", "", "Sonnstahl combined arms", "Empire of Sonnstahl 0.11.1", "2390", "2400"]
-    assert bob[6:11] == percents and bob[11:16] == ["legal", "legal", "0", "0", ""]
-    assert bob[17] == sub.checksum
+    assert bob[6] == shares and "=0.0" not in shares and bob[7:12] == ["legal", "legal", "0", "0", ""]
+    assert bob[13] == sub.checksum
     charlie = next(r for r in table if r[0] == "charlie")
     illegal = Submission.objects.get(player_name="charlie")
-    assert charlie[11] == "illegal" and int(charlie[13]) == len(illegal.report["violations"]) > 0
-    assert charlie[15].split(" | ")[0] == f"{illegal.report['violations'][0]['code']}: {illegal.report['violations'][0]['message']}"
+    assert charlie[7] == "illegal" and int(charlie[9]) == len(illegal.report["violations"]) > 0
+    assert charlie[11].split(" | ")[0] == f"{illegal.report['violations'][0]['code']}: {illegal.report['violations'][0]['message']}"
     filtered = three_players.get(reverse("event-csv", args=[event.pk]), {"verdict": "illegal"})
     assert [r[0] for r in csv.reader(io.StringIO(filtered.content.decode()))][1:] == ["charlie"]
 
