@@ -94,8 +94,19 @@ def _update(source: GameDataSource) -> tuple[GameDataVersion | None, str]:
     try:
         if data is None:
             data, _ = fetch(github.archive_url(source.repository, ref, api), rules)
+    except FetchError as exc:
+        return _failed(source, ref, ref_kind, date, str(exc))
+    return store_download(source, data, ref, ref_kind, date)
+
+
+def store_download(source: GameDataSource, data: bytes, ref: str, ref_kind: str,
+                   date: datetime | None) -> tuple[GameDataVersion, str]:
+    """Unpack and import one downloaded archive of `source` at `ref` as a version (imported or failed), and
+    what to say of it. The whole of an update after the download: bench/data_history.py replays a data
+    set's history through it."""
+    try:
         outcome = _import(source, data, ref, f"{date:%Y-%m-%d}" if date else f"{timezone.now():%Y-%m-%d}")
-    except (FetchError, ArchiveError, ImportRefused) as exc:
+    except (ArchiveError, ImportRefused) as exc:
         return _failed(source, ref, ref_kind, date, str(exc))
     except DatabaseError as exc:
         return _failed(source, ref, ref_kind, date, f"Nothing imported. The database cannot be written ({exc})")
