@@ -174,6 +174,9 @@ class ListRevision(models.Model):
     document = models.JSONField()
     book_version = models.CharField(max_length=40)
     saved_at = models.DateTimeField(auto_now_add=True)
+    # Its verdict and what changed since the one before, worked out once when its history is first read
+    # (lists/saved/history.py): a revision never changes, so the page reads them, it does not check again.
+    summary = models.JSONField(null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["-revision"]
@@ -438,3 +441,20 @@ class GameDataVersion(models.Model):
         if self.pk is not None:
             raise ValueError("a game data version is never changed once stored")
         super().save(*args, **kwargs)
+        # Its books as rows too: "data as of" is then an indexed look-up, not a scan of every version's JSON.
+        GameDataBook.objects.bulk_create([
+            GameDataBook(data_version=self, system=b["system"], book=b["book"], book_version=b["version"],
+                         name=b.get("name") or "") for b in self.books])
+
+
+class GameDataBook(models.Model):
+    """One book version a game data version brought (an entry of its `books`), written with it (issue 39)."""
+
+    data_version = models.ForeignKey(GameDataVersion, on_delete=models.CASCADE, related_name="book_rows")
+    system = models.CharField(max_length=80)
+    book = models.CharField(max_length=80)
+    book_version = models.CharField(max_length=40)
+    name = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["system", "book", "book_version"], name="gamedatabook_key")]
