@@ -12,6 +12,7 @@ pieces, counted as it comes. Here a member is only written as a plain file (link
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path, PurePosixPath
 
 from django.conf import settings
@@ -20,6 +21,10 @@ from armylists.rules.reading.archives import ArchiveError, Limits, current_budge
 from armylists.rules.reading.archives import unpack as read_members
 
 __all__ = ["ArchiveError", "KIND_NAMES", "guess_kind", "unpack", "update_limits"]
+
+# What Linux file systems hold (NAME_MAX, PATH_MAX with its closing NUL): past them writing is an OSError.
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4096
 
 
 def update_limits() -> Limits:
@@ -34,14 +39,22 @@ def unpack(data: bytes, target: Path, source: str) -> Path:
     `target`. An archive inside it is written as a file, not opened."""
     budget = current_budget()
     cap = budget.limits.total_bytes if budget is not None else settings.GAME_DATA_MAX_UNPACKED
-    names = []
+    names: list[tuple[str, ...]] = []
+    files: set[tuple[str, ...]] = set()
+    folders: set[tuple[str, ...]] = set()
     for where, body in read_members(data, source, member_bytes=cap, nested=False):
         if "\x00" in where:  # no file system takes it; refused as any name outside the folder is
             raise ArchiveError(where.replace("\x00", "\\x00"), "the archive names a path with a NUL byte; refused")
         parts = PurePosixPath(where[len(source) + 1:].replace("\\", "/")).parts
         path = target.joinpath(*parts)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(body)
+        _check_name(where, parts, path, files, folders)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(body)
+        except OSError as exc:  # what the checks cannot foresee (a full disk): still a refusal, not a traceback
+            raise ArchiveError(where, f"cannot be written to disk ({exc.strerror or exc}); refused") from None
+        files.add(parts)
+        folders.update(parts[:i] for i in range(1, len(parts)))
         names.append(parts)
     if budget is not None:
         budget.outer = 1  # what is read from the folder next (a .catz) is one level inside this archive
@@ -49,6 +62,28 @@ def unpack(data: bytes, target: Path, source: str) -> Path:
     if len(tops) == 1 and "" not in tops:
         return target / next(iter(tops))
     return target
+
+
+def _check_name(where: str, parts: tuple[str, ...], path: Path, files: set, folders: set) -> None:
+    """Refuse a member the disk cannot hold as the archive names it, before anything is written: a file
+    where an earlier member needs a folder (`top/a.cat`, then `top/a.cat/b.cat`; a link is written as a plain
+    file, so a path under a link is the same clash) or the other way round, the same file twice, a name past
+    the file system's 255 bytes, a path past its 4,096."""
+    if parts in files:
+        raise ArchiveError(where, "the archive holds this file twice; refused")
+    if parts in folders:
+        raise ArchiveError(where, "the archive holds a file of this name and files under it as a folder; refused")
+    for i in range(1, len(parts)):
+        if parts[:i] in files:
+            raise ArchiveError(where, f"is under {'/'.join(parts[:i])}, which the archive holds as a file (or a link)"
+                                      "; refused")
+    for part in parts:
+        if len(os.fsencode(part)) > MAX_NAME_BYTES:
+            raise ArchiveError(where[:80] + "...", f"names a file or folder of {len(os.fsencode(part))} bytes; "
+                                                   f"at most {MAX_NAME_BYTES}; refused")
+    if len(os.fsencode(str(path))) >= MAX_PATH_BYTES:
+        raise ArchiveError(where[:80] + "...", f"unpacks to a path of {len(os.fsencode(str(path)))} bytes; "
+                                               f"less than {MAX_PATH_BYTES} is allowed; refused")
 
 
 KIND_NAMES = {"battlescribe": "BattleScribe data (.gst and .cat files)",

@@ -18,6 +18,7 @@ from armylists.rules.reading.plain_data import UnstorableData, load_json
 from armylists.gamedata.fetching import FetchError, NotFound, Policy, fetch
 
 MAX_TEXT = 200  # a tag or a sha, as GameDataVersion.ref stores it; a date is far shorter
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 REPOSITORY = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
 
 
@@ -48,6 +49,9 @@ def _text(data: dict, *path: str) -> str:
         raise FetchError(f"GitHub's answer has no {'.'.join(path)}")
     if len(data) > MAX_TEXT:
         raise FetchError(f"GitHub's answer has a {path[-1]} of {len(data)} characters; at most {MAX_TEXT}")
+    if CONTROL.search(data):  # git refuses them in a ref (git check-ref-format); raw, CR/LF would forge log lines
+        raise FetchError(f"GitHub's answer has a {path[-1]} with a control character "
+                         f"({data.encode('unicode_escape').decode()[:60]}); refused")
     return data
 
 

@@ -22,6 +22,14 @@ CASES = {
     "a tag with NUL": (dict(release="v1\x00"), "GitHub's answer is not JSON (contains a NUL character (at position 2))"),
     "a tag with a lone surrogate": (dict(release="v\ud800"), "GitHub's answer is not JSON (contains a lone UTF-16 "
                                                             "surrogate \\ud800 (at position 1), which is not text)"),
+    # Issue 43: a tag with CR/LF was stored and printed raw (a forged line in the log and the command's output)
+    "a tag with CR/LF": (dict(release="v1\r\nINFO game data: all sources current"),
+                         "GitHub's answer has a tag_name with a control character (v1\\r\\nINFO game data: all "
+                         "sources current); refused"),
+    "a tag with a tab": (dict(release="v1\tx"), "GitHub's answer has a tag_name with a control character (v1\\tx)"
+                                                "; refused"),
+    "a sha with LF": (dict(release=None, sha="a" * 39 + "\n"), "GitHub's answer has a sha with a control character ("
+                                                              + "a" * 39 + "\\n); refused"),
     "a sha of 5,000 characters": (dict(release=None, sha="a" * 5000), "GitHub's answer has a sha of 5000 characters; at most 200"),
     "JSON nested 100,000 deep": (dict(release_body=b"[" * 100_000 + b"]" * 100_000),
                                  "GitHub's answer is not JSON (is nested more than 32 levels deep)"),
@@ -40,6 +48,7 @@ def test_a_hostile_answer_fails_the_update_with_a_message(hub, case):
     source.refresh_from_db()
     assert version is None and source.busy_since is None
     assert source.last_message.startswith(f"Failed: {message}"), source.last_message
+    assert not any(c in source.last_message for c in "\r\n\t\x00"), "a raw control character is printed"
     assert (GameDataVersion.objects.count(), RulesFile.objects.count()) == (0, 0)
 
 

@@ -202,17 +202,43 @@ def test_a_zip_of_a_checkout_nested_three_deep_is_read(tmp_path):
     assert (status, said.splitlines()[-1]) == (0, "1 books are good; nothing written.")
 
 
-@pytest.fixture
-def bundle(tmp_path):
+def make_bundle(tmp_path, files: dict[str, bytes]):
     repo = tmp_path / "repo"
     repo.mkdir()
-    (repo / "ta.json").write_bytes(GOOD)
+    for name, data in files.items():
+        (repo / name).write_bytes(data)
     git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
-    for args in (["init", "-q"], ["add", "ta.json"], ["commit", "-q", "-m", "data", "--date", "2025-03-01T12:00:00Z"],
+    for args in (["init", "-q"], ["add", *files], ["commit", "-q", "-m", "data", "--date", "2025-03-01T12:00:00Z"],
                  ["bundle", "create", "-q", str(tmp_path / "nr.bundle"), "HEAD", "--all"]):
         subprocess.run(git + args, check=True, capture_output=True, env={"GIT_COMMITTER_DATE": "2025-03-01T12:00:00Z",
                                                                         "PATH": "/usr/bin:/bin"})
     return tmp_path / "nr.bundle"
+
+
+@pytest.fixture
+def bundle(tmp_path):
+    return make_bundle(tmp_path, {"ta.json": GOOD})
+
+
+@pytest.mark.django_db
+def test_a_bundle_holding_a_blob_over_16_mib_exits_2_and_does_not_hang(tmp_path):
+    """Issue 43: `git cat-file --batch` blocked writing the rest of a 16 MiB + 1 blob into a full pipe while
+    the reader waited for it to exit: the command never ended. The hang guard turns a hang into a failure."""
+    from armylists.importers.nr_t9a.source import MAX_FILE_BYTES
+    big = b'{"x": "' + b"a" * (MAX_FILE_BYTES - 8) + b'"}'  # 16 MiB + 1 byte
+    path = make_bundle(tmp_path, {"big.json": big, "ta.json": GOOD})
+    blob = subprocess.run(["git", "-C", str(tmp_path / "repo"), "rev-parse", "HEAD:big.json"], check=True,
+                          capture_output=True).stdout.decode().strip()
+    assert refused(path) == f"Nothing imported. blob {blob} is {MAX_FILE_BYTES + 1} bytes; at most {MAX_FILE_BYTES} are read"
+
+
+@pytest.mark.django_db
+def test_a_bundle_blob_of_exactly_16_mib_is_read(tmp_path):
+    """The boundary: 16 MiB is read whole (and then judged as JSON: here it is no army, so nothing is imported)."""
+    from armylists.importers.nr_t9a.source import MAX_FILE_BYTES
+    path = make_bundle(tmp_path, {"big.json": b'{"x": "' + b"a" * (MAX_FILE_BYTES - 9) + b'"}', "ta.json": GOOD})
+    status, said = run(path, "--check")
+    assert (status, said.splitlines()[-1]) == (0, "1 books are good; nothing written.")
 
 
 @pytest.mark.django_db

@@ -166,17 +166,28 @@ class GitSource:
         if len(header) != 3:
             raise NrSourceError(f"git cat-file: no blob {blob}")
         if int(header[2]) > MAX_FILE_BYTES:
-            self.close()  # the rest of the blob is never read
+            # The rest of the blob is never read. git is still writing it into the pipe and blocks once the
+            # pipe is full, so it would never see stdin close and never exit: it is stopped, not waited for
+            # (waiting was the hang of a bundle holding a file over 16 MiB).
+            self._stop_batch(kill=True)
             raise NrSourceError(f"blob {blob} is {int(header[2])} bytes; at most {MAX_FILE_BYTES} are read")
         data = self._batch.stdout.read(int(header[2]))
         self._batch.stdout.read(1)
         return data
 
+    def _stop_batch(self, kill: bool = False) -> None:
+        """End `git cat-file --batch`: every answer read, it exits when its input closes; mid-answer, killed."""
+        if self._batch is None:
+            return
+        if kill:
+            self._batch.kill()
+        self._batch.stdin.close()
+        self._batch.stdout.close()
+        self._batch.wait()
+        self._batch = None
+
     def close(self) -> None:
-        if self._batch is not None:
-            self._batch.stdin.close()
-            self._batch.wait()
-            self._batch = None
+        self._stop_batch()
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
