@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from django.db import DatabaseError
 
-from armylists.models import GameDataVersion
+from armylists.models import GameDataBook, GameDataVersion
+
+# A version's JSON (every book it brought, its coverage) is not read to name it.
+_VERSION_JSON = tuple(f"data_version__{f}" for f in ("books", "systems", "coverage", "skipped", "message"))
 
 
 def data_as_of(system: str, book: str, version: str, imported: bool = True, name: str = "") -> dict:
@@ -24,13 +27,13 @@ def data_as_of(system: str, book: str, version: str, imported: bool = True, name
     try:
         if not imported:
             raise LookupError
-        versions = GameDataVersion.objects.filter(status=GameDataVersion.OK).select_related("source")
-        for candidate in versions.order_by("imported_at", "id"):
-            brought = [b for b in candidate.books if b["system"] == system and b["book"] == book
-                       and b["version"] == version]
-            if brought:
-                found, name = candidate, name or brought[0].get("name", "")
-                break
+        # The books' rows (GameDataBook), by their index: never a scan of every version's JSON (issue 39).
+        row = (GameDataBook.objects.filter(system=system, book=book, book_version=version,
+                                           data_version__status=GameDataVersion.OK)
+               .select_related("data_version__source").defer(*_VERSION_JSON)
+               .order_by("data_version__imported_at", "data_version_id").first())
+        if row is not None:
+            found, name = row.data_version, name or row.name
     except (DatabaseError, LookupError):
         found = None
     if found is None:
@@ -69,12 +72,16 @@ def data_as_of_texts(system: str) -> dict[tuple[str, str], str]:
     query: an event's table and CSV. A book version not in it is the site's own data (`site_data_text`)."""
     texts: dict[tuple[str, str], str] = {}
     try:
-        versions = GameDataVersion.objects.filter(status=GameDataVersion.OK).select_related("source")
-        for version in versions.order_by("imported_at", "id"):
-            for b in version.books:
-                if b["system"] == system and (b["book"], b["version"]) not in texts:
-                    texts[(b["book"], b["version"])] = (f"{b.get('name') or b['book']} {b['version']}, "
-                                                        f"from {version_label(version)}")
+        rows = (GameDataBook.objects.filter(system=system, data_version__status=GameDataVersion.OK)
+                .select_related("data_version__source").defer(*_VERSION_JSON)
+                .order_by("data_version__imported_at", "data_version_id"))
+        labels: dict[int, str] = {}
+        for row in rows:
+            if (row.book, row.book_version) not in texts:
+                if row.data_version_id not in labels:
+                    labels[row.data_version_id] = version_label(row.data_version)
+                texts[(row.book, row.book_version)] = (f"{row.name or row.book} {row.book_version}, "
+                                                       f"from {labels[row.data_version_id]}")
     except DatabaseError:
         pass
     return texts
