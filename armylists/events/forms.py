@@ -66,10 +66,11 @@ class EventForm(forms.ModelForm):
     # A rule built here rather than typed (events/rule_builder.py): added to the rules text on saving.
     add_rule_kind = forms.ChoiceField(required=False, label="Add an event rule",
                                       choices=[("", "No rule to add")] + list(KINDS.items()))
-    add_rule_name = forms.CharField(required=False, max_length=200, label="Unit, option or item",
-                                    help_text="As the army book names it, e.g. Steam Tank.")
+    add_rule_name = forms.CharField(required=False, max_length=200, label="Unit, option, item, category or tag",
+                                    help_text="As the army book names it, e.g. Steam Tank, Core, named; "
+                                              "nothing for a rule on any unit.")
     add_rule_number = forms.IntegerField(required=False, min_value=0, max_value=MAX_LIMIT, label="N",
-                                         help_text="For “at most N”: how many units, or how many points.")
+                                         help_text="For “at most N”: how many (units, times), points or percent.")
     data_version = forms.ModelChoiceField(
         queryset=GameDataVersion.objects.filter(status=GameDataVersion.OK).select_related("source"),
         required=False, label="Game data version",

@@ -6,6 +6,7 @@ approved list with the full roster's own pages, after a cover table (laid out by
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from dataclasses import dataclass
 from datetime import date
@@ -167,8 +168,11 @@ def muster_pdf(event: Event, printed_on: date | None = None, progress: Progress 
         if found.report is not None:
             printed_as_of = (as_of.get((sub.book, sub.book_version))
                              or site_data_text(found.book.name, sub.book_version, found.book.imported))
-            printed = PrintedList(found.book, found.roster, found.report, found.allies, printed_as_of,
-                                  found.kind.printing(found.roster))
+            # Each list's own header names the player the event knows (a file rarely names one: "Player -").
+            roster = found.roster if found.roster.player else dataclasses.replace(
+                found.roster, player=sub.player_name, team=found.roster.team or (sub.team.name if sub.team else ""))
+            printed = PrintedList(found.book, roster, found.report, found.allies, printed_as_of,
+                                  found.kind.printing(roster))
         lists.append(MusterList(sub.player_name, sub.team.name if sub.team else "",
                                 f"{sub.army_name or sub.book} {sub.book_version}", sub.total_points, sub.checksum,
                                 printed, found.error))

@@ -20,9 +20,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists.lists.library.catalogue import book_name, site_library, system_name
 from armylists.lists.library.data_as_of import newest_data_version, version_label
-from armylists.events.checking import EventSetupError, evaluate, next_status, ruleset_for
+from armylists.events.checking import EventSetupError, allowed_books, evaluate, next_status, ruleset_for, system_books
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
+from armylists.events.rule_words import Names, plural, rules_sentences
 from armylists.events.reporting import (
     STATUSES, SORTS, players_csv, shown_violations, status_counts, table, table_csv,
 )
@@ -128,6 +129,9 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "deadline_passed": deadline_passed(event),
         "submit_form": SubmitForm(request.user, event),
         "own_violations": shown_violations(event, own.report) if own is not None else [],
+        # The event's own rules as sentences (events/rule_words.py): players never read the YAML.
+        "rule_sentences": rules_sentences(event.rules_text, Names.of(system_books(event.system, allowed_books(event))))
+        if event.rules_text.strip() else [],
         "team_form": TeamForm(), "join_form": JoinTeamForm(event), **teams_context(event, request.user, organiser),
     }
     if organiser:
@@ -164,7 +168,8 @@ def event_submit(request: HttpRequest, pk: int) -> HttpResponse:
     except (SubmissionError, EventSetupError) as exc:
         messages.error(request, str(exc))
         return redirect("event-detail", event.pk)
-    verdict = "legal" if sub.valid else f"not legal ({sum(v['severity'] == 'error' for v in sub.report['violations'])} problems)"
+    verdict = "legal" if sub.valid else \
+        f"not legal ({plural(sum(v['severity'] == 'error' for v in sub.report['violations']), 'problem')})"
     messages.success(request, f"Submitted (checksum {sub.checksum}); it is {verdict} at this event.")
     return redirect("event-detail", event.pk)
 
