@@ -308,6 +308,26 @@ class SubmissionRevision(models.Model):
         ordering = ["-submitted_at", "-id"]
 
 
+class Notice(models.Model):
+    """What a player or an organiser is told of an event's submission (issue 42 item 3): a list returned
+    or approved, with the organiser's note, or a list resubmitted; shown on the user's lists until read,
+    and sent by mail as well (events/notices.py)."""
+
+    RETURNED, APPROVED, RESUBMITTED = "returned", "approved", "resubmitted"
+    KIND_CHOICES = [(RETURNED, "Returned"), (APPROVED, "Approved"), (RESUBMITTED, "Resubmitted")]
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=12, choices=KIND_CHOICES)
+    note = models.TextField(blank=True)  # the organiser's, as it was when the notice was made
+    created_at = models.DateTimeField(auto_now_add=True)
+    read = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "read"], name="notice_user_unread")]
+
+
 class EventJob(models.Model):
     """An organiser's bulk work on an event (checking every submission again, printing the muster PDF),
     run by the task worker, never inside a web request; the event page reads its progress from here.
