@@ -19,6 +19,7 @@ import math
 import re
 import zlib
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -26,7 +27,7 @@ from armylists.rules.reading.plain_data import UnstorableData, load_json
 
 from armylists.importers.nr_t9a.army import MAPPING
 from armylists.importers.nr_t9a.source import version_date
-from armylists.importers.nr_t9a.summary import Reading, read_list, readings_to_try
+from armylists.importers.nr_t9a.summary import MAX_MODELS, Reading, read_list, readings_to_try
 
 SYSTEM_ID = MAPPING["system"]
 LIMIT_STEP = 500  # an event's points limit: the smallest multiple of this at or above its largest list
@@ -51,8 +52,11 @@ class SummaryError(ValueError):
 def looks_like_summary(data: bytes) -> bool:
     """Whether `data` is a JSON object shaped as a summary: `units` a list and `army` (or New Recruit's
     `points_per_category`) beside it, and no `format` (our list document has one). Never raises: data
-    that is no JSON object is left to the other readers, whose messages say why."""
-    if len(data) > MAX_SUMMARY_BYTES or not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+    that is no JSON object is left to the other readers, whose messages say why. A summary over
+    MAX_SUMMARY_BYTES is still known by its shape, so parse_summary names its size limit (it was left to
+    Old World Builder's reader, which said it "is not an Old World Builder list"); the import's own file
+    limit bounds what is decoded here."""
+    if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
         return False
     if b'"units"' not in data:
         return False
@@ -105,12 +109,20 @@ def check_summary(found: Any, source: str) -> dict:
         if not isinstance(value, (str, int)) or isinstance(value, bool) or len(str(value)) > MAX_NAME:
             raise bad(key, f"must be text of at most {MAX_NAME} characters")
         summary[key] = str(value)
-    if "start" in summary and not DATE.fullmatch(summary["start"]):
-        raise bad("start", f"{summary['start']!r} is not a date YYYY-MM-DD")
+    if "start" in summary and not _is_date(summary["start"]):
+        raise bad("start", f"{summary['start'][:40]!r} is not a date YYYY-MM-DD")
     total = (found.get("points_per_category") or {}).get("Total") if isinstance(found.get("points_per_category"), dict) else None
     if total is not None:
         summary["total"] = _cost(total, "points_per_category.Total", bad)
     return summary
+
+
+def _is_date(text: str) -> bool:
+    """YYYY-MM-DD and a day of the calendar: `9999-99-99` has the shape and is no date."""
+    try:
+        return bool(DATE.fullmatch(text)) and date.fromisoformat(text) is not None
+    except ValueError:
+        return False
 
 
 def _text(value: Any, where: str, bad) -> str:
@@ -139,6 +151,12 @@ def _unit(unit: Any, where: str, bad) -> dict:
     read = {"name": _text(unit.get("name"), f"{where}.name", bad), "cost": _cost(unit.get("cost"), f"{where}.cost", bad)}
     if unit.get("category") is not None:
         read["category"] = _text(unit["category"], f"{where}.category", bad)
+    models = unit.get("models")
+    if models is not None:  # dropped unchecked before: 10^9, -5 and 2.5 were read as if absent
+        if type(models) is not int or not 0 <= models <= MAX_MODELS:
+            raise bad(f"{where}.models", f"{str(models)[:20]} is not a number of models (a whole number "
+                                         f"from 0 to {MAX_MODELS})")
+        read["models"] = models
     options = unit.get("options", [])
     if not isinstance(options, list):
         raise bad(f"{where}.options", "must be a list")
