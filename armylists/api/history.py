@@ -31,18 +31,31 @@ def _loaded(army_list: ArmyList) -> Loaded:
 class ListRevisionsView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **_errors(401, 403, 404, 406)},
-                   summary="Every saved revision of one of my lists, newest first",
-                   description="Each: `revision`, `saved_at`, `book_version`, `data_as_of` (the book and the game "
+    @extend_schema(parameters=[OpenApiParameter("before", int, description="Only revisions older than this one.")],
+                   responses={200: OpenApiTypes.OBJECT, **_errors(400, 401, 403, 404, 406)},
+                   summary="The saved revisions of one of my lists, newest first, 50 a page",
+                   description="The newest 50 (with `before`, the 50 before that revision); a `Link` header with "
+                               "rel=\"next\" names the next, older page while there is one. Each: `revision`, `saved_at`, `book_version`, `data_as_of` (the book and the game "
                                "data version it came from), `verdict` (`valid`, `total_points`, `errors`, `warnings`; "
                                "null when it cannot be checked) and `changes` (what changed since the one before, in a "
                                "player's words).")
     def get(self, request: Request, pk: int) -> Response:
         army_list = _owned(request, pk)
-        return _with_etag(Response([
+        query = RevisionsPage(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        page = history(army_list, query.validated_data.get("before"))
+        response = _with_etag(Response([
             {"revision": s.revision, "saved_at": s.saved_at.isoformat().replace("+00:00", "Z"),
              "book_version": s.book_version, "data_as_of": s.data_as_of, "verdict": s.verdict, "changes": s.changes}
-            for s in history(army_list)]), army_list)
+            for s in page.steps]), army_list)
+        if page.older is not None:  # the next (older) page, as RFC 8288 links it
+            response["Link"] = f'<{request.build_absolute_uri(request.path)}?before={page.older}>; rel="next"'
+        return response
+
+
+class RevisionsPage(serializers.Serializer):
+    before = serializers.IntegerField(min_value=1, max_value=MAX_REVISION, required=False,
+                                      help_text="Only revisions older than this one (the next page's link gives it).")
 
 
 class RevisionsQuery(serializers.Serializer):

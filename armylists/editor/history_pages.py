@@ -26,8 +26,13 @@ class UpgradeForm(forms.Form):
 @require_GET
 def list_history(request: HttpRequest, pk: int) -> HttpResponse:
     army_list = get_list_for_user(request, pk)
-    steps = history(army_list)
-    context = {"army_list": army_list, "steps": steps,
+    before = request.GET.get("before", "")
+    if before and not (before.isdigit() and len(before) <= 10):
+        messages.error(request, "Older revisions are asked for by a revision number.")
+        return render(request, "lists/history.html", {"army_list": army_list, "steps": []}, status=400)
+    page = history(army_list, int(before) if before else None)   # the newest 50, then older ones (issue 39)
+    steps = page.steps
+    context = {"army_list": army_list, "steps": steps, "older": page.older, "paged": bool(before),
                "compare_from": steps[1].revision if len(steps) > 1 else "", "compare_to": steps[0].revision if steps else ""}
     first, second = request.GET.get("from", ""), request.GET.get("to", "")
     status = 200

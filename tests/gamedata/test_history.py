@@ -49,7 +49,7 @@ def test_every_save_is_kept_and_said_in_the_players_words(two_versions, alice, c
     loaded, _ = save_edit(loaded, replace(loaded.roster, units=(RosterUnit(id="u1", entry=entry),)), 2)
     save_edit(loaded, replace(loaded.roster, units=(), name="Lads of Reikland"), 3)
     assert list(ListRevision.objects.filter(army_list=army_list).values_list("revision", flat=True)) == [4, 3, 2, 1]
-    assert [(s.revision, s.changes) for s in history(army_list)] == [
+    assert [(s.revision, s.changes) for s in history(army_list).steps] == [
         (4, ["Renamed to 'Lads of Reikland'.", f"Removed {name}."]),
         (3, [f"Added {name}."]),
         (2, ["Points limit 500 -> 600."]),
@@ -73,7 +73,7 @@ def test_the_upgrade_preview_then_accept_moves_the_list_and_its_history_says_so(
     assert response.status_code == 302 and response["Location"] == reverse("list-edit", args=[army_list.pk])
     army_list.refresh_from_db()
     assert (army_list.book_version, army_list.revision, army_list.document["book_version"]) == ("r11", 2, "r11")
-    assert history(army_list)[0].changes == ["Moved to Reiklanders (1a) r11 (was r10)."]
+    assert history(army_list).steps[0].changes == ["Moved to Reiklanders (1a) r11 (was r10)."]
     page = client.get(reverse("list-upgrade", args=[army_list.pk])).content.decode()
     assert "Reiklanders (1a) r11 is the version new lists get: nothing newer to move to." in page
 

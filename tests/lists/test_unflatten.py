@@ -239,7 +239,7 @@ def test_the_history_says_a_list_was_made_its_tree_not_that_its_units_were_remov
 
     saved = store_flattened(alice, OLD_LIST)
     convert_stored_lists(ArmyList)
-    assert [(s.revision, s.changes) for s in history(saved)] == [
+    assert [(s.revision, s.changes) for s in history(saved).steps] == [
         (2, ["Notes, player or team changed.", UNFLATTENED]),   # the label, kept in the notes
         (1, ["Started the list: Dwarven Holds 2024 r57, 2000 points."])]
     diff = compare_revisions(saved, 1, 2)

@@ -1,6 +1,6 @@
 """A list's history, two of its revisions compared, and moving a list to a newer version of its book.
 
-    history(army_list)              -> every saved revision, newest first: what changed, its verdict, its data
+    history(army_list[, before])    -> a page of saved revisions, newest first: what changed, its verdict, its data
     compare(checked(a), checked(b)) -> the diff of two documents in a player's words (also: two submissions)
     upgrade_target(loaded)          -> the book version new lists get, when it is not the list's
     preview(loaded, book)           -> the list at that version, checked, compared with the list as it is
@@ -163,26 +163,66 @@ def _checked_revision(army_list: ArmyList, row: ListRevision) -> Checked:
     return checked(row.document, f"list {army_list.pk} revision {row.revision}")
 
 
-def history(army_list: ArmyList) -> list[Step]:
-    """Every revision the list's history keeps, newest first, each said against the one before it, with its
-    verdict and the data it was checked with."""
-    steps, before, as_of = [], None, {}
-    for row in army_list.revisions.order_by("revision"):
-        found = _checked_revision(army_list, row)
-        if found.roster is None:
-            steps.append(Step(row.revision, row.saved_at, row.book_version, [found.problem]))
-            continue
-        roster = found.roster
-        key = (roster.system, roster.book, roster.book_version)
-        if key not in as_of:
-            as_of[key] = data_as_of(*key, imported=found.book.imported if found.book else True,
-                                    name=found.book.name if found.book else "")
-        steps.append(Step(row.revision, row.saved_at, row.book_version,
-                          _changes(before.roster if before else None, roster, before.book if before else None,
-                                   found.book), verdict(found), as_of[key],
-                          found.book.system.budget_unit if found.book else "pts"))
-        before = found
-    return steps[::-1]
+PAGE = 50  # revisions a page of history shows: the newest, then older ones page by page (issue 39 item 4)
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of a list's history, newest first; `older` is the revision to ask for the next page before
+    (`history(army_list, before=older)`), None when nothing older is kept."""
+    steps: list[Step]
+    older: int | None
+
+
+def history(army_list: ArmyList, before: int | None = None, limit: int = PAGE) -> Page:
+    """The newest `limit` revisions the list's history keeps (those older than `before` when given), each
+    said against the one before it, with its verdict and the data it was checked with.
+
+    What a revision says (its verdict, its changes) is worked out once, the first time it is shown, and
+    stored with it (ListRevision.summary): a revision never changes, so a page of a long history reads
+    fifty summaries, it does not check fifty documents again."""
+    rows = army_list.revisions.order_by("-revision")
+    if before is not None:
+        rows = rows.filter(revision__lt=before)
+    # The document only where the summary is still to be made (and of the one before such a revision).
+    found = list(rows.defer("document")[:limit + 1])
+    shown, older = found[:limit], (found[limit - 1].revision if len(found) > limit else None)
+    as_of: dict[tuple, dict] = {}
+    steps = []
+    for row in shown:
+        summary = row.summary if row.summary is not None else _summarise(army_list, row)
+        key = tuple(summary["key"]) if summary.get("key") else None
+        if key is not None and key not in as_of:
+            as_of[key] = data_as_of(*key, imported=summary["imported"], name=summary["name"])
+        steps.append(Step(row.revision, row.saved_at, row.book_version, summary["changes"], summary["verdict"],
+                          as_of.get(key), summary["budget_unit"]))
+    return Page(steps, older)
+
+
+def _summarise(army_list: ArmyList, row: ListRevision) -> dict:
+    """The revision's verdict and changes against the readable revision before it; stored when the books
+    both are checked with are on the site (a book not loaded now may be later: that is said, not kept)."""
+    found = _checked_revision(army_list, ListRevision.objects.get(pk=row.pk))
+    if found.roster is None:
+        summary = {"changes": [found.problem], "verdict": None, "key": None, "imported": True, "name": "",
+                   "budget_unit": "pts"}
+        ListRevision.objects.filter(pk=row.pk).update(summary=summary)
+        return summary
+    before = None
+    for earlier in army_list.revisions.filter(revision__lt=row.revision).order_by("-revision").iterator(chunk_size=1):
+        before = _checked_revision(army_list, earlier)
+        if before.roster is not None:
+            break
+        before = None
+    roster = found.roster
+    summary = {"changes": _changes(before.roster if before else None, roster, before.book if before else None,
+                                   found.book),
+               "verdict": verdict(found), "key": [roster.system, roster.book, roster.book_version],
+               "imported": found.book.imported if found.book else True, "name": found.book.name if found.book else "",
+               "budget_unit": found.book.system.budget_unit if found.book else "pts"}
+    if found.report is not None and (before is None or before.book is not None):
+        ListRevision.objects.filter(pk=row.pk).update(summary=summary)
+    return summary
 
 
 def compare_revisions(army_list: ArmyList, first: int, second: int) -> dict | None:
