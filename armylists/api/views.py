@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,7 +25,9 @@ from armylists.exports import ListTextError, parse_list_text
 from armylists.exports import registry
 from armylists.models import MAX_REVISION, ArmyList
 from armylists.rules import Book, ListDocumentError, Roster
+from armylists.rules.errors import format_path
 from armylists.rules.reading.archives import unpack_budget
+from armylists.rules.reading.plain_data import UnstorableData, check_plain
 from armylists.rules.reading.roster import parse_roster
 from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data
 
@@ -37,7 +39,7 @@ from armylists.api.serializers import (
     ReportSerializer, SystemSerializer,
 )
 
-ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 405, 406, 415, 429)}
+ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 405, 406, 409, 415, 429)}
 
 
 def _errors(*codes: int) -> dict:
@@ -108,11 +110,27 @@ class BookDetailView(APIView):
 
 # --- lists ------------------------------------------------------------------------------------
 
-def _owned(request: Request, pk: int) -> ArmyList:
-    """The user's own list; anybody else's is 'not found', so its existence is not revealed."""
+class UnreadableList(APIException):
+    """A stored list whose document cannot be read back (a row corrupted outside the site: NUL or a lone
+    surrogate, which every door refuses): 409, as the pages answer (editor/views.unavailable); it was a 500
+    (a lone surrogate cannot be written as UTF-8) or a 400 blaming a request that was fine."""
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "unreadable_list"
+
+
+def _owned(request: Request, pk: int, *, readable: bool = True) -> ArmyList:
+    """The user's own list; anybody else's is 'not found', so its existence is not revealed. `readable`:
+    its stored document must read back (UnreadableList otherwise); replacing or deleting it need not."""
     found = ArmyList.objects.filter(pk=pk, owner=request.user).first()
     if found is None:
         raise NotFound("No such list.")
+    if readable:
+        try:
+            check_plain(found.document)
+        except UnstorableData as exc:
+            where = format_path(exc.path)
+            raise UnreadableList(f"List {pk} as stored cannot be read (document.{where}: {exc.reason}); replace its "
+                                 "document (PUT) or delete it.") from None
     return found
 
 
@@ -160,7 +178,7 @@ class ListItemView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_scope = {"PUT": "write", "DELETE": "write"}
 
-    @extend_schema(responses={200: ArmyListSerializer, **_errors(401, 403, 404, 406)}, summary="One of my lists")
+    @extend_schema(responses={200: ArmyListSerializer, **_errors(401, 403, 404, 406, 409)}, summary="One of my lists")
     def get(self, request: Request, pk: int) -> Response:
         army_list = _owned(request, pk)
         return _with_etag(Response(ArmyListSerializer(army_list).data), army_list)
@@ -172,7 +190,7 @@ class ListItemView(APIView):
                    summary="Replace a list's document",
                    description="Refused with 412 if the list changed since the revision you read; nothing is saved.")
     def put(self, request: Request, pk: int) -> Response:
-        army_list = _owned(request, pk)
+        army_list = _owned(request, pk, readable=False)  # a new document is how a corrupt row is mended
         write = ListWriteSerializer(data=request.data)
         write.is_valid(raise_exception=True)
         expected = _expected_revision(request, write.validated_data.get("revision"))
@@ -186,7 +204,7 @@ class ListItemView(APIView):
     @extend_schema(responses={204: None, 412: OpenApiResponse(ErrorSerializer), **_errors(401, 403, 404, 406, 429)},
                    summary="Delete a list")
     def delete(self, request: Request, pk: int) -> Response:
-        army_list = _owned(request, pk)
+        army_list = _owned(request, pk, readable=False)
         header = request.headers.get("If-Match")
         if header and _expected_revision(request, None) != army_list.revision:
             raise StaleRevision("The list changed since you read it; nothing was deleted.")
@@ -198,7 +216,7 @@ class ListReportView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_scope = "validate"  # it validates the list, as POST /validate/ does
 
-    @extend_schema(responses={200: ReportSerializer, **_errors(401, 403, 404, 406, 429)},
+    @extend_schema(responses={200: ReportSerializer, **_errors(401, 403, 404, 406, 409, 429)},
                    summary="A list's Report (the same the editor shows)")
     def get(self, request: Request, pk: int) -> Response:
         army_list = _owned(request, pk)
@@ -224,7 +242,7 @@ class ListExportView(APIView):
                    responses={(200, "application/json"): OpenApiTypes.OBJECT,
                               (200, "text/plain"): OpenApiTypes.STR,
                               (200, "application/pdf"): OpenApiTypes.BINARY,
-                              **_errors(400, 401, 403, 404, 406, 429)},
+                              **_errors(400, 401, 403, 404, 406, 409, 429)},
                    summary="Export a list: its JSON document, tournament text or the printed PDF roster")
     def get(self, request: Request, pk: int) -> HttpResponse:
         army_list = _owned(request, pk)
