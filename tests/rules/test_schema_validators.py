@@ -16,7 +16,7 @@ from armylists.rules import RulesDataError
 from armylists.rules.reading.data_files import _fast_validators, _validators, check_params, check_schema
 
 ROOT = Path(__file__).resolve().parents[2]
-KIND_BY_FOLDER = {"books": "book", "items": "item"}
+KIND_BY_FOLDER = {"books": "book", "items": "item", "campaign": "campaign"}  # campaign: Mordheim's campaign tables
 RULES_FILES = sorted((ROOT / "rules_data").glob("*/*.yaml")) + sorted((ROOT / "rules_data").glob("*/*/*.yaml")) \
     + sorted((ROOT / "tests" / "fixtures" / "rules").glob("*/*/*.yaml"))
 EVENT_RULES = """
