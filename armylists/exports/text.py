@@ -35,6 +35,8 @@ from armylists.rules import Book, Report, Roster, RosterUnit
 from armylists.rules.native.book import Entry, Item
 from armylists.rules.report import ERROR
 
+from armylists.exports.text_tree import printing_of, tree_lines
+
 ItemRef = Union[Item, str]  # an id the book does not know stays a string, so an illegal list still prints
 UNKNOWN = re.compile(r"^\?(entry|option|mount|item|path|composition|mode):(\S+)$")
 COMMAND_NAMES = {"champion": "Champion", "musician": "Musician", "standard": "Standard Bearer"}
@@ -179,12 +181,19 @@ def export_text(book: Book, roster: Roster, report: Report, allies: Book | None 
     held = {u.id for u in roster.units}
     loose = [u for u in report.units if u.id not in held]
     if loose:
+        # its words are what it holds (text_tree.py), read back by the same module
+        printing = printing_of(roster)
+        said = tree_lines(printing, report) if printing is not None else {}
+
+        def line(u) -> str:
+            return f"{u.points} - {_one_line(said.get(u.id, u.name))}"
         for cat in report.categories:
-            lines += ["", f"== {cat.name}: {cat.points} {budget} ({cat.percent:.1f}%) =="]
-            lines += [f"{u.points} - {_one_line(u.name)}" for u in loose if u.category == cat.id]
+            units = [line(u) for u in loose if u.category == cat.id]
+            if units:
+                lines += ["", f"== {cat.name}: {cat.points} {budget} ({cat.percent:.1f}%) =="] + units
         others = [u for u in loose if u.category not in {c.id for c in report.categories}]
         if others:
-            lines += ["", "== Other =="] + [f"{u.points} - {_one_line(u.name)}" for u in others]
+            lines += ["", "== Other =="] + [line(u) for u in others]
     for cat in report.categories:
         units = [u for u in roster.units if u.id in points and points[u.id].category == cat.id]
         if not units:

@@ -15,6 +15,7 @@ from armylists.exports.text import (
     BSB, COMMAND_NAMES, EXPERIENCE, GENERAL, MODEL, NO_OPTIONS, OPEN_WAR, UNKNOWN, VETERAN_STANDARD, WIZARD,
     allies_heading, path_names,
 )
+from armylists.exports.text_tree import read_tree_units, reads_trees
 
 
 class ListTextError(ListDocumentError):
@@ -71,6 +72,9 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
     if not found:
         raise ListTextError(source, number, f"the points limit \"{limit}\" is not a number of points")
     doc["points_limit"] = int(found.group(1))
+    if reads_trees(book):  # a roster tree's units are its data's selections, by name (text_tree.py)
+        return read_tree_units(book, doc, _unit_lines(lines, body_start, source), split_outside_brackets,
+                               lambda line, reason: ListTextError(source, line, reason))
     allies, allied_heading = None, None
     if "Allies" in fields:
         allies, doc["allies"] = _read_allies(fields["Allies"], book, list(books), lookup, source)
@@ -106,6 +110,22 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
         if len(exc.path) >= 2 and exc.path[0] == "units" and isinstance(exc.path[1], int):
             raise ListTextError(source, unit_lines[exc.path[1]], f"{format_path(exc.path[2:])}: {exc.reason}") from None
         raise
+
+
+def _unit_lines(lines: list[str], start: int, source: str) -> list[tuple[int, str]]:
+    """(line number, what follows `<points> - `) of every unit line up to the total; headings are passed over."""
+    found_lines = []
+    for number, line in enumerate(lines[start:], start=start + 1):
+        line = line.strip()
+        if not line or line.startswith("=="):
+            continue
+        if line.startswith("Total:"):
+            break
+        found = UNIT_LINE.match(line)
+        if not found:
+            raise ListTextError(source, number, f"expected a unit as \"<points> - <unit>, <options>...\", not \"{line}\"")
+        found_lines.append((number, found.group(2)))
+    return found_lines
 
 
 def _read_header(lines: list[str], source: str) -> tuple[dict[str, tuple[int, str]], int]:

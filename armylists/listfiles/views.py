@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from armylists.lists.kinds import kind_of
 from armylists.lists.library.catalogue import validate_roster
 from armylists.listfiles.forms import ImportListForm
 from armylists.listfiles.importing import ImportProblem, format_names, import_list
@@ -35,8 +36,10 @@ def import_list_view(request: HttpRequest) -> HttpResponse:
                 army_list = ArmyList(owner=request.user)
                 army_list.set_document(roster, validate_roster(book, roster))
                 army_list.save()
-                messages.info(request, f"Imported “{army_list.name}” ({how}): {len(roster.units)} "
-                                       f"unit{'' if len(roster.units) == 1 else 's'}, {book.name}, limit "
+                # the list's kind counts its units: a roster tree's are its forces' root selections
+                units = kind_of(roster).unit_count(roster)
+                messages.info(request, f"Imported “{army_list.name}” ({how}): {units} "
+                                       f"unit{'' if units == 1 else 's'}, {book.name}, limit "
                                        f"{roster.points_limit} {book.system.budget_unit}.")
                 for notice in notices:  # figures the other tool wrote that are not ours: worth a look
                     messages.warning(request, notice)
