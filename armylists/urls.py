@@ -68,6 +68,7 @@ urlpatterns = [
     path("events/<int:pk>/teams/<int:tid>/remove/", event_teams.team_remove, name="event-team-remove"),
     path("events/<int:pk>/submissions/<int:sid>/", events.submission_detail, name="submission-detail"),
     path("events/<int:pk>/submissions/<int:sid>/review/", events.submission_review, name="submission-review"),
+    path("events/notices/<int:nid>/read/", events.notice_read, name="notice-read"),
     path("events/<int:pk>/submissions/<int:sid>/download/<str:fmt>/", events.submission_download,
          name="submission-download"),
     # Game data kept current from where it is published (staff only; issue 24)

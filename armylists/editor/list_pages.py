@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armylists.lists.saved import edits
 from armylists.lists.saved.access import get_list_for_user, get_shared_list
-from armylists.lists.library.catalogue import book_name, disk_library, get_book, listed_books, validate_roster
+from armylists.lists.library.catalogue import listed_books, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.exports.registry import Listed, download_links, export, file_stem, find, stored_document_json
 from armylists.editor.forms import NewListForm, RenameForm, ShareForm
@@ -26,6 +26,8 @@ from armylists.lists.kinds import kind_for_book
 from armylists.lists.saved.stored import Loaded, Unavailable, load
 from armylists.editor.kind_pages import pages_for
 from armylists.editor.report_panel import report_panel
+from armylists.editor import my_lists as my_lists_rows
+from armylists.events.notices import notice_text, unread
 
 def _books() -> list[Book]:
     return sorted(listed_books(), key=lambda b: (b.system.name, b.name, b.version))
@@ -36,19 +38,15 @@ def _books() -> list[Book]:
 @login_required
 @require_GET
 def my_lists(request: HttpRequest) -> HttpResponse:
-    library = disk_library()  # one query for all the lists: an imported book's system comes with its book
-    rows = []
-    for army_list in ArmyList.objects.filter(owner=request.user).order_by("-updated", "-id"):
-        book = get_book(army_list.system, army_list.book, army_list.book_version)
-        system = library.systems.get(army_list.system) or (book.system if book else None)
-        rows.append({
-            "list": army_list,
-            "system": system.name if system else army_list.system,
-            "book": f"{book.name if book else book_name(army_list.system, army_list.book)} {army_list.book_version}",
-            "unit": system.budget_unit if system else "pts",
-            "shared": bool(army_list.share_token),
-        })
-    return render(request, "lists/my_lists.html", {"rows": rows})
+    """The user's lists, searched (`q`) and sorted (`sort`) by the query string (editor/my_lists.py), and
+    the notices of their events' submissions (events/notices.py)."""
+    q, sort = request.GET.get("q", "")[:200], request.GET.get("sort", my_lists_rows.DEFAULT_SORT)
+    lists = ArmyList.objects.filter(owner=request.user)
+    found = my_lists_rows.rows(lists, q, sort)
+    return render(request, "lists/my_lists.html", {
+        "rows": found, "q": q, "sort": sort, "sort_links": my_lists_rows.sort_links(q, sort),
+        "any_lists": bool(found) or lists.exists(), "notices": [(n, notice_text(n)) for n in unread(request.user)],
+    })
 
 
 @login_required

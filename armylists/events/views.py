@@ -23,6 +23,7 @@ from armylists.lists.library.data_as_of import newest_data_version, version_labe
 from armylists.events.checking import EventSetupError, allowed_books, evaluate, next_status, ruleset_for, system_books
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
 from armylists.events.jobs import jobs_context, start_job
+from armylists.events.notices import dismiss, tell_organiser, tell_player
 from armylists.events.rule_words import Names, plural, rules_sentences
 from armylists.events.reporting import (
     STATUSES, SORTS, players_csv, shown_violations, status_counts, table, table_csv,
@@ -163,11 +164,14 @@ def event_submit(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Choose one of your lists for this game system.")
         return redirect("event-detail", event.pk)
+    again = event.submissions.filter(player=request.user).exists()
     try:
         sub = submit_list(event, request.user, form.cleaned_data["army_list"])
     except (SubmissionError, EventSetupError) as exc:
         messages.error(request, str(exc))
         return redirect("event-detail", event.pk)
+    if again:  # the organiser hears of a list handed in again (a returned one, mostly)
+        tell_organiser(sub, request.build_absolute_uri(reverse("submission-detail", args=[event.pk, sub.pk])))
     verdict = "legal" if sub.valid else \
         f"not legal ({plural(sum(v['severity'] == 'error' for v in sub.report['violations']), 'problem')})"
     messages.success(request, f"Submitted (checksum {sub.checksum}); it is {verdict} at this event.")
@@ -350,7 +354,17 @@ def submission_review(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
         sub.status, sub.note = Submission.RETURNED, form.cleaned_data["note"].strip()
         messages.success(request, f"{sub.player_name}'s list is returned with your note.")
     sub.save(update_fields=["status", "note"])
+    tell_player(sub, request.build_absolute_uri(reverse("event-detail", args=[event.pk])))
     return redirect("event-detail", event.pk)
+
+
+@login_required
+@require_POST
+def notice_read(request: HttpRequest, nid: int) -> HttpResponse:
+    """A notice dismissed from the user's lists; somebody else's is "not found"."""
+    if not dismiss(request.user, nid):
+        raise Http404("No such notice.")
+    return redirect("my-lists")
 
 
 @login_required

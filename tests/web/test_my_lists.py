@@ -30,7 +30,7 @@ class TestMyLists:
         assert content.count("badge-ok") == 1 and content.count("badge-error") == 1
 
     def test_it_costs_one_query_for_all_the_lists(self, client_alice, alice_list, empty_list, django_assert_num_queries):
-        with django_assert_num_queries(3):  # the session, the user, the lists
+        with django_assert_num_queries(4):  # the session, the user, the lists, the unread notices (issue 42)
             client_alice.get(reverse("my-lists"))
 
     def test_with_no_lists_it_invites_to_start_one(self, client_alice):
