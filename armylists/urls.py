@@ -39,6 +39,7 @@ urlpatterns = [
     path("lists/<int:pk>/download/<str:fmt>/", lists.download, name="list-download"),
     path("s/<str:token>/", lists.shared_detail, name="shared-list"),
     path("s/<str:token>/download/<str:fmt>/", lists.shared_download, name="shared-download"),
+    path("s/<str:token>/copy/", lists.copy_shared, name="shared-copy"),
     # The editor and its edits
     path("lists/<int:pk>/edit/", editor.editor, name="list-edit"),
     path("lists/<int:pk>/settings/", editor.edit_settings, name="list-settings"),

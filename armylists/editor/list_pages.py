@@ -129,7 +129,7 @@ def shared_detail(request: HttpRequest, token: str) -> HttpResponse:
     except Unavailable as exc:
         return unavailable(request, army_list, str(exc))
     context = _read_only_context(request, loaded, reverse("shared-download", args=[token, "x"])[:-2])
-    context.update(can_edit=False, shared=True)
+    context.update(can_edit=False, shared=True, share_token=token)
     response = render(request, "lists/list_detail.html", context)
     response["X-Robots-Tag"] = "noindex"  # unlisted: not for search engines
     response["Referrer-Policy"] = "no-referrer"  # the token is the secret; links out must not carry it
@@ -189,15 +189,32 @@ def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
         loaded = load(army_list)
     except Unavailable as exc:
         return unavailable(request, army_list, str(exc))
-    name = f"{army_list.name} (copy)"[:edits.MAX_NAME]
-    roster = edits.rename(loaded.roster, name)
+    copy = _copy_for(request.user, loaded, edits.rename(loaded.roster, f"{army_list.name} (copy)"[:edits.MAX_NAME]))
+    return redirect(f"{reverse('my-lists')}#list-{copy.pk}")
+
+
+def _copy_for(user, loaded: Loaded, roster) -> ArmyList:
     try:   # a flattened list of an imported book is copied as its tree (one it has no place for stays as is)
         roster = kind_for_book(loaded.book).take(loaded.book, roster)
     except ListDocumentError:
         pass
-    copy = ArmyList(owner=request.user)
+    copy = ArmyList(owner=user)
     copy.set_document(roster, validate_roster(loaded.book, roster))
     copy.save()
+    return copy
+
+
+@login_required
+@require_POST
+def copy_shared(request: HttpRequest, token: str) -> HttpResponse:
+    """A list shared with the user, copied to their own lists (issue 42 item 4): the copy is theirs to
+    edit, under the list's name, without the sharer's player and team; the shared list stays as it is."""
+    army_list = get_shared_list(token)
+    try:
+        loaded = load(army_list)
+    except Unavailable as exc:
+        return unavailable(request, army_list, str(exc))
+    copy = _copy_for(request.user, loaded, edits.set_player(loaded.roster, "", ""))
     return redirect(f"{reverse('my-lists')}#list-{copy.pk}")
 
 
