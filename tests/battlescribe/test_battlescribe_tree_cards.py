@@ -46,7 +46,7 @@ def test_a_kings_card_shows_the_datas_groups_radio_choices_and_real_maxima(dwarv
     assert chosen.status_code == 200
     dwarves.refresh_from_db()
     assert [s["entry"] for s in dwarves.document["forces"][0]["selections"][0]["selections"]] == [
-        "8f27-7811-b46f-a278::f49b-1010-24f1-f23b", GREAT_WEAPON]
+        "8f27-7811-b46f-a278::f49b-1010-24f1-f23b", "8b2a-88ab-99be-3be9::d664-b973-594c-5971", GREAT_WEAPON]
     assert dwarves.total_points == 225   # 215 with a Hand Weapon (free); the Great Weapon is +10 pts
 
 

@@ -35,7 +35,7 @@ from armylists.rules.native.army import Army
 from armylists.rules.report import Violation
 from armylists.rules.bridges.tree_army import tree_army
 from armylists.rules.battlescribe.document import document_tree, primary_cost_type, tree_report, tree_roster
-from armylists.lists.trees.tree_offers import unit_offers  # noqa: F401 (the lists' API)
+from armylists.lists.trees.tree_offers import complete_as_added, unit_offers  # noqa: F401 (unit_offers: the lists' API)
 from armylists.lists.trees.unflatten import tree_of
 from armylists.rules.battlescribe.tree import Force, Selection
 
@@ -298,6 +298,8 @@ def add_root_selection(roster: Roster, wanted: str, force_id: str | None = None,
     selection = select(tree, force, option.entry_id)
     if size is not None:
         _set_size(tree, selection, size)
+    mapping = _mapping(tree.game)   # issue 40 item 2: a compulsory choice picked, the first character the General
+    complete_as_added(tree, selection, mapping.general if mapping is not None else frozenset())
     return with_tree(roster, tree), selection.uid
 
 

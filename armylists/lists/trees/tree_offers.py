@@ -108,6 +108,62 @@ def _group(tree: TreeRoster, ctx: Context, step, cache: dict, cost_types: set[st
     return cache[step.group_id]
 
 
+# --- a unit as a player expects it added ----------------------------------------------------------
+
+def needs_a_pick(group: dict) -> bool:
+    """A group that must have exactly one and whose data names no default: BattleScribe adds the unit with
+    nothing in it (a Grey Seer's Lores of Magic), so the site picks for the player and the card says so."""
+    return (group["min"], group["max"]) == (1, 1) and not group["default"] and not group["unavailable"]
+
+
+def complete_as_added(tree: TreeRoster, selection: Selection, general: frozenset[str] = frozenset()) -> list[str]:
+    """What BattleScribe's add leaves undone, done as our books' editor adds a unit: in every group of the unit
+    (and of what it selects) that must hold one and holds none, its first free or cheapest choice that is
+    available; then, where no selection of the roster is named as the data names its General (`general`, our
+    system's mapping: rules_data/battlescribe_systems.yaml) and the unit offers one, that option. Returns the
+    names of what was picked, in order."""
+    picked: list[str] = []
+    for _round in range(20):   # a pick may bring groups of its own; the data's nesting is far shallower
+        pick = _first_unfilled(tree, selection)
+        if pick is None:
+            break
+        parent, option = pick
+        select(tree, parent, option["entry"])
+        picked.append(option["name"])
+    if general and not any(_named(s) & general for s in tree.all_selections()):
+        for offer in unit_offers(tree, selection):
+            if not offer["taken"] and not offer["unavailable"] and offer["max"] != 0 and offer["name"] in general:
+                select(tree, tree.by_uid[offer["parent"]], offer["entry"])   # in the unit or its model (Old World)
+                picked.append(offer["name"])
+                break
+    return picked
+
+
+def _named(selection: Selection) -> set[str]:
+    option = selection.option
+    return {n for n in (option.entry.get("name"), (option.link or {}).get("name"), selection.state.name) if n}
+
+
+def _first_unfilled(tree: TreeRoster, selection: Selection) -> tuple[Selection, dict] | None:
+    """The first group below `selection` that must hold at least one and holds none, with its cheapest
+    available option (the first of those at the lowest cost)."""
+    offers = unit_offers(tree, selection)
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for offer in offers:
+        if offer["groups"]:
+            groups.setdefault((offer["parent"], offer["groups"][-1]["id"]), []).append(offer)
+    for (parent_uid, _group_id), members in groups.items():
+        group = members[0]["groups"][-1]
+        if group["min"] < 1 or group["unavailable"] or any(o["taken"] for o in members):
+            continue
+        free = [o for o in members if not o["unavailable"] and o["max"] != 0]
+        default = [o for o in free if group["default"] and o["entry"].split("::")[-1] == group["default"]]
+        if free:
+            parent = tree.by_uid[parent_uid]
+            return parent, (default or [min(free, key=lambda o: o["cost"])])[0]   # min keeps the first of equal costs
+    return None
+
+
 # --- the "Add a unit" catalogue: each root entry as added ------------------------------------------
 
 _AS_ADDED: WeakKeyDictionary = WeakKeyDictionary()
@@ -136,6 +192,7 @@ def _as_added(game: GameData, force_entry: str, catalogue: str) -> dict[str, tup
         roster = TreeRoster(game)
         try:
             selection = select(roster, add_force(roster, force_entry, catalogue), option.entry_id)
+            complete_as_added(roster, selection)
         except (RosterError, Unsupported, ValueError):
             continue   # not selectable on its own: the catalogue lists it without a price
         out[option.entry_id] = (sum(s.state.costs.get(cost_type, 0) for s in selection.walk()),

@@ -21,7 +21,7 @@ from armylists.rules.battlescribe.plans import container_limits
 from armylists.rules.battlescribe.queries import (COUNTS, CategoryScope, Context, Match, Unsupported, count, force_of,
                                                   forces_in, has_id, ids_of, root_selection, selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
-from armylists.rules.battlescribe.words import (hidden_words, limit_words, over_limit_words, reasons,
+from armylists.rules.battlescribe.words import (hidden_words, limit_words, needs_words, over_limit_words, reasons,
                                                    repeat_reasons, unknown_cost_type_words)
 
 __all__ = ["Error", "Validator"]
@@ -418,6 +418,8 @@ class Validator(CategoryLimits):
             ctx, sources, _container = self._scene
             why = reasons(self.game, ctx, sources, {constraint.get("id")})
             per = repeat_reasons(self.game, ctx, sources, {constraint.get("id")})
+        if self._scene is not None and not why and constraint.get("type") == "max":   # issue 40 item 3: what lifts it
+            per += needs_words(self.game, self._scene[0], self._scene[1], {constraint.get("id")})
         share = None
         if constraint.get("percent") and self._share is not None:
             amount, total, of_what = self._share

@@ -140,3 +140,71 @@ def unknown_cost_type_words(type_id: str, limit: float, known: list[str]) -> str
     a cost type the book's data does not have (its costs: pts)."."""
     costs = f" (its costs: {', '.join(known)})" if known else ""
     return f"The list's limit of {shown(limit)} is in {type_id!r}, a cost type the book's data does not have{costs}."
+
+
+# --- what would lift a limit (issue 40 item 3) ---------------------------------------------------------
+
+def needs_words(game, ctx: Context, sources: tuple[dict, ...], fields: set[str]) -> list[str]:
+    """What would raise a maximum that holds an entry back, as a player reads it: the modifiers of `fields`
+    that would increase it but do not apply here, each said by what it waits for ("needs a Plague Priest in
+    the army", "only for a Runic Smith"), each once, in the data's order. Nothing for a modifier that
+    applies or lowers the limit."""
+    out: list[str] = []
+    for source in sources:
+        for modifier, gates, repeat_lists in gated(source):
+            if modifier.get("field") not in fields or modifier.get("type") not in ("increment", "set"):
+                continue
+            if modifier.get("type") == "set" and float(modifier.get("value", 0) or 0) <= 0:
+                continue
+            try:
+                holds = all(group_holds(g, ctx) for g in gates)
+                counted = [r for rs in repeat_lists for r in rs if repeat_times(r, ctx) > 0]
+            except Unsupported:
+                continue
+            repeats = [r for rs in repeat_lists for r in rs]
+            if holds and (counted or not repeats):
+                continue   # it applies: not what holds the entry back
+            said = [] if holds else [w for g in gates for w in [_awaited(game, g)] if w]
+            said += [_per_repeat(game, r) for r in repeats if not counted]
+            for words in said:
+                if words and words not in out:
+                    out.append(words)
+    return out
+
+
+def _where(game, scope: str) -> str:
+    return {"force": "the army", "roster": "the army", "parent": "the unit", "self": "the unit"}.get(
+        scope, game.name_of(scope) if scope not in ("", "ancestor", "primary-catalogue") else "the army")
+
+
+def _awaited(game, group: dict) -> str:
+    """A condition group that does not hold, as what it waits for; "or" groups joined with "or"."""
+    parts = [w for w in (_awaited_one(game, c) for c in group.get("conditions", [])) if w]
+    parts += [w for w in (_awaited(game, g) for g in group.get("groups", [])) if w]
+    return (" or " if group.get("type", "and") == "or" else " and ").join(dict.fromkeys(parts))
+
+
+def _awaited_one(game, condition: dict) -> str:
+    kind, value = condition.get("type"), float(condition.get("value", 0) or 0)
+    child = condition.get("child")
+    if child in ("", "any", None) or (condition.get("field") or "selections") != "selections":
+        return ""
+    name = game.name_of(child)
+    if kind == "instanceOf":
+        return f"only for a {name}"
+    if kind == "notInstanceOf":
+        return f"not for a {name}"
+    if (kind, value) in (("equalTo", 0), ("lessThan", 1), ("atMost", 0)):
+        return f"not with a {name} in {_where(game, condition.get('scope', ''))}"
+    if kind in ("atLeast", "greaterThan", "equalTo"):
+        many = value + (1 if kind == "greaterThan" else 0)
+        return f"needs {'a' if many == 1 else shown(many)} {name} in {_where(game, condition.get('scope', ''))}"
+    return ""
+
+
+def _per_repeat(game, repeat: dict) -> str:
+    child = repeat.get("child")
+    if child in ("", "any", None) or (repeat.get("field") or "selections") != "selections":
+        return ""
+    every = float(repeat.get("value", 1) or 1)
+    return f"needs {'a' if every == 1 else shown(every)} {game.name_of(child)} in {_where(game, repeat.get('scope', ''))}"
