@@ -6,7 +6,8 @@ import re
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from armylists.lists.library.catalogue import get_book, listed_books, site_library
+from armylists.lists.library.catalogue import get_book
+from armylists.lists.library.listings import book_groups
 from armylists.lists.offers.entries import cost_as_added
 from armylists.lists.kinds import kind_for_book
 from armylists.rules import Book
@@ -16,13 +17,14 @@ from armylists.editor.unit_cards import cost_text
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    library = site_library()
-    every_book = listed_books()
-    systems = []
-    for system in library.systems.values():
-        books = sorted((b for b in every_book if b.system.id == system.id), key=lambda b: b.name)
-        systems.append({"system": system, "books": books})
-    return render(request, "armylists/home.html", {"systems": systems})
+    """Every book by game, filtered by `q` (a GET form; htmx swaps only the books as one types): names and
+    versions from the rows' columns, no book built (lists/library/listings.py)."""
+    q = request.GET.get("q", "")[:100]
+    games = book_groups(q)
+    context = {"games": games, "q": q, "shown": sum(g.count for g in games)}
+    if request.headers.get("HX-Request"):
+        return render(request, "armylists/home_books.html", context)
+    return render(request, "armylists/home.html", context)
 
 
 def book_detail(request: HttpRequest, system: str, book: str, version: str) -> HttpResponse:

@@ -140,16 +140,23 @@ def mapped_systems() -> dict[str, tuple[str, str]]:
     source with `maps_to` whose versions stored books under a system other than that one (BattleScribe
     data's `bs-mordheim` -> `mordheim`). Such books stay in their own system (their rules are the data's
     own); this says which of ours they play, for the site's names and for system-wide rules of ours."""
-    from armylists.models import GameDataVersion
+    from django.db.models import F
+
+    from armylists.models import GameDataBook, GameDataSource
 
     found: dict[str, tuple[str, str]] = {}
     try:
-        versions = (GameDataVersion.objects.filter(status=GameDataVersion.OK).exclude(source__maps_to="")
-                    .select_related("source").order_by("imported_at", "id"))
-        for version in versions:
-            for b in version.books:
-                if b["system"] != version.source.maps_to:
-                    found.setdefault(b["system"], (version.source.maps_to, str(version.source)))
+        # The versions' books as rows (GameDataBook), not every version's JSON read (issue 39).
+        rows = (GameDataBook.objects.filter(data_version__status="ok").exclude(data_version__source__maps_to="")
+                .exclude(system=F("data_version__source__maps_to"))
+                .order_by("data_version__imported_at", "data_version_id")
+                .values_list("system", "data_version__source_id").distinct())
+        sources = {}
+        for system, source_id in rows:
+            if system not in found:
+                if source_id not in sources:
+                    sources[source_id] = GameDataSource.objects.get(pk=source_id)
+                found[system] = (sources[source_id].maps_to, str(sources[source_id]))
     except DatabaseError:
         return {}
     return found
