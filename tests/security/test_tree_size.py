@@ -44,3 +44,40 @@ def test_every_door_refuses_a_tree_over_the_limits(client, api_alice, document):
     imported = api_alice.post("/api/v1/lists/import/", document, format="json")
     assert imported.status_code == 400 and "a list may" in imported.content.decode()
     assert ArmyList.objects.count() == 0
+
+
+def nested(levels: int, child_forces: int = 0) -> dict:
+    """One unit whose selections nest `levels` deep (the root selection is the first level), in a force
+    that sits `child_forces` forces deep (a force holds selections and is no level of them)."""
+    selection: dict = {"id": f"s{levels}", "entry": "model"}
+    for level in range(levels - 1, 0, -1):
+        selection = {"id": f"s{level}", "entry": "model", "selections": [selection]}
+    force = {"id": "f", "entry": "fe", "catalogue": "cat", "selections": [selection]}
+    for k in range(child_forces):
+        force = {"id": f"f{k}", "entry": "fe", "catalogue": "cat", "selections": [], "forces": [force]}
+    document = tree(0)
+    document["forces"] = [force]
+    return document
+
+
+def depth_of(roster) -> int:
+    def down(s, level):
+        return max([level, *(down(c, level + 1) for c in s.selections)])
+    forces, deepest = list(roster.forces), 0
+    while forces:
+        force = forces.pop()
+        forces += force.forces
+        deepest = max([deepest, *(down(s, 1) for s in force.selections)])
+    return deepest
+
+
+@pytest.mark.parametrize("child_forces", [0, 1])
+def test_selections_nested_12_deep_read_and_13_are_refused_as_the_docs_say(child_forces):
+    """Issue 43: the force counted as a level, so 12 nested selections were refused where docs/security.md
+    and docs/list-format.md allow 12; child forces add no level either."""
+    from armylists.rules.reading.selection_tree import MAX_TREE_DEPTH
+    assert MAX_TREE_DEPTH == 12
+    assert depth_of(parse_roster(nested(12, child_forces))) == 12
+    with pytest.raises(ListDocumentError) as refused:
+        parse_roster(nested(13, child_forces))
+    assert (refused.value.path, refused.value.reason) == (("forces",), "selections nest more than 12 levels deep")

@@ -60,13 +60,15 @@ def _selection(s) -> TreeSelection:
 
 
 def tree_depth(forces: Any) -> int:
-    """How deep selections nest (forces and child forces count too), without recursing."""
+    """How deep selections nest: a root selection is 1, its child 2; forces and child forces hold selections
+    and add no level (counting the force made 12 nested selections 13, refused against MAX_TREE_DEPTH's 12
+    and the docs). Without recursing."""
     deepest = 0
-    stack = [(f, 1) for f in forces]
+    stack = [(f, 0) for f in forces]
     while stack:
         node, depth = stack.pop()
         deepest = max(deepest, depth)
-        stack += [(c, depth + 1) for c in getattr(node, "forces", ())]
+        stack += [(c, depth) for c in getattr(node, "forces", ())]
         stack += [(c, depth + 1) for c in node.selections]
     return deepest
 
