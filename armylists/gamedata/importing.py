@@ -15,7 +15,8 @@ from pathlib import Path
 
 from armylists.importers import battlescribe, nr_t9a, owb
 from armylists.importers.nr_t9a.source import FolderSource
-from armylists.importers.storing import StoredFile, battlescribe_files, owb_files, store_rules_files
+from armylists.importers.storing import (StoredFile, battlescribe_files, dated_versions, owb_files,
+                                        store_rules_files)
 from armylists.lists.library.catalogue import disk_library
 
 MAX_SKIPPED = 500  # rows of "skipped and why" kept per version; the count says how many in all
@@ -38,7 +39,8 @@ class Outcome:
 
 
 def import_folder(kind: str, folder: Path, name: str, date: str = "") -> Outcome:
-    """`date` (YYYY-MM-DD) is the data's own: New Recruit's books are versioned by it."""
+    """`date` (YYYY-MM-DD) is the data's own: New Recruit's books are versioned by it, and a book whose
+    version is stored with other content is stored beside it at its version with this date."""
     if kind == "battlescribe":
         outcome, rows, hint = _battlescribe(folder)
     elif kind == "owb":
@@ -47,6 +49,10 @@ def import_folder(kind: str, folder: Path, name: str, date: str = "") -> Outcome
         outcome, rows, hint = _nr_t9a(folder, name, date)
     else:
         raise ImportRefused(f"{kind!r} is not a kind of game data this site imports")
+    if date:  # the same revision with other content is a new version named by the data's date (issue 38 item 1)
+        rows = dated_versions(rows, date)
+        outcome.books = _books(rows)
+        outcome.systems = [f"{r.system} {r.version}" for r in rows if r.kind == "system"]
     created, unchanged, refused = store_rules_files(rows, hint)
     if refused:
         raise ImportRefused("Nothing imported. " + " ".join(refused))

@@ -7,7 +7,7 @@ a version and a version's content must never change.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, transaction
@@ -31,6 +31,43 @@ class StoredFile:
     # An imported BattleScribe book: the documents its tree evaluator needs (system, catalogue, linked), packed
     game_data: list = field(default_factory=list, compare=False, repr=False)
     digest: str | None = None  # content_hash(data), where the importer has it already
+
+
+def dated_versions(files: list[StoredFile], date: str) -> list[StoredFile]:
+    """`files`, each one whose version is stored with other content given the version that names the data's
+    `date` (YYYY-MM-DD) beside it: "r15" -> "r15@2024-01-07" (then "r15@2024-01-07.2", ... for another
+    content the same day); a version already dated ("0.4.2@2026-02-13", New Recruit's T9A) gets the
+    count only. A version a stored row has with this same content is kept, so a replay changes nothing.
+
+    A game data update's data is a new version of the book when its content is new, whatever its
+    revision says: the game system's revision, the catalogues it links or our importer may have
+    changed while the catalogue's revision did not (issue 38 item 1). An imported item list and the
+    books of its version are one version together (a book reads the item lists of its own version):
+    when one of them is dated, all are."""
+    stored = _stored_rows(files)
+    versions: dict[tuple, dict[str, str]] = {}  # (kind, system, slug) -> version -> content hash
+    for row in stored.values():
+        versions.setdefault((row.kind, row.system, row.slug), {})[row.version] = row.content_hash
+    own = {i for i, f in enumerate(files) if (row := stored.get((f.kind, f.system, f.slug, f.version))) is not None
+           and row.content_hash != (f.digest or content_hash(f.data))}
+    item_versions = {(f.system, f.version) for f in files if f.kind == "items"}
+    together = {(files[i].system, files[i].version) for i in own if files[i].kind in ("items", "book")} & item_versions
+    return [_dated(f, date, versions.get((f.kind, f.system, f.slug), {}))
+            if i in own or (f.kind in ("items", "book") and (f.system, f.version) in together) else f
+            for i, f in enumerate(files)]
+
+
+def _dated(f: StoredFile, date: str, taken: dict[str, str]) -> StoredFile:
+    """`f` at a stored dated version of it with this same content (a replay), else at the first of
+    `version@date`, `version@date.2`, ... that no stored row has."""
+    base = f.version if "@" in f.version else f"{f.version}@{date}"
+    same = [v for v in taken if v.startswith(f.version + "@") or v.startswith(base + ".")]
+    for version in [*sorted(same), *(base if n == 1 else f"{base}.{n}" for n in range(1, 1000))]:
+        data = {**f.data, "version": version}
+        digest = content_hash(data)
+        if taken.get(version) == digest or (version not in taken and version not in same):
+            return replace(f, version=version, data=data, digest=digest)
+    raise ValueError(f"more than 999 contents of {f.slug} {f.version} on {date}")
 
 
 def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str], int, list[str]]:
