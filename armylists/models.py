@@ -101,6 +101,9 @@ class ArmyList(models.Model):
     revision = models.PositiveIntegerField(default=1)
     # An unlisted link shows the list read-only to whoever holds it; None when the list is not shared.
     share_token = models.CharField(max_length=43, null=True, blank=True, unique=True, default=None)
+    # The link shows only the hidden list's open part (The 9th Age, 000:L133-149): no hidden item, no cost
+    # of one, no hidden sheet (editor/shared_open.py).
+    share_open = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -150,20 +153,22 @@ class ArmyList(models.Model):
         return bool(updated)
 
     # -- sharing -----------------------------------------------------------------------------------
-    def share(self) -> str:
-        """Give the list an unlisted share link (a random token) unless it has one; return the token.
+    def share(self, open_part: bool = False) -> str:
+        """Give the list an unlisted share link (a random token) unless it has one of that kind; return the
+        token. `open_part`: the link shows only the hidden list's open part. Changing the kind makes a new
+        token, so a link given out as the open part (to an opponent) never comes to show the whole list.
 
-        Written with an UPDATE of that column alone, so sharing never races with an edit's revision.
+        Written with an UPDATE of those columns alone, so sharing never races with an edit's revision.
         """
-        if not self.share_token:
-            self.share_token = secrets.token_urlsafe(16)
-            ArmyList.objects.filter(pk=self.pk).update(share_token=self.share_token)
+        if not self.share_token or self.share_open != open_part:
+            self.share_token, self.share_open = secrets.token_urlsafe(16), open_part
+            ArmyList.objects.filter(pk=self.pk).update(share_token=self.share_token, share_open=open_part)
         return self.share_token
 
     def unshare(self) -> None:
         """Revoke the share link: the old token stops working at once, and a new share gets a new one."""
-        self.share_token = None
-        ArmyList.objects.filter(pk=self.pk).update(share_token=None)
+        self.share_token, self.share_open = None, False
+        ArmyList.objects.filter(pk=self.pk).update(share_token=None, share_open=False)
 
 
 class ListRevision(models.Model):
