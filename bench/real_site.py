@@ -41,6 +41,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 SHARED = ROOT.parent / "shared" / "external"
 PYTHON = sys.executable
 TREE_DATA = SHARED / "battlescribe" / "the-old-world-nr"

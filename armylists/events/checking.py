@@ -13,7 +13,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from armylists.lists.library.catalogue import allies_book_for, book_for, book_name, site_library, system_name
+from armylists.lists.library.catalogue import allies_book_for, book_for, book_name, system_name
+from armylists.lists.library.one_system import system_site_library
 from armylists.lists.kinds import ListKind, kind_of
 from armylists.models import Event, Submission
 from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, parse_roster
@@ -50,14 +51,15 @@ def allowed_books(event: Event) -> dict[str, frozenset[str]]:
 
 
 def system_books(system: str, allowed: dict[str, frozenset[str]] | None = None) -> list[Book]:
-    """The books on disk of `system` an event may use (all of them when `allowed` is empty)."""
-    return [b for b in site_library().books.values()
+    """The books of `system` an event may use (all of them when `allowed` is empty): that system's alone
+    are built, not every imported book of the site."""
+    return [b for b in system_site_library(system).books.values()
             if b.system.id == system and (not allowed or (b.id in allowed and (not allowed[b.id] or b.version in allowed[b.id])))]
 
 
 def read_rules(system: str, text: str, allowed: dict[str, frozenset[str]], source: str = "event rules") -> EventRules:
     """The event rules, checked against the system and the allowed books; a RulesDataError if bad."""
-    library = site_library()
+    library = system_site_library(system)
     if system not in library.systems:
         raise RulesDataError(source, (), f"unknown game system {system!r}")
     return parse_event_rules(text, source, library.systems[system], system_books(system, allowed))
@@ -69,7 +71,7 @@ def ruleset_for(event: Event) -> Ruleset:
         rules = read_rules(event.system, event.rules_text, allowed)
     except RulesDataError as exc:
         raise EventSetupError(f"The event rules cannot be used: {exc}") from None
-    library = site_library()
+    library = system_site_library(event.system)
     return Ruleset(system=event.system, points_limit=event.points_limit, books=allowed,
                    composition=event.composition or None, modes=tuple(event.modes), event=rules,
                    system_name=system_name(event.system, library),

@@ -1,0 +1,41 @@
+"""An event's books are its system's alone (issue 39 item 2): the books of every other system stored on the
+site are not built to check, name or read the rules of an event (lists/library/one_system.py)."""
+from __future__ import annotations
+
+import pytest
+
+from armylists.events.checking import ruleset_for, system_books
+from armylists.lists.library import catalogue
+from armylists.lists.library.one_system import system_site_library
+from armylists.models import Event, RulesFile
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def other_systems_stored(monkeypatch):
+    """A stored imported book of another system that cannot be built: building it fails the test."""
+    RulesFile.objects.create(kind="book", system="bs-elsewhere", slug="bs-far", version="r1", name="Far",
+                             content_hash="far", data={}, imported=True)
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("a book of another system was built")
+
+    monkeypatch.setattr(catalogue, "build_from_stored", no_build)
+
+
+def test_a_systems_library_holds_its_books_and_no_other_systems(other_systems_stored):
+    library = system_site_library("t9a-0.11")
+    assert sorted(library.books) == [("t9a-0.11", "empire-of-sonnstahl", "0.11.1"), ("t9a-0.11", "ogre-khans", "0.11.0")]
+    assert list(library.systems) == ["t9a-0.11"]
+    assert system_site_library("no-such-system").systems == {}
+
+
+def test_an_event_is_set_up_without_building_other_systems_books(other_systems_stored, alice):
+    event = Event.objects.create(organiser=alice, name="Cup", date="2026-12-12", system="t9a-0.11",
+                                 points_limit=4500, deadline="2026-12-10T12:00:00Z",
+                                 books=["ogre-khans"])
+    ruleset = ruleset_for(event)
+    assert ruleset.system_name == "The 9th Age: Fantasy Battles v0.11.9.3"
+    assert ruleset.book_names == {"ogre-khans": "Ogre Khans"}
+    assert [b.id for b in system_books("t9a-0.11", ruleset.books)] == ["ogre-khans"]
