@@ -6,6 +6,7 @@ viewer's substitutes, so names such as "Zoë" or "Bluffer's Helm" would depend o
 """
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -70,9 +71,45 @@ class Styles:
         self.warning = style("warning", fontSize=size * 0.9, leading=size * 1.2, textColor=WARNING)
 
 
+# Characters the data writes that the Vera fonts lack (issue 40 item 5: the tree PDF printed a box for
+# each), as the nearest the fonts have: inch marks in ranges (6′′), bullets, a zero-width space.
+SUBSTITUTES = {"\u2032": "'", "\u2033": '"', "\u25cf": "\u2022", "\u2981": "\u2022", "\u2756": "\u2022",
+               "\u25aa": "\u2022", "\u2010": "-", "\u2011": "-", "\u2044": "/", "\u2192": "->",
+               "\u2190": "<-", "\u2713": "+", "\u2714": "+", "\u2717": "x", "\u2212": "-"}
+
+
+@lru_cache(maxsize=1)
+def _covered() -> frozenset[int]:
+    """The characters every font of the family has (the regular's; the others have the same set)."""
+    register_fonts()
+    return frozenset(pdfmetrics.getFont(REGULAR).face.charToGlyph)
+
+
+@lru_cache(maxsize=4096)
+def _printable_char(char: str) -> str:
+    if ord(char) in _covered():
+        return char
+    if char in SUBSTITUTES:
+        return SUBSTITUTES[char]
+    if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Mn"):
+        return ""  # a control, format (zero-width space) or combining mark: nothing to print
+    decomposed = unicodedata.normalize("NFKD", char)
+    if decomposed != char and all(ord(c) in _covered() or unicodedata.category(c) == "Mn" for c in decomposed):
+        return "".join(c for c in decomposed if ord(c) in _covered())
+    return "?"
+
+
+def printable(value: str) -> str:
+    """`value` in characters the embedded fonts have: none is printed as a box."""
+    if value.isascii():
+        return value
+    return "".join(_printable_char(c) for c in value)
+
+
 def text(value: object) -> str:
-    """Plain text made safe for Paragraph mark-up (`&`, `<` in a list name would otherwise break it)."""
-    return escape(str(value))
+    """Plain text made safe for Paragraph mark-up (`&`, `<` in a list name would otherwise break it), in
+    characters the fonts have."""
+    return escape(printable(str(value)))
 
 
 def fitted(value: str, style: ParagraphStyle, width: float) -> str | Paragraph:

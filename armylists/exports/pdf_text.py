@@ -20,6 +20,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from armylists.exports.pdf_style import printable
+
 _widths: dict[tuple[str, float], dict[str, float]] = {}
 
 
@@ -33,7 +35,7 @@ def text_width(text: str, font: str, size: float) -> float:
     if width is None:
         if len(table) > 20_000:  # free text (unit names, notes) must not pile up
             table.clear()
-        width = table[text] = stringWidth(text, font, size)
+        width = table[text] = stringWidth(printable(text), font, size)
     return width
 
 
@@ -86,7 +88,9 @@ class TextWriter:
         found = self.encoded.get(key)
         if found is None:
             face, parts, at = pdfmetrics.getFont(font), [], 0
-            for subset, part in face.splitString(value, self.document):
+            # a character the font lacks is written as its nearest (pdf_style.printable), never as a box;
+            # `at` counts the characters of what is written
+            for subset, part in face.splitString(printable(value), self.document):
                 parts.append((face.getSubsetInternalName(subset, self.document), escapePDF(part), at))
                 at += len(part)
             found = self.encoded[key] = tuple(parts)
@@ -139,7 +143,7 @@ class TextWriter:
             if not value:
                 continue
             for name, escaped, before in self.parts(value, font):
-                offset = text_width(value[:before], font, size) if before else 0.0
+                offset = text_width(printable(value)[:before], font, size) if before else 0.0
                 if (name, size) != self.font or offset or not opened:  # a new run: its font and position
                     if opened:
                         code.append("] TJ")
