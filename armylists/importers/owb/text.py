@@ -36,8 +36,10 @@ import re
 
 from armylists.lists.library.catalogue import get_book, listed_books
 from armylists.exports import parse_list_text
+from armylists.exports.text import COMMAND_NAMES
 from armylists.exports.text_read import ListTextError, split_outside_brackets, suggestion
 from armylists.importers.owb.data import SYSTEM_ID, slug
+from armylists.importers.owb.units import unit_role
 from armylists.rules import Book, Roster
 
 BANNER = "==="
@@ -96,7 +98,8 @@ def read_owb_text(text: str, source: str) -> tuple[Roster, Book]:
             unit = None
             continue
         if line.startswith("- ") and unit is not None:
-            unit.append(line[2:].strip())
+            # One line may hold several choices: OWB writes a unit's weapons as one ("Hand weapons, Crossbows").
+            unit.extend(split_outside_brackets(line[2:].strip()))
         elif line.startswith("(") and line.endswith(")") and unit is not None:
             unit.extend(split_outside_brackets(line[1:-1]))
         elif line.casefold().startswith(NOT_READ):
@@ -111,7 +114,8 @@ def read_owb_text(text: str, source: str) -> tuple[Roster, Book]:
     for entry in ours:
         if isinstance(entry, list):
             points, head, *choices = entry
-            choices = _without_equipment(book, head, choices)
+            choices = [_command_named(book, head, _unmarked(c)) for c in choices]
+            choices = _without_equipment(book, head, _after_own_equipment(book, head, choices))
             text_lines.append(f"{points} - {', '.join([head, *[_bearer(c) for c in choices]])}")
         else:
             text_lines.append(entry)
@@ -135,6 +139,56 @@ def _book(army: str, source: str, number: int) -> Book:
 
 
 
+def _unmarked(choice: str) -> str:
+    """Without the marks OWB's data puts after some names ("Sword of Might*": an item with a note in its
+    book), which are not part of the name: before a bracket, a "+" between items, or at the end."""
+    return re.sub(r"\*+(?=\s*(?:\]|\+|\[|$))", "", choice).strip()
+
+
+def _command_named(book: Book, head: str, choice: str) -> str:
+    """OWB names a unit's champion, standard bearer and musician as its book does ("Veteran (champion)",
+    "Royal Champion", "Standard bearer"); our text calls each by its part ("Champion"). A choice is taken
+    for a part of the command where the unit has that part and no option of that name, the way OWB's
+    data is imported (importers/owb/units.py: unit_role); its items, `[...]`, stay with it."""
+    name, bracket, items = choice.partition(" [")
+    entry = _entry_named(book, head)
+    folded = name.strip().casefold()
+    if entry is None or folded in {o.name.casefold() for o in entry.options.values()} \
+            or folded in {n.casefold() for n in COMMAND_NAMES.values()} or "battle standard" in folded:
+        return choice
+    role = unit_role(folded)
+    if role is None or role not in entry.command:
+        return choice
+    return COMMAND_NAMES[role] + (bracket + items if bracket else "")
+
+
+def _after_own_equipment(book: Book, head: str, choices: list[str]) -> list[str]:
+    """OWB writes a unit's own equipment first, by the names of its data ("Hand weapons, Great hammers"
+    for Hammerers, whose book says great weapons); up to the first choice the unit offers here, what it
+    does not offer is that equipment and left out. A choice it does not offer after that is still an error."""
+    entry = _entry_named(book, head)
+    if entry is None:
+        return choices
+    offered = ({o.name.casefold() for o in entry.options.values()} | {n.casefold() for n in COMMAND_NAMES.values()}
+               | {book.mounts[m].name.casefold() for m in entry.mounts if m in book.mounts}
+               | {i.name.casefold() for i in book.items.values()})
+    for at, choice in enumerate(choices):
+        name = re.sub(r"\s*[\[(].*$", "", choice).casefold()
+        if name in offered or not (_carried(slug(name), entry.equipment) or _unknown_word(name)):
+            return choices[at:]
+    return []
+
+
+def _unknown_word(name: str) -> bool:
+    """A name none of our text's own words reads (General, BSB, a Wizard's level): OWB's equipment."""
+    return name not in ("general", "bsb", "battle standard bearer") and not name.startswith("level ")
+
+
+def _entry_named(book: Book, head: str):
+    name = re.sub(r"^\d+\s+", "", head).casefold()
+    return next((e for e in book.entries.values() if e.name.casefold() == name), None)
+
+
 def _bearer(choice: str) -> str:
     """OWB's `Champion [Sword of Might]` is our `Champion (Sword of Might)`."""
     return re.sub(r"\s*\[(.*)\]$", r" (\1)", choice)
@@ -142,8 +196,7 @@ def _bearer(choice: str) -> str:
 
 def _without_equipment(book: Book, head: str, choices: list[str]) -> list[str]:
     """Leave out what the unit carries anyway (OWB lists its hand weapon and armour as chosen)."""
-    name = re.sub(r"^\d+\s+", "", head).casefold()
-    entry = next((e for e in book.entries.values() if e.name.casefold() == name), None)
+    entry = _entry_named(book, head)
     if entry is None:
         return choices
     options = {o.name.casefold() for o in entry.options.values()}
