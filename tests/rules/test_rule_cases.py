@@ -51,6 +51,8 @@ def build(case: dict) -> dict:
         doc["modes"] = case["modes"]
     if case.get("composition"):
         doc["composition"] = case["composition"]
+    if case.get("campaign"):  # a warband's campaign state (Mordheim's campaign_state, issue 41)
+        doc["campaign"] = case["campaign"]
     return doc
 
 

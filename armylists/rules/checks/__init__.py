@@ -10,9 +10,10 @@ from armylists.rules.checks import budget, composition, detachments, items, sele
 from armylists.rules.checks.items import needed_equipment
 from armylists.rules.checks.registry import CHECKS, DEFS, Check, check, per_unit, resolve_bound, violation
 from armylists.rules.checks.selections import measure_count
+from armylists.rules.native.mordheim_campaign import checks as mordheim_campaign  # campaign_state (issue 41)
 
 # Each module registers its rule types in CHECKS when it is imported.
-RULE_TYPE_MODULES = (composition, items, units, selections, budget, detachments, tallies)
+RULE_TYPE_MODULES = (composition, items, units, selections, budget, detachments, tallies, mordheim_campaign)
 
 __all__ = ["CHECKS", "DEFS", "Check", "check", "measure_count", "needed_equipment", "per_unit", "resolve_bound",
            "violation"]

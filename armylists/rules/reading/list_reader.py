@@ -94,6 +94,9 @@ class ListDocument(Struct, forbid_unknown_fields=True):
     # limits other than `points_limit` (the game system's first cost type) by cost type id.
     forces: Annotated[tuple[ForceDocument, ...], Meta(max_length=20)] = None  # type: ignore[assignment]
     cost_limits: Annotated[dict[DataId, Annotated[float, Meta(ge=0, le=1e9)]], Meta(max_length=10)] = {}
+    # A Mordheim warband's campaign state, any shape here: roster.py checks it against its own schema
+    # (warband-campaign.schema.json) whenever it is present, so what the schema refuses is still refused.
+    campaign: dict[str, Any] = None  # type: ignore[assignment]
 
 
 _decoder = msgspec.json.Decoder(ListDocument)

@@ -72,6 +72,9 @@ class Roster:
     # every other list, whose units are `units`), and cost limits besides `points_limit`.
     forces: tuple[TreeForce, ...] | None = None
     cost_limits: tuple[tuple[str, float], ...] = ()
+    # A Mordheim warband's campaign state (the document's `campaign`) as canonical JSON text, so the
+    # Roster stays hashable and equal documents give equal Rosters; mordheim_campaign/state.py reads it.
+    campaign: str | None = None
 
     @property
     def is_tree(self) -> bool:
@@ -164,8 +167,18 @@ def roster_from_document(document: ListDocument, source: str = "list") -> Roster
         forces = tree_from_document(document.forces)
         _check_tree_size(forces, source)
         _check_tree_ids(forces, source)
+    campaign = None
+    if document.campaign is not None:
+        try:
+            check_plain(document.campaign)  # its free text (the battles' log) on the fast path too
+            check_schema("warband-campaign", document.campaign, source, ListDocumentError)
+        except UnstorableData as exc:
+            raise ListDocumentError(source, ("campaign", *exc.path), exc.reason) from None
+        except ListDocumentError as exc:
+            raise ListDocumentError(source, ("campaign", *exc.path), exc.reason) from None
+        campaign = json.dumps(document.campaign, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Roster(
-        forces=forces, cost_limits=tuple(sorted(document.cost_limits.items())),
+        forces=forces, cost_limits=tuple(sorted(document.cost_limits.items())), campaign=campaign,
         system=document.system, book=document.book, book_version=document.book_version,
         points_limit=document.points_limit, units=tuple(units), name=document.name, player=document.player,
         team=document.team,
@@ -226,6 +239,8 @@ def roster_to_dict(roster: Roster) -> dict[str, Any]:
         doc["forces"] = tree_to_list(roster.forces)
     if roster.cost_limits:
         doc["cost_limits"] = dict(roster.cost_limits)
+    if roster.campaign is not None:
+        doc["campaign"] = json.loads(roster.campaign)
     return doc
 
 

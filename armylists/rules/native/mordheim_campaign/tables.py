@@ -43,6 +43,12 @@ class Tables:
     def track(self, name: str) -> Mapping[str, Any]:
         return self.data["thresholds"][name]
 
+    def track_of(self, category: str, promoted: bool = False) -> str | None:
+        """The track a warrior of `category` climbs (a henchman made a hero climbs the heroes')."""
+        if promoted:
+            return "heroes"
+        return next((name for name, t in self.data["thresholds"].items() if t["category"] == category), None)
+
     def advances_earned(self, track: str, start: int, experience: int) -> list[int]:
         """The marks passed going from `start` to `experience` XP (each one advance roll); the starting
         experience itself earns none (mordheim-campaign.md section 1)."""
