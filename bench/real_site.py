@@ -120,6 +120,7 @@ def serve(db: Path, revisions: int) -> None:
     from armylists.rules import parse_roster
     from armylists.rules.reading.roster import roster_to_dict
 
+    get_user_model().objects.filter(username="bench").delete()  # a kept site's last run
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
     client, anonymous = Client(), Client()
     client.force_login(user)
@@ -288,6 +289,8 @@ def main() -> None:
         if args.keep and all((folder / f"{n}.sqlite3").exists() for n in ("bare", "tree", "real")):
             dbs = {n: folder / f"{n}.sqlite3" for n in ("bare", "tree", "real")}
             print(f"sites reused from {folder}")
+            for name, db in dbs.items():  # the code may have new migrations since they were built
+                manage(site_env(db), f"migrate {name}", "migrate", "--verbosity", "0")
         else:
             for old in folder.glob("*.sqlite3*"):
                 old.unlink()

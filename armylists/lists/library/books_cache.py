@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import pickle
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from django.core.cache import caches
@@ -59,3 +62,64 @@ def load_library(root: Path) -> Library:
     except Exception:
         logger.warning("books cache unreachable; the rules are not shared", exc_info=True)
     return library
+
+
+class BuiltBooks:
+    """The books built from the database in this process (catalogue.get_book), the least recently used
+    dropped once their size passes a budget: a long-running worker that opened every imported book keeps
+    the ones in use, not all of them (issue 39 item 2; docs/deploy.md, "Memory").
+
+    A book's size is its pickled length, measured once when it is built (building it from its stored JSON
+    costs many times more); a built book takes in memory about two to four times that. The budget is
+    BOOKS_MEMORY_MB (default 256) megabytes of that measure; the book just built always stays."""
+
+    def __init__(self, budget_bytes: int):
+        self.budget = budget_bytes
+        self._books: OrderedDict[tuple, tuple[object, int]] = OrderedDict()
+        self.size = 0
+        self._lock = threading.Lock()  # the background warm-up fills it while requests read it
+
+    def __contains__(self, key) -> bool:
+        with self._lock:
+            return key in self._books
+
+    def get(self, key):
+        """The book, marked as just used; None when it is not kept."""
+        with self._lock:
+            found = self._books.get(key)
+            if found is None:
+                return None
+            self._books.move_to_end(key)
+            return found[0]
+
+    def __getitem__(self, key):
+        with self._lock:
+            self._books.move_to_end(key)
+            return self._books[key][0]
+
+    def __setitem__(self, key, book) -> None:
+        weight = len(pickle.dumps(book, protocol=pickle.HIGHEST_PROTOCOL))
+        with self._lock:
+            if key in self._books:
+                self.size -= self._books.pop(key)[1]
+            self._books[key] = (book, weight)
+            self.size += weight
+            while self.size > self.budget and len(self._books) > 1:
+                _old, (_book, dropped) = self._books.popitem(last=False)
+                self.size -= dropped
+
+    def __len__(self) -> int:
+        return len(self._books)
+
+    def keys(self) -> list:
+        with self._lock:
+            return list(self._books)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._books.clear()
+            self.size = 0
+
+
+def built_books() -> BuiltBooks:
+    return BuiltBooks(int(float(os.getenv("BOOKS_MEMORY_MB", "256")) * 1024 * 1024))

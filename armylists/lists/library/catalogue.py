@@ -8,7 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import DatabaseError
 
-from armylists.lists.library.books_cache import load_library
+from armylists.lists.library.books_cache import built_books, load_library
 from armylists.lists.kinds import kind_of
 from armylists.rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, System
 from armylists.rules.bridges.systems import load_mappings
@@ -61,7 +61,7 @@ def system_library(system: str) -> Library | None:
     return _system_libraries[system]
 
 
-_stored_books: dict[tuple[str, str, str], Book] = {}
+_stored_books = built_books()  # least recently used dropped past a size budget (books_cache.BuiltBooks)
 
 
 def get_book(system: str, book: str, version: str) -> Book | None:
@@ -79,12 +79,13 @@ def get_book(system: str, book: str, version: str) -> Book | None:
     if found is not None:
         return found
     key = (system, book, version)
-    if key not in _stored_books:
+    stored = _stored_books.get(key)
+    if stored is None:
         stored = _from_database(system, book, version)
         if stored is None:
             return None
         _stored_books[key] = stored
-    return _stored_books[key]
+    return stored
 
 
 def _from_database(system: str, book: str, version: str) -> Book | None:
@@ -188,24 +189,77 @@ def held_book_versions() -> dict[tuple[str, str], str]:
 
 
 def imported_book_keys(system: str | None = None) -> list[tuple[str, str, str]]:
-    """(system, book, version) of the latest version of each imported book (import_owb, import_battlescribe,
+    """(system, book, version) of the newest version of each imported book (import_owb, import_battlescribe,
     game data updates), which live only in the database; a book of a game data source held at a version, at
-    that version. Of one system only when `system` is given. Nothing is built."""
+    that version. Of one system only when `system` is given. Nothing is built. A book renamed by its data
+    (`renamed_books`) is offered under its newest name only."""
+    newest, renamed = _newest_imported(system)
+    return [(found_system, slug, version) for (found_system, slug), version in newest.items()
+            if (found_system, slug) not in renamed]
+
+
+def renamed_books(system: str | None = None) -> dict[tuple[str, str], str]:
+    """(system, old book id) -> the book id the data now gives the same book: a BattleScribe catalogue keeps
+    its id when the data renames its file and name (Mordheim's "Reikland Mercinaries" became "Reikland
+    Mercenaries"), so the newer book of that catalogue id is its successor (issue 38 item 2)."""
+    return _newest_imported(system)[1]
+
+
+def _data_dates() -> dict[tuple[str, str, str], str]:
+    """(system, book, version) -> the date (YYYY-MM-DD) of the data that first brought it: the release or
+    commit date of the game data versions holding it."""
+    from armylists.models import GameDataBook
+
+    found: dict[tuple[str, str, str], str] = {}
+    rows = (GameDataBook.objects.filter(data_version__status="ok", data_version__date__isnull=False)
+            .values_list("system", "book", "book_version", "data_version__date"))
+    for system, book, version, date in rows:
+        key, day = (system, book, version), f"{date:%Y-%m-%d}"
+        if key not in found or day < found[key]:
+            found[key] = day
+    return found
+
+
+DATED_VERSION = re.compile(r"@(\d{4}-\d{2}-\d{2})")
+
+
+def _newest_imported(system: str | None) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]:
+    """The newest version of each imported book, by the data's own date, never by the order of imports
+    (issue 38 item 3: staff importing an older date for a past event changes nothing for new lists; a
+    revision going down at a later date is the newer data). The date is the game data version's that
+    brought it, else the one its version names (New Recruit's T9A "0.4.2@2026-02-13"), else the day it
+    was loaded; on the same day the later loaded. Then the renamed books: a catalogue id whose newest book
+    has another id."""
     from armylists.models import RulesFile
 
     rows = RulesFile.objects.filter(kind="book", imported=True)
     if system is not None:
         rows = rows.filter(system=system)
     try:
-        rows = list(rows.order_by("-loaded_at", "-id").values_list("system", "slug", "version"))
+        rows = list(rows.values_list("system", "slug", "version", "loaded_at", "id", "game_data__catalogue_id"))
+        dates = _data_dates() if rows else {}
     except DatabaseError:
-        return []
-    latest: dict[tuple[str, str], str] = {}
-    for found_system, slug, version in rows:
-        latest.setdefault((found_system, slug), version)
-    if latest:  # no question about held sources when nothing is imported
-        latest.update({key: version for key, version in held_book_versions().items() if key in latest})
-    return [(found_system, slug, version) for (found_system, slug), version in latest.items()]
+        return {}, {}
+    best: dict[tuple[str, str], tuple] = {}
+    catalogue_ids: dict[tuple[str, str], str] = {}
+    for found_system, slug, version, loaded_at, pk, catalogue_id in rows:
+        named = DATED_VERSION.search(version)
+        day = dates.get((found_system, slug, version)) or (named.group(1) if named else f"{loaded_at:%Y-%m-%d}")
+        order = (day, loaded_at, pk)
+        if (found_system, slug) not in best or order > best[(found_system, slug)][0]:
+            best[(found_system, slug)] = (order, version)
+            if catalogue_id:
+                catalogue_ids[(found_system, slug)] = catalogue_id
+    newest = {key: version for key, (_, version) in best.items()}
+    if newest:  # no question about held sources when nothing is imported
+        newest.update({key: version for key, version in held_book_versions().items() if key in newest})
+    heir: dict[tuple[str, str], tuple] = {}  # (system, catalogue id) -> (order, book id) of its newest book
+    for key, catalogue_id in catalogue_ids.items():
+        candidate = (best[key][0], key[1])
+        heir[(key[0], catalogue_id)] = max(heir.get((key[0], catalogue_id), candidate), candidate)
+    renamed = {key: heir[(key[0], catalogue_id)][1] for key, catalogue_id in catalogue_ids.items()
+               if heir[(key[0], catalogue_id)][1] != key[1]}
+    return newest, renamed
 
 
 def imported_books() -> list[Book]:
