@@ -41,12 +41,12 @@ class TestAdvances:
 
     def test_an_advance_at_a_mark_reached_passes(self, judge):
         doc = warband({"battles": battles({"champion": 3}),
-                       "warriors": {"champion": {"advances": [{"at": 11, "roll": [3, 4], "gain": "WS"}]}}}, champion=11)
+                       "warriors": {"champion": {"advances": [{"at": 11, "gain": "WS"}]}}}, champion=11)
         assert judge(doc) == []
 
     def test_an_advance_one_xp_short_of_its_mark_is_not_earned(self, judge):
         doc = warband({"battles": battles({"champion": 2}),
-                       "warriors": {"champion": {"advances": [{"at": 11, "roll": [3, 4], "gain": "WS"}]}}}, champion=10)
+                       "warriors": {"champion": {"advances": [{"at": 11, "gain": "WS"}]}}}, champion=10)
         assert judge(doc) == [("campaign.advance_not_earned", "champion",
                                "Champion (champion) has 1 advance; 10 XP from a start of 8 earns 0; 11 XP is no mark "
                                "it has passed.")]

@@ -95,10 +95,11 @@ def _advances(rule, tables, unit, record) -> Iterator[Violation]:
     start = starting_experience(unit, record)
     have = unit.experience or 0
     marks = tables.advances_earned(track, start, have)
-    taken = [a for a in record["advances"] if not a.get("talent")]
-    free = len(record["advances"]) - len(taken)  # a new hero's one roll on the heroes' table (the lad's got talent)
+    own = [a for a in record["advances"] if not a.get("inherited")]  # a lad's gains from his group are not his
+    taken = [a for a in own if not a.get("talent")]
+    free = len(own) - len(taken)  # a new hero's one roll on the heroes' table (the lad's got talent)
     if record.get("hero") and free > 1:
-        taken += [a for a in record["advances"] if a.get("talent")][1:]
+        taken += [a for a in own if a.get("talent")][1:]
     unearned = [a["at"] for a in taken if a["at"] not in marks]
     if len(taken) > len(marks) or unearned:
         at = f"; {', '.join(map(str, sorted(unearned)))} XP is no mark it has passed" if unearned else ""
