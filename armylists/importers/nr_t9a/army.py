@@ -88,7 +88,7 @@ class ArmyConverter(ConverterState):
         self.rarity_rules, self.rarity_max = rarity_rules or RarityRules(), MAPPING["rarity_max"]  # the latter: 2024's
         self.profiles = profiles or {}  # unit_id -> its profile in unitstats.json (a Height: profiles.py)
         self.shared_max = shared_loosest(self, pools)  # an item of two pools: one item, its loosest rarity
-        pools = merge_shared(pools)
+        pools = merge_shared(pools, data)  # a shared item the army's file does not price is not offered
         self.data, self.pools, self.date, self.system = data, pools, date, system
         self.heads = heads or {}  # a pool's ref -> its own node, for the pools offered unasked (offered_nodes)
         self.categories = categories  # the system's category ids (None: any)
