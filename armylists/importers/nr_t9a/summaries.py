@@ -217,14 +217,47 @@ def read_summary(summary: dict, book, source: str, limit: int | None = None) -> 
         raise SummaryError(f"{source}: its option names fit the book's options {tries} ways; at most {MAX_LIST_READINGS} "
                            f"are tried for one list (the names are ambiguous, or repeated)")
     reading = read_list(summary, book, limit or event_limit([summary_total(summary)]))
-    for i, unit in enumerate(reading.units):
-        if unit.cause == "unknown-entry":
-            names = sorted({e.name for e in book.entries.values()})
-            close = difflib.get_close_matches(unit.name, names, n=3, cutoff=0.5)
-            hint = f"; closest: {', '.join(close)}" if close else ""
-            raise SummaryError(f"{source}: units[{i}].name: {book.name} {book.version} has no unit "
-                               f"{unit.name!r}{hint}")
+    unknown = [(i, unit) for i, unit in enumerate(reading.units) if unit.cause == "unknown-entry"]
+    names = sorted({e.name for e in book.entries.values()})
+    if unknown and len(unknown) == len(reading.units):  # no unit of the book at all: another army's list
+        i, unit = unknown[0]
+        close = difflib.get_close_matches(unit.name, names, n=3, cutoff=0.5)
+        hint = f"; closest: {', '.join(close)}" if close else ""
+        raise SummaryError(f"{source}: units[{i}].name: {book.name} {book.version} has no unit "
+                           f"{unit.name!r}{hint}")
+    # A unit the data of that date lacks (renamed, or new since) is kept in the list, under the summary's
+    # name, so the list shows it as a problem to fix (the engine's list.unknown_entry) rather than the
+    # whole list being refused; its note and the import's notice name the closest unit the book has.
+    for i, unit in unknown:
+        unit.closest = _closest(unit.name, names)
+        units = reading.document["units"]
+        at = sum(1 for u in units if re.fullmatch(r"u\d+", u["id"]) and int(u["id"][1:]) <= i)  # the summary's order
+        units.insert(at, {
+            "id": f"u{i + 1}", "entry": _unknown_id(unit.name), "label": unit.name,
+            "notes": f"New Recruit's unit “{unit.name}” ({unit.cost} pts) is not in {book.name} {book.version}"
+                     + (f"; the closest is “{unit.closest}”" if unit.closest else "")})
     return SummaryList(reading.document, reading)
+
+
+def _closest(name: str, names: list[str]) -> str:
+    """The book's unit nearest to a name it lacks: one spelt alike, else one whose name's words are all in
+    it or it all in theirs ("Khan of the Steppe": Khan), the longest such."""
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    if close:
+        return close[0]
+    words = set(re.findall(r"[a-z0-9]+", name.lower()))
+    sharing = [n for n in names if (found := set(re.findall(r"[a-z0-9]+", n.lower())))
+               and (found <= words or words <= found)]
+    if sharing:
+        return max(sharing, key=lambda n: (len(set(re.findall(r"[a-z0-9]+", n.lower())) & words), -len(n)))
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+    return close[0] if close else ""
+
+
+def _unknown_id(name: str) -> str:
+    """An id for a unit the book lacks, made from its name as the list document's ids are (never one of the
+    book's: the prefix)."""
+    return "unknown-" + ("-".join(re.sub(r"[^a-z0-9]+", " ", name.lower()).split()) or "unit")
 
 
 def unit_notes(reading: Reading, ours: list[int]) -> list[str]:
@@ -234,6 +267,10 @@ def unit_notes(reading: Reading, ours: list[int]) -> list[str]:
     notes = []
     for i, (unit, price) in enumerate(zip(reading.units, ours)):
         label = f"Unit {i + 1}, {unit.name}"
+        if unit.cause == "unknown-entry":
+            notes.append(f"{label}: not in this book's data (renamed or new?); kept as a problem to fix"
+                         + (f"; the closest is “{unit.closest}”" if unit.closest else ""))
+            continue
         for name in unit.unmatched:
             notes.append(f"{label}: the option “{name}” is not in the book; left out")
         if unit.unnamed:

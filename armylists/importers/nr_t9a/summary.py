@@ -108,6 +108,7 @@ class UnitReading:
     general: bool = False
     unmatched: list[str] = field(default_factory=list)
     unnamed: str = ""  # an option the summary does not name, taken because only it gives the recorded cost
+    closest: str = ""  # for an unknown unit: the book's entry whose name is nearest (summaries.read_summary)
     models: int | None = None  # the unit's models where the summary gives them: the size preferred (_sizes)
 
 
