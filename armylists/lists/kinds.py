@@ -23,6 +23,7 @@ from armylists.lists.saved.card_states import native_cards
 from armylists.lists.saved.edits import EditError
 from armylists.lists.trees import tree_coverage, tree_lists
 from armylists.lists.trees.tree_changes import tree_cards
+from armylists.lists.trees.unflatten import kept_flattened
 from armylists.rules import Book, Report, Roster, Rule, validate
 from armylists.rules.battlescribe import Roster as TreeRoster
 from armylists.rules.battlescribe.sheet import TreePrinting
@@ -129,10 +130,14 @@ class NativeKind(ListKind):
     name = "native"
 
     def report(self, book, roster, extra_rules=(), allies=None, source="list"):
-        return validate(book, roster, extra_rules, allies=allies)
+        report = validate(book, roster, extra_rules, allies=allies)
+        if tree_lists.is_tree_book(book):   # a list unflatten.py could not place: never legal on its own rules
+            return kept_flattened(report, book)
+        return report
 
     def event_report(self, ruleset, book, roster, allies=None):
-        return check_list(ruleset, book, roster, allies)
+        report = check_list(ruleset, book, roster, allies)
+        return kept_flattened(report, book) if tree_lists.is_tree_book(book) else report
 
     def army(self, book, roster, report, allies=None, source="list"):
         return Army(book, roster, allies)

@@ -9,7 +9,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from armylists.importers.battlescribe import check, convert, read_sources
-from armylists.rules import parse_roster, validate
+from armylists.importers.battlescribe.plain import plain_document
+from armylists.rules.battlescribe import GameData, Roster as TreeRoster, add_force, evaluate, select, set_count
 
 from tests.battlescribe.battlescribe_samples import GST, LEGACY_CAT, LEGACY_GST, catalogue
 
@@ -28,14 +29,22 @@ def book(files):
     return check(convert(read_sources([str(files)])))["bs-test-knights"]
 
 
-def roster(units, limit=2000):
-    return parse_roster({"format": "armylist/1", "system": SYSTEM, "book": "bs-test-knights", "book_version": "r7",
-                         "points_limit": limit, "units": units})
-
-
-def codes(book, units, limit=2000):
-    report = validate(book, roster(units, limit))
-    return sorted(v.code for v in report.violations), [v.message for v in report.violations], report
+def judged(folder, entries, limit=2000, changes=()):
+    """The tree evaluator's errors, as (constraint id, message), and costs of a roster of the catalogue's
+    force holding `entries` (each selected as BattleScribe selects it, its minimums with it) at `limit`
+    points; `changes` are (entry index, child entry id, number) set afterwards. Every list of an imported
+    book is a roster tree judged so (rules/battlescribe/; the site's doors: tests/battlescribe/test_battlescribe_site_tree.py)."""
+    game = GameData([plain_document(d) for d in read_sources([str(folder)])])
+    tree = TreeRoster(game)
+    cost_type = game.cost_types[0]["id"]
+    tree.cost_limits[cost_type] = limit
+    force = add_force(tree, next(iter(game.forces)))
+    units = [select(tree, force, e) for e in entries]
+    for i, child, number in changes:
+        found = [c for c in units[i].children if c.option.entry.get("id") == child]
+        set_count(tree, found[0] if found else select(tree, units[i], child), number)
+    result = evaluate(tree)
+    return sorted((e.constraint_id, e.message) for e in result.errors), result.costs[cost_type]
 
 
 def test_a_unit_gets_its_size_and_costs_from_its_model(book):
@@ -50,59 +59,73 @@ def test_a_unit_gets_its_size_and_costs_from_its_model(book):
     assert book.entries["captain"].category == "characters"
 
 
-def test_prices_follow_models_and_per_model_options(book):
-    _, _, report = codes(book, [{"id": "k", "entry": "knights", "size": 4, "options": {"lance": 1}}])
-    assert report.total_points == 10 + 4 * 20 + 4 * 2
+def test_prices_follow_models_and_per_model_options(files):
+    # the unit 10, four Knights at 20, the Lance +2 a model; three Knights come with the unit (its minimum)
+    assert judged(files, ["knights"])[1] == 10 + 3 * 20
+    assert judged(files, ["knights"], changes=[(0, "knight", 4), (0, "lance", 1)]) == ([], 10 + 4 * 20 + 4 * 2)
 
 
-def test_0_2_per_army_plus_1_per_1000_points_at_its_boundary(book):
-    knights = [{"id": f"k{i}", "entry": "knights"} for i in range(5)]
-    assert codes(book, knights[:3], 1999)[0] == []  # 2 + 1
-    assert codes(book, knights[:4], 1999)[1] == ["Knights: 4 taken in the army; at most 3."]
-    assert codes(book, knights[:4], 2000)[0] == []  # 2 + 2
-    found, messages, _ = codes(book, knights, 2000)
-    assert found == ["tally.max"] and messages == ["Knights: 5 taken in the army; at most 4."]
+MAX_KNIGHTS = "Knights has 1 too many selections of Knights (maximum {})"
 
 
-def test_a_condition_on_the_points_limit_sets_the_limit_to_zero(book):
-    found, messages, _ = codes(book, [{"id": "k", "entry": "knights"}], 1000)
-    assert found == ["tally.max"] and messages == ["Knights: 1 taken in the army; at most 0."]
-    assert codes(book, [{"id": "k", "entry": "knights"}], 1001)[0] == []
+def test_0_2_per_army_plus_1_per_1000_points_at_its_boundary(files):
+    assert judged(files, ["knights"] * 3, 1999)[0] == []  # 2 + 1
+    assert judged(files, ["knights"] * 4, 1999)[0] == [("c-knights", MAX_KNIGHTS.format(3))]
+    assert judged(files, ["knights"] * 4, 2000)[0] == []  # 2 + 2
+    assert judged(files, ["knights"] * 5, 2000)[0] == [("c-knights", MAX_KNIGHTS.format(4))]
 
 
-def test_a_percent_of_the_points_limit_for_a_category(book):
+def test_a_condition_on_the_points_limit_sets_the_limit_to_zero_before_the_increment(files):
+    """BattleScribe applies `set` before the other modifiers (rules/battlescribe/effective.py): at a limit
+    of 1000 the maximum is set to 0 and then raised by the one repeat of 1000, so one unit is allowed; the
+    flattened rules these books once had said "at most 0" there, a verdict BattleScribe does not give."""
+    assert judged(files, ["knights"], 999)[0] == [("c-knights", MAX_KNIGHTS.format(0))]
+    assert judged(files, ["knights"], 1000)[0] == []
+    assert judged(files, ["knights"] * 2, 1000)[0] == [("c-knights", MAX_KNIGHTS.format(1))]
+    assert judged(files, ["knights"], 1001)[0] == []
+
+
+def test_a_percent_of_the_points_limit_for_a_category(files):
     # Captain 100 pts: 40% of 250 is exactly 100, of 249 is 99.6
-    assert codes(book, [{"id": "c", "entry": "captain"}], 250)[0] == []
-    found, messages, _ = codes(book, [{"id": "c", "entry": "captain"}], 249)
-    assert found == ["tally.max"]
-    assert messages == ["Characters: 100 pts in the army; at most 40% of the 249-pt limit (99.6 pts)."]
+    assert judged(files, ["captain"], 250)[0] == []
+    assert judged(files, ["captain"], 249)[0] == [("c-char", "Characters has 0.16% too many pts of Characters "
+                                                             "(maximum 40%)")]
 
 
-def test_a_hidden_group_is_refused_until_its_condition_no_longer_holds(book):
-    unit = {"id": "k", "entry": "knights", "options": {"banner-of-speed": 1}}
-    found, messages, _ = codes(book, [unit])
-    assert found == ["tally.max"]
-    assert messages == ["Banners (only where the catalogue offers it): 1 taken in Knights (k); at most 0."]
-    unit["options"]["flag"] = 1
-    assert codes(book, [unit])[0] == []
+def test_a_hidden_group_is_refused_until_its_condition_no_longer_holds(files):
+    assert judged(files, ["knights"], changes=[(0, "banner", 1)])[0] == [
+        ("hidden", "Knights cannot have any selections of Banner of Speed (hidden)")]
+    assert judged(files, ["knights"], changes=[(0, "banner", 1), (0, "flag", 1)])[0] == []
 
 
-def test_the_unit_size_and_option_maximums_are_the_engines_own(book):
-    found, _, _ = codes(book, [{"id": "k", "entry": "knights", "size": 7, "options": {"lance": 2}}])
-    assert found == ["options.max", "unit.size_max"]
+def test_the_unit_size_and_option_maximums_at_their_boundaries(files):
+    assert judged(files, ["knights"], changes=[(0, "knight", 6), (0, "lance", 1)])[0] == []
+    assert judged(files, ["knights"], changes=[(0, "knight", 7), (0, "lance", 2)])[0] == [
+        ("c-k-max", "Knights has 1 too many selections of Knight (maximum 6)"),
+        ("c-lance", "Knights has 1 too many selections of Lance (maximum 1)")]
 
 
-def test_what_is_not_mapped_is_listed_with_its_kind_and_place(files):
-    """The Captain's name modifier is not in the book's flattened rules, which the stored book lists; the
-    tree evaluator, which judges the book's lists, computes names, so the import report lists nothing
-    (tests/battlescribe/test_battlescribe_unchecked.py: what it does list)."""
+def test_the_book_carries_no_rules_but_its_points_limit(book):
+    """The constraints are judged over the roster tree; the converted book names and prices (issue 37:
+    the flattened `tally_limit` rules, a second copy of BattleScribe's semantics, retired)."""
+    assert [r.id for r in book.rules] == ["points-limit"]
+
+
+def test_what_is_not_checked_is_listed_with_its_kind_and_place(files):
+    """The tree evaluator, which judges the book's lists, computes names and every constraint here, so
+    neither the import report nor the stored book lists anything (tests/battlescribe/test_battlescribe_unchecked.py:
+    what they do list)."""
     conversion = convert(read_sources([str(files)]))
     figures = conversion.reports[0].figures
     assert figures["constraints"] == {"total": 7, "checked": 7}
     assert figures["modifiers"] == {"total": 5, "checked": 5, "display_only": 1}
-    assert figures["unchecked"] == []
-    assert conversion.books[0]["unchecked"] == ["Not checked, name or profile modifier (display only): "
-                                                "Test Knights > Captain"]
+    assert figures["unchecked"] == [] and conversion.books[0]["unchecked"] == []
+
+
+LEGACY_AT_2999 = ["Core must have 20% more pts of Core (minimum 25%)",   # 150 of 2999 pts is 5%
+                  "Guards has 1 too many selections of Guards (maximum 2)"]
+LEGACY_AT_3000 = ["Core must have 20% more pts of Core (minimum 25%)"]  # the third Guards allowed from 3000
+LEGACY_LORD = ["Core must have 12.5% more pts of Core (minimum 25%)", "Lords has 2.5% too many pts of Lords (maximum 35%)"]
 
 
 def test_the_legacy_schema_maps_limits_attributes_and_modifiers(tmp_path):
@@ -112,20 +135,13 @@ def test_the_legacy_schema_maps_limits_attributes_and_modifiers(tmp_path):
     book = check(conversion)["bs-old-guard"]
     guards = book.entries["guards"]
     assert (guards.size_min, guards.size_max, guards.points, guards.options["spears"].model_cost) == (5, 20, 10, 1)
-    doc = {"format": "armylist/1", "system": "bs-old-battles", "book": "bs-old-guard", "book_version": "r4",
-           "points_limit": 2999, "units": [{"id": f"g{i}", "entry": "guards", "size": 5} for i in range(3)]}
-    report = validate(book, parse_roster(doc))  # 0-2, and 0-3 from 3000 points; Core at least 25%
-    assert [v.message for v in report.violations] == [
-        "Guards: 3 taken in the army; at most 2.",
-        "Core: 150 pts in the army; at least 25% of the 2999-pt limit (749.75 pts)."]
-    doc["points_limit"] = 3000
-    assert [v.code for v in validate(book, parse_roster(doc)).violations] == ["tally.min"]
-    doc["units"] = [{"id": "l", "entry": "lord"}, {"id": "g", "entry": "guards", "size": 5}]
-    doc["points_limit"] = 400  # Lords 150 of 400 is 37.5% (at most 35%); Core 50 is 12.5% (at least 25%)
-    assert sorted(v.message for v in validate(book, parse_roster(doc)).violations) == [
-        "Core: 50 pts in the army; at least 25% of the 400-pt limit (100 pts).",
-        "Lords: 150 pts in the army; at most 35% of the 400-pt limit (140 pts)."]
     assert conversion.reports[0].figures["modifiers"] == {"total": 2, "checked": 2, "display_only": 0}
+    # 0-2, and 0-3 from 3000 points; Core at least 25%; Lords at most 35%
+    errors, total = judged(tmp_path, ["guards"] * 3, 2999)
+    assert total == 150 and [m for _, m in errors] == LEGACY_AT_2999
+    assert [m for _, m in judged(tmp_path, ["guards"] * 3, 3000)[0]] == LEGACY_AT_3000
+    errors, total = judged(tmp_path, ["lord", "guards"], 400)  # Lords 150 of 400 is 37.5%; Core 50 is 12.5%
+    assert total == 200 and [m for _, m in errors] == LEGACY_LORD
 
 
 @pytest.mark.django_db
@@ -196,21 +212,3 @@ def test_other_content_under_a_stored_revision_is_refused_and_nothing_changes(fi
         call_command("import_battlescribe", str(files), verbosity=0)
     assert "version r7 of book 'bs-test-knights' is already loaded with other content" in str(caught.value)
     assert sorted(RulesFile.objects.values_list("slug", "content_hash")) == before
-
-
-def test_an_event_rule_counting_a_tag_no_limit_of_the_book_counts_still_counts_it(book):
-    """The engine tallies only the tags the book's tally rules count (checks/tallies.py, kept_tags); a
-    rule from elsewhere (an event's) that counts another tag, here the Core category's, sees every tag.
-    At its boundary: one unit of Knights is at most 1, two are one too many."""
-    from armylists.rules.reading.build_system import build_rules
-    from armylists.rules.checks.tallies import _compiled, kept_tags
-
-    event = build_rules([{"id": "one-core", "type": "tally_limit",
-                          "params": {"label": "Core units", "count": ["bs-cat-core"], "max": 1}}], "event", (), "event")
-    knights = [{"id": f"k{i}", "entry": "knights"} for i in range(2)]
-    one, two = (validate(book, roster(knights[:n]), extra_rules=event) for n in (1, 2))
-    assert [v.message for v in one.violations] == []
-    assert [(v.code, v.message) for v in two.violations] == [
-        ("tally.max", "Core units: 2 taken in the army; at most 1.")]
-    from armylists.rules.native.army import Army
-    assert kept_tags(Army(book, roster(knights), None), _compiled(event[0])) is None  # not a tag the book counts

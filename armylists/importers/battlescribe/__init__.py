@@ -22,10 +22,9 @@ from armylists.rules.reading.loader import build_book, build_system
 from armylists.importers.battlescribe.books import OTHER, BookMaker
 from armylists.importers.battlescribe.choosing import distinct, not_an_army, system_name
 from armylists.importers.battlescribe.elements import collector_paused
-from armylists.importers.battlescribe.limits import Shared
 from armylists.importers.battlescribe.names import capped_id, slug
 from armylists.importers.battlescribe.plain import plain_document
-from armylists.rules.battlescribe.packed import pack
+from armylists.rules.battlescribe.packed import digest as packed_digest, pack
 from armylists.importers.battlescribe.sources import BattleScribeInputError, Document, read_sources
 
 # Bump when the importer's output changes for the same data: a version's content never changes.
@@ -112,7 +111,6 @@ def _convert(documents: list[Document], source: str | None, ours: Callable[[dict
     plain, skipped = distinct([plain_document(d) for d in documents])
     systems = {p["id"]: p for p in plain if p["kind"] == "system"}
     conversion = Conversion(skipped=skipped)
-    shared = Shared()
     for system in systems.values():
         catalogues = [p for p in plain if p["kind"] == "catalogue" and p["game_system"] == system["id"]]
         index: dict[str, dict] = {}
@@ -140,10 +138,11 @@ def _convert(documents: list[Document], source: str | None, ours: Callable[[dict
                          "credit": f"{catalogue['name']} (BattleScribe catalogue, revision {catalogue['revision']}) "
                                    f"for {system['name']} (revision {system['revision']})"}
             book_info["cost_type"] = book_cost_type(catalogue, [*near, system], info["cost_type"])
-            maker = BookMaker(catalogue, system, scope, linked, book_info, shared)
+            maker = BookMaker(catalogue, system, scope, linked, book_info)
             book = maker.make()
             # the category entries' limits, which the tree evaluator checks in each force of the book
-            maker.cov.category_entries([catalogue, system, *linked_catalogues(catalogue, by_id)[1:]], maker.costs)
+            maker.cov.category_entries([catalogue, system, *linked_catalogues(catalogue, by_id)[1:]])
+            book["unchecked"] = maker.cov.unchecked()   # what no list of it is checked by, in the evaluator's words
             conversion.books.append(book)
             conversion.sources[book["id"]] = catalogue["source"]
             warnings = [] if _priced(book) or not book["entries"] else [
@@ -152,6 +151,9 @@ def _convert(documents: list[Document], source: str | None, ours: Callable[[dict
                 f"its lists will show no points"]
             conversion.game_data[book["id"]] = [conversion.packed(doc) for doc in
                                                  [system, *linked_catalogues(catalogue, by_id)]]
+            # the game data its lists are judged by is part of the book's content: the same revision with another
+            # limit or condition (which the converted book does not hold) is other content, never the stored one
+            book["game_data"] = [packed_digest(d.packed) for d in conversion.game_data[book["id"]]]
             conversion.reports.append(BookReport(catalogue["name"], book["id"], info["system_id"],
                                                  catalogue["revision"], catalogue["source"], len(book["entries"]),
                                                  maker.cov.figures(), warnings))
@@ -240,8 +242,8 @@ def system_info(system: dict, catalogues: list[dict]) -> dict:
     data = {
         "kind": "system", "id": system_id, "name": system["name"], "version": version(system["revision"]),
         "sources": [f"{system['name']} (BattleScribe game system, revision {system['revision']})"],
-        "notes": "Imported from BattleScribe data by manage.py import_battlescribe; its books' rules are "
-                 "tally_limit rules made from the catalogues' constraints and modifiers.",
+        "notes": "Imported from BattleScribe data by manage.py import_battlescribe; its books' lists are roster "
+                 "trees, judged by the data's own constraints and modifiers as BattleScribe reads them.",
         "budget": {"unit": unit},
         "categories": [{"id": cid, "name": name} for cid, name in ours.items()],
         "troop_types": [{"id": "model", "name": "Model", "on_foot": True}],

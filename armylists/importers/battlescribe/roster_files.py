@@ -1,11 +1,11 @@
 """BattleScribe / New Recruit rosters for the site: the imported book a roster needs, from the database.
 
 `read_roster_data(data, source)` gives the Roster and its Book of a .ros/.rosz (import_list, the list
-file reader, the API and the import page): a roster tree, one to one, when the book's game data is
-stored (lists/trees/battlescribe_data.py), else our flattened shape; `roster_xml(roster, book, total)` the
-.ros of a list of an imported book (export_list --format ros, the list page, the API). The reading and writing is the importer's
-(armylists/importers/battlescribe/rosters.py); this module finds the book's stored data (its entries'
-tags in order) and, for writing, the files it was imported from (the catalogue's own ids).
+file reader, the API and the import page): the roster tree, one to one, over the book's stored game data
+(lists/trees/battlescribe_data.py); `roster_xml(roster, book, total)` the .ros of a roster tree
+(export_list --format ros, the list page, the API). A book imported before its game data was kept with it
+has no tree to read a roster into: the roster is refused, saying to import the catalogue again (the
+flattened shape such lists once had is retired: issue 37, "one semantics").
 """
 from __future__ import annotations
 
@@ -19,11 +19,9 @@ from armylists.lists.trees.battlescribe_data import GameDataUnavailable, game_da
 from armylists.lists.library.catalogue import book_for
 from armylists.lists.kinds import kind_of
 from armylists.lists.trees.tree_lists import keep_evaluated
-from armylists.importers.battlescribe.rosters import (
-    book_key, book_names, catalogue_ids, parse_roster_file, roster_document, write_roster,
-)
+from armylists.importers.battlescribe.rosters import book_key, book_names, parse_roster_file
 from armylists.importers.battlescribe.roster_tree import read_tree, write_tree
-from armylists.importers.battlescribe.sources import BattleScribeInputError, read_sources
+from armylists.importers.battlescribe.sources import BattleScribeInputError
 from armylists.rules.battlescribe import GameData, RosterError
 from armylists.rules.battlescribe.document import document_tree
 from armylists.rules import Book, ListDocumentError, Roster, parse_roster, roster_to_dict
@@ -63,19 +61,19 @@ def read_roster_data(data: bytes, source: str) -> tuple[Roster, Book]:
                                   f"has not imported" + (f" (it has {', '.join(have)})" if have else "")
                                   + "; import that catalogue revision with manage.py import_battlescribe")
         game = stored_game_data(root, system, book_id, version)
-        if game is not None:   # read one to one into the list's roster tree
-            tree = read_tree(root, game, source)
-            forces, limit, others = document_tree(tree)
-            if limit < 1:
-                raise BattleScribeInputError(source, "<costLimits>", "the roster sets no points limit; set one in "
-                                                                    "BattleScribe or New Recruit and export it again")
-            roster = Roster(system=system, book=book_id, book_version=version, points_limit=limit,
-                            name=(root.get("name") or "")[:200], forces=forces, cost_limits=others)
-            parse_roster(roster_to_dict(roster), source)   # within the document's bounds
-            keep_evaluated(roster, tree)   # what judges it next reads this tree, not one built again
-            return roster, book_for(roster, source)
-        document = roster_document(root, row.data, source)
-        roster = parse_roster(document, source)
+        if game is None:
+            raise RosterFileError(f"{source}: {row.name or book_id} {version} was imported before this site kept "
+                                  f"its BattleScribe data, which a roster is read with; import that catalogue "
+                                  f"revision again with manage.py import_battlescribe")
+        tree = read_tree(root, game, source)   # one to one into the list's roster tree
+        forces, limit, others = document_tree(tree)
+        if limit < 1:
+            raise BattleScribeInputError(source, "<costLimits>", "the roster sets no points limit; set one in "
+                                                                "BattleScribe or New Recruit and export it again")
+        roster = Roster(system=system, book=book_id, book_version=version, points_limit=limit,
+                        name=(root.get("name") or "")[:200], forces=forces, cost_limits=others)
+        parse_roster(roster_to_dict(roster), source)   # within the document's bounds
+        keep_evaluated(roster, tree)   # what judges it next reads this tree, not one built again
         return roster, book_for(roster, source)
     except BattleScribeInputError as exc:
         raise RosterFileError(str(exc)) from None
@@ -93,30 +91,20 @@ def stored_game_data(root, system: str, book_id: str, version: str) -> GameData 
 
 
 def roster_xml(roster: Roster, book: Book, total: int) -> bytes:
-    """The .ros of a list of a book imported from BattleScribe data, or a RosterFileError. A roster
-    tree is written one to one from the book's stored game data; a list in our flattened shape from
-    the files the book was imported from."""
-    try:  # a roster tree's own evaluated roster (lists/kinds.py); None for our flattened shape
+    """The .ros of a roster tree, written one to one from its book's stored game data, or a RosterFileError
+    (a list of one of our books, or a list kept in the old flattened shape, has no roster tree to write)."""
+    try:  # a roster tree's own evaluated roster (lists/kinds.py); None for any other list
         tree = kind_of(roster).roster_tree(roster, book.name)
-        if tree is not None:
-            return write_tree(tree, roster.name)
     except ListDocumentError as exc:
         raise RosterFileError(str(exc)) from None
-    row = _stored("book", book.system.id, book.id, book.version)
-    if not book.imported or row is None or not book.id.startswith("bs-"):
+    if tree is None:
+        if book.imported and book.id.startswith("bs-"):
+            raise RosterFileError(f"{roster.name or book.name}: this list is kept in the shape lists of "
+                                  f"{book.name} had before they were roster trees, which no roster is written "
+                                  f"from; import it again from its .ros, or build it again")
         raise RosterFileError(f"{book.name}: only lists of books imported from BattleScribe or New Recruit data "
                               f"(manage.py import_battlescribe) can be written as a roster")
-    system_row = _stored("system", book.system.id, book.system.id)
-    roots = []
-    for path in (system_row.source_path if system_row else "", row.source_path):
-        roots += _source_roots(path, book.name)
-    ids = catalogue_ids(roots)
-    try:
-        # the game system's own name, as BattleScribe knows it (ours carries its source: "Mordheim (BSData)")
-        return write_roster(roster_to_dict(roster), row.data, ids, total,
-                            ids.get("game_system_name") or book.system.name)
-    except BattleScribeInputError as exc:
-        raise RosterFileError(str(exc)) from None
+    return write_tree(tree, roster.name)
 
 
 def roster_zip(ros: bytes, name: str) -> bytes:
@@ -126,17 +114,3 @@ def roster_zip(ros: bytes, name: str) -> bytes:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(f"{stem}.ros", ros)
     return buffer.getvalue()
-
-
-def _source_roots(path: str, name: str) -> list:
-    """The XML root of the file a system or book was imported from: a roster names the catalogue by its ids."""
-    if not path or path.startswith(("http://", "https://")):
-        raise RosterFileError(f"{name}: was imported from {path or 'a source no longer known'}; a roster needs the "
-                              f"catalogue's ids, so import it again from a file or folder on this machine")
-    archive, _, member = path.partition("!")
-    try:
-        documents = read_sources([archive], xml=True)
-    except BattleScribeInputError as exc:
-        raise RosterFileError(f"{name}: the file it was imported from cannot be read again ({exc}); a roster needs "
-                              f"the catalogue's ids, so import it again") from None
-    return [d.root for d in documents if d.source == path]

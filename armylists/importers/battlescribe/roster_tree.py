@@ -20,7 +20,7 @@ from armylists.importers.battlescribe.sources import BattleScribeInputError
 from armylists.rules.battlescribe import GameData, Roster, place, set_cost_limit
 # TreeIssue, judged: the importer's names for them
 from armylists.rules.battlescribe.document import TreeIssue, judged, keep_uid, settle, start_past  # noqa: F401
-from armylists.rules.battlescribe.tree import Force, RosterError
+from armylists.rules.battlescribe.tree import Force, RosterError, Selection
 
 
 def read_tree(root: Element, game: GameData, source: str) -> Roster:
@@ -58,9 +58,15 @@ def _force(roster: Roster, element: Element, parent: Force | None, source: str) 
 def _selection(roster: Roster, container, element: Element, source: str) -> None:
     try:
         placed = place(roster, container, element.get("entryId", ""), selection_number(element, source))
-    except RosterError as exc:
+    except RosterError:
+        where = container.state.name if isinstance(container, Selection) else container.entry.get("name", "the force")
+        catalogue = roster.game.docs.get(container.force.catalogue_id if isinstance(container, Selection)
+                                         else container.catalogue_id, {})
         raise BattleScribeInputError(source, f"<selection name={element.get('name')!r} "
-                                             f"entryId={element.get('entryId')!r}>", str(exc)) from None
+                                             f"entryId={element.get('entryId')!r}>",
+                                     f"is not a choice of {where} in {catalogue.get('name', 'the data')} "
+                                     f"(r{catalogue.get('revision', '?')}); import the catalogue revision the "
+                                     f"roster was made with") from None
     keep_uid(roster, placed, element.get("id", ""))
     for child in kids(element, "selections", "selection"):
         _selection(roster, placed, child, source)
@@ -68,12 +74,19 @@ def _selection(roster: Roster, container, element: Element, source: str) -> None
 
 def write_tree(roster: Roster, name: str = "") -> bytes:
     """A .ros of the evaluator's roster, one to one (what `read_tree` reads back): forces, child forces,
-    selections with their entry id paths and numbers as BattleScribe saves them, the cost limits."""
+    selections with their entry id paths and numbers as BattleScribe saves them, the cost limits; and, as
+    BattleScribe writes them for the reader's eye (read_tree reads neither: it evaluates again), the
+    roster's total and each selection's own costs and categories as the last evaluation left them."""
     game = roster.game
     system = game.system
     root = ET.Element("roster", {"id": "roster", "name": name, "battleScribeVersion": "2.03",
                                  "gameSystemId": system["id"], "gameSystemName": system.get("name", ""),
                                  "gameSystemRevision": str(system.get("revision", 1)), "xmlns": ROSTER_NS})
+    totals: dict[str, float] = {}
+    for selection in roster.all_selections():
+        for type_id, value in selection.state.costs.items():
+            totals[type_id] = totals.get(type_id, 0.0) + value
+    _costs(root, game, totals)
     costs = ET.SubElement(root, "costLimits")
     for type_id, value in roster.cost_limits.items():
         ET.SubElement(costs, "costLimit", {"name": game.cost_type_name(type_id), "typeId": type_id,
@@ -98,18 +111,33 @@ def _write_force(parent: Element, force: Force, game: GameData) -> None:
     if force.selections:
         selections = ET.SubElement(element, "selections")
         for selection in force.selections:
-            _write_selection(selections, selection)
+            _write_selection(selections, selection, game)
     if force.forces:
         children = ET.SubElement(element, "forces")
         for child in force.forces:
             _write_force(children, child, game)
 
 
-def _write_selection(parent: Element, selection) -> None:
+def _write_selection(parent: Element, selection, game: GameData) -> None:
     element = ET.SubElement(parent, "selection", {
         "id": selection.uid, "name": selection.state.name, "entryId": selection.entry_id,
         "number": str(selection.number), "type": selection.option.entry.get("type") or "upgrade"})
     if selection.children:
         children = ET.SubElement(element, "selections")
         for child in selection.children:
-            _write_selection(children, child)
+            _write_selection(children, child, game)
+    _costs(element, game, selection.state.costs)
+    if selection.state.categories:
+        categories = ET.SubElement(element, "categories")
+        for category in selection.state.categories:
+            ET.SubElement(categories, "category", {
+                "id": f"{selection.uid}-{category}"[:100], "name": game.name_of(category), "entryId": category,
+                "primary": "true" if category == selection.state.primary else "false"})
+
+
+def _costs(parent: Element, game: GameData, costs: dict[str, float]) -> None:
+    """A <costs> of every cost type the data names (0 where nothing costs it), as BattleScribe writes them."""
+    element = ET.SubElement(parent, "costs")
+    for cost in game.cost_types:
+        ET.SubElement(element, "cost", {"name": game.cost_type_name(cost["id"]), "typeId": cost["id"],
+                                        "value": _number(costs.get(cost["id"], 0.0))})

@@ -26,7 +26,8 @@ from dataclasses import dataclass, replace
 from typing import Mapping
 
 from armylists.lists.trees.battlescribe_data import GameDataUnavailable, game_data_for
-from armylists.rules import Book, ListDocumentError, Roster, RosterUnit, parse_roster, roster_to_dict
+from armylists.rules import Book, ListDocumentError, Report, Roster, RosterUnit, parse_roster, roster_to_dict
+from armylists.rules.report import Violation
 from armylists.rules.battlescribe import GameData, GameDataError, RosterError, add_force, select, set_count
 from armylists.rules.battlescribe import Roster as TreeRoster
 from armylists.rules.battlescribe.data import Option
@@ -119,6 +120,21 @@ def unplaced_note(book: Book, unplaced: tuple[Unplaced, ...]) -> str:
     return (f"Not made a roster tree of {book.name} {book.version}: {'; '.join(u.what for u in unplaced)} could "
             f"not be placed in its BattleScribe data. Import the list again (a .ros or .rosz from BattleScribe or "
             f"New Recruit) to check it by the data's own rules.")
+
+
+NOT_A_TREE = "list.not_a_tree"
+
+
+def kept_flattened(report: Report, book: Book) -> Report:
+    """The report of a list of a tree book that stays in the flattened shape (unflatten could not place it):
+    what the engine finds, and an error saying the list is not checked by the data's own rules. Such a list
+    is never legal: its book's constraints are judged over a roster tree only (the flattened rules that
+    once judged such lists are retired: issue 37, "one semantics")."""
+    error = Violation(NOT_A_TREE, f"This list is kept in the shape lists of {book.name} had before they were "
+                                  f"roster trees, so the data's own rules do not check it (its notes say what could "
+                                  f"not be placed); import it again from a .ros or .rosz, or build it again.",
+                      rule="one-semantics", source="docs/import-battlescribe.md")
+    return replace(report, violations=(error, *report.violations))
 
 
 def with_note(notes: str, note: str) -> str:
