@@ -204,7 +204,8 @@ class ItemForm(RevisionForm):
 
 
 class ShareForm(forms.Form):
-    action = forms.ChoiceField(choices=[("share", "Share"), ("revoke", "Revoke")])
+    # share-open: the link shows only the hidden list's open part (editor/shared_open.py)
+    action = forms.ChoiceField(choices=[("share", "Share"), ("share-open", "Share the open part"), ("revoke", "Revoke")])
 
 
 # --- one unit --------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from armylists.lists.saved.stored import Loaded, Unavailable, load
 from armylists.editor.kind_pages import pages_for
 from armylists.editor.report_panel import report_panel
 from armylists.editor import my_lists as my_lists_rows
+from armylists.editor.shared_open import open_download, open_page
 from armylists.events.notices import notice_text, unread
 
 def _books() -> list[Book]:
@@ -117,7 +118,7 @@ def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
     except Unavailable as exc:
         return unavailable(request, army_list, str(exc))
     context = _read_only_context(request, loaded, reverse("list-download", args=[pk, "x"])[:-2])
-    context.update(can_edit=True, share_url=_share_url(request, army_list))
+    context.update(can_edit=True, share_url=_share_url(request, army_list), share_open=army_list.share_open)
     return render(request, "lists/list_detail.html", context)
 
 
@@ -128,9 +129,12 @@ def shared_detail(request: HttpRequest, token: str) -> HttpResponse:
         loaded = load(army_list)
     except Unavailable as exc:
         return unavailable(request, army_list, str(exc))
-    context = _read_only_context(request, loaded, reverse("shared-download", args=[token, "x"])[:-2])
-    context.update(can_edit=False, shared=True, share_token=token)
-    response = render(request, "lists/list_detail.html", context)
+    if army_list.share_open:  # the hidden list's open part only (editor/shared_open.py)
+        response = open_page(request, loaded, token)
+    else:
+        context = _read_only_context(request, loaded, reverse("shared-download", args=[token, "x"])[:-2])
+        context.update(can_edit=False, shared=True, share_token=token)
+        response = render(request, "lists/list_detail.html", context)
     response["X-Robots-Tag"] = "noindex"  # unlisted: not for search engines
     response["Referrer-Policy"] = "no-referrer"  # the token is the secret; links out must not carry it
     return response
@@ -210,6 +214,8 @@ def copy_shared(request: HttpRequest, token: str) -> HttpResponse:
     """A list shared with the user, copied to their own lists (issue 42 item 4): the copy is theirs to
     edit, under the list's name, without the sharer's player and team; the shared list stays as it is."""
     army_list = get_shared_list(token)
+    if army_list.share_open:  # a copy would hold the hidden items the link keeps from its holder
+        raise Http404("A link to the open part of a list cannot be copied.")
     try:
         loaded = load(army_list)
     except Unavailable as exc:
@@ -235,8 +241,8 @@ def share_list(request: HttpRequest, pk: int) -> HttpResponse:
     form = ShareForm(request.POST)
     if not form.is_valid():
         raise Http404("Unknown sharing action.")
-    if form.cleaned_data["action"] == "share":
-        army_list.share()
+    if form.cleaned_data["action"] in ("share", "share-open"):
+        army_list.share(open_part=form.cleaned_data["action"] == "share-open")
     else:
         army_list.unshare()
     return redirect(f"{reverse('list-detail', args=[pk])}#share")
@@ -285,6 +291,13 @@ def download(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 @require_GET
 def shared_download(request: HttpRequest, token: str, fmt: str) -> HttpResponse:
     army_list = get_shared_list(token)
-    response = _download(request, army_list, fmt, _share_url(request, army_list))
+    if army_list.share_open:
+        try:
+            loaded = load(army_list)
+        except Unavailable as exc:
+            return unavailable(request, army_list, str(exc))
+        response = open_download(army_list, loaded, fmt, _share_url(request, army_list))
+    else:
+        response = _download(request, army_list, fmt, _share_url(request, army_list))
     response["X-Robots-Tag"] = "noindex"
     return response

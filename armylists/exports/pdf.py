@@ -1,6 +1,6 @@
 """The printed roster (PDF, reportlab platypus), drawn from the Report the engine gave.
 
-    render_pdf(book, roster, report, variant=None | "full" | "compact" | "hidden" | "warband",
+    render_pdf(book, roster, report, variant=None | "full" | "compact" | "hidden" | "open" | "warband",
                share_url=None) -> bytes
 
 - full: header, legality stamp, category summary and chart, every unit with its profile, the items
@@ -8,6 +8,8 @@
 - compact: one page, the category summary and one line per unit, shrunk to fit;
 - hidden: The 9th Age's hidden list (000:L133-149): an open list where every magical item shows only
   its mundane type and identical units carry a label, then a separate sheet of the hidden items;
+- open: the hidden list's open part alone, without the hidden sheet (what a link shared as the open
+  part downloads);
 - warband: a Mordheim warband sheet laid out like the official roster, a box per hero and per
   henchman group, with the gold left and the warband rating.
 
@@ -35,7 +37,7 @@ from armylists.rules.battlescribe.sheet import TreePrinting
 
 from armylists.exports.checksum import checksum
 from armylists.exports.pdf_header import category_summary, header, matched_play, qr_code, section_heading, stamp, with_heading
-from armylists.exports.pdf_hidden import hidden_story
+from armylists.exports.pdf_hidden import hidden_story, open_story
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, table_style, text
 from armylists.exports.pdf_text import TextWriter
@@ -44,7 +46,7 @@ from armylists.exports.pdf_units import item_reference, items_carried, unit_bloc
 from armylists.exports.pdf_warband import warband_story
 from armylists.exports.text import unit_text
 
-VARIANTS = ("full", "compact", "hidden", "warband")
+VARIANTS = ("full", "compact", "hidden", "open", "warband")  # open: the hidden list's open part alone
 PAGE = A4
 MARGIN = 14 * mm
 FOOTER_SPACE = 10 * mm
@@ -84,6 +86,8 @@ def render_pdf(book: Book, roster: Roster, report: Report, variant: str | None =
         story = compact_story(printed, share_url, check, width, doc.height)
     elif variant == "hidden":
         story = hidden_story(printed, share_url, check, width)
+    elif variant == "open":
+        story = open_story(printed, share_url, check, width)
     elif variant == "warband":
         story = warband_story(printed, share_url, check, width, doc.height)
     else:

@@ -9,7 +9,7 @@ summary and the items themselves are on the hidden sheet, a page of their own.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import count
 from string import ascii_uppercase
 
@@ -22,7 +22,7 @@ from armylists.exports.pdf_list import PrintedList, PrintedUnit
 from armylists.exports.pdf_header import category_summary, header, section_heading, stamp, with_heading
 from armylists.exports.pdf_style import INK, RULE, Styles, table_style, text
 from armylists.exports.pdf_units import items_carried, unit_block
-from armylists.exports.text import ItemRef, UnitWords
+from armylists.exports.text import ItemRef, UnitWords, unit_text
 
 HIDDEN_ITEM = "hidden item"
 
@@ -95,21 +95,55 @@ def _open_words(unit: PrintedUnit) -> UnitWords:
     return replace(unit.words, options=()) if unit.sheet is not None else unit.words
 
 
-def hidden_story(printed: PrintedList, share_url: str | None, check: str, width: float) -> list[Flowable]:
+@dataclass(frozen=True)
+class OpenUnit:
+    """One unit as the open part shows it: its line (mundane types only, its telling-apart label) and its
+    points without its hidden items."""
+    id: str
+    line: str
+    points: str
+
+
+def open_part(printed: PrintedList) -> list[tuple[str, list[OpenUnit]]]:
+    """(category, units) of the open part, in the printed order: what a link shared as the open part
+    shows. No category figures (the hidden items' cost is in them), no violations (they name items)."""
+    budget, label_of = printed.report.budget_unit, labels(printed)
+    groups = []
+    for title, _, units in printed.by_category():
+        rows = []
+        for unit in units:
+            words, label = _open_words(unit), label_of[unit.words.unit.id]
+            line = unit_text(words, show_item=mundane)
+            if label and not words.unit.label:  # a letter that tells it from its twins (000:L146-149)
+                head = f"{words.size} {words.name}" if words.size is not None else words.name
+                line = f"{head} [{label}]{line[len(head):]}"
+            rows.append(OpenUnit(unit.words.unit.id, line, open_points(unit, budget)))
+        groups.append((title, rows))
+    return groups
+
+
+def open_story(printed: PrintedList, share_url: str | None, check: str, width: float) -> list[Flowable]:
+    """The open part alone, for a link shared as it: the hidden list without its hidden sheet."""
+    return hidden_story(printed, share_url, check, width, sheet=False)
+
+
+def hidden_story(printed: PrintedList, share_url: str | None, check: str, width: float,
+                 sheet: bool = True) -> list[Flowable]:
     styles = Styles(9)
     book, report, budget = printed.book, printed.report, printed.report.budget_unit
     label_of = labels(printed)
     story = header(book, printed.roster, report, styles, width, check, share_url)
-    story += [Spacer(1, 4 * mm), stamp(report, styles, width, details=False, note=(
-        "Hidden list: magical items show only their mundane type, and unit points leave out their cost. "
-        "The items, the violations and the category summary are on the hidden sheet."),
-        data_as_of=printed.data_as_of)]
+    note = ("Hidden list: magical items show only their mundane type, and unit points leave out their cost. "
+            + ("The items, the violations and the category summary are on the hidden sheet." if sheet else
+               "This is the open part only: the hidden sheet is the player's and the organiser's."))
+    story += [Spacer(1, 4 * mm), stamp(report, styles, width, details=False, note=note, data_as_of=printed.data_as_of)]
     story.append(Spacer(1, 3 * mm))
     for title, _, units in printed.by_category():
         blocks = [unit_block(unit.book, _open_words(unit), open_points(unit, budget), styles, width,
                              show_item=mundane, label=label_of[unit.words.unit.id]) for unit in units]
         story += with_heading(section_heading(title, styles, width), blocks)
-    story += [PageBreak()] + hidden_sheet(printed, label_of, check, styles, width)
+    if sheet:
+        story += [PageBreak()] + hidden_sheet(printed, label_of, check, styles, width)
     return story
 
 

@@ -230,7 +230,7 @@ def test_an_unknown_variant_is_refused(library):
     book, roster, report = example(library, "empire-2400-legal.json")
     with pytest.raises(ValueError) as caught:
         render_pdf(book, roster, report, variant="poster")
-    assert str(caught.value) == "unknown variant 'poster'; choose one of full, compact, hidden, warband"
+    assert str(caught.value) == "unknown variant 'poster'; choose one of full, compact, hidden, open, warband"
 
 
 A4_AT_80_DPI = (662, 936)  # 210 x 297 mm, as pdftoppm -r 80 rounds them

@@ -23,6 +23,7 @@ PAGES = [
     ("get", "list-delete", (), None, 200),
     ("post", "list-delete", (), {}, 302),
     ("post", "list-share", (), {"action": "share"}, 302),
+    ("post", "list-share", (), {"action": "share-open"}, 302),  # the hidden list's open part (issue 43)
     ("get", "list-download", ("json",), None, 200),
     ("get", "list-download", ("txt",), None, 200),
     ("get", "list-download", ("pdf",), None, 200),

@@ -1,6 +1,6 @@
 """Export a list as a printable PDF roster, tournament text, the JSON document or a BattleScribe roster.
 
-    python manage.py export_list FILE --format pdf|text|json|ros|rosz [--variant full|compact|hidden|warband]
+    python manage.py export_list FILE --format pdf|text|json|ros|rosz [--variant full|compact|hidden|open|warband]
                                       [--output OUT] [--share-url URL]
 
 The formats are the site's and the API's (exports/registry.py; `txt` is `text` too). FILE is a list
