@@ -28,6 +28,11 @@ def army(cost: int) -> dict:
 
 @pytest.fixture
 def two_days(tmp_path):
+    return history_of_two_days(tmp_path)
+
+
+def history_of_two_days(tmp_path):
+    """A git repository of one army, committed on 2025-03-01 and again (another cost) on 2025-03-02."""
     folder = tmp_path / "nr-t9a"
     folder.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=folder, env=GIT, check=True)

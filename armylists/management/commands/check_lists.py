@@ -50,6 +50,7 @@ from django.core.management.base import BaseCommand
 from armylists.lists.library.catalogue import get_book, imported_book_keys, imported_system, site_library, system_library
 from armylists.events.offline import LineWriter, Outputs, checked_batches, cores
 from armylists.listfiles.reading import ListFileError
+from armylists.management.query_log import no_query_log
 from armylists.management.summary_events import (
     SUMMARY_SYSTEM, SummaryEvent, UsageError, is_jsonl, summary_events, totals_line, write_csv, write_json,
 )
@@ -92,7 +93,11 @@ class Command(BaseCommand):
         parser.add_argument("--jobs", type=int, default=0, metavar="N",
                             help="processes checking lists at once (default: one per core; 1: this process only)")
 
-    def handle(self, *args, paths: list[Path], system: str | None = None, points: int | None = None,
+    def handle(self, *args, **options):
+        with no_query_log():  # thousands of lists' queries, not kept under DEBUG (management/query_log.py)
+            return self._handle(*args, **options)
+
+    def _handle(self, *args, paths: list[Path], system: str | None = None, points: int | None = None,
                composition: str | None = None, modes: list[str] = (), books: list[str] = (),
                event_rules: Path | None = None, csv_out: Path | None = None, json_out: Path | None = None,
                jobs: int = 0, by: str | None = None, **options):
