@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from armylists.editor.forms import TreeUnitForm, tree_choice, tree_field
-from armylists.editor.unit_cards import Section, UnitCard, cost_text
+from armylists.editor.unit_cards import Section, UnitCard, bounds_text, cost_text
 from armylists.lists.saved.stored import Loaded
 from armylists.rules.battlescribe.profiles import card_extras
-from armylists.lists.trees.tree_lists import evaluated, root_choices, unit_offers
-from armylists.lists.trees.tree_offers import as_added
+from armylists.lists.trees.tree_lists import evaluated, root_choices, tree_printing, unit_offers
+from armylists.lists.trees.tree_offers import as_added, needs_a_pick, root_unavailable
 from armylists.rules import Report
+from armylists.rules.battlescribe.sheet import BSB, GENERAL, TreePrinting
 from armylists.rules.battlescribe.tree import Selection
 
 
@@ -34,9 +35,10 @@ def tree_catalogue(loaded: Loaded, query: str = "") -> list[dict[str, Any]]:
             if not all(w in name.lower() for w in words):
                 continue
             cost, category = prices.get(option.entry_id, (None, None))
+            why_not = root_unavailable(tree, force, option)   # issue 40 item 3: "needs a Plague Priest in the army"
             by_category.setdefault(category, []).append(
                 {"id": option.entry_id, "name": name, "cost": "" if cost is None else f"{_number(cost)} {unit}",
-                 "detail": "", "search": name.lower()})
+                 "detail": why_not, "unavailable": why_not, "search": name.lower()})
         order = [link["target"] for link in force.entry.get("category_links", [])]
         for category in sorted(by_category, key=lambda c: (c not in order, order.index(c) if c in order else 0,
                                                            tree.game.name_of(c) if c else "~")):
@@ -52,35 +54,63 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _words(selection: Selection) -> str:
+def _words(selection: Selection, roles: frozenset[str] = frozenset()) -> str:
+    """The unit's selections in words; a selection that makes it the General or BSB (`roles`, the names our
+    mapping gives) is said as a badge instead, as our books' cards do."""
     parts = []
     for child in selection.children:
         name = child.state.name
-        inner = _words(child)
+        inner = _words(child, roles)
+        if not inner and (name in roles or child.option.entry.get("name") in roles):
+            continue
         text = name if child.number <= 1 else f"{child.number}× {name}"
         parts.append(f"{text} ({inner})" if inner else text)
     return ", ".join(parts)
 
 
+ROLE_WORDS = {GENERAL: "General", BSB: "Battle Standard Bearer"}   # as our books' cards name the roles
+
+
+def _roles(unit: Selection, printing: TreePrinting) -> list[str]:
+    """The roles a selection in the unit gives it, by the names our mapping gives them (the PDF's rule,
+    rules/battlescribe/sheet.py), General first."""
+    found = set()
+    for selection in unit.walk():
+        option = selection.option
+        names = {option.entry.get("name"), (option.link or {}).get("name"), selection.state.name}
+        for word, wanted in ((GENERAL, printing.general), (BSB, printing.battle_standard)):
+            if names & wanted:
+                found.add(word)
+    return [ROLE_WORDS[w] for w in (GENERAL, BSB) if w in found]
+
+
 def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, open_ids: frozenset[str] | set[str] = frozenset(),
                   unit_url: str = "", bound_form: TreeUnitForm | None = None, bound_unit: str = "",
                   forms_for: frozenset[str] | set[str] | None = None) -> list[Section]:
-    """The units of each force, in order; with `editable`, each with its form and the addresses of its edits
-    (only the cards in `forms_for` where it is given: an edit's answer draws those alone, editor/changes.py)."""
+    """The units by category, as our books' lists are laid out (issue 40 item 1): a section per category of
+    the Report in its order with its figures and bounds (the category bars), a force's name before it where
+    the list has several; each card with its roles (General, BSB) as badges; with `editable`, each with its
+    form and the addresses of its edits (only the cards in `forms_for` where it is given: an edit's answer
+    draws those alone, editor/changes.py)."""
     tree = evaluated(loaded.roster)
+    printing = tree_printing(loaded.roster) or TreePrinting(tree)
+    role_names = printing.general | printing.battle_standard
     unit = loaded.book.system.budget_unit
     lines = {u.id: u for u in report.units}
     by_unit: dict[str, list] = {}
     for v in report.violations:
         if v.unit:
             by_unit.setdefault(v.unit, []).append(v)
+    forces = [f for f in tree.all_forces()]
     sections = []
-    for force in tree.all_forces():
-        cards = []
+    for force in forces:
+        by_category: dict[str, list[UnitCard]] = {}
         for selection in force.selections:
             line = lines.get(selection.uid)
             card = UnitCard(id=selection.uid, name=selection.state.name, label="", size=None,
-                            points=line.points if line else 0, roles=[], summary=_words(selection),
+                            points=line.points if line else 0,
+                            roles=_roles(selection, printing),
+                            summary=_words(selection, role_names),
                             errors=[v for v in by_unit.get(selection.uid, []) if v.severity == "error"],
                             warnings=[v for v in by_unit.get(selection.uid, []) if v.severity != "error"],
                             category=line.category if line else "",
@@ -94,13 +124,20 @@ def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, ope
                 base = unit_url.replace("{unit}", selection.uid)
                 card.urls = {"update": base, "remove": f"{base}remove/", "duplicate": f"{base}duplicate/"}
                 card.open = card.open or (bound_unit == selection.uid)
-            cards.append(card)
-        if cards:
-            cards[0].first, cards[-1].last = True, True
-        points = sum(c.points for c in cards)
-        sections.append(Section(force.uid, force.state.name or force.entry.get("name", ""), points,
-                                round(100 * points / report.points_limit, 1) if report.points_limit else 0.0,
-                                "", "ok", cards))
+            by_category.setdefault(card.category, []).append(card)
+        prefix = f"{force.state.name or force.entry.get('name', '')}: " if len(forces) > 1 else ""
+        for line in report.categories:
+            cards = by_category.pop(line.id, [])
+            if cards or (editable and len(forces) == 1):
+                sections.append(Section(f"{force.uid}-{line.id}", prefix + line.name, line.points, line.percent,
+                                        bounds_text(line.min_percent, line.max_percent), line.state, cards))
+        for category, cards in by_category.items():   # a category the Report has no line for
+            sections.append(Section(f"{force.uid}-{category or 'other'}",
+                                    prefix + (tree.game.name_of(category) if category else "Other"),
+                                    sum(c.points for c in cards), 0.0, "", "ok", cards))
+    for section in sections:
+        if section.units:
+            section.units[0].first, section.units[-1].last = True, True
     return sections
 
 
@@ -137,7 +174,7 @@ class _Layout:
                     place["children"].append(node)
                 place = place["index"][group["id"]]
             place["children"].append(self.option(offer))
-        return [self.finish(n) for n in root["children"]]
+        return [self.picked(self.finish(n)) for n in root["children"]]
 
     def finish(self, node: dict[str, Any]) -> dict[str, Any]:
         if node["kind"] != "group":
@@ -152,7 +189,9 @@ class _Layout:
             limit = ", ".join(filter(None, [limit, f"up to {int(group['max_cost'])} {self.unit}"]))
         limit = "" if group["unavailable"] else limit
         out = {"kind": "group", "legend": group["name"], "limit": limit, "unavailable": group["unavailable"],
-               "children": children}
+               "children": children, "group": group,
+               # issue 40 item 2: the data names no default, so the add picked one (tree_offers.complete_as_added)
+               "note": "chosen for you: the first free or cheapest; change it here" if needs_a_pick(group) else ""}
         options = [c for c in children if c["kind"] != "group"]
         if group["max"] == 1 and options and len(options) == len(children):
             first = options[0]["offer"]
@@ -163,6 +202,37 @@ class _Layout:
             for o in options:
                 o.update(kind="radio", value=o["offer"]["entry"], name=name)
         return out
+
+    def picked(self, node: dict[str, Any]) -> dict[str, Any]:
+        """A long group (magic items, runes, skills: PICKER_FROM options or more) as our books' item picker
+        (issue 40 item 4): what is taken shown, the rest in a searchable list by its inner groups, with the
+        allowance left and why each is refused; a shorter group's inner groups looked at the same way."""
+        if node["kind"] not in ("group", "choice"):
+            return node
+        leaves = list(_leaves(node, node))
+        if len(leaves) < PICKER_FROM:
+            node["children"] = [self.picked(c) for c in node["children"]]
+            return node
+        cap = node["group"]["max_cost"]
+        spent = sum(float(o["offer"]["cost"]) * o["offer"]["taken"] for _s, o in leaves)
+        left = None if cap is None else cap - spent
+        sections: dict[int, dict[str, Any]] = {}
+        for owner, leaf in leaves:
+            if leaf["checked"]:
+                continue
+            if left is not None and not leaf["disabled"] and float(leaf["offer"]["cost"]) > left:
+                leaf.update(disabled=True, unavailable=f"more than the {_number(max(left, 0))} {self.unit} left")
+            section = sections.setdefault(id(owner), {
+                "legend": owner["legend"], "limit": owner["limit"], "options": [],
+                "none": owner if owner["kind"] == "choice" and owner["none"] else None})
+            section["options"].append({"one": [leaf], "search": leaf["label"].lower()})
+        node["picker"] = {
+            "taken": [leaf for _s, leaf in leaves if leaf["checked"]], "sections": list(sections.values()),
+            "count": sum(1 for _s, leaf in leaves if not leaf["checked"] and not leaf["disabled"]),
+            "part": node["group"]["id"], "card": self.unit_id,
+            "allowance": "" if cap is None else f"{_number(spent)} of {_number(cap)} {self.unit} · "
+                                                 f"{_number(max(left, 0))} left"}
+        return node
 
     def option(self, offer: dict[str, Any]) -> dict[str, Any]:
         name = tree_field(offer, self.unit_id)
@@ -175,6 +245,18 @@ class _Layout:
         if offer["max"] != 1:
             view["kind"] = "count"
         return view
+
+
+PICKER_FROM = 8   # options in a group from which it is a searchable picker, not a column of boxes
+
+
+def _leaves(node: dict[str, Any], owner: dict[str, Any]):
+    """(the innermost group holding it, option) of every option below a group, in the data's order."""
+    for child in node["children"]:
+        if child["kind"] in ("group", "choice"):
+            yield from _leaves(child, child)
+        else:
+            yield owner, child
 
 
 def _step(value: float | None, unit: str) -> str:

@@ -16,7 +16,7 @@ from armylists.rules.battlescribe.effective import Effective, gated, effective
 from armylists.rules.battlescribe.queries import Context, Unsupported
 from armylists.rules.battlescribe.tree import Roster as TreeRoster
 from armylists.rules.battlescribe.tree import RosterError, Selection
-from armylists.rules.battlescribe.words import why_zero
+from armylists.rules.battlescribe.words import needs_words, why_zero
 
 def _limits(eff: Effective) -> tuple[int | None, int, list[dict]]:
     """(max, min, the max constraints at 0) of the selections counted in the parent."""
@@ -26,6 +26,30 @@ def _limits(eff: Effective) -> tuple[int | None, int, list[dict]]:
     minima = [v for c, v in mine if c.get("type") == "min"]
     top = int(min(v for _c, v in maxima)) if maxima else None
     return top, int(max(minima)) if minima else 0, [c for c, v in maxima if v <= 0 < float(c["value"])]
+
+
+def held_back(game: GameData, ctx: Context, sources: tuple[dict, ...], eff: Effective) -> str:
+    """Why an entry may not be taken where `ctx` stands though a modifier of the data would allow it, in a
+    player's words ("needs a Plague Priest in the army"): what the modifiers that would raise each maximum
+    at or below 0 wait for (rules/battlescribe/words.py); "" where nothing would."""
+    zero = {c.get("id") for c, v in eff.constraints if c.get("type") == "max" and v <= 0 <= float(c["value"])
+            and not c.get("percent") and (c.get("field") or "selections") == "selections"}   # -1: no limit
+    return "; ".join(needs_words(game, ctx, sources, zero)) if zero else ""
+
+
+def root_unavailable(tree: TreeRoster, force, option) -> str:
+    """Why a unit entry of a force may not be added now (the catalogue greys it): a maximum a condition
+    lifts, or one a condition made 0; "" where it may."""
+    ctx = Context(tree, None, force, option)
+    try:
+        eff = effective(ctx, option.sources, {c["id"] for c in tree.game.cost_types}, [], option.group_nodes)
+    except Unsupported:
+        return ""
+    zeroed = [c for c, v in eff.constraints if c.get("type") == "max" and v <= 0 < float(c["value"])
+              and not c.get("percent") and (c.get("field") or "selections") == "selections"]
+    if zeroed:
+        return why_zero(tree.game, ctx, option.sources, zeroed)
+    return held_back(tree.game, ctx, option.sources, eff)
 
 
 def per_model(option, primary: str) -> tuple[float | None, bool]:
@@ -80,8 +104,12 @@ def _offers(tree: TreeRoster, parent: Selection, out: list[dict], depth: int) ->
         step, scaled = per_model(option, primary)
         unavailable = why_zero(tree.game, ctx, option.sources, zeroed) if zeroed else ""
         unavailable = unavailable or next((g["unavailable"] for g in path if g["unavailable"]), "")
-        if top is not None and top <= 0 and not zeroed and not taken:
-            continue   # a maximum of 0 the data states outright: never offered here
+        if top is not None and top <= 0 and not zeroed and not unavailable:
+            # a maximum of 0 the data states, which a modifier lifts where a condition holds: offered greyed,
+            # saying what it waits for ("only for a Runic Smith"); with no such modifier, never offered here
+            unavailable = held_back(tree.game, ctx, option.sources, eff)
+            if not unavailable and not taken:
+                continue
         out.append({"parent": parent.uid, "entry": option.entry_id, "name": eff.name or option.entry.get("name", ""),
                     "cost": eff.costs.get(primary, 0.0), "taken": taken, "max": top,
                     "per_model": scaled, "cost_per_model": step, "unavailable": unavailable,

@@ -146,10 +146,10 @@ def unknown_cost_type_words(type_id: str, limit: float, known: list[str]) -> str
 
 def needs_words(game, ctx: Context, sources: tuple[dict, ...], fields: set[str]) -> list[str]:
     """What would raise a maximum that holds an entry back, as a player reads it: the modifiers of `fields`
-    that would increase it but do not apply here, each said by what it waits for ("needs a Plague Priest in
-    the army", "only for a Runic Smith"), each once, in the data's order. Nothing for a modifier that
-    applies or lowers the limit."""
-    out: list[str] = []
+    that would increase it but do not apply here, each said by the conditions of it that fail ("needs a Plague
+    Priest in the army", "only for a Runic Smith"); of several such modifiers, those that wait for the fewest
+    things, each once, in the data's order. Nothing for a modifier that applies or lowers the limit."""
+    found: list[tuple[int, str]] = []
     for source in sources:
         for modifier, gates, repeat_lists in gated(source):
             if modifier.get("field") not in fields or modifier.get("type") not in ("increment", "set"):
@@ -157,18 +157,31 @@ def needs_words(game, ctx: Context, sources: tuple[dict, ...], fields: set[str])
             if modifier.get("type") == "set" and float(modifier.get("value", 0) or 0) <= 0:
                 continue
             try:
-                holds = all(group_holds(g, ctx) for g in gates)
-                counted = [r for rs in repeat_lists for r in rs if repeat_times(r, ctx) > 0]
+                failing = [part for g in gates for part in _failing(game, g, ctx)]
+                repeats = [r for rs in repeat_lists for r in rs]
+                if repeats and not any(repeat_times(r, ctx) > 0 for r in repeats):
+                    failing += [w for w in (_per_repeat(game, r) for r in repeats) if w]
             except Unsupported:
                 continue
-            repeats = [r for rs in repeat_lists for r in rs]
-            if holds and (counted or not repeats):
-                continue   # it applies: not what holds the entry back
-            said = [] if holds else [w for g in gates for w in [_awaited(game, g)] if w]
-            said += [_per_repeat(game, r) for r in repeats if not counted]
-            for words in said:
-                if words and words not in out:
-                    out.append(words)
+            if failing:
+                found.append((len(failing), " and ".join(dict.fromkeys(failing))))
+    fewest = min((n for n, _w in found), default=0)
+    return list(dict.fromkeys(words for n, words in found if n == fewest))
+
+
+def _failing(game, group: dict, ctx: Context) -> list[str]:
+    """The parts of a condition group that do not hold, in words: of an "and" group each failing condition
+    (or inner group); an "or" group that fails is one part, its alternatives joined with "or"."""
+    if group_holds(group, ctx):
+        return []
+    if group.get("type", "and") == "or":
+        parts = [w for w in (_awaited_one(game, c) for c in group.get("conditions", [])) if w]
+        parts += [" and ".join(_failing(game, g, ctx)) for g in group.get("groups", [])]
+        said = " or ".join(dict.fromkeys(p for p in parts if p))
+        return [said] if said else []
+    out = [w for w in (_awaited_one(game, c) for c in group.get("conditions", []) if not condition_holds(c, ctx)) if w]
+    for inner in group.get("groups", []):
+        out += _failing(game, inner, ctx)
     return out
 
 
@@ -177,23 +190,15 @@ def _where(game, scope: str) -> str:
         scope, game.name_of(scope) if scope not in ("", "ancestor", "primary-catalogue") else "the army")
 
 
-def _awaited(game, group: dict) -> str:
-    """A condition group that does not hold, as what it waits for; "or" groups joined with "or"."""
-    parts = [w for w in (_awaited_one(game, c) for c in group.get("conditions", [])) if w]
-    parts += [w for w in (_awaited(game, g) for g in group.get("groups", [])) if w]
-    return (" or " if group.get("type", "and") == "or" else " and ").join(dict.fromkeys(parts))
-
-
 def _awaited_one(game, condition: dict) -> str:
     kind, value = condition.get("type"), float(condition.get("value", 0) or 0)
     child = condition.get("child")
     if child in ("", "any", None) or (condition.get("field") or "selections") != "selections":
         return ""
     name = game.name_of(child)
-    if kind == "instanceOf":
-        return f"only for a {name}"
-    if kind == "notInstanceOf":
-        return f"not for a {name}"
+    if kind in ("instanceOf", "notInstanceOf"):   # of a force entry: the kind of army ("only in 2. Combined Arms")
+        where = "in" if child in game.forces else "for a"
+        return f"{'only' if kind == 'instanceOf' else 'not'} {where} {name}"
     if (kind, value) in (("equalTo", 0), ("lessThan", 1), ("atMost", 0)):
         return f"not with a {name} in {_where(game, condition.get('scope', ''))}"
     if kind in ("atLeast", "greaterThan", "equalTo"):
