@@ -7,6 +7,7 @@ module there and calls `register` in it.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
@@ -32,6 +33,14 @@ class ListFormat:
     # (data, source, the Roster and Book read) -> what the player should know about the list as read,
     # such as figures the other tool wrote that differ from ours; shown after an import
     notices: "Callable[[bytes, str, Roster, Book], list[str]] | None" = None
+    # () -> the dates (YYYY-MM-DD) of the game data stored for this format, where a list may be read with the
+    # data of another date than its own (New Recruit's data by date): the import page offers them
+    data_dates: "Callable[[], list[str]] | None" = None
+
+
+# The date of the game data the player chose to read a list with (the import page's choice), for the
+# formats whose data is kept by date; None: the format's own choice (a summary's tournament date).
+DATA_AS_OF: ContextVar[str | None] = ContextVar("DATA_AS_OF", default=None)
 
 
 FORMATS: list[ListFormat] = []

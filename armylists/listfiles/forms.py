@@ -16,6 +16,18 @@ class ImportListForm(forms.Form):
     text = forms.CharField(required=False, label="Or paste the list", widget=forms.Textarea(attrs={"rows": 14}),
                            max_length=8 * 1024 * 1024)
 
+    # The date of the game data to read the list with, where several are stored (New Recruit's T9A data);
+    # offered by the view only then (`importing.data_dates`).
+    data_as_of = forms.ChoiceField(required=False, label="Game data of",
+                                   help_text="For a New Recruit summary: the data of its tournament's date unless "
+                                             "you choose another")
+
+    def __init__(self, *args: Any, dates: list[str] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["data_as_of"].choices = [("", "the list's own date"), *((d, d) for d in dates)]
+        if len(dates) < 2:
+            del self.fields["data_as_of"]
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if not data.get("file") and not (data.get("text") or "").strip():

@@ -9,7 +9,7 @@ closest name it has.
 """
 from __future__ import annotations
 
-from armylists.listfiles.formats import FORMATS
+from armylists.listfiles.formats import DATA_AS_OF, FORMATS
 from armylists.listfiles.reading import OUR_JSON, OUR_TEXT, ListFileError, read_any
 from armylists.lists.saved import edits
 from armylists.rules import Book, Roster
@@ -23,9 +23,24 @@ class ImportProblem(Exception):
     """Data that cannot be brought in; str() is the message to show, naming the line where there is one."""
 
 
-def import_list(data: bytes, source: str) -> tuple[Roster, Book, str, list[str]]:
+def import_list(data: bytes, source: str, data_as_of: str | None = None) -> tuple[Roster, Book, str, list[str]]:
     """The list in `data` with its Book, the name of the format it was read as and what its format says
-    the player should know about it (`ListFormat.notices`), or `ImportProblem`."""
+    the player should know about it (`ListFormat.notices`), or `ImportProblem`. `data_as_of` (YYYY-MM-DD):
+    read a format whose data is kept by date with the data of that date (`DATA_AS_OF`)."""
+    token = DATA_AS_OF.set(data_as_of or None)
+    try:
+        return _import_list(data, source)
+    finally:
+        DATA_AS_OF.reset(token)
+
+
+def data_dates() -> list[str]:
+    """Every date of stored game data some format may read a list with, newest first (the import page's
+    choice, offered where there are several)."""
+    return sorted({d for f in FORMATS if f.data_dates for d in f.data_dates()}, reverse=True)
+
+
+def _import_list(data: bytes, source: str) -> tuple[Roster, Book, str, list[str]]:
     if not data.strip():
         raise ImportProblem(f"{source}: is empty; paste a list or choose a file")
     if len(data) > max(MAX_IMPORT_BYTES, MAX_DOCUMENT_BYTES):

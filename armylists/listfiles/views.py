@@ -12,16 +12,16 @@ from django.views.decorators.http import require_http_methods
 from armylists.lists.kinds import kind_of
 from armylists.lists.library.catalogue import validate_roster
 from armylists.listfiles.forms import ImportListForm
-from armylists.listfiles.importing import ImportProblem, format_names, import_list
+from armylists.listfiles.importing import ImportProblem, data_dates, format_names, import_list
 from armylists.models import ArmyList
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_list_view(request: HttpRequest) -> HttpResponse:
-    formats = format_names()
+    formats, dates = format_names(), data_dates()
     if request.method == "POST":
-        form = ImportListForm(request.POST, request.FILES)
+        form = ImportListForm(request.POST, request.FILES, dates=dates)
         if form.is_valid():
             upload = form.cleaned_data.get("file")
             if upload is not None:
@@ -29,7 +29,7 @@ def import_list_view(request: HttpRequest) -> HttpResponse:
             else:
                 data, source = form.cleaned_data["text"].encode("utf-8"), "The pasted list"
             try:
-                roster, book, how, notices = import_list(data, source)
+                roster, book, how, notices = import_list(data, source, form.cleaned_data.get("data_as_of"))
             except ImportProblem as exc:
                 form.add_error(None, str(exc))
             else:
@@ -45,4 +45,4 @@ def import_list_view(request: HttpRequest) -> HttpResponse:
                     messages.warning(request, notice)
                 return redirect("list-edit", army_list.pk)
         return render(request, "lists/import.html", {"form": form, "formats": formats}, status=400)
-    return render(request, "lists/import.html", {"form": ImportListForm(), "formats": formats})
+    return render(request, "lists/import.html", {"form": ImportListForm(dates=dates), "formats": formats})

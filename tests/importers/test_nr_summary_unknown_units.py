@@ -67,3 +67,36 @@ def test_a_summary_of_none_of_the_books_units_is_still_refused(client, alice):
     assert response.status_code == 400
     assert f"units[0].name: Ogre Khans {VERSION} has no unit &#x27;Nobody 0&#x27;" in response.content.decode()
     assert not ArmyList.objects.exists()
+
+
+# --- the choice of the data's date where several are stored ---------------------------------------
+
+def test_the_import_page_offers_the_stored_dates_and_reads_with_the_one_chosen(client, alice):
+    from tests.importers.nr_summaries import LATER, summary_line
+
+    client.force_login(alice)
+    store(COMMIT, "dh.json")
+    page = client.get(reverse("list-import")).content.decode()
+    assert 'id="data-as-of"' not in page  # one date stored: nothing to choose
+    store(LATER, "dh.json")
+    page = client.get(reverse("list-import")).content.decode()
+    choice = page.split('id="data-as-of"')[1].split("</div>")[0]
+    assert '<option value="2026-04-10">2026-04-10</option>' in choice
+    assert '<option value="2025-10-10">2025-10-10</option>' in choice
+    line = summary_line(GLENNCON, 26)  # Dwarven Holds, 2025-10-18: its own date reads the data of 2025-10-10
+
+    def read(**extra):
+        response = client.post(reverse("list-import"), {"text": line, **extra}, follow=True)
+        assert response.status_code == 200
+        saved = ArmyList.objects.order_by("-id").first()
+        return saved.book_version, [m.message for m in get_messages(response.wsgi_request)][1]
+
+    version, said = read()
+    assert version == "2024 beta1@2025-10-10.i6" and "the tournament's date (2025-10-18)" in said
+    version, said = read(data_as_of="2026-04-10")
+    assert version.endswith("@2026-04-10.i6")
+    assert said == f"Read against Dwarven Holds {version}: the data of 2026-04-10 you chose: the newest imported on or before it."
+    version, said = read(data_as_of="2025-10-10")  # the day itself is "on or before"
+    assert version == "2024 beta1@2025-10-10.i6"
+    response = client.post(reverse("list-import"), {"text": line, "data_as_of": "1999-01-01"})
+    assert response.status_code == 400 and "Select a valid choice" in response.content.decode()
