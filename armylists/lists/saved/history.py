@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from armylists.models import ArmyList, ListRevision
 from armylists.rules import Book, ListDocumentError, Report, Roster, parse_roster
 
-from armylists.lists.library.catalogue import get_book, listed_books, validate_roster
+from armylists.lists.library.catalogue import get_book, listed_books, renamed_books, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.lists.saved.revision_words import describe, entry_name, unit_changes
 from armylists.lists.saved.stored import Loaded
@@ -188,9 +188,10 @@ def history(army_list: ArmyList, before: int | None = None, limit: int = PAGE) -
     found = list(rows.defer("document")[:limit + 1])
     shown, older = found[:limit], (found[limit - 1].revision if len(found) > limit else None)
     as_of: dict[tuple, dict] = {}
-    steps = []
+    steps, read = [], {}
     for row in shown:
-        summary = row.summary if row.summary is not None else _summarise(army_list, row)
+        summary = row.summary if row.summary is not None and "changes" in row.summary else \
+            _summarise(army_list, row, read)
         key = tuple(summary["key"]) if summary.get("key") else None
         if key is not None and key not in as_of:
             as_of[key] = data_as_of(*key, imported=summary["imported"], name=summary["name"])
@@ -199,30 +200,60 @@ def history(army_list: ArmyList, before: int | None = None, limit: int = PAGE) -
     return Page(steps, older)
 
 
-def _summarise(army_list: ArmyList, row: ListRevision) -> dict:
+def _summarise(army_list: ArmyList, row: ListRevision, read: dict[int, Checked]) -> dict:
     """The revision's verdict and changes against the readable revision before it; stored when the books
-    both are checked with are on the site (a book not loaded now may be later: that is said, not kept)."""
-    found = _checked_revision(army_list, ListRevision.objects.get(pk=row.pk))
+    both are read with are on the site (a book not loaded now may be later: that is said, not kept).
+
+    The verdict saved with the revision (ArmyList.save) is taken as it is: only what changed is worked
+    out, which reads the two documents and checks neither. `read`: the revisions read so far this page."""
+    saved = row.summary.get("verdict") if row.summary is not None else None
+    found = _read(army_list, row.revision, read, check=saved is None)
     if found.roster is None:
         summary = {"changes": [found.problem], "verdict": None, "key": None, "imported": True, "name": "",
                    "budget_unit": "pts"}
         ListRevision.objects.filter(pk=row.pk).update(summary=summary)
         return summary
     before = None
-    for earlier in army_list.revisions.filter(revision__lt=row.revision).order_by("-revision").iterator(chunk_size=1):
-        before = _checked_revision(army_list, earlier)
+    for earlier in (army_list.revisions.filter(revision__lt=row.revision).order_by("-revision")
+                    .values_list("revision", flat=True).iterator(chunk_size=4)):
+        before = _read(army_list, earlier, read, check=False)
         if before.roster is not None:
             break
         before = None
     roster = found.roster
     summary = {"changes": _changes(before.roster if before else None, roster, before.book if before else None,
                                    found.book),
-               "verdict": verdict(found), "key": [roster.system, roster.book, roster.book_version],
+               "verdict": saved if saved is not None else verdict(found),
+               "key": [roster.system, roster.book, roster.book_version],
                "imported": found.book.imported if found.book else True, "name": found.book.name if found.book else "",
                "budget_unit": found.book.system.budget_unit if found.book else "pts"}
-    if found.report is not None and (before is None or before.book is not None):
+    if found.book is not None and (saved is not None or found.report is not None) \
+            and (before is None or before.book is not None):
         ListRevision.objects.filter(pk=row.pk).update(summary=summary)
     return summary
+
+
+def _read(army_list: ArmyList, revision: int, read: dict[int, Checked], check: bool) -> Checked:
+    """Revision `revision` read (and checked when `check`), once a page."""
+    found = read.get(revision)
+    if found is None or (check and found.report is None and found.roster is not None and found.book is not None):
+        document = army_list.revisions.values_list("document", flat=True).get(revision=revision)
+        source = f"list {army_list.pk} revision {revision}"
+        found = checked(document, source) if check else _parsed(document, source)
+        read[revision] = found
+    return found
+
+
+def _parsed(document: dict, source: str) -> Checked:
+    """A document read and its book found, not checked: what saying its changes needs."""
+    try:
+        roster = parse_roster(document, source)
+    except ListDocumentError as exc:
+        return Checked(None, None, None, f"Cannot be read: {exc.reason}")
+    book = get_book(roster.system, roster.book, roster.book_version)
+    if book is None:
+        return Checked(roster, None, None, f"{roster.book} {roster.book_version} is not loaded on this site")
+    return Checked(roster, book, None)
 
 
 def compare_revisions(army_list: ArmyList, first: int, second: int) -> dict | None:
@@ -236,9 +267,14 @@ def compare_revisions(army_list: ArmyList, first: int, second: int) -> dict | No
 def upgrade_target(loaded: Loaded) -> Book | None:
     """The version of the list's book that new lists get (the newest, or a held source's), if not the list's."""
     roster = loaded.roster
-    offered = [b for b in listed_books() if b.system.id == roster.system and b.id == roster.book]
+    # A book the data renamed (the same BattleScribe catalogue under another name) is offered as its
+    # successor, so lists on the old name get the upgrade too (issue 38 item 2).
+    book_id = renamed_books(roster.system).get((roster.system, roster.book), roster.book)
+    offered = [b for b in listed_books() if b.system.id == roster.system and b.id == book_id]
     newest = offered[-1] if offered else None
-    return newest if newest is not None and newest.version != roster.book_version else None
+    if newest is None or (newest.id, newest.version) == (roster.book, roster.book_version):
+        return None
+    return newest
 
 
 @dataclass(frozen=True)
@@ -281,7 +317,7 @@ def missing_in(roster: Roster, book: Book, old_book: Book) -> list[str]:
 def preview(loaded: Loaded, book: Book) -> Preview:
     """The list at `book`'s version, checked, beside the list as it is: what changes, or why it cannot move."""
     before = validate_roster(loaded.book, loaded.roster)
-    moved = replace(loaded.roster, book_version=book.version)
+    moved = replace(loaded.roster, book=book.id, book_version=book.version)
     missing = missing_in(loaded.roster, book, loaded.book)
     if missing:
         return Preview(moved, before, None, [], problem=" ".join(missing))

@@ -70,7 +70,10 @@ def describe(before: Roster | None, after: Roster, book_before: Book | None, boo
         return [f"Started the list: {book.name if book else after.book} {after.book_version}, "
                 f"{after.points_limit} points."]
     out = []
-    if before.book_version != after.book_version:
+    if before.book != after.book:  # a book the data renamed (issue 38 item 2)
+        out.append(f"Moved to {book.name if book else after.book} {after.book_version} "
+                   f"(was {book_before.name if book_before else before.book} {before.book_version}).")
+    elif before.book_version != after.book_version:
         out.append(f"Moved to {book.name if book else after.book} {after.book_version} "
                    f"(was {before.book_version}).")
     if before.name != after.name:
