@@ -1,6 +1,6 @@
 from django.urls import path
 
-from armylists.api import game_data, history, tokens, units, views
+from armylists.api import battles, game_data, history, tokens, units, views
 
 urlpatterns = [
     path("systems/", views.SystemListView.as_view(), name="api-systems"),
@@ -11,6 +11,8 @@ urlpatterns = [
     path("lists/import/", views.ListImportView.as_view(), name="api-lists-import"),
     path("lists/<int:pk>/", views.ListItemView.as_view(), name="api-list"),
     path("lists/<int:pk>/units/", units.ListUnitsView.as_view(), name="api-list-units"),
+    path("lists/<int:pk>/battles/", battles.ListBattlesView.as_view(), name="api-list-battles"),
+    path("lists/<int:pk>/battles/undo/", battles.ListBattleUndoView.as_view(), name="api-list-battles-undo"),
     path("lists/<int:pk>/report/", views.ListReportView.as_view(), name="api-list-report"),
     path("lists/<int:pk>/revisions/", history.ListRevisionsView.as_view(), name="api-list-revisions"),
     path("lists/<int:pk>/revisions/diff/", history.ListRevisionsDiffView.as_view(), name="api-list-revisions-diff"),

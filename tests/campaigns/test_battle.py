@@ -193,8 +193,8 @@ class TestDice:
         assert out.battle["seed"] is None
 
     @pytest.mark.parametrize("rolls,path,message", [
-        ({"injury:champion": [17]}, ("rolls", "injury:champion"), "rolls.injury:champion: 17 is not a D66 roll"),
-        ({"exploration": [7, 1, 1]}, ("rolls", "exploration"), "rolls.exploration: 7 is not a D6 roll"),
+        ({"injury:champion": [17]}, ("rolls", "injury:champion"), "17 is not a D66 roll"),
+        ({"exploration": [7, 1, 1]}, ("rolls", "exploration"), "7 is not a D6 roll"),
         ({"exploration": [1, 2, 3, 4]}, ("rolls", "exploration"), "entered dice [4] were not needed")])
     def test_bad_dice_are_refused_with_their_place(self, founded, book, rolls, path, message):
         with pytest.raises(BattleError) as err:

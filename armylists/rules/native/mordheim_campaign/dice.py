@@ -14,7 +14,7 @@ class DiceError(ValueError):
     """An entered die that is no face of its die (a 7 on a D6, a 17 as D66)."""
 
     def __init__(self, purpose: str, value: object, die: str) -> None:
-        super().__init__(f"rolls.{purpose}: {value!r} is not a {die} roll")
+        super().__init__(f"{value!r} is not a {die} roll")
         self.purpose, self.value, self.die = purpose, value, die
 
 
