@@ -223,7 +223,7 @@ class _Layout:
             if left is not None and not leaf["disabled"] and float(leaf["offer"]["cost"]) > left:
                 leaf.update(disabled=True, unavailable=f"more than the {_number(max(left, 0))} {self.unit} left")
             section = sections.setdefault(id(owner), {
-                "legend": owner["legend"], "limit": owner["limit"], "options": [],
+                "legend": owner["legend"], "limit": owner["limit"], "options": [], "unavailable": owner.get("unavailable", ""),
                 "none": owner if owner["kind"] == "choice" and owner["none"] else None})
             section["options"].append({"one": [leaf], "search": leaf["label"].lower()})
         node["picker"] = {
