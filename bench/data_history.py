@@ -167,10 +167,10 @@ def replay(clone: Path, args) -> None:
             ids = {own: book for book, own in book_ids(version).items()}
             moved = [(previous[own], book) for own, book in ids.items() if own in previous and previous[own] != book]
             renames += len(moved)
-            offered = {(b.system.id, b.id) for b in catalogue.listed_books()}
             system = version.books[0]["system"] if version.books else ""
-            # followed: the old book id is no longer offered to new lists on its own
-            kept = sum(1 for old, _ in moved if (system, old) not in offered)
+            # followed: new lists get the old book only under its new name, and its lists are offered that
+            successors = catalogue.renamed_books(system)
+            kept = sum(1 for old, new in moved if successors.get((system, old)) == new)
             followed += kept
             if moved:
                 line += f"; renamed {len(moved)} (followed {kept}): " + ", ".join(f"{a} -> {b}" for a, b in moved[:4])

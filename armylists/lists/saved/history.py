@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from armylists.models import ArmyList, ListRevision
 from armylists.rules import Book, ListDocumentError, Report, Roster, parse_roster
 
-from armylists.lists.library.catalogue import get_book, listed_books, renamed_books, validate_roster
+from armylists.lists.library.catalogue import (disk_library, get_book, imported_book_keys, renamed_books,
+                                                validate_roster)
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.lists.saved.revision_words import describe, entry_name, unit_changes
 from armylists.lists.saved.stored import Loaded
@@ -270,8 +271,10 @@ def upgrade_target(loaded: Loaded) -> Book | None:
     # A book the data renamed (the same BattleScribe catalogue under another name) is offered as its
     # successor, so lists on the old name get the upgrade too (issue 38 item 2).
     book_id = renamed_books(roster.system).get((roster.system, roster.book), roster.book)
-    offered = [b for b in listed_books() if b.system.id == roster.system and b.id == book_id]
-    newest = offered[-1] if offered else None
+    # Only the one book is built: the newest imported version of it, else the rules data's own.
+    versions = [v for _, b, v in imported_book_keys(roster.system) if b == book_id]
+    offered = [b for b in disk_library().books.values() if b.system.id == roster.system and b.id == book_id]
+    newest = get_book(roster.system, book_id, versions[0]) if versions else (offered[-1] if offered else None)
     if newest is None or (newest.id, newest.version) == (roster.book, roster.book_version):
         return None
     return newest
