@@ -131,13 +131,13 @@ class NativeKind(ListKind):
 
     def report(self, book, roster, extra_rules=(), allies=None, source="list"):
         report = validate(book, roster, extra_rules, allies=allies)
-        if tree_lists.is_tree_book(book):   # a list unflatten.py could not place: never legal on its own rules
+        if tree_lists.is_battlescribe_book(book):   # a list unflatten.py could not place: never legal on a guess
             return kept_flattened(report, book)
         return report
 
     def event_report(self, ruleset, book, roster, allies=None):
         report = check_list(ruleset, book, roster, allies)
-        return kept_flattened(report, book) if tree_lists.is_tree_book(book) else report
+        return kept_flattened(report, book) if tree_lists.is_battlescribe_book(book) else report
 
     def army(self, book, roster, report, allies=None, source="list"):
         return Army(book, roster, allies)

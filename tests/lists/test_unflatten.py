@@ -193,47 +193,6 @@ def test_a_note_is_shortened_to_fit_the_notes_never_the_players_own():
     assert with_note("x" * (MAX_NOTES - 2), "Not made.") == "x" * (MAX_NOTES - 2)
 
 
-@pytest.mark.slow
-def test_saved_rosters_read_flattened_then_unflattened_are_the_rosters_again(db):
-    """Each legal example roster of New Recruit's Old World data (docs/examples/battlescribe/the-old-world-nr/), read
-    the way lists were before trees (importers/battlescribe/rosters.py: roster_document) and unflattened, is judged
-    as the roster itself: the same total and the same violations. That exercises what the Dwarven Holds list
-    above does not: models that are a node each (a Troll Mob's), what a force selects by itself taken away (the
-    Bretonnian force's own Knights of the Realm on Foot and Men-at-Arms), a Quarreller's own Crossbow the old
-    reader took for the Veteran's."""
-    from tests.battlescribe.test_battlescribe_old_world_rosters import DATA, EXAMPLES
-
-    if not DATA.is_dir():
-        pytest.skip("../shared/external/battlescribe/the-old-world-nr is absent")
-    from armylists.importers.battlescribe.roster_files import read_roster_data
-    from armylists.importers.battlescribe.rosters import book_key, parse_roster_file, roster_document
-    from armylists.models import RulesFile
-    from tests.battlescribe.imported import import_battlescribe
-
-    import_battlescribe(DATA)
-    found = {}
-    for army in ("empire-of-man", "dwarfen-mountain-holds", "warriors-of-chaos", "orc-and-goblin-tribes",
-                 "kingdom-of-bretonnia", "high-elf-realms"):
-        data = (EXAMPLES / f"{army}-legal.ros").read_bytes()
-        tree, book = read_roster_data(data, army)
-        root = parse_roster_file(data, army)
-        system, book_id, version = book_key(root, army)
-        stored = RulesFile.objects.get(kind="book", system=system, slug=book_id, version=version).data
-        flattened = parse_roster(roster_document(root, stored, army))
-        again = unflatten(book, flattened)
-        assert again.is_tree, again.notes
-        before, after = tree_validate(tree), tree_validate(again)
-        found[army] = (before.total_points, validate_roster(book, flattened).total_points, after.total_points,
-                       [(v.code, v.message) for v in after.violations] == [(v.code, v.message) for v in before.violations])
-    assert found == {
-        # The old reader counts the General's one Barded Warhorse three times (`barded-warhorse: 3`): the
-        # flattened list itself says 2020 pts, and its tree holds what it says.
-        "empire-of-man": (1988, 2020, 2020, False),
-        "dwarfen-mountain-holds": (1925, 1925, 1925, True), "warriors-of-chaos": (1870, 1870, 1870, True),
-        "orc-and-goblin-tribes": (1999, 1999, 1999, True), "kingdom-of-bretonnia": (1935, 1935, 1935, True),
-        "high-elf-realms": (1978, 1978, 1978, True)}
-
-
 def test_the_history_says_a_list_was_made_its_tree_not_that_its_units_were_removed(alice):
     from armylists.lists.saved.history import UNFLATTENED, compare_revisions, history
 

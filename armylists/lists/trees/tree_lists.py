@@ -40,9 +40,14 @@ from armylists.lists.trees.unflatten import tree_of
 from armylists.rules.battlescribe.tree import Force, Selection
 
 
+def is_battlescribe_book(book: Book) -> bool:
+    """A book imported from BattleScribe data: its lists are judged as roster trees only."""
+    return book.imported and book.id.startswith("bs-")
+
+
 def is_tree_book(book: Book) -> bool:
     """An imported BattleScribe book whose game data is stored: its new lists are trees."""
-    return book.imported and book.id.startswith("bs-") and has_game_data(book.system.id, book.id, book.version)
+    return is_battlescribe_book(book) and has_game_data(book.system.id, book.id, book.version)
 
 
 def game_for(roster: Roster, source: str = "list") -> GameData:

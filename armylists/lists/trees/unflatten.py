@@ -126,14 +126,16 @@ NOT_A_TREE = "list.not_a_tree"
 
 
 def kept_flattened(report: Report, book: Book) -> Report:
-    """The report of a list of a tree book that stays in the flattened shape (unflatten could not place it):
+    """The report of a list of an imported BattleScribe book that stays in the flattened shape (unflatten could
+    not place it, or its book was imported before its game data was kept, so there is no tree to make):
     what the engine finds, and an error saying the list is not checked by the data's own rules. Such a list
     is never legal: its book's constraints are judged over a roster tree only (the flattened rules that
     once judged such lists are retired: issue 37, "one semantics")."""
     error = Violation(NOT_A_TREE, f"This list is kept in the shape lists of {book.name} had before they were "
                                   f"roster trees, so the data's own rules do not check it (its notes say what could "
-                                  f"not be placed); import it again from a .ros or .rosz, or build it again.",
-                      rule="one-semantics", source="docs/import-battlescribe.md")
+                                  f"not be placed); import it again from a .ros or .rosz, or build it again "
+                                  f"(a book imported before its BattleScribe data was kept: import its catalogue "
+                                  f"again first).", rule="one-semantics", source="docs/import-battlescribe.md")
     return replace(report, violations=(error, *report.violations))
 
 
