@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from armylists.accounts import token_views as tokens
 from armylists.accounts import views as accounts
+from armylists.campaigns import pages as campaigns
 from armylists.editor import book_pages as books
 from armylists.editor import history_pages as history
 from armylists.editor import list_pages as lists
@@ -34,6 +35,8 @@ urlpatterns = [
     path("lists/<int:pk>/clone/", lists.clone_list, name="list-clone"),
     path("lists/<int:pk>/delete/", lists.delete_list, name="list-delete"),
     path("lists/<int:pk>/share/", lists.share_list, name="list-share"),
+    path("lists/<int:pk>/campaign/", campaigns.campaign, name="list-campaign"),  # issue 41: a warband's battles
+    path("lists/<int:pk>/campaign/undo/", campaigns.undo, name="list-campaign-undo"),
     path("lists/<int:pk>/history/", history.list_history, name="list-history"),  # issue 24
     path("lists/<int:pk>/upgrade/", history.list_upgrade, name="list-upgrade"),
     path("lists/<int:pk>/download/<str:fmt>/", lists.download, name="list-download"),

@@ -1,0 +1,95 @@
+"""The battle form: what happened in a battle, in the post-battle sequence's order, as the page asks it.
+
+Its fields are made per warrior of the warband (fought, out of action, enemies put out of action, and for
+a henchman group how many went down); `battle()` turns a valid form into the request the engine takes
+(the same shape the API's body has, docs/api.md). Dice left blank are rolled by the site.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+DICE = re.compile(r"^\s*([1-6](\s+|,\s*|$))*\s*$")
+
+
+class BattleForm(forms.Form):
+    revision = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    result = forms.ChoiceField(choices=[("won", "Won"), ("lost", "Lost"), ("draw", "Draw")], widget=forms.RadioSelect)
+    opponent_rating = forms.IntegerField(min_value=0, max_value=100000, required=False,
+                                         help_text="The other warband's rating: the lower-rated side gains the underdog bonus.")
+    exploration_dice = forms.CharField(max_length=40, required=False, label="Exploration dice (as rolled)",
+                                       help_text="e.g. 4 4 1; blank: the site rolls them.")
+    exploration_gold = forms.IntegerField(min_value=0, max_value=1000, required=False, label="Gold found exploring")
+    sell_shards = forms.IntegerField(min_value=0, max_value=100, required=False, label="Shards to sell")
+    buy_item = forms.SlugField(max_length=80, required=False, label="Buy (item id)")
+    buy_unit = forms.ChoiceField(required=False, label="for")
+    buy_price = forms.IntegerField(min_value=0, max_value=10000, required=False, label="price (gc)")
+    buy_rarity = forms.IntegerField(min_value=2, max_value=20, required=False, label="rare (blank: common)")
+    buy_searcher = forms.ChoiceField(required=False, label="looked for by")
+    rarity_roll = forms.IntegerField(min_value=2, max_value=12, required=False, label="rarity roll (2D6, as rolled)")
+
+    def __init__(self, *args: Any, warriors: list[tuple[str, str, bool]], **kwargs: Any) -> None:
+        """`warriors`: (unit id, name, is a hero) for every warrior of the warband."""
+        super().__init__(*args, **kwargs)
+        self.warriors = warriors
+        self.fields["buy_unit"].choices = [("", "the stash")] + [(uid, name) for uid, name, _ in warriors]
+        self.fields["buy_searcher"].choices = [("", "—")] + [(uid, name) for uid, name, hero in warriors if hero]
+        for uid, name, hero in warriors:
+            self.fields[f"{uid}-fought"] = forms.BooleanField(required=False, initial=True, label=f"{name} fought")
+            self.fields[f"{uid}-ooa"] = forms.BooleanField(required=False, label="out of action")
+            self.fields[f"{uid}-kills"] = forms.IntegerField(min_value=0, max_value=50, required=False,
+                                                             label="enemies out of action")
+            if not hero:
+                self.fields[f"{uid}-down"] = forms.IntegerField(min_value=1, max_value=20, required=False,
+                                                                label="how many down")
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The per-warrior fields, a row each, for the template (no logic there)."""
+        return [{"name": name, "hero": hero, "fought": self[f"{uid}-fought"], "ooa": self[f"{uid}-ooa"],
+                 "kills": self[f"{uid}-kills"], "down": self[f"{uid}-down"] if not hero else None}
+                for uid, name, hero in self.warriors]
+
+    def clean_exploration_dice(self) -> list[int]:
+        text = self.cleaned_data.get("exploration_dice") or ""
+        if not DICE.match(text):
+            raise forms.ValidationError("Write the dice as numbers 1 to 6, separated by spaces (4 4 1).")
+        return [int(d) for d in re.findall(r"[1-6]", text)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("buy_item") and data.get("buy_rarity") and not data.get("buy_searcher"):
+            self.add_error("buy_searcher", "A rare item is looked for by one of the warband's heroes.")
+        return data
+
+    def battle(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        models: dict[str, Any] = {}
+        for uid, _, hero in self.warriors:
+            if not data.get(f"{uid}-fought"):
+                continue
+            report: dict[str, Any] = {"out_of_action": bool(data.get(f"{uid}-ooa")),
+                                      "enemies_out_of_action": data.get(f"{uid}-kills") or 0}
+            if not hero and data.get(f"{uid}-down"):
+                report["models_out_of_action"] = data[f"{uid}-down"]
+            models[uid] = report
+        battle: dict[str, Any] = {"result": data["result"], "models": models, "rolls": {}}
+        if data.get("opponent_rating") is not None:
+            battle["opponent_rating"] = data["opponent_rating"]
+        if data.get("exploration_dice"):
+            battle["rolls"]["exploration"] = data["exploration_dice"]
+        if data.get("exploration_gold"):
+            battle["exploration"] = {"gold": data["exploration_gold"], "items": []}
+        if data.get("sell_shards"):
+            battle["sell_shards"] = data["sell_shards"]
+        if data.get("buy_item"):
+            purchase: dict[str, Any] = {"item": data["buy_item"], "unit": data.get("buy_unit") or None}
+            if data.get("buy_price") is not None:
+                purchase["price"] = data["buy_price"]
+            if data.get("buy_rarity"):
+                purchase.update(rarity=data["buy_rarity"], searcher=data["buy_searcher"])
+                if data.get("rarity_roll"):
+                    battle["rolls"][f"rarity:{data['buy_searcher']}"] = [data["rarity_roll"]]
+            battle["buy"] = [purchase]
+        return battle

@@ -1,0 +1,95 @@
+"""A warband's campaign page: its state, its last battle's log, and the form for the next battle.
+
+`GET /lists/<pk>/campaign/` shows it; `POST` records a battle (armylists/campaigns/battles.py) and
+redirects back to the page (with htmx: answers the page's campaign panel alone); `POST .../undo/`
+undoes the last battle. A battle that cannot be applied re-shows the form with why, 400; a stale one
+(the list changed in another window) says so, 409, and saves nothing.
+"""
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from armylists.campaigns.battles import (BattleError, NotAWarband, Unavailable, campaign_summary, open_warband,
+                                         record_battle, undo_last_battle)
+from armylists.campaigns.forms import BattleForm
+from armylists.lists.saved.access import get_list_for_user
+from armylists.rules import roster_to_dict, validate
+
+
+def _warriors(loaded) -> list[tuple[str, str, bool]]:
+    document = roster_to_dict(loaded.roster)
+    heroes = (document.get("campaign") or {}).get("warriors", {})
+    out = []
+    for unit in document["units"]:
+        entry = loaded.book.entries.get(unit["entry"])
+        if entry is None:
+            continue
+        size = unit.get("size", 1)
+        name = f"{entry.name}{f' ({size})' if size > 1 else ''} · {unit['id']}"
+        out.append((unit["id"], name, bool(entry.character or heroes.get(unit["id"], {}).get("hero"))))
+    return out
+
+
+def _context(army_list, loaded, form=None, error: str = "") -> dict:
+    report = validate(loaded.book, loaded.roster)
+    document = roster_to_dict(loaded.roster)
+    campaign = document.get("campaign") or {}
+    battles = campaign.get("battles", [])
+    form = form or BattleForm(initial={"revision": army_list.revision, "result": "won"}, warriors=_warriors(loaded))
+    return {"army_list": army_list, "summary": campaign_summary(document, report), "last": battles[-1] if battles else None,
+            "fallen": campaign.get("fallen", []), "form": form, "error": error,
+            "violations": [v for v in report.violations if v.code.startswith("campaign.")]}
+
+
+def _page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    template = "campaigns/campaign_panel.html" if request.headers.get("HX-Request") else "campaigns/campaign.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = get_list_for_user(request, pk)
+    try:
+        loaded = open_warband(army_list)
+    except (NotAWarband, Unavailable) as exc:
+        return render(request, "campaigns/not_a_warband.html", {"army_list": army_list, "why": str(exc)}, status=400)
+    if request.method == "GET":
+        return _page(request, _context(army_list, loaded))
+    form = BattleForm(request.POST, warriors=_warriors(loaded))
+    if not form.is_valid():
+        return _page(request, _context(army_list, loaded, form), status=400)
+    try:
+        recorded = record_battle(army_list, form.battle(), form.cleaned_data["revision"])
+    except BattleError as exc:
+        form.add_error(None, f"{'.'.join(map(str, exc.path))}: {exc.message}" if exc.path else exc.message)
+        return _page(request, _context(army_list, loaded, form), status=400)
+    if recorded is None:
+        army_list.refresh_from_db()
+        return _page(request, _context(army_list, open_warband(army_list), error=(
+            "This warband was changed in another window since this page was loaded; nothing was recorded. "
+            "Enter the battle again.")), status=409)
+    if request.headers.get("HX-Request"):
+        return _page(request, _context(recorded.loaded.army_list, recorded.loaded))
+    return redirect("list-campaign", pk=pk)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = get_list_for_user(request, pk)
+    try:
+        loaded = open_warband(army_list)
+        recorded = undo_last_battle(army_list, int(request.POST.get("revision") or army_list.revision))
+    except (NotAWarband, Unavailable, BattleError, ValueError) as exc:
+        return render(request, "campaigns/not_a_warband.html", {"army_list": army_list,
+                                                                "why": getattr(exc, "message", str(exc))}, status=400)
+    if recorded is None:
+        return _page(request, _context(army_list, loaded, error="The warband changed meanwhile; nothing was undone."),
+                     status=409)
+    if request.headers.get("HX-Request"):
+        return _page(request, _context(recorded.loaded.army_list, recorded.loaded))
+    return redirect("list-campaign", pk=pk)

@@ -1,0 +1,102 @@
+"""The campaign page (armylists/campaigns/pages.py): a battle recorded from the form, with and without
+htmx, its log shown, bad input re-shown with why, the last battle undone."""
+from __future__ import annotations
+
+import pytest
+
+from armylists.models import ArmyList
+from armylists.rules import parse_roster, validate
+from tests.campaigns.conftest import WARBAND
+
+pytestmark = pytest.mark.django_db
+
+UNITS = ["captain", "champion", "youngblood", "warriors", "marksmen", "youngblood-2"]
+
+
+@pytest.fixture
+def warband(alice, library):
+    roster = parse_roster(WARBAND)
+    army_list = ArmyList(owner=alice)
+    army_list.set_document(roster, validate(library.book("mordheim", "reikland-mercenaries", "1999.2"), roster))
+    army_list.save()
+    return army_list
+
+
+def form(revision, **extra):
+    data = {"revision": revision, "result": "won", "exploration_dice": "2 2 5 6 1"}
+    for uid in UNITS:
+        data[f"{uid}-fought"] = "on"
+    data.update(extra)
+    return data
+
+
+def test_the_page_shows_the_warband_and_the_form(client_alice, warband):
+    response = client_alice.get(f"/lists/{warband.pk}/campaign/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert 'id="campaign-rating">88<' in text and "Record the battle" in text
+    assert "Mercenary Captain · captain" in text and "Warriors (5) · warriors" in text
+
+
+def test_a_battle_from_the_form_is_saved_and_redirects(client_alice, warband):
+    response = client_alice.post(f"/lists/{warband.pk}/campaign/", form(1, **{"captain-kills": "1"}))
+    assert response.status_code == 302 and response["Location"] == f"/lists/{warband.pk}/campaign/"
+    warband.refresh_from_db()
+    battle = warband.document["campaign"]["battles"][0]
+    assert (warband.revision, battle["result"], battle["exploration"]) == (
+        2, "won", {"dice": [2, 2, 5, 6, 1], "result": "shop"})
+    assert battle["experience"]["captain"] == 3
+    page = client_alice.get(f"/lists/{warband.pk}/campaign/").content.decode()
+    assert "Battle 1: won" in page and "Exploration: 5 dice, 2 2 5 6 1 = 16: 3 shards; Shop (twos x2)." in page
+
+
+def test_with_htmx_it_answers_the_panel(client_alice, warband):
+    response = client_alice.post(f"/lists/{warband.pk}/campaign/", form(1), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "<html" not in text and 'id="battle-log"' in text and 'id="campaign-battles">1 (1 won)<' in text
+
+
+def test_bad_dice_are_shown_with_why_and_nothing_is_saved(client_alice, warband):
+    response = client_alice.post(f"/lists/{warband.pk}/campaign/", form(1, exploration_dice="7 7"))
+    assert response.status_code == 400
+    assert "Write the dice as numbers 1 to 6" in response.content.decode()
+    warband.refresh_from_db()
+    assert warband.revision == 1
+
+
+def test_too_few_dice_is_shown_with_why(client_alice, warband):
+    response = client_alice.post(f"/lists/{warband.pk}/campaign/", form(1, exploration_dice="1 2 3 4 5 6"))
+    assert response.status_code == 400
+    assert "rolls.exploration: entered dice [6] were not needed" in response.content.decode()
+
+
+def test_a_stale_form_is_409_and_saves_nothing(client_alice, warband):
+    client_alice.post(f"/lists/{warband.pk}/campaign/", form(1))
+    response = client_alice.post(f"/lists/{warband.pk}/campaign/", form(1))
+    assert response.status_code == 409
+    assert "changed in another window" in response.content.decode()
+    warband.refresh_from_db()
+    assert len(warband.document["campaign"]["battles"]) == 1
+
+
+def test_undo_takes_the_last_battle_back(client_alice, warband):
+    client_alice.post(f"/lists/{warband.pk}/campaign/", form(1))
+    response = client_alice.post(f"/lists/{warband.pk}/campaign/undo/", {"revision": 2})
+    assert response.status_code == 302
+    warband.refresh_from_db()
+    assert "campaign" not in warband.document and warband.revision == 3
+
+
+def test_someone_elses_warband_is_404(client, bob, warband):
+    client.force_login(bob)
+    assert client.get(f"/lists/{warband.pk}/campaign/").status_code == 404
+
+
+def test_a_list_of_another_game_is_told_plainly(client_alice, alice, legal_document, library):
+    roster = parse_roster(legal_document)
+    army_list = ArmyList(owner=alice)
+    army_list.set_document(roster, validate(library.book(roster.system, roster.book, roster.book_version), roster))
+    army_list.save()
+    response = client_alice.get(f"/lists/{army_list.pk}/campaign/")
+    assert response.status_code == 400 and "keeps no campaign" in response.content.decode()
