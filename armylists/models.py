@@ -124,6 +124,9 @@ class ArmyList(models.Model):
         self.points_limit = roster.points_limit
         self.total_points = report.total_points
         self.valid = report.valid
+        errors = len(report.errors)  # the revision this save makes keeps its verdict (lists/saved/history.py)
+        self._verdict = {"valid": report.valid, "total_points": report.total_points, "errors": errors,
+                         "warnings": len(report.violations) - errors}
 
     def save(self, *args, **kwargs) -> None:
         """A new list's first revision goes into its history too (later ones: `save_if_revision`)."""
@@ -132,7 +135,7 @@ class ArmyList(models.Model):
             super().save(*args, **kwargs)
             if adding:
                 ListRevision.objects.create(army_list=self, revision=self.revision, document=self.document,
-                                            book_version=self.book_version)
+                                            book_version=self.book_version, summary=self._saved_verdict())
 
     def save_if_revision(self, expected: int) -> bool:
         """Save only if nobody saved since `expected` was read; the check and the write are one UPDATE.
@@ -147,10 +150,15 @@ class ArmyList(models.Model):
             )
             if updated:  # the history (ListRevision) in the same transaction as the change
                 ListRevision.objects.create(army_list_id=self.pk, revision=expected + 1, document=self.document,
-                                            book_version=self.book_version)
+                                            book_version=self.book_version, summary=self._saved_verdict())
         if updated:
             self.refresh_from_db()
         return bool(updated)
+
+    def _saved_verdict(self) -> dict | None:
+        """The verdict of the Report set_document was given, for the revision saved with it (None: unknown)."""
+        verdict = getattr(self, "_verdict", None)
+        return {"verdict": verdict} if verdict is not None else None
 
     # -- sharing -----------------------------------------------------------------------------------
     def share(self, open_part: bool = False) -> str:

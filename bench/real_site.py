@@ -223,9 +223,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def first_requests(db: Path, paths: list[str]) -> list[float]:
-    """Start gunicorn (the repository's settings, one worker) on `db`; seconds from the start until each
-    of `paths` answered, in turn."""
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a process and its living children, from /proc: what a first request
+    cost, whatever else the machine was doing (the wall time is printed too)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(stat.parent.name) == pid or int(fields[1]) == pid:   # fields[1]: the parent's pid
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def first_requests(db: Path, paths: list[str]) -> list[tuple[float, float]]:
+    """Start gunicorn (the repository's settings, one worker) on `db`; for each of `paths` in turn, the
+    seconds from the start until it answered and the CPU the server had spent by then."""
     port = free_port()
     env = {**site_env(db), "GUNICORN_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "1",
            "GUNICORN_TIMEOUT": "300"}  # a loaded machine must not kill a slow first request: it is timed
@@ -247,7 +262,7 @@ def first_requests(db: Path, paths: list[str]) -> list[float]:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=120) as response:
                 assert response.status == 200
                 response.read()
-            answered.append(time.perf_counter() - start)
+            answered.append((time.perf_counter() - start, tree_cpu(server.pid)))
         return answered
     finally:
         server.terminate()
@@ -317,11 +332,16 @@ def report(dbs: dict[str, Path], rounds: int, restarts: int, revisions: int) -> 
                     paths.append(f"/s/{tokens[name]['tree']}/")
                 starts[name].append(first_requests(db, paths))
         for name, runs in starts.items():
-            home, native, *tree = [median([r[i] for r in runs]) for i in range(len(runs[0]))]
-            print(f"first requests after a restart, {name}: home answered at {home:.2f} s, the native list's page "
-                  f"at {native:.2f} s" + (f", the tree's at {tree[0]:.2f} s" if tree else ""))
-        first = {name: median([r[0] for r in runs]) for name, runs in starts.items()}
-        print(f"ratio first_request real/bare {ratio(first['real'], first['bare'])}")
+            said = []
+            for i, what in enumerate(("home", "the native list's page", "the tree's page")[:len(runs[0])]):
+                wall, cpu = median([r[i][0] for r in runs]), median([r[i][1] for r in runs])
+                said.append(f"{what} answered at {wall:.2f} s ({cpu:.2f} s CPU)")
+            print(f"first requests after a restart, {name}: " + ", ".join(said))
+        for i, what in ((0, "home"), (1, "native_page")):
+            wall = {name: median([r[i][0] for r in runs]) for name, runs in starts.items()}
+            cpu = {name: median([r[i][1] for r in runs]) for name, runs in starts.items()}
+            print(f"ratio first_request_{what} real/bare: {ratio(wall['real'], wall['bare'])} wall, "
+                  f"{ratio(cpu['real'], cpu['bare'])} CPU")
 
         # 2. edits, 5. the home page: interleaved rounds
         figures: dict[tuple[str, str], list[dict]] = {}

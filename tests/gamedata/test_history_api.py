@@ -61,7 +61,9 @@ def test_revisions_give_each_saved_revision_with_its_verdict_and_data(changed_da
          "verdict": {"valid": False, "total_points": 60, "errors": 1, "warnings": 0},
          "changes": ["Added Mercenary Captain."]},
         {"revision": 1, "saved_at": saved_at(army_list, 1), "book_version": "r10", "data_as_of": R10,
-         "verdict": {"valid": False, "total_points": 0, "errors": 3, "warnings": 0},
+         # The verdict the list had when it was saved (issue 39: stored once, not checked again on reading):
+         # made as a flattened list, its one error says it is not its tree yet.
+         "verdict": {"valid": False, "total_points": 0, "errors": 1, "warnings": 0},
          "changes": ["Started the list: Reiklanders (1a) r10, 80 points."]},
     ]
 

@@ -99,3 +99,26 @@ def test_the_api_pages_with_a_link_to_the_older_page(long_list, alice):
     last = api.get(f"/api/v1/lists/{long_list.pk}/revisions/", {"before": 21})
     assert [r["revision"] for r in last.json()] == list(range(20, 0, -1)) and "Link" not in last
     assert last.json()[-1]["changes"] == ["Started the list: Empire of Sonnstahl 0.11.1, 1010 points."]
+
+
+def test_a_saved_revision_keeps_the_verdict_it_was_saved_with_and_is_not_checked_to_be_shown(alice, monkeypatch):
+    from dataclasses import replace
+
+    from armylists.lists.saved.stored import load, save_edit
+
+    army_list = make_list(alice, document(1))
+    loaded = load(army_list)
+    save_edit(loaded, replace(loaded.roster, points_limit=1500), 1)
+    saved = {r.revision: r.summary for r in ListRevision.objects.filter(army_list=army_list)}
+    # An empty Empire list: illegal, four errors (under the limit, Core, too few units, no General), each saved.
+    assert saved == {1: {"verdict": {"valid": False, "total_points": 0, "errors": 4, "warnings": 0}},
+                     2: {"verdict": {"valid": False, "total_points": 0, "errors": 4, "warnings": 0}}}
+
+    def no_check(*args, **kwargs):
+        raise AssertionError("a revision saved with its verdict was checked again")
+
+    monkeypatch.setattr(history_module, "validate_roster", no_check)
+    steps = history(army_list).steps
+    assert [(s.revision, s.changes, s.verdict["errors"]) for s in steps] == [
+        (2, ["Points limit 1010 -> 1500."], 4), (1, ["Started the list: Empire of Sonnstahl 0.11.1, 1010 points."], 4)]
+    assert "changes" in ListRevision.objects.get(army_list=army_list, revision=2).summary
