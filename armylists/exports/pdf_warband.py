@@ -73,9 +73,18 @@ def warband_header(sheet: WarbandSheet, styles: Styles, width: float, check: str
     if "rating" in report.figures:
         figures.append(("Warband rating", str(report.figures["rating"])))
     figures.append(("Warriors", warriors))
+    campaign = sheet.campaign
+    if campaign is not None and campaign.treasury is not None:  # later in its campaign: what it holds now
+        figures += [("Treasury", f"{campaign.treasury} {budget}"), ("Wyrdstone", str(campaign.wyrdstone)),
+                    ("Battles", f"{campaign.battles} ({campaign.won} won)")]
     room = width - (LINK_COLUMN if share_url else 0)
     left_part = [Paragraph(text(roster.name or "Untitled warband"), styles.title), Paragraph(facts, styles.subtitle),
                  Spacer(1, 2 * mm), figure_boxes(figures, styles, room, over=left < 0)]
+    if campaign is not None and campaign.treasury is not None:
+        muted = MUTED.hexval()
+        left_part.append(Paragraph(f'<font color="{muted}">Stash</font> {text(", ".join(campaign.stash) or "empty")}'
+                                   + (f' \u00b7 <font color="{muted}">Fallen</font> {text(", ".join(campaign.fallen))}'
+                                      if campaign.fallen else ""), styles.cell))
     cells: list = [left_part]
     if share_url:
         # A link has no spaces to break at: let it break anywhere rather than leave one character alone.
@@ -150,10 +159,19 @@ def warrior_box(w: Warrior, budget: str, styles: Styles, width: float) -> Table:
     rows += [[Paragraph(line, styles.cell), ""] for line in equipment_lines(w)]
     if w.spells:
         rows.append([Paragraph(f'<font color="{MUTED.hexval()}">Spells</font> {text(w.spells)}', styles.cell), ""])
-    if w.hero:
+    muted = MUTED.hexval()
+    if w.hero and w.campaign.skills:
+        rows.append([Paragraph(f'<font color="{muted}">Skills</font> {text(", ".join(w.campaign.skills))}', styles.cell), ""])
+    elif w.hero:
         rows.append([WritingLine("Skills", "", inner, styles.size * 0.9), ""])
+    for label, lines in (("Advances", w.campaign.advances), ("Injuries", w.campaign.injuries)):
+        if lines:
+            rows.append([Paragraph(f'<font color="{muted}">{label}</font> {text(", ".join(lines))}', styles.cell), ""])
+    if w.campaign.state:
+        rows.append([Paragraph(f"<b>{text(w.campaign.state.capitalize())}</b>", styles.cell), ""])
     rows.append([ExperienceTrack(w.experience, inner, styles.size * 0.9,
-                                 HERO_TRACK_ROWS if w.hero else GROUP_TRACK_ROWS, each=not w.hero), ""])
+                                 HERO_TRACK_ROWS if w.hero else GROUP_TRACK_ROWS, each=not w.hero,
+                                 marks=w.campaign.marks), ""])
     if not w.hero and w.cost is not None:
         each = f"{w.cost_each} {budget} per model" if w.cost_each is not None else "models cost differently"
         rows.append([Paragraph(f'<font color="{MUTED.hexval()}">Cost</font> {text(each)}, '
@@ -248,7 +266,8 @@ class WritingLine(Flowable):
 
 
 class ExperienceTrack(Flowable):
-    """`Experience 20` and a track of small boxes, the ones already earned filled in.
+    """`Experience 20` and a track of small boxes, the ones already earned filled in, the boxes at the
+    track's `marks` (an advance earned there) bordered thick, as the official roster sheet has them.
 
     At least `rows` rows of boxes, more if the warrior has more experience than they hold, up to
     MAX_ROWS: beyond that the number says it (Mordheim's own track ends at 90).
@@ -258,9 +277,10 @@ class ExperienceTrack(Flowable):
     BOX = 2.4 * mm
     PITCH = 3.0 * mm
 
-    def __init__(self, experience: int, width: float, size: float, rows: int, each: bool = False):
+    def __init__(self, experience: int, width: float, size: float, rows: int, each: bool = False,
+                 marks: tuple[int, ...] = ()):
         super().__init__()
-        self.experience, self.size, self.each = experience, size, each
+        self.experience, self.size, self.each, self.marks = experience, size, each, frozenset(marks)
         self.width = width
         self.value = f"{experience}" + (" each" if each else "")
         self.label_width = max(self.LABEL_WIDTH, stringWidth("Experience ", REGULAR, size)
@@ -288,4 +308,7 @@ class ExperienceTrack(Flowable):
             row, column = divmod(n, self.per_row)
             x = self.label_width + column * self.PITCH
             y = top - (row + 1) * self.PITCH
+            mark = (n + 1) in self.marks  # box n is the (n+1)th experience point
+            canvas.setLineWidth(1.3 if mark else 0.5)
+            canvas.setStrokeColor(INK if mark else MUTED)
             canvas.rect(x, y, self.BOX, self.BOX, stroke=1, fill=1 if n < self.experience else 0)

@@ -18,6 +18,7 @@ from armylists.rules.report import UnitLine
 from armylists.rules.reading.roster import RosterUnit
 
 from armylists.exports.pdf_list import PrintedList, PrintedUnit
+from armylists.rules.native.mordheim_campaign.sheet import CampaignSheet, WarriorCampaign, campaign_sheet
 from armylists.exports.text import path_names, unknown
 
 FREE = "free"
@@ -37,6 +38,9 @@ class Warrior:
     experience: int  # each model's
     cost: int | None  # the Report's price for the whole block; None when the book lacks the entry
     violations: tuple[Violation, ...]
+    # Its campaign (Mordheim): the experience marks of its track (the thick boxes), skills, advances,
+    # injuries and state, in words; the empty record for a warband without a campaign.
+    campaign: WarriorCampaign = WarriorCampaign()
 
     @property
     def cost_each(self) -> int | None:
@@ -52,11 +56,14 @@ class WarbandSheet:
     def __init__(self, printed: PrintedList):
         self.printed = printed
         book, report = printed.book, printed.report
+        # The warband's campaign (treasury, shards, stash, battles) and each warrior's, when it keeps one.
+        self.campaign: CampaignSheet | None = campaign_sheet(book, printed.roster)
         characters = {c.id for c in book.system.categories if c.character}
         self.sections: list[tuple[str, str, list[Warrior]]] = []
         for title, _, units in printed.by_category():
             hero = units[0].line is not None and units[0].line.category in characters
-            warriors = [warrior(book, unit, hero, tuple(report.violations_for(unit.words.unit.id)))
+            warriors = [warrior(book, unit, hero, tuple(report.violations_for(unit.words.unit.id)),
+                                self.campaign.warriors.get(unit.words.unit.id) if self.campaign else None)
                         for unit in units]
             self.sections.append((title, section_figures(warriors, report.budget_unit), warriors))
         self.models = report.figures.get("models", 0)
@@ -66,16 +73,18 @@ class WarbandSheet:
             self.models, self.maximum = counted_warriors(counted, report.units, self.maximum)
 
 
-def warrior(book: Book, unit: PrintedUnit, hero: bool, violations: tuple[Violation, ...]) -> Warrior:
+def warrior(book: Book, unit: PrintedUnit, hero: bool, violations: tuple[Violation, ...],
+            campaign: WarriorCampaign | None = None) -> Warrior:
     entry, roster_unit = unit.words.entry, unit.words.unit
+    campaign = campaign or WarriorCampaign()
     if entry is None:
         return Warrior(unit, unit.words.name, roster_unit.label, roster_unit.size or 1, hero, (),
-                       (tuple(unit.words.options),), "", roster_unit.experience or 0, None, violations)
+                       (tuple(unit.words.options),), "", roster_unit.experience or 0, None, violations, campaign)
     return Warrior(
         unit, entry.name, roster_unit.label, unit.line.models if unit.line else entry.size_min, hero,
         tuple(entry.profiles), equipment(entry, roster_unit), spells(book, entry, roster_unit),
         roster_unit.experience if roster_unit.experience is not None else entry.experience,
-        unit.line.points if unit.line else None, violations)
+        unit.line.points if unit.line else None, violations, campaign)
 
 
 def equipment(entry: Entry, unit: RosterUnit) -> tuple[tuple[str, ...], ...]:
