@@ -147,33 +147,39 @@ def serve(db: Path, revisions: int) -> None:
                          if [c.amount > 1 for c in u.children if c.option.entry.get("type") == "model"] == [True])
         model = next(c for c in tree_unit.children if c.option.entry.get("type") == "model")
         field = f"sel-{model.entry_id}"
-        document = roster_to_dict(tree)
+        # The history's list: the roster tree grown to ten times its units (190 of the 200 a tree may have),
+        # the size of the largest lists players keep; N revisions of it, each another document (its name),
+        # written as saving them does (each with the verdict of its save).
+        document = grown(roster_to_dict(tree), 10)
+        big = parse_roster(document)
+        history_list = stored(big, tree_book)
         answer.update(tree=tree_list.share_token, system=tree.system, points=tree.points_limit,
-                      tree_kb=round(len(json.dumps(document)) / 1024))
-        # The history: N revisions of the tree, each a different document (the list's name and, every other
-        # one, a unit's size), written as saving them would.
+                      tree_kb=round(len(json.dumps(document)) / 1024),
+                      units=sum(len(f["selections"]) for f in document["forces"]))
         rows = []
         for n in range(1, revisions + 1):
-            rows.append(ListRevision(army_list=tree_list, revision=n, book_version=tree.book_version,
-                                     document={**document, "name": f"Orcs revision {n}"}))
-        ListRevision.objects.filter(army_list=tree_list).delete()
-        ListRevision.objects.bulk_create(rows, batch_size=100)
-        ArmyList.objects.filter(pk=tree_list.pk).update(revision=revisions)
+            rows.append(ListRevision(army_list=history_list, revision=n, book_version=tree.book_version,
+                                     document={**document, "name": f"Orcs revision {n}"},
+                                     summary=history_list._saved_verdict()))
+        ListRevision.objects.filter(army_list=history_list).delete()
+        ListRevision.objects.bulk_create(rows, batch_size=50)
+        ArmyList.objects.filter(pk=history_list.pk).update(revision=revisions)
     print(MARK + json.dumps(answer), flush=True)
 
-    def edit(army_list: ArmyList, url: str, data: dict) -> None:
+    def edit(army_list: ArmyList, url: str, data: dict) -> int:
         revision = ArmyList.objects.values_list("revision", flat=True).get(pk=army_list.pk)
         response = client.post(url, {**data, "revision": revision}, HTTP_HX_REQUEST="true")
         assert response.status_code == 200, (response.status_code, response.content[:300])
+        return len(response.content)
 
     counter = iter(range(1, 10 ** 9))
 
-    def native_edit() -> None:
-        edit(native_list, f"/lists/{native_list.pk}/units/{unit.id}/",
+    def native_edit() -> int:
+        return edit(native_list, f"/lists/{native_list.pk}/units/{unit.id}/",
              {"only": "size", "size": unit.size + next(counter) % 2})
 
-    def tree_edit() -> None:
-        edit(tree_list, f"/lists/{tree_list.pk}/units/{tree_unit.uid}/",
+    def tree_edit() -> int:
+        return edit(tree_list, f"/lists/{tree_list.pk}/units/{tree_unit.uid}/",
              {"only": field, field: model.amount + next(counter) % 2})
 
     def get(who, url: str) -> int:
@@ -183,14 +189,24 @@ def serve(db: Path, revisions: int) -> None:
 
     jobs = {"edit native": native_edit, "edit tree": tree_edit,
             "home": lambda: get(anonymous, "/"),
-            "history page": lambda: get(client, f"/lists/{tree_list.pk}/history/"),
-            "history api": lambda: get(client, f"/api/v1/lists/{tree_list.pk}/revisions/")}
+            "history page": lambda: get(client, f"/lists/{history_list.pk}/history/"),
+            "history api": lambda: get(client, f"/api/v1/lists/{history_list.pk}/revisions/")}
     for line in sys.stdin:
         name = json.loads(line)["job"]
         cpu, wall = time.process_time(), time.perf_counter()
         size = jobs[name]()
         print(MARK + json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
                                  "bytes": size}), flush=True)
+
+
+def grown(document: dict, times: int) -> dict:
+    """The roster tree with each force's units taken `times` over, each copy's selections given new ids."""
+    def renamed(selection: dict, copy: int) -> dict:
+        return {**selection, "id": f"{selection['id']}-copy{copy}",
+                **({"selections": [renamed(c, copy) for c in selection["selections"]]} if "selections" in selection else {})}
+    forces = [{**force, "selections": [renamed(s, copy) if copy else s for copy in range(times)
+                                       for s in force["selections"]]} for force in document["forces"]]
+    return {**document, "forces": forces}
 
 
 class Worker:
@@ -321,7 +337,8 @@ def report(dbs: dict[str, Path], rounds: int, restarts: int, revisions: int) -> 
     workers = {name: Worker(db, revisions) for name, db in dbs.items()}
     try:
         tokens = {name: w.ready for name, w in workers.items()}
-        print(f"the tree list: {TREE_ROS.name}, {tokens['real']['tree_kb']} kB as a document; {revisions} revisions")
+        print(f"the edited tree: {TREE_ROS.name}; the history's: it grown to {tokens['real']['units']} units, "
+              f"{tokens['real']['tree_kb']} kB as a document, {revisions} revisions")
 
         # 1. the first request after a restart
         starts: dict[str, list[list[float]]] = {name: [] for name in dbs}

@@ -70,8 +70,8 @@ class BuiltBooks:
     the ones in use, not all of them (issue 39 item 2; docs/deploy.md, "Memory").
 
     A book's size is its pickled length, measured once when it is built (building it from its stored JSON
-    costs many times more); a built book takes in memory about two to four times that. The budget is
-    BOOKS_MEMORY_MB (default 256) megabytes of that measure; the book just built always stays."""
+    costs many times more); a built book takes in memory four to six times that. The budget is
+    BOOKS_MEMORY_MB (default 64) megabytes of that measure; the book just built always stays."""
 
     def __init__(self, budget_bytes: int):
         self.budget = budget_bytes
@@ -122,4 +122,4 @@ class BuiltBooks:
 
 
 def built_books() -> BuiltBooks:
-    return BuiltBooks(int(float(os.getenv("BOOKS_MEMORY_MB", "256")) * 1024 * 1024))
+    return BuiltBooks(int(float(os.getenv("BOOKS_MEMORY_MB", "64")) * 1024 * 1024))
