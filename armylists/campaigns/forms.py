@@ -12,6 +12,8 @@ from typing import Any
 from django import forms
 
 DICE = re.compile(r"^\s*([1-6](\s+|,\s*|$))*\s*$")
+# "injury:champion: 23 2" a line: a purpose of the post-battle sequence and the dice rolled for it
+TABLE_DICE = re.compile(r"^\s*((?:injury|advance|rarity):[A-Za-z0-9_-]+)\s*:?\s*((?:\d{1,2}[\s,]*)+)$")
 
 
 class BattleForm(forms.Form):
@@ -21,6 +23,10 @@ class BattleForm(forms.Form):
                                          help_text="The other warband's rating: the lower-rated side gains the underdog bonus.")
     exploration_dice = forms.CharField(max_length=40, required=False, label="Exploration dice (as rolled)",
                                        help_text="e.g. 4 4 1; blank: the site rolls them.")
+    table_dice = forms.CharField(max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 3}),
+                                 label="Other dice rolled at the table",
+                                 help_text="A line each, e.g. “injury:champion 23 2” or “advance:warriors 10 8”; "
+                                           "the site rolls whatever is not given.")
     exploration_gold = forms.IntegerField(min_value=0, max_value=1000, required=False, label="Gold found exploring")
     sell_shards = forms.IntegerField(min_value=0, max_value=100, required=False, label="Shards to sell")
     buy_item = forms.SlugField(max_length=80, required=False, label="Buy (item id)")
@@ -57,6 +63,18 @@ class BattleForm(forms.Form):
             raise forms.ValidationError("Write the dice as numbers 1 to 6, separated by spaces (4 4 1).")
         return [int(d) for d in re.findall(r"[1-6]", text)]
 
+    def clean_table_dice(self) -> dict[str, list[int]]:
+        rolls: dict[str, list[int]] = {}
+        for n, line in enumerate((self.cleaned_data.get("table_dice") or "").splitlines(), 1):
+            if not line.strip():
+                continue
+            found = TABLE_DICE.match(line)
+            if found is None:
+                raise forms.ValidationError(f"Line {n}: write the step and the warrior, then the dice "
+                                            f"(injury:champion 23 2).")
+            rolls.setdefault(found.group(1), []).extend(int(d) for d in re.findall(r"\d+", found.group(2)))
+        return rolls
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("buy_item") and data.get("buy_rarity") and not data.get("buy_searcher"):
@@ -74,7 +92,7 @@ class BattleForm(forms.Form):
             if not hero and data.get(f"{uid}-down"):
                 report["models_out_of_action"] = data[f"{uid}-down"]
             models[uid] = report
-        battle: dict[str, Any] = {"result": data["result"], "models": models, "rolls": {}}
+        battle: dict[str, Any] = {"result": data["result"], "models": models, "rolls": dict(data.get("table_dice") or {})}
         if data.get("opponent_rating") is not None:
             battle["opponent_rating"] = data["opponent_rating"]
         if data.get("exploration_dice"):

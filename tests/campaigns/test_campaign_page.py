@@ -100,3 +100,18 @@ def test_a_list_of_another_game_is_told_plainly(client_alice, alice, legal_docum
     army_list.save()
     response = client_alice.get(f"/lists/{army_list.pk}/campaign/")
     assert response.status_code == 400 and "keeps no campaign" in response.content.decode()
+
+
+def test_dice_rolled_at_the_table_are_used(client_alice, warband):
+    data = form(1, exploration_dice="1 2 3 4", table_dice="injury:champion 23 2\n",
+                **{"champion-ooa": "on"})
+    assert client_alice.post(f"/lists/{warband.pk}/campaign/", data).status_code == 302
+    warband.refresh_from_db()
+    assert warband.document["campaign"]["warriors"]["champion"]["injuries"][0] == {
+        "id": "arm-wound", "roll": 23, "follow_up": "arm-mends", "battle": 1}
+
+
+def test_table_dice_that_do_not_read_are_shown_with_why(client_alice, warband):
+    response = client_alice.post(f"/lists/{warband.pk}/campaign/", form(1, table_dice="champion hurt"))
+    assert response.status_code == 400
+    assert "Line 1: write the step and the warrior, then the dice" in response.content.decode()
