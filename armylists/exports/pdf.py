@@ -42,7 +42,7 @@ from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_style import MUTED, REGULAR, RULE, Styles, register_fonts, table_style, text
 from armylists.exports.pdf_text import TextWriter
 from armylists.exports.pdf_tree import tree_unit_block
-from armylists.exports.pdf_units import item_reference, items_carried, unit_block
+from armylists.exports.pdf_units import item_reference, items_carried, kept_with_last, unit_block
 from armylists.exports.pdf_warband import warband_story
 from armylists.exports.text import unit_text
 
@@ -116,9 +116,10 @@ def full_story(printed: PrintedList, share_url: str | None, check: str, width: f
                 name = unit.words.name
                 carried += [(name, bearer, item, unit.line) for bearer, item in items_carried(unit.words)]
     story += item_reference(book, carried, styles, width)
-    if report.unchecked:
-        story += [Spacer(1, 3 * mm), Paragraph("Not checked by the builder (check these by hand)", styles.unit)]
-        story += [Paragraph(f"\u2022 {text(note)}", styles.small) for note in report.unchecked]
+    if report.unchecked:  # kept with the last block: never a page holding this note alone (pdf_units)
+        story = kept_with_last(story, [Spacer(1, 3 * mm), Paragraph("Not checked by the builder (check these by "
+                                                                    "hand)", styles.unit)]
+                               + [Paragraph(f"\u2022 {text(note)}", styles.small) for note in report.unchecked])
     return story
 
 

@@ -14,7 +14,8 @@ from itertools import count
 from string import ascii_uppercase
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table
+from reportlab.platypus.flowables import PageBreakIfNotEmpty
 
 from armylists.rules.native.book import Item
 
@@ -142,8 +143,10 @@ def hidden_story(printed: PrintedList, share_url: str | None, check: str, width:
         blocks = [unit_block(unit.book, _open_words(unit), open_points(unit, budget), styles, width,
                              show_item=mundane, label=label_of[unit.words.unit.id]) for unit in units]
         story += with_heading(section_heading(title, styles, width), blocks)
-    if sheet:
-        story += [PageBreak()] + hidden_sheet(printed, label_of, check, styles, width)
+    if sheet:  # on a page of its own; no blank page where the open part filled its last one exactly
+        while story and isinstance(story[-1], Spacer):
+            story.pop()
+        story += [PageBreakIfNotEmpty()] + hidden_sheet(printed, label_of, check, styles, width)
     return story
 
 

@@ -5,7 +5,7 @@ from typing import Callable, Iterable, Mapping
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from armylists.rules import Book, Violation
 from armylists.rules.native.book import Item
@@ -256,3 +256,20 @@ def items_carried(words: UnitWords) -> list[tuple[str, Item]]:
     for bearer, items in words.command:
         found += [(bearer, i) for i in items if isinstance(i, Item)]
     return found
+
+
+def kept_with_last(story: list[Flowable], tail: list[Flowable]) -> list[Flowable]:
+    """`story` with `tail` (a closing note) kept on one page with its last block (issue 40 item 6: the note
+    alone had made a page holding one sentence, or had left its heading at the foot of the page before).
+    Spacers between are kept; a last block that is a KeepTogether already (a section's heading and first
+    unit) is opened, since a KeepTogether inside another always breaks the page."""
+    if not tail:
+        return story
+    at = len(story)
+    while at and isinstance(story[at - 1], Spacer):
+        at -= 1
+    if not at:
+        return story + [KeepTogether(tail)]
+    last = story[at - 1]
+    held = list(last._content) if isinstance(last, KeepTogether) else [last]
+    return story[:at - 1] + [KeepTogether(held + story[at:] + tail)]
