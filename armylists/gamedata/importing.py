@@ -20,6 +20,7 @@ from armylists.importers.storing import (StoredFile, battlescribe_files, dated_v
 from armylists.lists.library.catalogue import disk_library
 
 MAX_SKIPPED = 500  # rows of "skipped and why" kept per version; the count says how many in all
+MAX_BROKEN = 10  # catalogues left out of one update because their file cannot be read; one more refuses it
 SHAPE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, RecursionError)
 
 
@@ -65,9 +66,32 @@ def _books(rows: list[StoredFile]) -> list[dict]:
     return [{"system": r.system, "book": r.slug, "version": r.version, "name": r.name} for r in rows if r.kind == "book"]
 
 
+def _readable_catalogues(folder: Path) -> tuple[list, list[dict]]:
+    """The folder's documents, leaving out each catalogue (.cat) whose file cannot be read, with a row of
+    "skipped and why" for it: a data set's history holds commits with one broken file (BSData Mordheim's
+    Pirates.cat of 2025-11, Ostlanders.cat of 2026-06), and the rest of such a commit is the data players
+    use (issue 38: none of its updates failed). That book stays at the version stored before. A broken
+    game system file (.gst) or a zipped catalogue still refuses the whole import."""
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in (".gst", ".cat", ".gstz", ".catz"))
+    skipped: list[dict] = []
+    while True:
+        try:
+            return battlescribe.read_sources([str(p) for p in files] or [str(folder)]), skipped
+        except battlescribe.BattleScribeInputError as exc:
+            broken = Path(exc.source)
+            # Only a plain .cat: a zipped one may be over the update's unpacking budget, which always refuses.
+            if broken not in files or broken.suffix.lower() != ".cat" or len(skipped) >= MAX_BROKEN:
+                raise
+            files.remove(broken)
+            skipped.append({"book": broken.stem, "name": broken.stem, "what": "catalogue", "count": 1,
+                            "why": f"its file cannot be read ({exc.element + ': ' if exc.element else ''}"
+                                   f"{exc.message}); the book stays at the version this site had"})
+
+
 def _battlescribe(folder: Path) -> tuple[Outcome, list[StoredFile], str]:
     try:
-        conversion = battlescribe.convert(battlescribe.read_sources([str(folder)]))
+        documents, broken = _readable_catalogues(folder)
+        conversion = battlescribe.convert(documents)
         battlescribe.verify(conversion)  # every book built by the engine's loader, then let go
     except battlescribe.BattleScribeInputError as exc:
         raise ImportRefused(f"Nothing imported. {_relative(str(exc), folder)}") from None
@@ -81,6 +105,7 @@ def _battlescribe(folder: Path) -> tuple[Outcome, list[StoredFile], str]:
     outcome = Outcome("battlescribe", systems=[f"{s['id']} {s['version']}" for s in conversion.systems],
                       books=_books(rows), coverage=report["totals"])
     outcome.coverage["books"] = {b["book"]: _percent(b) for b in report["books"]}
+    outcome.skipped += broken
     for book in report["books"]:  # one row per kind of thing not checked, with how many and one example
         kinds: dict[str, dict] = {}
         for unchecked in book["unchecked"]:

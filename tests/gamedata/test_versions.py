@@ -73,3 +73,26 @@ def test_the_same_content_again_is_the_version_stored_and_another_the_same_day_i
     assert fourth.books[0]["version"] == "r10" and fourth.message == "1 books; 0 files new, 2 unchanged."
     assert books() == [("bs-reiklanders-1a", v) for v in ("r10", "r10@2026-04-01", "r10@2026-04-01.2")]
     assert captain_cost("r10@2026-04-01.2") == 80
+
+
+def test_a_catalogue_whose_file_cannot_be_read_is_left_out_and_said(mordheim):
+    """BSData Mordheim's commit of 2025-11-20 has a Pirates.cat that is no XML: the rest is imported."""
+    files = files_from(MORDHEIM, MORDHEIM_FILES)
+    files["Pirates.cat"] = b'<catalogue name="Pirates"><?xml version="1.0"?></catalogue>'
+    mordheim.archive = zip_of(files, "BSData-mordheim-2025")
+    version = update(add_source("BSData/mordheim"))
+    assert version.status == GameDataVersion.OK, version.message
+    assert [b["book"] for b in version.books] == ["bs-reiklanders-1a"]
+    assert version.skipped[0] == {
+        "book": "Pirates", "name": "Pirates", "what": "catalogue", "count": 1,
+        "why": "its file cannot be read (line 1, column 26: is not well-formed XML (XML or text declaration not at "
+               "start of entity: line 1, column 26)); the book stays at the version this site had"}
+
+
+def test_a_game_system_file_that_cannot_be_read_still_refuses_the_update(mordheim):
+    files = files_from(MORDHEIM, MORDHEIM_FILES)
+    files["Mordheim.gst"] = b"<gameSystem"
+    mordheim.archive = zip_of(files, "BSData-mordheim-2025")
+    version = update(add_source("BSData/mordheim"))
+    assert version.status == GameDataVersion.FAILED and RulesFile.objects.count() == 0
+    assert version.message.startswith("Nothing imported. Mordheim.gst: ")
