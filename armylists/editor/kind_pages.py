@@ -53,6 +53,8 @@ def _entries(book: Book, category: str, words: list[str]) -> list[dict[str, Any]
 class NativePages:
     """A list of one of our books: units by category (editor/unit_cards.py), the book's catalogue."""
 
+    catalogue_follows_list = False   # the book's entries, whatever the list holds
+
     def sections(self, loaded: Loaded, report: Report, *, editable: bool = False,
                  open_ids: frozenset[str] | set[str] = frozenset(), unit_url: str = "",
                  bound_form: forms.Form | None = None,
@@ -80,6 +82,10 @@ class NativePages:
 
 class TreePages:
     """A roster tree: a card per root selection of each force, the forces' entries (editor/tree_cards.py)."""
+
+    # The catalogue greys what the list holds back now ("needs a Plague Priest in the army"): redrawn with
+    # the list after every change that redraws it (editor/views.py: render_editor).
+    catalogue_follows_list = True
 
     def sections(self, loaded: Loaded, report: Report, *, editable: bool = False,
                  open_ids: frozenset[str] | set[str] = frozenset(), unit_url: str = "",

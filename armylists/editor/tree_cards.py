@@ -117,7 +117,7 @@ def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, ope
                             open=selection.uid in open_ids)
             drawn = forms_for is None or selection.uid in forms_for
             if drawn:
-                card.tables, card.rule_list = card_extras(tree, selection)
+                card.tables, card.rule_list = _folded(*card_extras(tree, selection))
             if editable and drawn:
                 card.form = _form_view(selection, unit_offers(tree, selection), unit,
                                        bound_form if bound_unit == selection.uid else None)
@@ -139,6 +139,25 @@ def tree_sections(loaded: Loaded, report: Report, *, editable: bool = False, ope
         if section.units:
             section.units[0].first, section.units[-1].last = True, True
     return sections
+
+
+LONG_RULE = 120   # characters from which a rule's text is folded under its name, as the card's rules are
+
+
+def _folded(tables: list[dict[str, Any]], rules: list[dict[str, Any]]) -> tuple[list, list]:
+    """A profile of one characteristic (an armour's "Description", a base's size, a special rule's text)
+    said as a line of the card's rules, long texts folded, rather than a table of a row each: our books'
+    card shows the unit's profile as its table and its rules as lines (issue 40 item 4: the card's height)."""
+    kept, lines = [], list(rules)
+    for table in tables:
+        if len(table["columns"]) != 1:
+            kept.append(table)
+            continue
+        for name, value in table["rows"]:
+            if any(line["name"] == name for line in lines):
+                continue
+            lines.append({"name": name, "text": value, "long": len(value) > LONG_RULE})
+    return kept, lines
 
 
 def _form_view(selection: Selection, offers: list[dict[str, Any]], unit: str,
@@ -244,6 +263,8 @@ class _Layout:
                 "inner": self.nodes(offer["child"]) if offer["child"] else []}
         if offer["max"] != 1:
             view["kind"] = "count"
+        if offer["child"] and offer["taken"] and offer["min"] == offer["max"] == offer["taken"] and not offer["groups"]:
+            view["kind"] = "fixed"   # no choice (a character's one model): its options shown, its box not
         return view
 
 

@@ -105,8 +105,9 @@ def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = 
         response["X-List-Revision"] = str(loaded.army_list.revision)
         return response
     if request.htmx:
-        if context["refresh_catalogue"]:  # the allies changed: their entries are redrawn too
-            context.update(catalogue=_catalogue_of(loaded, ""), query="")
+        # the allies changed (their entries are redrawn too), or the catalogue says what the list allows now
+        if context["refresh_catalogue"] or pages_for(loaded).catalogue_follows_list:
+            context.update(catalogue=_catalogue_of(loaded, ""), query="", refresh_catalogue=True)
         response = render(request, "lists/editor_main.html", {**context, "oob": True}, status=status)
         response["X-List-Revision"] = str(loaded.army_list.revision)  # the editor's script sends it next
         return response

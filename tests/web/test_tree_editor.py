@@ -60,8 +60,8 @@ def text(html: str) -> str:
 
 def card(page: str, uid: str) -> str:
     start = page.index(f'id="unit-{uid}"')
-    end = page.find('<details class="unit', start)
-    return page[start:end if end != -1 else len(page)]
+    end = re.compile(r'<details class="unit(?: [^"]*)?" id="unit-').search(page, start)
+    return page[start:end.start() if end else len(page)]
 
 
 def entry_button(page: str, name: str) -> str:

@@ -74,7 +74,7 @@ def per_model(option, primary: str) -> tuple[float | None, bool]:
 
 def unit_offers(tree: TreeRoster, selection: Selection) -> list[dict]:
     """The options of `selection` and of its selected children, each a dict: parent (uid), entry,
-    name, cost, taken, max, per_model (the maximum
+    name, cost, taken, max, min (of the parent's selections, 0 where none), per_model (the maximum
     follows the parent's models), cost_per_model (or None), unavailable (words, or ""), groups (outermost first: id, name,
     min, max, max_cost (of the first cost type), unavailable, default), depth (0 for the unit's own) and child (the uid of its selection
     when taken and offering options of its own, whose offers follow it)."""
@@ -100,7 +100,7 @@ def _offers(tree: TreeRoster, parent: Selection, out: list[dict], depth: int) ->
             continue
         if eff.hidden and not taken:
             continue
-        top, _low, zeroed = _limits(eff)
+        top, low, zeroed = _limits(eff)
         step, scaled = per_model(option, primary)
         unavailable = why_zero(tree.game, ctx, option.sources, zeroed) if zeroed else ""
         unavailable = unavailable or next((g["unavailable"] for g in path if g["unavailable"]), "")
@@ -111,7 +111,7 @@ def _offers(tree: TreeRoster, parent: Selection, out: list[dict], depth: int) ->
             if not unavailable and not taken:
                 continue
         out.append({"parent": parent.uid, "entry": option.entry_id, "name": eff.name or option.entry.get("name", ""),
-                    "cost": eff.costs.get(primary, 0.0), "taken": taken, "max": top,
+                    "cost": eff.costs.get(primary, 0.0), "taken": taken, "max": top, "min": low,
                     "per_model": scaled, "cost_per_model": step, "unavailable": unavailable,
                     "groups": path, "depth": depth, "child": ""})
         for child in parent.children:
