@@ -169,10 +169,40 @@ def redis_server():
 
 
 @contextmanager
+def workers_database(tmp: Path):
+    """The workers' own database: on the tests' database server when that is PostgreSQL (CI's postgres
+    stage; a fresh database, dropped after), else a SQLite file in `tmp`. It was SQLite on every stage, so
+    the postgres stage never saw these counts taken on PostgreSQL."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        yield f"sqlite:///{tmp}/shared.sqlite3"
+        return
+    import secrets
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+
+    name = f"armylists_workers_{secrets.token_hex(6)}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextmanager
 def two_workers(tmp: Path, extra_env: dict[str, str]):
-    """Two gunicorn processes (one worker each) on loopback, one database: their URLs."""
+    """Two gunicorn processes (one worker each) on loopback, one database (`workers_database`): their URLs."""
+    with workers_database(tmp) as database:
+        with _two_workers(database, extra_env) as urls:
+            yield urls
+
+
+@contextmanager
+def _two_workers(database: str, extra_env: dict[str, str]):
     env = {**os.environ, "DEBUG": "false", "SECRET_KEY": "two-workers-test-key", "ALLOWED_HOSTS": "127.0.0.1",
-           "DATABASE_URL": f"sqlite:///{tmp}/shared.sqlite3", "RATE_LIMITS": "on", "VALIDATE_RATE": "4/minute",
+           "DATABASE_URL": database, "RATE_LIMITS": "on", "VALIDATE_RATE": "4/minute",
            **extra_env}
     subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, env=env, check=True)
     ports = [free_port(), free_port()]
