@@ -136,7 +136,9 @@ def shared_detail(request: HttpRequest, token: str) -> HttpResponse:
         context.update(can_edit=False, shared=True, share_token=token)
         response = render(request, "lists/list_detail.html", context)
     response["X-Robots-Tag"] = "noindex"  # unlisted: not for search engines
-    response["Referrer-Policy"] = "no-referrer"  # the token is the secret; links out must not carry it
+    # The token is the secret: links out must not carry it. "same-origin" rather than "no-referrer", which
+    # makes the browser send `Origin: null` with the page's own forms ("Copy to my lists"), refused by CSRF.
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

@@ -24,6 +24,8 @@ from typing import Callable
 
 from armylists.exports.checksum import document_json
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
+from armylists.exports.pdf_list import PrintedList
+from armylists.exports.simulators import tts_cards
 from armylists.exports.text import export_text
 from armylists.lists.library.catalogue import allies_book_for, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
@@ -36,6 +38,7 @@ from armylists.rules import Book, Report, Roster
 PDF_LABELS = {"full": "PDF roster", "compact": "PDF, compact", "hidden": "PDF, hidden list",
               "warband": "PDF warband sheet"}
 EVERY_LIST_PRINTS = ("full", "compact", "hidden")
+HIDDEN = "hidden"  # offered only for a game with hidden lists (System.hidden_list)
 MAX_STEM = 80
 
 
@@ -126,10 +129,23 @@ def _pdf(listed: Listed, variant: str, stamp: str) -> bytes:
                       allies=listed.allies, data_as_of=stamp, tree=listed.kind.printing(listed.roster))
 
 
+def _tts(listed: Listed, variant: str, stamp: str) -> str:
+    return tts_cards(PrintedList(listed.book, listed.roster, listed.report, listed.allies, stamp,
+                                 listed.kind.printing(listed.roster)))
+
+
+def _prints_warbands(roster: Roster, book: Book) -> bool:
+    """A system whose own sheet is the warband's (Mordheim) plays its warriors as single models."""
+    return book.system.print_variant == "warband"
+
+
 TEXT = Export("text", "txt", "Text", "text/plain; charset=utf-8", _text, aliases=("txt",))
 JSON = Export("json", "json", "JSON", "application/json; charset=utf-8", _json, needs_book=False)
 PDF = Export("pdf", "pdf", "PDF roster", "application/pdf", _pdf, stamped=True, variants=VARIANTS)
-OURS = (TEXT, JSON, PDF)  # in the order the download links offer them
+# Simulators (exports/simulators.py): Tabletop Simulator's model cards of a warband
+TTS = Export("tts", "tts.txt", "Tabletop Simulator cards", "text/plain; charset=utf-8", _tts, aliases=("tts.txt",),
+             applies=_prints_warbands)
+OURS = (TEXT, JSON, PDF, TTS)  # in the order the download links offer them
 
 
 def _from_writer(writer: ListWriter) -> Export:
@@ -186,7 +202,9 @@ def download_links(link_base: str, book: Book | None, roster: Roster | None = No
     for entry in offered(book, roster):
         if entry.variants:
             first = entry.variant(book)
-            variants = [first] + [v for v in EVERY_LIST_PRINTS if v != first and v in entry.variants]
+            # the hidden list only where the game has one (its system data's `hidden_list`)
+            variants = [first] + [v for v in EVERY_LIST_PRINTS if v != first and v in entry.variants
+                                  and (v != HIDDEN or book.system.hidden_list)]
             links += [(PDF_LABELS.get(v, f"{entry.label}, {v}"), f"{link_base}{entry.extension}/?variant={v}")
                       for v in variants]
         else:

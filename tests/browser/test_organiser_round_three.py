@@ -84,7 +84,7 @@ def test_the_organisers_table_and_a_rule_in_words(site, page, shoot, django_user
         shoot(page, f"organiser-table-three-armies-{width}", full_page=True)
     if page.viewport_size["width"] == 390:
         page.set_viewport_size({"width": 1366, "height": 900})
-    headers = page.locator(".submissions-table thead th").all_inner_texts()
+    headers = [h.strip().title() for h in page.locator(".submissions-table thead th").all_text_contents()]
     assert headers[:4] == ["Player", "Verdict", "Status", "Review"] and "Categories" in headers
 
 
