@@ -59,7 +59,7 @@ def test_a_dwarven_holds_4500_list_of_the_current_data_is_built_legal_and_printe
     page.click("#u-king-pool-picker > summary")
     # The Rune of Devouring is a Runic Smith's (`hasOption: [runic_smith]`): never the King's.
     expect(page.locator("#u-king-pool-blocked-rune-of-devouring")).to_contain_text(
-        "Rune of Devouring (needs runic_smith in the unit): at most 0 in the army")
+        "Rune of Devouring (only for a Runic Smith): at most 0 in the army")
     # A second Rune of Destruction on the same King would count once toward its rarity (a model counts once:
     # docs/import-nr-t9a.md); the allowance is what bars it.
     expect(page.locator("#u-king-pool-blocked-rune-of-destruction-hand-weapon")).to_contain_text(

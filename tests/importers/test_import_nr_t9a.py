@@ -373,7 +373,7 @@ class TestConstructs:
             "Knight Banneret (at least 8 models): 1 taken in Knights (u1); at most 0."]
         report, codes = judge(book, [{"entry": "knights", "size": 8, "options": {"spell-scroll": 1}}])
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "Spell Scroll (needs wizard in the unit): 1 taken in the army; at most 0."]
+            "Spell Scroll (needs Wizard Adept in the unit): 1 taken in the army; at most 0."]
         report, codes = judge(book, [{"entry": "knights", "size": 8, "options": {"sheltering-standard": 1}}])
         assert codes == [] and [v.code for v in report.violations if v.severity == "warning"] == ["tally.max"]
 

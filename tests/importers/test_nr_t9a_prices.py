@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from armylists.importers.nr_t9a.pools import merge_shared
+from armylists.importers.nr_t9a.pools import NOT_OFFERED, merge_shared
 
 from tests.importers.nr_summaries import BUNDLE, LATER, needs_data
 
@@ -39,7 +39,9 @@ def test_a_shared_item_the_armys_file_does_not_price_is_not_offered():
     shared = {"name": "Banner of Speed", "cost": 0, "shared": True, "refs": ["be_speed"]}
     plain = {"name": "Stalker's Standard", "cost": 70}
     own = {"dictionnary": [{"refs": ["bannerEnchant"], "options": [plain]}]}
-    assert merge_shared({"bannerEnchant": [plain, shared]}, own) == {"bannerEnchant": [plain]}
+    # kept, marked, so that the options after it keep their ids (army.py numbers them by those before)
+    assert merge_shared({"bannerEnchant": [plain, shared]}, own) == {"bannerEnchant": [plain, {**shared,
+                                                                                                NOT_OFFERED: True}]}
     # Where the army prices it, one item: the army's price over special.json's refs and conditions.
     priced = {"name": "Banner of Speed", "cost": 45, "shared": True}
     own = {"dictionnary": [{"refs": ["bannerEnchant"], "options": [priced]}]}

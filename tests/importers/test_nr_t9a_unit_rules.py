@@ -231,7 +231,7 @@ class TestNotForTheUnitsOwnRef:
         assert judge(book, [{"entry": "guard", "options": {"banner-of-becalming": 1}}])[1] == []
         report, codes = judge(book, [{"entry": "spears", "options": {"banner-of-becalming": 1}}])
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "Banner of Becalming (not with core_unit): 1 taken in Spears (u1); at most 0."]
+            "Banner of Becalming (not for core unit): 1 taken in Spears (u1); at most 0."]
 
     def test_it_is_refused_too_where_another_option_carries_the_ref(self):
         banner = {"optionsLabel": "Banner Enchant", "maxSize": 1, "options": [
@@ -243,14 +243,14 @@ class TestNotForTheUnitsOwnRef:
         assert book.entries["spears"].options["banner-of-becalming"].excludes == ("drill",)
         report, codes = judge(book, [{"entry": "spears", "options": {"banner-of-becalming": 1}}])
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "Banner of Becalming (not with core_unit): 1 taken in Spears (u1); at most 0."]
+            "Banner of Becalming (not for core unit): 1 taken in Spears (u1); at most 0."]
 
     def test_the_override_lifts_it_where_the_unit_has_the_option(self):
         book, _ = self.book()
         assert judge(book, [{"entry": "spears", "options": {"eye-of-the-gorgon": 1, "dancers-of-yema": 1}}])[1] == []
         report, codes = judge(book, [{"entry": "spears", "options": {"eye-of-the-gorgon": 1}}])
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "Eye of the Gorgon (not with core_unit): 1 taken in Spears (u1); at most 0."]
+            "Eye of the Gorgon (not for core unit): 1 taken in Spears (u1); at most 0."]
 
 
 class TestModelsInTheArmy:

@@ -21,7 +21,7 @@ from armylists.importers.nr_t9a.groups import (close_group, condition_swaps, ine
                                                 size_override, size_tag, unheld_condition, unit_amount)
 from armylists.importers.nr_t9a.limits import (Alternatives, Limits, RarityRules, all_refs, army_gates, condition_refs, is_choice,
                                                 listed, norm_ref, percent_of, ref_tag, refs_of, scaled_size, slug, unit_condition)
-from armylists.importers.nr_t9a.pools import merge_shared, offered_nodes, pool_name
+from armylists.importers.nr_t9a.pools import NOT_OFFERED, merge_shared, numbered_id, offered_nodes, pool_name
 from armylists.importers.nr_t9a.prices import group_rules
 from armylists.importers.nr_t9a.profiles import height_of, height_rule, stat_override
 from armylists.importers.nr_t9a.rarity import (cap_raises, item_rarity, rarity_limit, rarity_override, shared_loosest,
@@ -319,7 +319,10 @@ class ArmyConverter(ConverterState):
                 for item in self.pools.get(pool, []):
                     if id(item) not in seen:
                         seen.add(id(item))
-                        self.node(item, pooled)
+                        if item.get(NOT_OFFERED):  # not the army's (pools.merge_shared): its id only
+                            numbered_id(self.option_ids, f"{item['name']}{pooled.suffix}")
+                        else:
+                            self.node(item, pooled)
                 self.following.pop()
         close_group(self, inner.group)
         if node.get("refopt"):
@@ -340,10 +343,7 @@ class ArmyConverter(ConverterState):
 
     def option(self, node: dict, ctx: Ctx) -> None:
         name = f"{node['name']}{ctx.suffix}"
-        oid = slug(name)
-        if oid in self.option_ids:
-            oid = slug(f"{name}-{len(self.option_ids)}")
-        self.option_ids.add(oid)
+        oid = numbered_id(self.option_ids, name)
         per_model = ctx.per_model and node.get("costParentMult", True) is not False
         cost = node.get("cost", 0) or 0
         if isinstance(cost, str):

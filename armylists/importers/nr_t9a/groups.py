@@ -218,7 +218,7 @@ def unheld_condition(conv: ConverterState, option: dict, refs: list[str], keys: 
         return True
     if set(refs) & conv.army_refs:
         option["tags"].add(own_tag)
-        conv.limits.add({"label": f"{option['name']} (needs {' or '.join(refs)} in the unit)", "count": [own_tag], "max": 0})
+        conv.limits.add({"label": f"{option['name']} ({needs_words(conv, refs)})", "count": [own_tag], "max": 0})
         return True
     return False
 
@@ -239,7 +239,7 @@ def not_condition(conv: ConverterState, option: dict, node: dict, refs: list[str
             conv.consumed.add(id(o))
     if own:
         option["tags"].add(own_tag)
-        conv.limits.add({"label": f"{option['name']} (not with {' or '.join(sorted(own))})", "count": [own_tag],
+        conv.limits.add({"label": f"{option['name']} (not for {ref_words(conv, sorted(own), by_unit=False)})", "count": [own_tag],
                          "scope": "unit", "max": 0,
                          **({"modifiers": [{"target": "max", "op": "set", "value": -1, "when": w} for w in lifts]}
                             if lifts else {})})
@@ -268,3 +268,74 @@ def condition_swaps(conv: ConverterState, option: dict, node: dict, own_tag: str
                          "max": -1, "modifiers": [{"target": "max", "op": "set", "value": 0,
                                                    "when": {"all": [when, {"not": needs}]}}]})
     return rest
+
+
+# --- refs in a player's words (issue 40 item 6: "needs runic_smith" named the data's ref, not the unit) ----
+
+def ref_words(conv: ConverterState, refs: list[str], by_unit: bool = True) -> str:
+    """What carries `refs` as a player names it: the one unit that does ("a Runic Smith", unless not
+    `by_unit`: the unit itself, where a unit's own ref refuses an option), the category all the units that
+    do are in ("Core units"), the one option that does; else the ref in words ("core unit", "light armour"
+    for `tag_Light Armour`)."""
+    carriers = _carriers(conv)
+    words = []
+    for ref in refs:
+        units = {name for kind, name, _ in carriers.get(ref, ()) if kind == "unit"}
+        options = {name for kind, name, _ in carriers.get(ref, ()) if kind == "option"}
+        cats = {cat for kind, _, cat in carriers.get(ref, ()) if kind == "unit"}
+        if len(units) == 1 and not options and by_unit:
+            words.append(f"{_article(next(iter(units)))} {next(iter(units))}")
+        elif len(units) > 1 and not options and len(cats) == 1 and next(iter(cats)):
+            words.append(f"{next(iter(cats))} units")
+        elif len(options) == 1 and not units:
+            words.append(next(iter(options)))
+        else:
+            words.append(plain_ref(ref))
+    return " or ".join(dict.fromkeys(words))
+
+
+def needs_words(conv: ConverterState, refs: list[str]) -> str:
+    """`only for a Runic Smith` where a unit carries the refs, else `needs a wizard in the unit`."""
+    carriers = _carriers(conv)
+    if all(carriers.get(r) and all(kind == "unit" for kind, _, _ in carriers[r]) for r in refs):
+        return f"only for {ref_words(conv, refs)}"
+    return f"needs {ref_words(conv, refs)} in the unit"
+
+
+def plain_ref(ref: str) -> str:
+    """A ref in words: `tag_Light Armour` -> "light armour", `core_unit` -> "core unit"."""
+    text = ref[4:] if ref.startswith("tag_") else ref
+    return " ".join(text.replace("_", " ").replace("-", " ").split()).lower() or ref
+
+
+def _article(name: str) -> str:
+    return "an" if name[:1].lower() in "aeiou" else "a"
+
+
+def _carriers(conv: ConverterState) -> dict[str, list[tuple[str, str, str]]]:
+    """ref -> (unit or option, its name, the unit's category's name) of every named node of the army's tree
+    carrying it; read once per army."""
+    found = conv.__dict__.get("_ref_carriers")
+    if found is None:
+        found = conv.__dict__["_ref_carriers"] = {}
+        data = getattr(conv, "data", None) or {}
+        for root in listed(data.get("army")):
+            for category in listed(root.get("options") if isinstance(root, dict) else None):
+                if isinstance(category, dict):
+                    _walk(category, str(category.get("name") or ""), found)
+    return found
+
+
+def _walk(node: dict, category: str, found: dict) -> None:
+    for child in listed(node.get("options")):
+        if not isinstance(child, dict):
+            continue
+        name = child.get("name")
+        if isinstance(name, str) and name.strip():
+            kind = "unit" if "unit_id" in child else "option"
+            refs = child.get("refs")
+            for ref in refs if isinstance(refs, list) else [refs] if refs else []:
+                ref = ref.get("ref") if isinstance(ref, dict) else ref
+                if isinstance(ref, str):
+                    found.setdefault(ref, []).append((kind, name.strip(), category))
+        _walk(child, category, found)

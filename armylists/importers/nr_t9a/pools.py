@@ -7,7 +7,10 @@ allowance left (armylists/lists/offers/pool_choices.py) rather than as form fiel
 """
 from __future__ import annotations
 
+from armylists.importers.nr_t9a.limits import slug
+
 FALLBACK = "Special Items"
+NOT_OFFERED = "_not_offered"  # merge_shared's mark on a shared item the army does not take
 
 
 def pool_name(node: dict, group: dict | None) -> str:
@@ -61,7 +64,9 @@ def merge_shared(pools: dict[str, list[dict]], own: dict | None = None) -> dict[
             if not (item.get("shared") and name):
                 kept.append(item)
             elif defined is not None and name not in defined:
-                continue  # special.json's alone: an item this army does not take
+                # special.json's alone: an item this army does not take (kept, marked, so that the options
+                # after it keep the ids they have had: army.py numbers an option by those before it)
+                kept.append(merged.setdefault((id(item), 0), {**item, NOT_OFFERED: True}))
             elif name not in at:
                 at[name] = len(kept)
                 kept.append(item)
@@ -76,3 +81,12 @@ def _names_defined(army: dict) -> set[str]:
     """The names of the items the army's own pools (its `dictionnary`) define."""
     return {item["name"] for pool in army.get("dictionnary") or [] if isinstance(pool, dict)
             for item in pool.get("options") or [] if isinstance(item, dict) and isinstance(item.get("name"), str)}
+
+
+def numbered_id(taken: set[str], name: str) -> str:
+    """An option's id, added to `taken`: its name's, numbered by the options before it where it repeats."""
+    oid = slug(name)
+    if oid in taken:
+        oid = slug(f"{name}-{len(taken)}")
+    taken.add(oid)
+    return oid

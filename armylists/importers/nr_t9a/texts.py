@@ -21,10 +21,14 @@ MAX_STAT = 8  # the book format's longest characteristic
 
 
 def plain(text: object, limit: int = MAX_TEXT) -> str:
-    """The data's HTML fragment as plain text: tags dropped (a line break kept), entities read."""
+    """The data's HTML fragment as plain text: tags dropped (a line break kept), entities read. A table (a
+    weapon's Range, Shots, Str, AP: ruledefs.json) keeps its shape, a line a row and its cells apart
+    ("Name | Aim | Range" over "Repeater Crossbow | X | 18\""), where dropping its tags ran it into one word."""
     if not isinstance(text, str):
         return ""
     text = re.sub(r"<br\s*/?>", "\n", text, flags=re.I)
+    text = re.sub(r"</t[hd]>\s*(?=<t[hd][\s>])", " | ", text, flags=re.I)   # between two cells of a row
+    text = re.sub(r"</?(?:tr|table|thead|tbody)\b[^>]*>", "\n", text, flags=re.I)   # a row: a line of its own
     text = html.unescape(re.sub(r"<[^>]*>", "", text))
     text = "\n".join(" ".join(line.split()) for line in text.splitlines())
     return re.sub(r"\n{2,}", "\n", text).strip()[:limit]
