@@ -309,6 +309,7 @@ class System:
     budget_unit: str = "pts"
     default_limit: int | None = None
     print_variant: str = "full"
+    hidden_list: bool = False  # the game has hidden lists (The 9th Age, 000:L133-149): the PDF offers one
     sources: tuple[str, ...] = ()
     content_hash: str = ""
     allies: AlliesRules | None = None  # None: lists of this system take no allies
