@@ -120,12 +120,14 @@ def test_a_player_builds_a_dwarven_holds_list_of_the_imported_catalogues(live_se
     editor = Editor(page)
     army_list, king_id, thane_id = built_list(page, site, editor)
 
-    # Legal as added: the King's and the Thane's minimums (Plate Armour, a Hand Weapon) come with them, and
-    # what is still wrong is the army's alone (no Core yet, no General chosen, far under the limit), said on
-    # no unit.
+    # Legal as added: the King's and the Thane's minimums (Plate Armour, a Hand Weapon) come with them, the
+    # King, the first character, is the Army General (issue 40 item 2), and what is still wrong is the army's
+    # alone (no Core yet, far under the limit), said on no unit.
     king, thane = units(army_list)
     assert [(s["entry"], s["number"]) for s in king["selections"]] == [
-        ("8f27-7811-b46f-a278::f49b-1010-24f1-f23b", 1), ("a5ba-3d6a-9115-afff::d5a4-4049-60de-5914", 1)]
+        ("8f27-7811-b46f-a278::f49b-1010-24f1-f23b", 1), ("a5ba-3d6a-9115-afff::d5a4-4049-60de-5914", 1),
+        ("8b2a-88ab-99be-3be9::d664-b973-594c-5971", 1)]
+    expect(page.locator(f"#unit-{king_id} .unit-roles")).to_have_text("General")
     assert [(s["entry"], s["number"]) for s in thane["selections"]] == [
         ("d231-e788-aaed-7a2a::f49b-1010-24f1-f23b", 1), ("e245-54b2-fad2-e820::d5a4-4049-60de-5914", 1)]
     report = report_for(parse_roster(army_list.document))
@@ -152,11 +154,14 @@ def test_a_player_builds_a_dwarven_holds_list_of_the_imported_catalogues(live_se
     assert overflow(page) == 0
     shoot(page, f"dh-king-options-{width}")
 
-    # The Runic Special Items open the rune groups; an armour rune brings its profile onto the card.
+    # The Runic Special Items open the rune groups, in a searchable picker with the allowance left (issue 40
+    # item 4); an armour rune brings its profile onto the card.
     editor.change(card.locator("label", has_text="Runic Special Items").locator("input").check)
     card = card_of(page, king_id)
-    assert legends(card)[:4] == ["Runic Special Items (up to 250 pts)", "Runic Armour Enchantments (up to 3)",
-                                  "Runic Artefacts (up to 3)", "Runic Weapon Enchantments (up to 3)"]
+    assert legends(card)[0] == "Runic Special Items (up to 250 pts) 0 of 250 pts · 250 left"
+    assert picker_sections(card)[:3] == ["Runic Armour Enchantments (up to 3)", "Runic Artefacts (up to 3)",
+                                         "Runic Weapon Enchantments (up to 3)"]
+    open_picker(card)
     editor.change(card.locator("label", has_text="Rune of Steel").locator("input").check)
     card = card_of(page, king_id)
     profile = card.locator(".unit-profile", has=page.locator("th", has_text="Rune of Steel"))
@@ -173,6 +178,7 @@ def test_a_player_builds_a_dwarven_holds_list_of_the_imported_catalogues(live_se
     assert "up to 100" not in card.inner_text()
     editor.change(card.locator("label", has_text="Runic Special Items").locator("input").check)
     card = card_of(page, thane_id)
+    open_picker(card)
     iron = card.locator("label", has_text="Rune of Iron")   # at most 2 of it (2nd-dwarvenHolds.cat:2466): a box
     expect(iron.locator(".cost")).to_have_text("+25 pts, up to 2")
     editor.change(lambda: (iron.locator("input").fill("1"), iron.locator("input").press("Enter")))
@@ -190,8 +196,9 @@ def test_a_player_builds_a_dwarven_holds_list_of_the_imported_catalogues(live_se
     # A Great Weapon: the weapon runes become unavailable, and the card says why.
     editor.change(melee_choice(card, "Great Weapon").check)
     card = card_of(page, king_id)
-    weapon_runes = group(card, "Runic Weapon Enchantments")
-    expect(weapon_runes.locator("> legend")).to_have_text("Runic Weapon Enchantments")
+    open_picker(card)
+    weapon_runes = card.locator("li.item-type", has=page.locator("h4", has_text="Runic Weapon Enchantments"))
+    expect(weapon_runes.locator("> h4")).to_have_text("Runic Weapon Enchantments")
     expect(weapon_runes.locator("> .option-unavailable")).to_have_text("Unavailable: not with Great Weapon")
     destruction = weapon_runes.locator("label", has_text="Rune of Destruction")
     expect(destruction.locator("input")).to_be_disabled()
@@ -218,7 +225,7 @@ def test_a_player_builds_a_dwarven_holds_list_of_the_imported_catalogues(live_se
     # What is wrong is in reach: the status bar's count of problems leads to it, and at 390 px the report
     # comes right after the list, before the whole catalogue.
     page.goto(f"{site}/lists/{army_list.pk}/edit/")
-    expect(page.locator("#editor-status .status-link")).to_contain_text("3 problems")
+    expect(page.locator("#editor-status .status-link")).to_contain_text("2 problems")
     page.click("#editor-status .status-link")
     expect(page.locator("#report .violation").first).to_be_in_viewport()
     expect(page.locator("#report .violation-message")).to_have_text([m for _c, m, _u in army_only(415)])
@@ -238,7 +245,7 @@ def test_a_player_builds_a_dwarven_holds_list_of_the_imported_catalogues(live_se
     assert total == 415   # King 215 + Rune of Steel 55 + Great Weapon 10, Thane 110 + Rune of Iron 25
     assert (f"Category Units pts % Min Max Characters 2 {total} {100 * total / 4500:.1f}% - 40% Core 0 0 0.0% 25% - "
             "Clan's Thunder 0 0 0.0% - 35% Engines of War 0 0 0.0% - 20%") in printed
-    assert "King 280 pts" in printed and "Thane 135 pts" in printed
+    assert "King General 280 pts" in printed and "Thane 135 pts" in printed
 
     # The .ros from the list's page, imported again through the site: the same list.
     page.goto(f"{site}/lists/{army_list.pk}/")
@@ -274,7 +281,7 @@ def test_the_pdf_prints_the_profiles_of_what_the_king_holds(live_server, dwarven
     response = page.request.get(f"{live_server.url}/lists/{army_list.pk}/download/pdf/?variant=full")
     assert response.status == 200
     printed = pdf_text(response.body())
-    assert "King 280 pts" in printed
+    assert "King General 280 pts" in printed
     # The profile's values, however a table wraps them in its cells (reportlab draws a cell's lines together).
     squeezed = "".join(printed.split())
     assert "SuitofArmourEnchantment" in squeezed
@@ -288,6 +295,17 @@ def tree_selection(uid: str, shape_of: tuple) -> dict:
     if children:
         selection["selections"] = [tree_selection(f"{uid}-{i}", c) for i, c in enumerate(children)]
     return selection
+
+
+def picker_sections(card) -> list[str]:
+    """The headings of the sections of a card's item pickers (templates/lists/tree_picker.html)."""
+    return [" ".join(t.split()) for t in card.locator(".item-picker .item-type > h4").all_text_contents()]
+
+
+def open_picker(card) -> None:
+    picker = card.locator("details.item-picker").first
+    if picker.get_attribute("open") is None:
+        picker.locator("summary").click()
 
 
 def group(card, name: str):
@@ -312,14 +330,13 @@ def shape(document: dict) -> list:
 # 40 pts under the limit), on no unit.
 def army_only(total: int) -> list[tuple[str, str, None]]:
     return [("bs.constraint.min", "Core: 0 pts, 0% of the 4500 pts limit; at least 25% (1125 pts).", None),
-            ("bs.constraint.min", "Army General: 0 taken in the army; at least 1.", None),
             ("points.under_limit", f"Total {total} pts is {4500 - total} pts under the 4500 pts limit; an army may "
                                    f"be at most 40 pts under it.", None)]
 
 # What the King and the Thane hold, by entry id (entry link::target), nested: the King's Plate Armour, his
 # Runic Special Items with the Rune of Steel, his Great Weapon (the Hand Weapon it replaced gone); the
 # Thane's Plate Armour and Hand Weapon, as added, and his Runic Special Items with the Rune of Iron.
-SHAPE = [(KING, 1, [("8f27-7811-b46f-a278::f49b-1010-24f1-f23b", 1, []),
+SHAPE = [(KING, 1, [("8f27-7811-b46f-a278::f49b-1010-24f1-f23b", 1, []), ("8b2a-88ab-99be-3be9::d664-b973-594c-5971", 1, []),
                     ("4979-45c3-0009-3afd", 1, [("e18c-6d96-4b15-26e2::d253-0fc6-51f7-bb37", 1, [])]),
                     (GREAT_WEAPON, 1, [])]),
          (THANE, 1, [("d231-e788-aaed-7a2a::f49b-1010-24f1-f23b", 1, []),
