@@ -150,6 +150,8 @@ def warrior_box(w: Warrior, budget: str, styles: Styles, width: float) -> Table:
     title = f"<b>{text(w.type)}</b>"
     if not w.hero:
         title = f"<b>{w.models} \u00d7</b> " + title
+    if w.campaign.promoted:  # Mordheim: the lad's got talent
+        title += " (made a hero)"
     rows: list[list] = [[Paragraph(title, styles.body), f"{w.cost} {budget}" if w.cost is not None else "?"]]
     label = "Name" if w.hero else "Group name"
     rows.append([WritingLine(label, w.name, inner, styles.size * 0.9,
@@ -160,7 +162,7 @@ def warrior_box(w: Warrior, budget: str, styles: Styles, width: float) -> Table:
     if w.spells:
         rows.append([Paragraph(f'<font color="{MUTED.hexval()}">Spells</font> {text(w.spells)}', styles.cell), ""])
     muted = MUTED.hexval()
-    if w.hero and w.campaign.skills:
+    if w.campaign.skills:
         rows.append([Paragraph(f'<font color="{muted}">Skills</font> {text(", ".join(w.campaign.skills))}', styles.cell), ""])
     elif w.hero:
         rows.append([WritingLine("Skills", "", inner, styles.size * 0.9), ""])

@@ -20,6 +20,7 @@ class WarriorCampaign:
     advances: tuple[str, ...] = ()
     injuries: tuple[str, ...] = ()
     state: str = ""
+    promoted: bool = False  # a henchman the lad's got talent made a hero
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,8 @@ def campaign_sheet(book: Book, roster: Roster) -> CampaignSheet | None:
         injuries = tuple(" / ".join(injury_names.get(k, _words(k)) for k in (i["id"], i.get("follow_up")) if k)
                          for i in record["injuries"])
         status = {"misses-next-game": "misses the next game", "captured": "captured"}.get(record.get("state", ""), "")
-        warriors[unit.id] = WarriorCampaign(marks, skills, advances + tuple(record.get("gains", ())), injuries, status)
+        warriors[unit.id] = WarriorCampaign(marks, skills, advances + tuple(record.get("gains", ())), injuries, status,
+                                            bool(record.get("hero")))
     if state is None:
         return CampaignSheet(warriors)
     played, won = st.battles_played(state)
