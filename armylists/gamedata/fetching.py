@@ -17,6 +17,7 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import time
 import urllib.parse
 from dataclasses import dataclass
 
@@ -31,8 +32,11 @@ class FetchError(Exception):
 @dataclass(frozen=True)
 class Policy:
     hosts: tuple[str, ...]
-    timeout: float = 30
+    timeout: float = 30  # seconds, each connection and read
     max_bytes: int = 64 * 1024 * 1024
+    # seconds for the whole of one fetch (every redirect, every read): a server sending a byte every few
+    # seconds passes each read's timeout and would hold the worker for ever (issue 38 item 6)
+    deadline: float = 300
     test_loopback: bool = False  # tests only: plain http to a loopback address (a literal one)
 
 
@@ -118,11 +122,13 @@ class _PinnedHTTP(http.client.HTTPConnection):
 
 def fetch(url: str, policy: Policy, accept: str = "*/*") -> tuple[bytes, str]:
     """(body, the URL it came from after redirects) of a GET; FetchError on a refusal, an error status,
-    a timeout, a body over `policy.max_bytes` or more than MAX_REDIRECTS redirects."""
+    a timeout, the whole fetch passing `policy.deadline`, a body over `policy.max_bytes`, more than
+    MAX_REDIRECTS redirects or a redirect to another port (`_redirect`)."""
+    ends = time.monotonic() + policy.deadline
     for _ in range(MAX_REDIRECTS + 1):
         scheme, host, port, address, path = checked_target(url, policy)
         connection_class = _PinnedHTTPS if scheme == "https" else _PinnedHTTP
-        connection = connection_class(host, port, address, policy.timeout)
+        connection = connection_class(host, port, address, min(policy.timeout, _left(ends, url, policy)))
         try:
             connection.request("GET", path, headers={"User-Agent": USER_AGENT, "Accept": accept})
             response = connection.getresponse()
@@ -131,7 +137,7 @@ def fetch(url: str, policy: Policy, accept: str = "*/*") -> tuple[bytes, str]:
                 response.close()
                 if not location:
                     raise FetchError(f"{shown(url)} redirects nowhere")
-                url = urllib.parse.urljoin(url, location)
+                url = _redirect(url, urllib.parse.urljoin(url, location))
                 continue
             if response.status == 404:
                 raise NotFound(f"{shown(url)}: not found (404)")
@@ -140,7 +146,7 @@ def fetch(url: str, policy: Policy, accept: str = "*/*") -> tuple[bytes, str]:
             declared = response.getheader("Content-Length")
             if declared and declared.isdigit() and int(declared) > policy.max_bytes:
                 raise FetchError(f"{shown(url)}: the download is {declared} bytes; at most {policy.max_bytes}")
-            return _read_capped(response, url, policy.max_bytes), url
+            return _read_capped(response, url, policy, ends, connection), url
         except (OSError, http.client.HTTPException) as exc:
             raise FetchError(f"{shown(url)} cannot be fetched ({type(exc).__name__}: {exc})") from None
         finally:
@@ -152,10 +158,41 @@ class NotFound(FetchError):
     """The server answered 404."""
 
 
-def _read_capped(response: http.client.HTTPResponse, url: str, cap: int) -> bytes:
-    """The body, read in pieces: a server's Content-Length may lie."""
-    chunks, size = [], 0
-    while chunk := response.read(1 << 16):
+def _left(ends: float, url: str, policy: Policy) -> float:
+    """Seconds left before the fetch's deadline; FetchError when none are."""
+    left = ends - time.monotonic()
+    if left <= 0:
+        raise FetchError(f"{shown(url)}: the download took longer than {policy.deadline:g} s in all; stopped")
+    return left
+
+
+def _redirect(url: str, to: str) -> str:
+    """`to`, when a redirect from `url` may go there: the same host and port, or (checked_target then
+    checks the host against the allow-list) a host at its scheme's own port. An allowed host's other port
+    is another service than the one allowed (issue 38 item 6)."""
+    old, new = urllib.parse.urlsplit(url), urllib.parse.urlsplit(to)
+    try:
+        same = (old.hostname or "").lower() == (new.hostname or "").lower() and old.port == new.port
+        default = new.port is None or new.port == {"https": 443, "http": 80}.get(new.scheme.lower())
+    except ValueError:
+        raise FetchError(f"{shown(url)} redirects to a port that is not a number; refused") from None
+    if not same and not default:
+        raise FetchError(f"{shown(url)} redirects to {shown(to)}, another port; refused")
+    return to
+
+
+def _read_capped(response: http.client.HTTPResponse, url: str, policy: Policy, ends: float, connection) -> bytes:
+    """The body, read in pieces: a server's Content-Length may lie, and a slow one is stopped at the deadline."""
+    chunks, size, cap = [], 0, policy.max_bytes
+    while True:
+        # Each read waits at most `timeout`; between reads the deadline is checked, so a slow server is
+        # stopped at the deadline or one read after it.
+        left = _left(ends, url, policy)
+        if connection.sock is not None:
+            connection.sock.settimeout(min(policy.timeout, left))
+        chunk = response.read1(1 << 16)
+        if not chunk:
+            break
         size += len(chunk)
         if size > cap:
             raise FetchError(f"{shown(url)}: the download is larger than {cap} bytes; refused")

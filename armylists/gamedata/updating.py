@@ -40,7 +40,8 @@ class Busy(Exception):
 
 def policy() -> Policy:
     return Policy(hosts=tuple(h.lower() for h in settings.GAME_DATA_HOSTS), timeout=settings.GAME_DATA_TIMEOUT,
-                  max_bytes=settings.GAME_DATA_MAX_BYTES, test_loopback=settings.GAME_DATA_TEST_LOOPBACK)
+                  max_bytes=settings.GAME_DATA_MAX_BYTES, test_loopback=settings.GAME_DATA_TEST_LOOPBACK,
+                  deadline=getattr(settings, "GAME_DATA_DEADLINE", 300))
 
 
 def claim(source: GameDataSource) -> None:
@@ -129,6 +130,9 @@ def _import(source: GameDataSource, data: bytes, ref: str, day: str):
 
 
 def _failed(source, ref: str, ref_kind: str, date: datetime | None, reason: str) -> tuple[GameDataVersion, str]:
+    # A retry that fails again replaces the failure it retried: one row per ref says the latest reason,
+    # however often staff press Update (issue 38 item 6). A failed version stores nothing and pins nothing.
+    source.versions.filter(status=GameDataVersion.FAILED, ref=ref).delete()
     version = GameDataVersion.objects.create(source=source, ref=ref, ref_kind=ref_kind, date=date,
                                              status=GameDataVersion.FAILED, kind=source.kind, message=reason)
     return version, f"Failed at {ref_kind} {_short(ref, ref_kind)}: {reason}"

@@ -96,3 +96,16 @@ def test_a_game_system_file_that_cannot_be_read_still_refuses_the_update(mordhei
     version = update(add_source("BSData/mordheim"))
     assert version.status == GameDataVersion.FAILED and RulesFile.objects.count() == 0
     assert version.message.startswith("Nothing imported. Mordheim.gst: ")
+
+
+def test_a_failed_retry_replaces_the_failure_it_retried(mordheim):
+    files = files_from(MORDHEIM, MORDHEIM_FILES)
+    files["Mordheim.gst"] = b"<gameSystem"
+    mordheim.archive = zip_of(files, "BSData-mordheim-2025")
+    source = add_source("BSData/mordheim")
+    for _ in range(3):  # staff press Update three times
+        update(source)
+    assert list(source.versions.values_list("ref", "status")) == [("v1.0", "failed")]
+    mordheim.archive = zip_of(files_from(MORDHEIM, MORDHEIM_FILES), "BSData-mordheim-2025")
+    assert update(source).status == GameDataVersion.OK
+    assert list(source.versions.order_by("id").values_list("ref", "status")) == [("v1.0", "failed"), ("v1.0", "ok")]
