@@ -237,10 +237,35 @@ def _place_options(tree: TreeRoster, unit_selection: Selection, models: list[Sel
                 if number and not _folded(unit_selection, option, number, placed):
                     raise _NotPlaced(("units", i, "options", option["id"]), what)
                 continue
+            if not number and _required(found[1]):
+                continue   # BattleScribe selected it for a minimum in its parent (a 1.x item's own profile entry)
             try:
                 placed.setdefault(option["id"], []).extend(_set_number(tree, *found, number))
             except RosterError:
                 raise _NotPlaced(("units", i, "options", option["id"]), what) from None
+    _take_away_unasked(tree, unit_selection, {id(s) for found in placed.values() for s in found} | set(map(id, models)))
+
+
+def _take_away_unasked(tree: TreeRoster, unit_selection: Selection, ours: set[int]) -> None:
+    """What BattleScribe selected by itself in the unit that the list does not hold and no minimum asks for
+    (a group's default the converter did not offer, as a hidden Path): taken away. What a plain minimum
+    selects with its parent stays (the converter folded it into the parent's cost)."""
+    for selection in [s for s in unit_selection.walk() if s is not unit_selection]:
+        if id(selection) in ours or _required(selection.option) or selection.option.entry.get("type") == "model":
+            continue
+        if any(id(s) in ours for s in selection.walk() if s is not selection):
+            continue   # something the list holds sits inside it
+        if selection in tree.siblings(selection):
+            set_count(tree, selection, 0)
+
+
+def _required(option: Option) -> bool:
+    """A plain minimum of the option in its parent: BattleScribe selects it with the parent, and the list
+    held it so (the converter made an option of a 1.x child whose minimum holds only where its parent is
+    taken, which the flattened list never named)."""
+    constraints = list(option.entry.get("constraints", ())) + list((option.link or {}).get("constraints", ()))
+    return any(c.get("type") == "min" and c.get("scope") == "parent" and c.get("field", "selections") == "selections"
+               and not c.get("percent") and float(c.get("value", 0)) >= 1 for c in constraints)
 
 
 def _folded(unit_selection: Selection, option: dict, number: int, placed: dict[str, list[Selection]]) -> bool:
