@@ -32,11 +32,16 @@ class Recorded:
     outcome: Outcome | None = None
 
 
+def keeps_campaign(loaded: Loaded) -> bool:
+    """Whether the list may record battles: a warband of one of our books the campaign tables know
+    (a roster tree, BSData's Mordheim, keeps none yet: its kind says so, the document is not asked)."""
+    return loaded.kind is not None and loaded.kind.name == "native" and campaign_tables().has_warband(loaded.roster.book)
+
+
 def open_warband(army_list: ArmyList) -> Loaded:
     loaded = load(army_list)
     roster = loaded.roster
-    # A roster tree (BSData's Mordheim) keeps no campaign yet: its kind says so, the document is not asked.
-    if loaded.kind is None or loaded.kind.name != "native" or not campaign_tables().has_warband(roster.book):
+    if not keeps_campaign(loaded):
         raise NotAWarband(f"Battles are recorded for Mordheim warbands of our books; {loaded.book.name} is not one "
                           f"the campaign tables know.")
     return loaded
@@ -84,5 +89,5 @@ def undo_last_battle(army_list: ArmyList, expected: int) -> Recorded | None:
     return None if saved is None else Recorded(saved[0], saved[1])
 
 
-__all__ = ["BattleError", "NotAWarband", "Recorded", "Unavailable", "campaign_summary", "record_battle",
+__all__ = ["BattleError", "NotAWarband", "Recorded", "Unavailable", "campaign_summary", "keeps_campaign", "record_battle",
            "undo_last_battle"]

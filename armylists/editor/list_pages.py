@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armylists.lists.saved import edits
+from armylists.campaigns.battles import keeps_campaign
 from armylists.lists.saved.access import get_list_for_user, get_shared_list
 from armylists.lists.library.catalogue import listed_books, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
@@ -118,7 +119,8 @@ def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
     except Unavailable as exc:
         return unavailable(request, army_list, str(exc))
     context = _read_only_context(request, loaded, reverse("list-download", args=[pk, "x"])[:-2])
-    context.update(can_edit=True, share_url=_share_url(request, army_list), share_open=army_list.share_open)
+    context.update(can_edit=True, share_url=_share_url(request, army_list), share_open=army_list.share_open,
+                   keeps_campaign=keeps_campaign(loaded))  # a Mordheim warband's battles (issue 41)
     return render(request, "lists/list_detail.html", context)
 
 

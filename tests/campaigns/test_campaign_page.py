@@ -115,3 +115,14 @@ def test_table_dice_that_do_not_read_are_shown_with_why(client_alice, warband):
     response = client_alice.post(f"/lists/{warband.pk}/campaign/", form(1, table_dice="champion hurt"))
     assert response.status_code == 400
     assert "Line 1: write the step and the warrior, then the dice" in response.content.decode()
+
+
+def test_the_list_page_links_a_warbands_campaign_and_no_other_lists(client_alice, alice, warband, legal_document,
+                                                                    library):
+    assert f'href="/lists/{warband.pk}/campaign/" id="campaign-link"' in \
+        client_alice.get(f"/lists/{warband.pk}/").content.decode()
+    roster = parse_roster(legal_document)
+    other = ArmyList(owner=alice)
+    other.set_document(roster, validate(library.book(roster.system, roster.book, roster.book_version), roster))
+    other.save()
+    assert "campaign-link" not in client_alice.get(f"/lists/{other.pk}/").content.decode()
