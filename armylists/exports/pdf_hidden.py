@@ -82,9 +82,13 @@ def hidden_cost(unit: PrintedUnit) -> int:
 
 
 def open_points(unit: PrintedUnit, budget: str) -> str:
-    """The unit's points without its hidden items: `113 pts + hidden`."""
+    """The unit's points without its hidden items: `113 pts + hidden`. A roster tree's unit that holds
+    selections shows none of its points: which of them are magical items the data does not say (see
+    `_open_words`), so any figure could tell what they are worth."""
     if unit.line is None:
         return "?"
+    if unit.sheet is not None and unit.sheet.option_names():
+        return f"{budget} hidden"
     if not items_carried(unit.words):
         return f"{unit.line.points} {budget}"
     return f"{unit.line.points - hidden_cost(unit)} {budget} + hidden"

@@ -10,6 +10,7 @@ submitted to still see everything. The access rows: who x door, each asserting w
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from datetime import date, timedelta
 
 import pytest
@@ -191,3 +192,35 @@ def test_an_unknown_action_shares_nothing(client, alice, alice_list):
     assert client.post(reverse("list-share", args=[alice_list.pk]), {"action": "share-all"}).status_code == 404
     alice_list.refresh_from_db()
     assert alice_list.share_token is None
+
+
+T9A = Path(__file__).resolve().parents[2].parent / "shared" / "external" / "battlescribe" / "the-9th-age-2nd"
+
+
+@pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")
+def test_a_roster_trees_open_part_shows_no_selection_and_no_points_of_a_unit_holding_any(client, alice):
+    """A roster tree's data does not say which selections are magical items, so the open part of a unit
+    that holds any shows neither them nor its points (any figure could tell what they are worth)."""
+    from tests.battlescribe.imported import import_battlescribe
+    import_battlescribe(T9A / "2nd-theNinthAge-FantasyBattles.gst", T9A / "2nd-dwarvenHolds.cat")
+    client.force_login(alice)
+    client.post("/lists/new/", {"name": "Hold", "book": "bs-the-9th-age-fantasy-battles-2nd-edition-2024/"
+                                                        "bs-dwarven-holds-2024/r57", "points_limit": "2000"})
+    tree = ArmyList.objects.get(owner=alice)
+    client.post(reverse("unit-add", args=[tree.pk]), {"revision": 1, "entry": "e197-83e0-bb7b-35be"})  # a King
+    shield = "e1b5-41cd-8f96-9563::ff97-a295-86c8-76d5"
+    king = ArmyList.objects.get(pk=tree.pk).document["forces"][0]["selections"][0]["id"]
+    client.post(f"/lists/{tree.pk}/units/{king}/", {"revision": 2, "only": f"sel-{shield}", f"sel-{shield}": "on"})
+    tree.refresh_from_db()
+    assert tree.total_points == 235  # the King (215) and his Shield (20)
+    client.post(reverse("list-share", args=[tree.pk]), {"action": "share-open"})
+    tree.refresh_from_db()
+    client.logout()
+    response = client.get(reverse("shared-list", args=[tree.share_token]))
+    assert response.status_code == 200
+    [(category, [unit])] = response.context["groups"]
+    assert (unit.line.split(",")[0], unit.points) == ("King", "pts hidden")
+    page = response.content.decode()
+    assert "Shield" not in page and "235 pts" not in page and "215" not in page
+    printed = pdf_text(client.get(reverse("shared-download", args=[tree.share_token, "pdf"])).content)
+    assert "King" in printed and "pts hidden" in printed and "Shield" not in printed and "Hidden sheet" not in printed
