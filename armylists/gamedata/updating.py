@@ -51,6 +51,23 @@ def claim(source: GameDataSource) -> None:
         raise Busy(f"An update of {source} is already running; try again when it has finished.")
 
 
+def recover_stale() -> int:
+    """Every source whose update claimed it longer than STALE_AFTER ago and never released it (its worker
+    was killed, the machine restarted): released, its last check said failed. Run by the next look (the
+    staff page, the API's sources), as a stale event job is; how many were recovered."""
+    now = timezone.now()
+    recovered = 0
+    for source in GameDataSource.objects.filter(busy_since__lt=now - STALE_AFTER):
+        started = timezone.localtime(source.busy_since)
+        message = (f"Failed: the update started at {started:%Y-%m-%d %H:%M} stopped before it finished (its worker "
+                   f"ended); nothing was imported. Press Update to try again.")
+        # Conditional on the claim seen: an update that claimed it meanwhile is left alone.
+        recovered += GameDataSource.objects.filter(pk=source.pk, busy_since=source.busy_since).update(
+            busy_since=None, last_checked=now, last_message=message)
+        logger.warning("game data: the update of %s claimed at %s was stopped; released", source, started)
+    return recovered
+
+
 def release(source: GameDataSource, message: str) -> None:
     GameDataSource.objects.filter(pk=source.pk).update(busy_since=None, last_checked=timezone.now(),
                                                        last_message=message)

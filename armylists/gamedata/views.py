@@ -17,7 +17,7 @@ from armylists.models import GameDataSource, GameDataVersion
 from armylists.gamedata.forms import SourceForm
 from armylists.gamedata.jobs import queue_update
 from armylists.gamedata.sources import Refused, add_source
-from armylists.gamedata.updating import current
+from armylists.gamedata.updating import current, recover_stale
 
 SKIPPED_SHOWN = 20  # rows of "skipped and why" on the page per version; the API gives them all
 
@@ -32,7 +32,9 @@ def staff_only(view):
 
 
 def source_rows() -> list[dict]:
-    """Each source with its versions, newest first, and the one new lists get."""
+    """Each source with its versions, newest first, and the one new lists get; an update whose worker died
+    is said failed first (`recover_stale`)."""
+    recover_stale()
     versions = Prefetch("versions", queryset=GameDataVersion.objects.order_by("-imported_at", "-id"))
     rows = []
     for source in GameDataSource.objects.select_related("held").prefetch_related(versions):
