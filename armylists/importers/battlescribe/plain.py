@@ -3,7 +3,7 @@
     data = plain_document(document)    # {"kind": "catalogue", "id", "name", "revision", "entries": [...], ...}
 
 The legacy 1.x schema (legacy.py) is read into the same shape, so the mapping to our rules data
-(books.py, limits.py) knows one shape. A node is a selection entry, an entry group or a link:
+(books.py, coverage.py) knows one shape. A node is a selection entry, an entry group or a link:
 
     {"kind": "entry"|"group"|"link", "id", "name", "type", "target", "hidden", "costs": {cost type: value},
      "constraints": [...], "modifiers": [...], "children": [...], "categories": [...], "primary": id,

@@ -1,4 +1,6 @@
-"""Rule types over tallies of tagged selections: what BattleScribe's constraints and modifiers say.
+"""Rule types over tallies of tagged selections: counts of tags, in the army or a unit, and their limits
+(New Recruit's T9A data is converted to them, importers/nr_t9a/; BattleScribe's constraints once were, until
+the tree evaluator judged every list of an imported BattleScribe book: issue 37).
 
 A unit's tally counts, per tag, how many of its selections carry it and what they cost: its entry
 (once, at the unit's points), its models (an entry's `model_tags`, once per model, at the entry's
