@@ -125,6 +125,7 @@ def _json(listed: Listed, variant: str, stamp: str) -> str:
 
 
 def _pdf(listed: Listed, variant: str, stamp: str) -> bytes:
+    variant = variant or listed.kind.print_variant(listed.book, listed.roster)  # the list's kind's own sheet first
     return render_pdf(listed.book, listed.roster, listed.report, variant or None, share_url=listed.share_url,
                       allies=listed.allies, data_as_of=stamp, tree=listed.kind.printing(listed.roster))
 
@@ -135,8 +136,9 @@ def _tts(listed: Listed, variant: str, stamp: str) -> str:
 
 
 def _prints_warbands(roster: Roster, book: Book) -> bool:
-    """A system whose own sheet is the warband's (Mordheim) plays its warriors as single models."""
-    return book.system.print_variant == "warband"
+    """A system whose own sheet is the warband's (Mordheim, a BSData Mordheim tree too: its kind says)
+    plays its warriors as single models."""
+    return kind_of(roster).print_variant(book, roster) == "warband"
 
 
 TEXT = Export("text", "txt", "Text", "text/plain; charset=utf-8", _text, aliases=("txt",))
@@ -201,7 +203,7 @@ def download_links(link_base: str, book: Book | None, roster: Roster | None = No
     links = []
     for entry in offered(book, roster):
         if entry.variants:
-            first = entry.variant(book)
+            first = entry.variant(book, kind_of(roster).print_variant(book, roster))  # the kind's own sheet
             # the hidden list only where the game has one (its system data's `hidden_list`)
             variants = [first] + [v for v in EVERY_LIST_PRINTS if v != first and v in entry.variants
                                   and (v != HIDDEN or book.system.hidden_list)]

@@ -107,6 +107,10 @@ class ListKind:
         raise NotImplementedError
 
     # --- printing and files ---
+    def print_variant(self, book: Book, roster: Roster) -> str:
+        """The sheet a list of this kind prints first: its game system's own (Mordheim's warband sheet)."""
+        return book.system.print_variant
+
     def printing(self, roster: Roster) -> TreePrinting | None:
         """What the PDF needs besides the Report (exports/pdf.py: render_pdf's `tree`)."""
         return None
@@ -241,6 +245,11 @@ class TreeKind(ListKind):
                 if selection["id"] == unit_id:
                     return {"force": force_id, **selection}
         raise EditError(f"The list has no selection {unit_id!r}.", "unit")
+
+    def print_variant(self, book, roster):
+        # The imported game system carries no sheet of ours; the system we map its game onto does
+        # (BSData's Mordheim: the warband sheet, issue 40 item 5).
+        return tree_lists.our_print_variant(roster) or book.system.print_variant
 
     def printing(self, roster):
         return tree_lists.tree_printing(roster)

@@ -176,6 +176,18 @@ def tree_printing(roster: Roster) -> TreePrinting | None:
     return TreePrinting(tree, mapping.general, mapping.battle_standard)
 
 
+def our_print_variant(roster: Roster) -> str | None:
+    """The sheet of our system that rules_data/battlescribe_systems.yaml maps the tree's game onto (Mordheim:
+    `warband`), or None for a game we do not map."""
+    if not roster.is_tree:
+        return None
+    mapping = _mapping(evaluated(roster).game)
+    root = Path(settings.RULES_DATA_DIR)
+    if mapping is None or not (root / mapping.system / "system.yaml").is_file():
+        return None
+    return _our_system(root / mapping.system, root).print_variant
+
+
 @lru_cache(maxsize=8)
 def _our_system(folder: Path, root: Path):
     return load_system_part(folder, root)[0]
