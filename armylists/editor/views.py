@@ -75,7 +75,9 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
         settings["errors"] = {key: list(errs) for key, errs in settings_form.errors.items()}
     ally_choices = []
     if book.system.allies is not None:
-        ally_choices = [(key, ally_label(b, c)) for key, (b, c) in ally_options(book, listed_books(), allies).items()]
+        # the system's books only: ally_options takes none of another system (issue 39)
+        ally_choices = [(key, ally_label(b, c))
+                        for key, (b, c) in ally_options(book, listed_books(book.system.id), allies).items()]
     return {
         "army_list": army_list, "book": book, "roster": roster, "revision": army_list.revision,
         "sections": sections, "panel": report_panel(report, names, system=book.system,
@@ -234,7 +236,8 @@ def edit_settings(request: HttpRequest, pk: int) -> HttpResponse:
         return roster, None, said
 
     def make_form(loaded: Loaded) -> ListSettingsForm:
-        return ListSettingsForm(loaded.book, request.POST, books=listed_books(), current=loaded.roster.allies)
+        return ListSettingsForm(loaded.book, request.POST, books=listed_books(loaded.book.system.id),
+                                current=loaded.roster.allies)
 
     return run_edit(request, pk, make_form, change, lambda form: {"settings_form": form})
 

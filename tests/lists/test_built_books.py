@@ -42,7 +42,7 @@ def test_the_budget_is_read_from_books_memory_mb(monkeypatch):
     monkeypatch.setenv("BOOKS_MEMORY_MB", "1.5")
     assert built_books().budget == 1536 * 1024
     monkeypatch.delenv("BOOKS_MEMORY_MB")
-    assert built_books().budget == 64 * 1024 * 1024
+    assert built_books().budget == 512 * 1024 * 1024
 
 
 def test_the_background_warm_up_builds_the_imported_books_up_to_the_budget(monkeypatch):

@@ -39,3 +39,11 @@ def test_an_event_is_set_up_without_building_other_systems_books(other_systems_s
     assert ruleset.system_name == "The 9th Age: Fantasy Battles v0.11.9.3"
     assert ruleset.book_names == {"ogre-khans": "Ogre Khans"}
     assert [b.id for b in system_books("t9a-0.11", ruleset.books)] == ["ogre-khans"]
+
+
+def test_the_books_of_one_system_are_listed_without_building_another_systems(other_systems_stored):
+    # What the editor's allies choice and a list's newer version read (issue 39): that system's books only.
+    books = catalogue.listed_books("t9a-0.11")
+    assert sorted(b.id for b in books) == ["empire-of-sonnstahl", "ogre-khans"]
+    with pytest.raises(AssertionError, match="a book of another system was built"):
+        catalogue.listed_books()       # every book: the unbuildable one too

@@ -71,7 +71,8 @@ class BuiltBooks:
 
     A book's size is its pickled length, measured once when it is built (building it from its stored JSON
     costs many times more); a built book takes in memory four to six times that. The budget is
-    BOOKS_MEMORY_MB (default 64) megabytes of that measure; the book just built always stays."""
+    BOOKS_MEMORY_MB (default 512) megabytes of that measure; the book just built always stays. A budget
+    below what a page listing every book needs makes that page build them again each time."""
 
     def __init__(self, budget_bytes: int):
         self.budget = budget_bytes
@@ -122,4 +123,4 @@ class BuiltBooks:
 
 
 def built_books() -> BuiltBooks:
-    return BuiltBooks(int(float(os.getenv("BOOKS_MEMORY_MB", "64")) * 1024 * 1024))
+    return BuiltBooks(int(float(os.getenv("BOOKS_MEMORY_MB", "512")) * 1024 * 1024))

@@ -262,10 +262,11 @@ def _newest_imported(system: str | None) -> tuple[dict[tuple[str, str], str], di
     return newest, renamed
 
 
-def imported_books() -> list[Book]:
-    """The latest version of each imported book (`imported_book_keys`), built."""
+def imported_books(system: str | None = None) -> list[Book]:
+    """The latest version of each imported book (`imported_book_keys`), built; of one system only when
+    `system` is given."""
     books = []
-    for system, slug, version in imported_book_keys():
+    for system, slug, version in imported_book_keys(system):
         try:
             book = get_book(system, slug, version)
         except RulesDataError:  # stored by an older importer and no longer valid: not offered
@@ -320,9 +321,14 @@ def book_name(system: str, book: str, library: Library | None = None) -> str:
     return f"{name} {version}" if version else name
 
 
-def listed_books() -> list[Book]:
-    """Every book a new list may be built on: the rules data on disk, then the imported books."""
-    return [*disk_library().books.values(), *imported_books()]
+def listed_books(system: str | None = None) -> list[Book]:
+    """Every book a new list may be built on: the rules data on disk, then the imported books. Of one
+    system only when `system` is given: the allies choice and a list's newer version build that system's
+    books, not every imported one (issue 39)."""
+    disk = disk_library().books.values()
+    if system is None:
+        return [*disk, *imported_books()]
+    return [*(b for b in disk if b.system.id == system), *imported_books(system)]
 
 
 def book_for(roster: Roster, source: str = "list") -> Book:
