@@ -7,6 +7,11 @@ card is no taller than our own book's for a like unit.
   greyed, for a Plague Priest (Skaven.cat, the Plague Monks entry link's max 0 raised per Plague Priest);
   the Warlord's Magic Items are a picker; his card, opened, against our Empire of Man's General of the
   Empire (rules_data/the-old-world/books/empire-of-man.yaml), both with their magic items picker closed.
+- A Dwarven Holds 4500 list of BSData's The 9th Age 2nd-edition catalogues (../shared/external/battlescribe/
+  the-9th-age-2nd): twenty-five units, each legal as added; a unit of Clan Warriors grown to 18 models brings
+  it within our system's 40 pts under the limit (rules_data/t9a-2/system.yaml: points-shortfall).
+- A Reiklanders warband of BSData's Mordheim (../shared/external/battlescribe/mordheim): the warband starts
+  with its Mercenary Captain, so the catalogue greys a second ("at most 1 in the army, 1 taken").
 """
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ from armylists.lists.library.catalogue import report_for
 from armylists.models import ArmyList
 from armylists.rules import parse_roster
 from tests.battlescribe.imported import import_battlescribe
+from tests.battlescribe.test_battlescribe_site_tree import BOOK as HOLDS, SYSTEM as T9A_SYSTEM, T9A, VERSION as HOLDS_VERSION
 from tests.web.test_tree_editor import BOOK as SKAVEN_BOOK, SKAVEN, TOW
 
 from .test_build_a_list import Editor
@@ -106,7 +112,7 @@ def test_a_player_builds_a_legal_skaven_list_of_new_recruits_data(site, player, 
     expect(page.locator(f"#unit-{seer} .unit-roles")).to_have_count(0)
     expect(page.locator(f"#unit-{seer} .unit-choices")).to_contain_text("Battle Magic")   # its lore picked for it
     add(page, editor, "Plague Priest")
-    expect(monks).not_to_have_class(re.compile("entry-unavailable"))
+    expect(monks).not_to_have_class(re.compile("entry-unavailable"))   # one may be taken now
     add(page, editor, "Plague Monks")
     for _ in range(5):
         add(page, editor, "Clanrats")
@@ -135,4 +141,81 @@ def test_a_player_builds_a_legal_skaven_list_of_new_recruits_data(site, player, 
         print(f"\ncard heights at {width} px: Skaven Warlord (tree) {tree_height:.0f} px, "
               f"General of the Empire (ours) {ours:.0f} px")
     assert tree_height <= ours
+    assert troubles == []
+
+
+def build(page, editor: Editor, army_list: ArmyList, plan: list[str]) -> None:
+    """Each entry of `plan` added from the catalogue; every unit legal as added (no problem on any card)."""
+    for name in plan:
+        add(page, editor, name)
+        unit = tree_units(army_list)[-1]["id"]
+        assert unit_problems(page, unit) == [], (name, unit_problems(page, unit))
+
+
+def watch(page) -> list[str]:
+    troubles: list[str] = []
+    page.on("console", lambda msg: troubles.append(msg.text) if msg.type == "error" else None)
+    page.on("response", lambda r: troubles.append(f"{r.status} {r.url}") if r.status >= 500 else None)
+    return troubles
+
+
+HOLD_4500 = ["King", "Thane", "Runic Smith", "Engineer", "Clan Warriors", "Clan Warriors", "Clan Warriors",
+             "Greybeards", "Clan Marksmen", "Greybeards", "Clan Marksmen", "Deep Watch", "King's Guard", "Miners",
+             "Rangers", "Seekers", "Hold Guardians", "Grudge Buster", "Forge Wardens", "Steam Copters",
+             "Field Artillery", "Field Artillery", "Giant Dwarf", "Deep Watch", "Vengeance Seeker"]
+
+
+@pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_player_builds_a_legal_dwarven_holds_4500_list_of_bsdatas_catalogues(site, player, page, shoot, width):
+    import_battlescribe(T9A / "2nd-theNinthAge-FantasyBattles.gst", T9A / "2nd-dwarvenHolds.cat")
+    page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+    troubles = watch(page)
+    log_in(page, site, "squeak")
+    editor = Editor(page)
+    hold = new_list(page, site, f"{T9A_SYSTEM}/{HOLDS}/{HOLDS_VERSION}", 4500, "Hold 4500")
+    build(page, editor, hold, HOLD_4500)
+    king = tree_units(hold)[0]["id"]
+    expect(page.locator(f"#unit-{king} .unit-roles")).to_have_text("General")
+    hold.refresh_from_db()
+    assert hold.total_points == 4410   # 90 pts under: our system's rule, on no unit
+    assert [v.code for v in report_for(parse_roster(hold.document)).violations] == ["points.under_limit"]
+    # 8 more Clan Warriors at 10 pts a model (the model's count: 10 to 40) bring it to 4490.
+    warriors = tree_units(hold)[4]["id"]
+    card = page.locator(f"#unit-{warriors}")
+    card.locator("summary.unit-summary").click()
+    models = card.locator("label.choice-count").filter(
+        has=page.locator(".choice-name", has_text=re.compile("^Clan Warrior$"))).locator("input")
+    editor.change(lambda: (models.fill("18"), models.press("Enter")))
+    hold.refresh_from_db()
+    report = report_for(parse_roster(hold.document))
+    assert (hold.total_points, report.valid, [v.code for v in report.violations]) == (4490, True, [])
+    expect(editor.report()).to_contain_text("Legal")
+    shoot(page, f"tree-dwarven-holds-4500-{width}")
+    assert troubles == []
+
+
+@pytest.mark.skipif(not (T9A.parent / "mordheim").is_dir(), reason="../shared/external/battlescribe/mordheim is absent")
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_player_builds_a_legal_reiklanders_warband_of_bsdatas_mordheim(site, player, page, shoot, width):
+    mordheim = T9A.parent / "mordheim"
+    import_battlescribe(*(mordheim / n for n in ("Mordheim.gst", "Reiklanders.cat", "data.cat", "Characters.cat")))
+    page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+    troubles = watch(page)
+    log_in(page, site, "squeak")
+    editor = Editor(page)
+    warband = new_list(page, site, "bs-mordheim/bs-reiklanders-1a", 500, "Reiklanders")
+    started = tree_units(warband)   # the warband's leader comes with it, and a Configuration entry
+    assert all(unit_problems(page, unit["id"]) == [] for unit in started) and len(started) == 2
+    second = entry(page, "Mercenary Captain")
+    expect(second).to_have_class(re.compile("entry-unavailable"))
+    expect(second.locator(".entry-detail")).to_have_text("at most 1 in the army, 1 taken")
+    build(page, editor, warband, ["Champion", "Youngblood", "Warriors", "Marksmen", "Swordsmen"])
+    warband.refresh_from_db()
+    report = report_for(parse_roster(warband.document))
+    assert [v.code for v in report.violations if v.severity == "error"] == [] and report.valid
+    assert warband.total_points == report.total_points == 195   # gc: the Captain 60, then 35 + 15 + 25 + 25 + 35
+    titles = [" ".join(t.split()).split(" ")[0] for t in page.locator("#editor-main .section-title").all_text_contents()]
+    assert titles[:3] == ["Configuration", "Heroes", "Henchmen"]
+    shoot(page, f"tree-reiklanders-{width}")
     assert troubles == []

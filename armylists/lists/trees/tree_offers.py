@@ -49,7 +49,18 @@ def root_unavailable(tree: TreeRoster, force, option) -> str:
               and not c.get("percent") and (c.get("field") or "selections") == "selections"]
     if zeroed:
         return why_zero(tree.game, ctx, option.sources, zeroed)
-    return held_back(tree.game, ctx, option.sources, eff)
+    held = held_back(tree.game, ctx, option.sources, eff)
+    if held:
+        return held
+    # already as many as the army may have (Mordheim's leader, whom the warband starts with)
+    taken = sum(s.number for s in force.selections if s.option.entry["id"] == option.entry["id"])
+    full = [v for c, v in eff.constraints if c.get("type") == "max" and 0 < v <= taken and not c.get("percent")
+            and (c.get("field") or "selections") == "selections" and c.get("scope") in ("parent", "force", "roster")]
+    return f"at most {_count(min(full))} in the army, {_count(taken)} taken" if full else ""
+
+
+def _count(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def per_model(option, primary: str) -> tuple[float | None, bool]:
