@@ -38,12 +38,12 @@ class Option:
     prefix: tuple[str, ...]
     doc: str = field(compare=False)
 
-    @property
+    @cached_property
     def sources(self) -> tuple[dict, ...]:
         """The nodes whose costs, constraints, modifiers and categories apply: the target, then the link."""
         return (self.entry,) if self.link is None else (self.entry, self.link)
 
-    @property
+    @cached_property
     def group_nodes(self) -> tuple[dict, ...]:
         """The groups (and group links) the option sits in, outermost first."""
         return tuple(n for step in self.groups for n in (step.node, step.link) if n is not None)
@@ -65,6 +65,21 @@ class Option:
             if step.link is not None:
                 found.add(step.link["id"])
         return frozenset(found)
+
+    @cached_property
+    def own_ids(self) -> frozenset[str]:
+        """The ids an unshared count names this option by: the way it was reached, and its groups'."""
+        return frozenset({self.entry_id} | {g.group_id for g in self.groups})
+
+    @cached_property
+    def match_keys(self) -> tuple[tuple[str, str], ...]:
+        """What a constraint may match this option by that the roster does not change (queries.Match):
+        its entry's id, its composite id, its groups' ids and composite ids; each once."""
+        keys = {("entry", self.entry["id"]), ("composite", self.entry_id)}
+        for step in self.groups:
+            keys.add(("group", step.node["id"]))
+            keys.add(("group_id", step.group_id))
+        return tuple(keys)
 
 
 def limited_categories(documents: list[dict]) -> list[dict]:
@@ -92,6 +107,9 @@ class GameData:
             for node in list(doc.get("entries", [])) + list(doc.get("shared", {}).values()):
                 self._index(node, doc_id)
         self._options: dict[tuple, list] = {}     # what may be selected where, expanded once
+        # What the evaluator derives from the data and keeps with it, by kind (plans.py, effective.py,
+        # queries.py, compiled.py): each entry's plan, modifiers and gates, made once per game data.
+        self.memo: dict[str, dict] = {}
         self.cost_types: list[dict] = []
         self.categories: dict[str, dict] = {}
         self.forces: dict[str, tuple[dict, str]] = {}
@@ -172,6 +190,11 @@ class GameData:
         if any_id in self.forces:
             return self.forces[any_id][0].get("name", any_id)
         return any_id
+
+    @cached_property
+    def cost_type_ids(self) -> frozenset[str]:
+        """The ids of the cost types (read after the documents are indexed; they do not change after)."""
+        return frozenset(c["id"] for c in self.cost_types)
 
     @cached_property
     def characteristic_names(self) -> dict[str, str]:

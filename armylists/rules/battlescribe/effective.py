@@ -15,12 +15,12 @@ a roster is checked for and are passed over; anything else is named as unsupport
 from __future__ import annotations
 
 import math
-from weakref import WeakKeyDictionary
 
 from dataclasses import dataclass, field
 from typing import Callable
 
-from armylists.rules.battlescribe.queries import COMPARE, Context, Unsupported, group_holds, repeat_times
+from armylists.rules.battlescribe.compiled import gated_compiled
+from armylists.rules.battlescribe.queries import COMPARE, COST_READS, Context, Unsupported
 
 DISPLAY_FIELDS = {"page", "publicationId", "description", "annotation", "publication",
                   # how many an editor adds at first: a roster states its own numbers
@@ -79,26 +79,37 @@ def gated(source: dict):
 
 
 # What a node states before any modifier, and its modifiers with their gates, kept per game data (by the
-# nodes' identity, each node held beside what was read of it): every refresh and validation asks them of
-# every selection and offer, and they never change.
-_STATED: WeakKeyDictionary = WeakKeyDictionary()
-_GATED: WeakKeyDictionary = WeakKeyDictionary()
+# nodes' identity, each node held beside what was read of it, in GameData.memo): every refresh and
+# validation asks them of every selection and offer, and they never change.
 
 
 def gated_of(game, source: dict) -> list[tuple[dict, list[dict], list[list[dict]]]]:
     """`gated(source)` as a list, made once per game data."""
-    per_game = _GATED.setdefault(game, {})
+    per_game = game.memo.setdefault("gated_of", {})
     found = per_game.get(id(source))
     if found is None or found[0] is not source:
         found = per_game[id(source)] = (source, list(gated(source)))
     return found[1]
 
 
+def is_category(modifier: dict) -> bool:
+    """A `keep` of effective(): the category modifiers only (evaluate.py's categories pass)."""
+    return modifier.get("field") == "category"
+
+
+def not_category(modifier: dict) -> bool:
+    """A `keep` of effective(): every modifier but the category ones (evaluate.py's pass of the rest)."""
+    return modifier.get("field") != "category"
+
+
 def _as_stated(game, sources: tuple[dict, ...], groups: tuple[dict, ...]):
-    per_game = _STATED.setdefault(game, {})
-    key = (tuple(map(id, sources)), tuple(map(id, groups)))
+    """What the nodes state before modifiers, and their modifiers made once (compiled.py) as (source, Gated)
+    pairs: all of them, the category ones (`is_category`) and the others, each in the data's order."""
+    per_game = game.memo.setdefault("stated", {})
+    nodes = sources + groups
+    key = (len(sources), *map(id, nodes))
     found = per_game.get(key)
-    if found is None or any(a is not b for a, b in zip(found[0], sources + groups)):
+    if found is None or any(a is not b for a, b in zip(found[0], nodes)):
         entry = sources[0]
         costs: dict[str, float] = {}
         for source in sources:
@@ -107,36 +118,34 @@ def _as_stated(game, sources: tuple[dict, ...], groups: tuple[dict, ...]):
         stated = (entry.get("name") or (sources[-1].get("name", "")), any(s.get("hidden") for s in sources), costs,
                   tuple((c, float(c["value"])) for s in sources for c in s.get("constraints", [])),
                   tuple(categories), primary)
-        found = per_game[key] = (sources + groups, stated)
-    return found[1]
-
-
-def times_applied(gates: list[dict], repeat_lists: list[list[dict]], ctx: Context) -> int:
-    if not all(group_holds(g, ctx) for g in gates):
-        return 0
-    times = 1
-    for repeats in repeat_lists:
-        if repeats:
-            times *= sum(repeat_times(r, ctx) for r in repeats)
-    return times
+        every = tuple((s, made) for s in sources for made in gated_compiled(game, s, gated))
+        found = per_game[key] = (nodes, stated, every, tuple(p for p in every if is_category(p[1].modifier)),
+                                 tuple(p for p in every if not is_category(p[1].modifier)))
+    return found[1:]
 
 
 def applying(sources, ctx: Context, refused: Callable[[dict, Unsupported], None],
              skip: Callable[[dict, list, list], bool] | None = None) -> list[tuple[dict, int]]:
     """The modifiers of `sources` whose conditions hold, each with how many times its repeats apply it,
     `set` first as BattleScribe applies them; a condition not understood goes to `refused` (its source)."""
+    game = ctx.roster.game
+    made = tuple((s, g) for s in sources for g in gated_compiled(game, s, gated))   # made once per game data
+    return _applying(made, ctx, refused, skip)
+
+
+def _applying(made, ctx: Context, refused, skip) -> list[tuple[dict, int]]:
     applied = []
-    for source in sources:
-        for modifier, gates, repeat_lists in gated_of(ctx.roster.game, source):
-            if skip is not None and skip(modifier, gates, repeat_lists):
-                continue
-            try:
-                times = times_applied(gates, repeat_lists, ctx)
-            except Unsupported as exc:
-                refused(source, exc)
-                continue
-            if times > 0:
-                applied.append((modifier, times))
+    noting = COST_READS.get() is not None   # cost_order.py notes what the conditions read: each is asked
+    for source, gate in made:
+        if skip is not None and skip(gate.modifier, gate.gates, gate.repeat_lists):
+            continue
+        try:
+            times = gate.times(ctx, noting)
+        except Unsupported as exc:
+            refused(source, exc)
+            continue
+        if times > 0:
+            applied.append((gate.modifier, times))
     applied.sort(key=lambda pair: 0 if pair[0].get("type") == "set" else 1)
     return applied
 
@@ -161,8 +170,12 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
     entry of a hidden group is hidden. `keep`, where given, says which modifiers apply (evaluate.py's
     passes: the categories first; cost_order.py: a loop's modifiers left out)."""
     entry = sources[0]
-    name, hidden, costs, constraints, categories, primary = _as_stated(ctx.roster.game, sources, groups)
+    stated, every, category_ones, other_ones = _as_stated(ctx.roster.game, sources, groups)
+    name, hidden, costs, constraints, categories, primary = stated
     result = Effective(name, hidden, dict(costs), list(constraints), list(categories), primary)
+    made = every
+    if keep is is_category or keep is not_category:   # the refresh's two passes: their modifiers sorted once
+        made, keep = (category_ones if keep is is_category else other_ones), None
 
     def skip(modifier: dict, gates: list[dict], repeat_lists: list[list[dict]]) -> bool:
         if keep is not None and not keep(modifier):
@@ -175,7 +188,7 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
     def refused(source: dict, exc: Unsupported) -> None:
         unsupported.append(f"{exc} in a modifier of {source.get('where', source.get('id'))}")
 
-    for modifier, times in applying(sources, ctx, refused, skip):
+    for modifier, times in _applying(made, ctx, refused, skip if keep is not None or ctx.self is None else None):
         try:
             _apply(result, modifier, times, cost_types)
         except Unsupported as exc:

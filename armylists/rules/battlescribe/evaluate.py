@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from armylists.rules.battlescribe.cost_order import order_costs
-from armylists.rules.battlescribe.effective import effective
+from armylists.rules.battlescribe.effective import effective, is_category, not_category
 from armylists.rules.battlescribe.plans import plan
 from armylists.rules.battlescribe.queries import COUNTS, Context, Unsupported, counting
 from armylists.rules.battlescribe.tree import Roster, Selection, State
@@ -70,14 +70,6 @@ def refresh(roster: Roster, unsupported: list[str] | None = None,
         messages.extend(said)
 
 
-def _is_category(modifier: dict) -> bool:
-    return modifier.get("field") == "category"
-
-
-def _not_category(modifier: dict) -> bool:
-    return modifier.get("field") != "category"
-
-
 def _categories(roster: Roster, selection: Selection, cost_types, unsupported) -> None:
     """A selection's categories: its links', then its category modifiers' (which see these)."""
     option = selection.option
@@ -86,7 +78,7 @@ def _categories(roster: Roster, selection: Selection, cost_types, unsupported) -
     _categories_problem(found, unsupported)
     if found.changes_categories:
         ctx = Context(roster, selection, selection.parent, option)
-        eff = effective(ctx, option.sources, cost_types, unsupported, option.group_nodes, keep=_is_category)
+        eff = effective(ctx, option.sources, cost_types, unsupported, option.group_nodes, keep=is_category)
         selection.state.categories, selection.state.primary = tuple(eff.categories), eff.primary
 
 
@@ -100,7 +92,7 @@ def _refresh_selection(roster, selection: Selection, cost_types, unsupported, fo
         _refresh_selection(roster, child, cost_types, unsupported, found)
     ctx = Context(roster, selection, selection.parent, selection.option)
     eff = effective(ctx, selection.option.sources, cost_types, unsupported, selection.option.group_nodes,
-                    keep=_not_category)
+                    keep=not_category)
     number = selection.number
     selection.state = State(name=eff.name, hidden=eff.hidden,
                             costs={t: v * number for t, v in eff.costs.items()},

@@ -2,16 +2,16 @@
 every selection): the categories its links give it and whether a modifier changes them (evaluate.py's
 categories pass), and which of its modifiers count a cost (cost_order.py).
 
-Kept per `GameData` (weakly: gone with it), by option, the option held beside its plan so that an id
+Kept on the `GameData` (its `memo`: gone with it), by option, the option held beside its plan so that an id
 is never taken for another option's.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 
 from armylists.rules.battlescribe.data import GameData, GroupStep, Option
+from armylists.rules.battlescribe.queries import Match
 from armylists.rules.battlescribe.effective import constraint_problem, cost_queries, gated, linked_categories, queries_of
 
 STATE_FIELDS = {"name", "hidden", "error", "warning", "info"}   # what a refresh keeps, besides costs
@@ -28,11 +28,8 @@ class Plan:
     categories_count: bool = False        # a condition or repeat of a `category` modifier counts (not instanceOf)
 
 
-_PLANS: WeakKeyDictionary[GameData, dict[int, tuple[Option, Plan]]] = WeakKeyDictionary()
-
-
 def plan(game: GameData, option: Option) -> Plan:
-    per_game = _PLANS.setdefault(game, {})
+    per_game = game.memo.setdefault("plans", {})
     found = per_game.get(id(option))
     if found is None or found[0] is not option:
         found = per_game[id(option)] = (option, _plan(option, {c["id"] for c in game.cost_types}))
@@ -62,7 +59,6 @@ def _plan(option: Option, cost_types: set[str]) -> Plan:
 
 # --- which limits can fail where nothing they count is selected --------------------------------
 
-_CAPS: WeakKeyDictionary[GameData, dict[tuple[int, ...], tuple[tuple[dict, ...], bool]]] = WeakKeyDictionary()
 KNOWN_SCOPES = ("parent", "force", "roster", "self", "root-entry", "primary-category", "primary-catalogue")
 
 
@@ -72,7 +68,7 @@ def only_caps(game: GameData, sources: tuple[dict, ...]) -> bool:
     any bound; a negative bound is none), so an entry or group none of whose selections is in the
     roster need not be judged at all (validation.py). A minimum, or anything the validator would name
     unsupported, is never passed over this way."""
-    per_game = _CAPS.setdefault(game, {})
+    per_game = game.memo.setdefault("caps", {})
     key = tuple(map(id, sources))
     found = per_game.get(key)
     if found is None or any(a is not b for a, b in zip(found[0], sources)):
@@ -99,6 +95,7 @@ class EntryLimits:
     fixed: bool                      # no modifier changes a bound: judged by its counts alone first
     holders: tuple[dict, ...]        # the node holding each constraint, in the constraints' order
     collective: bool
+    stated: tuple = ()               # where fixed: each constraint with its bound as stated (`_stated`)
 
 
 @dataclass(frozen=True)
@@ -112,21 +109,38 @@ class GroupLimits:
     fixed: bool
     holders: tuple[dict, ...]
     all_collective: bool
+    stated: tuple = ()
 
 
-_CONTAINERS: WeakKeyDictionary[GameData, dict[tuple[int, int], tuple[list, list, tuple]]] = WeakKeyDictionary()
+@dataclass(frozen=True)
+class ContainerLimits:
+    """A container's entries and groups with limits (in the data's order), and which of the entries are
+    judged whatever the roster holds (`always`: their indices) or only where one of the entry is selected
+    below the container (`local_caps`) or anywhere in the roster (`wide_caps`), by the entry's id."""
+    entries: tuple[EntryLimits, ...]
+    groups: tuple[GroupLimits, ...]
+    always: tuple[int, ...]
+    local_caps: dict[str, tuple[int, ...]]
+    wide_caps: dict[str, tuple[int, ...]]
 
 
-def container_limits(game: GameData, options: list[Option], groups: list[GroupStep]
-                     ) -> tuple[tuple[EntryLimits, ...], tuple[GroupLimits, ...]]:
+def container_limits(game: GameData, options: list[Option], groups: list[GroupStep]) -> ContainerLimits:
     """The entries and groups of a container (GameData's lists for a force's root or a selection's
     children) whose constraints the validator judges, in the data's order, with what does not depend on
     the roster worked out once: which can only cap, the holders, the members' collective flags."""
-    per_game = _CONTAINERS.setdefault(game, {})
+    per_game = game.memo.setdefault("containers", {})
     key = (id(options), id(groups))
     found = per_game.get(key)
     if found is None or found[0] is not options or found[1] is not groups:
-        found = per_game[key] = (options, groups, _container_limits(game, options, groups))
+        entries, limits = _container_limits(game, options, groups)
+        local: dict[str, list[int]] = {}
+        wide: dict[str, list[int]] = {}
+        for i, entry in enumerate(entries):
+            if entry.caps:
+                (local if entry.local else wide).setdefault(entry.option.entry["id"], []).append(i)
+        made = ContainerLimits(entries, limits, tuple(i for i, e in enumerate(entries) if not e.caps),
+                               {k: tuple(v) for k, v in local.items()}, {k: tuple(v) for k, v in wide.items()})
+        found = per_game[key] = (options, groups, made)
     return found[2]
 
 
@@ -145,9 +159,12 @@ def _container_limits(game: GameData, options: list[Option], groups: list[GroupS
             continue
         caps = only_caps(game, option.sources)
         alone = all(keys[(s.get("id"), c.get("id"))] == 1 for s in option.sources for c in s.get("constraints", []))
-        entries.append(EntryLimits(option, caps, _local(option.sources), alone and _fixed(option.sources),
-                                   tuple(s for s in option.sources for _c in s.get("constraints", [])),
-                                   bool(option.entry.get("collective") or (option.link or {}).get("collective"))))
+        fixed = alone and _fixed(option.sources)
+        holders = tuple(s for s in option.sources for _c in s.get("constraints", []))
+        base, composite = Match("entry", option.entry["id"]), Match("composite", option.entry_id)
+        entries.append(EntryLimits(option, caps, _local(option.sources), fixed, holders,
+                                   bool(option.entry.get("collective") or (option.link or {}).get("collective")),
+                                   _stated(holders, base, composite) if fixed else ()))
     limits = []
     for step in groups:
         if step.group_id in seen:
@@ -157,12 +174,29 @@ def _container_limits(game: GameData, options: list[Option], groups: list[GroupS
         if not any(s.get("constraints") for s in sources):
             continue
         members = [o for o in options if any(g.group_id == step.group_id for g in o.groups)]
+        fixed = _fixed(sources)
+        holders = tuple(s for s in sources for _c in s.get("constraints", []))
         limits.append(GroupLimits(
             step, sources, _outer_groups(step, members), only_caps(game, sources), _local(sources),
-            _fixed(sources),
-            tuple(s for s in sources for _c in s.get("constraints", [])),
-            bool(members) and all(o.entry.get("collective") or (o.link or {}).get("collective") for o in members)))
+            fixed, holders,
+            bool(members) and all(o.entry.get("collective") or (o.link or {}).get("collective") for o in members),
+            _stated(holders, Match("group", step.node["id"]), Match("group_id", step.group_id)) if fixed else ()))
     return tuple(entries), tuple(limits)
+
+
+def _stated(holders: tuple[dict, ...], shared: Match, unshared: Match) -> tuple:
+    """The constraints of a fixed limit as validation.Validator._within reads them, each node once: the
+    constraint, its bound as stated (a negative one, no bound, left out), its field, its scope and what it
+    counts (the entry's or group's own id where shared, else the composite id)."""
+    found = []
+    for source in {id(h): h for h in holders}.values():
+        for constraint in source.get("constraints", []):
+            value = float(constraint["value"])
+            if value < 0:
+                continue
+            found.append((constraint, value, constraint.get("field") or "selections", constraint.get("scope", "parent"),
+                          shared if constraint.get("shared", True) else unshared))
+    return tuple(found)
 
 
 FIXED_SCOPES = ("parent", "force", "roster", "self")

@@ -14,7 +14,6 @@ from collections import defaultdict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 
 from armylists.rules.battlescribe.data import Option
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
@@ -48,14 +47,14 @@ class Match:
     value: str | None = None
 
     def __call__(self, selection: Selection) -> bool:
-        return self.value in _match_keys(selection).get(self.by, ()) if self.by != "all" else True
-
-
-def _match_keys(selection: Selection) -> dict[str, tuple]:
-    option = selection.option
-    return {"entry": (option.entry["id"],), "composite": (option.entry_id,),
-            "group": tuple(g.node["id"] for g in option.groups), "group_id": tuple(g.group_id for g in option.groups),
-            "primary": (selection.state.primary,), "category": selection.state.categories}
+        by, value = self.by, self.value
+        if by == "all":
+            return True
+        if by == "category":
+            return value in selection.state.categories
+        if by == "primary":
+            return value == selection.state.primary
+        return (by, value) in selection.option.match_keys
 
 
 class CountIndex:
@@ -99,15 +98,12 @@ def _members(element, child_selections: bool, child_forces: bool) -> dict:
     everything = table[None]
     for selection in selections_in(element, child_selections, child_forces):
         everything.append(selection)
-        option, state = selection.option, selection.state
-        keys = {("entry", option.entry["id"]), ("composite", option.entry_id), ("primary", state.primary)}
-        for group in option.groups:
-            keys.add(("group", group.node["id"]))
-            keys.add(("group_id", group.group_id))
-        for category in state.categories:
-            keys.add(("category", category))
-        for key in keys:
+        state = selection.state
+        for key in selection.option.match_keys:   # each once (the option's, made once per option)
             table[key].append(selection)
+        table[("primary", state.primary)].append(selection)
+        for category in (state.categories if len(state.categories) < 2 else dict.fromkeys(state.categories)):
+            table[("category", category)].append(selection)
     return dict(table)
 
 
@@ -117,8 +113,14 @@ def _table(element, shared: bool, child_selections: bool, child_forces: bool) ->
     for selection in selections_in(element, child_selections, child_forces):
         number = selection.number
         table[None] += number
-        for found in ids_of(selection, shared):
+        option = selection.option
+        ids = option.ids if shared else option.own_ids
+        for found in ids:
             table[found] += number
+        for category in selection.state.categories:   # ids_of's union: each id once
+            if category not in ids:
+                ids = ids | {category}
+                table[category] += number
     return dict(table)
 
 
@@ -315,7 +317,7 @@ def scope_targets(scope: str, ctx: Context) -> list:
 
 def query_value(query: dict, ctx: Context) -> float:
     """A condition's or repeat's count in its scope (a percentage of the scope's total if percentValue)."""
-    cost_types = {c["id"] for c in ctx.roster.game.cost_types}
+    cost_types = ctx.roster.game.cost_type_ids
     reach = (query.get("shared", True), query.get("include_child_selections", False),
              query.get("include_child_forces", False))
     field = query.get("field", "selections")
@@ -369,7 +371,7 @@ def ancestor_count(condition: dict, ctx: Context) -> float:
     as one scope, each selection in it counted once. "At most 0 mounts or chariot crew in an ancestor"
     (the Old World's Cavalry Spear, hidden on foot) is false on a crewman of a chariot crew, though the
     crewman's own children hold none: asking each ancestor alone would hide it."""
-    cost_types = {c["id"] for c in ctx.roster.game.cost_types}
+    cost_types = ctx.roster.game.cost_type_ids
     field = condition.get("field", "selections")
     child, shared = condition.get("child"), condition.get("shared", True)
     children = condition.get("include_child_selections", False)
@@ -389,10 +391,10 @@ def ancestor_count(condition: dict, ctx: Context) -> float:
 
 def group_holds(group: dict, ctx: Context) -> bool:
     """A condition group (the modifier's own conditions are an 'and' group): and / or. Where every
-    condition in it is one the evaluator understands (`_understood`, once per game data), it stops at the
+    condition in it is one the evaluator understands (`understood`, once per game data), it stops at the
     first that decides, as BattleScribe does; otherwise each is asked, so that what is not understood is
     named whatever the others say. Not while cost_order.py notes which costs the conditions read."""
-    if COST_READS.get() is None and _understood(ctx.roster.game, group):
+    if COST_READS.get() is None and understood(ctx.roster.game, group):
         conditions, groups = group.get("conditions", ()), group.get("groups", ())
         if group.get("type", "and") == "or":
             if not conditions and not groups:
@@ -408,13 +410,10 @@ def group_holds(group: dict, ctx: Context) -> bool:
     return all(results)
 
 
-_UNDERSTOOD: WeakKeyDictionary = WeakKeyDictionary()
-
-
-def _understood(game, group: dict) -> bool:
+def understood(game, group: dict) -> bool:
     """No condition of the group (nested) can raise Unsupported: known group and condition types, and
     counts of selections, forces or a cost type (limit:: of one), in a scope the count reads."""
-    per_game = _UNDERSTOOD.setdefault(game, {})
+    per_game = game.memo.setdefault("understood", {})
     found = per_game.get(id(group))
     if found is None or found[0] is not group:
         cost_types = {c["id"] for c in game.cost_types}

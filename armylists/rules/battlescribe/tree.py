@@ -41,16 +41,25 @@ class Selection:
 
     @property
     def number(self) -> int:
-        return self.amount * (self.parent.number if isinstance(self.parent, Selection) else 1)
+        number, parent = self.amount, self.parent   # up the tree, not recursively: asked very often
+        while isinstance(parent, Selection):
+            number *= parent.amount
+            parent = parent.parent
+        return number
 
     @property
     def entry_id(self) -> str:
         return self.option.entry_id
 
     def walk(self):
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        """The selection and everything below it, each before its children (a stack, not a generator per
+        level: walked thousands of times an evaluation)."""
+        stack = [self]
+        while stack:
+            selection = stack.pop()
+            yield selection
+            if selection.children:
+                stack.extend(reversed(selection.children))
 
     def __repr__(self) -> str:
         return f"<Selection {self.entry_id} x{self.number}>"

@@ -180,16 +180,23 @@ class Validator(CategoryLimits):
     # entries and groups in a container
 
     def _container(self, container: Force | Selection, options: list[Option], groups: list[GroupStep]) -> None:
-        entries, group_limits = container_limits(self.game, options, groups)
-        below = self._below(container)
+        made = container_limits(self.game, options, groups)
+        entries, group_limits = made.entries, made.groups
+        below: tuple[set[str], set[str]] | None = None   # walked where a limit asks (most containers: never)
+        # The entries judged here, in the data's order: those that can only cap are passed over unless one of
+        # the entry is selected (below the container where they count in it, else in the roster)
+        judged = list(made.always)
+        if made.local_caps:
+            below = self._below(container)
+            for entry_id in made.local_caps.keys() & below[0]:
+                judged += made.local_caps[entry_id]
+        for entry_id in made.wide_caps.keys() & self._entries:
+            judged += made.wide_caps[entry_id]
+        judged.sort()
         seen: set = set()
-        for limits in entries:
+        for limits in map(entries.__getitem__, judged):
             option = limits.option
-            if limits.caps and option.entry["id"] not in (below[0] if limits.local else self._entries):
-                continue
-            base = option.entry["id"]
-            if limits.fixed and self._within(container, limits.holders, limits.collective, lambda shared: (
-                    Match("entry", base) if shared else Match("composite", option.entry_id))):
+            if limits.fixed and self._within(container, limits.stated, limits.collective):
                 continue
             ctx = Context(self.roster, None, container, option)
             self._scene = (ctx, option.sources + tuple(option.group_nodes), container)
@@ -209,10 +216,12 @@ class Validator(CategoryLimits):
                 self._check(constraint, value, container, source, match, eff.primary, limits.collective)
         for limits in group_limits:
             step = limits.step
-            if limits.caps and step.node["id"] not in (below[1] if limits.local else self._groups):
-                continue
-            if limits.fixed and self._within(container, limits.holders, limits.all_collective, lambda shared: (
-                    Match("group", step.node["id"]) if shared else Match("group_id", step.group_id))):
+            if limits.caps:
+                if limits.local and below is None:
+                    below = self._below(container)
+                if step.node["id"] not in (below[1] if limits.local else self._groups):
+                    continue
+            if limits.fixed and self._within(container, limits.stated, limits.all_collective):
                 continue
             self._scene = (Context(self.roster, None, container), limits.sources, container)
             # A group inside a hidden group is hidden too, and its limits with it: BSData's Mordheim keeps a
@@ -226,29 +235,23 @@ class Validator(CategoryLimits):
                 in_group = Match("group", step.node["id"]) if shared else Match("group_id", step.group_id)
                 self._check(constraint, value, container, source, in_group, None, limits.all_collective)
 
-    def _within(self, container, holders: tuple[dict, ...], per_model: bool, match_of) -> bool:
-        """Every constraint of `holders` (whose bounds no modifier changes: plans.EntryLimits.fixed) within
-        its bound as the data states it, counted as `_check` counts it: nothing to judge further."""
-        for source in _unique(holders):
-            for constraint in source.get("constraints", []):
-                value = float(constraint["value"])
-                if value < 0:
-                    continue
-                field = constraint.get("field") or "selections"
-                match = match_of(constraint.get("shared", True))
-                scope = constraint.get("scope", "parent")
-                if scope == "self":
-                    counts = [self._count_self(constraint, s, field) for s in selections_in(container, False, False)
-                              if match(s)]
-                else:
-                    got = self._count_scope(constraint, container, match, field)
-                    if got is not None and scope == "parent" and isinstance(container, Selection) \
-                            and container.number > 0 and per_model:
-                        got = got / container.number
-                    counts = [got]
-                for got in counts:
-                    if got is None or (got > value if constraint["type"] == "max" else got < value):
-                        return False
+    def _within(self, container, stated: tuple, per_model: bool) -> bool:
+        """Every constraint of a limit whose bounds no modifier changes (plans.EntryLimits.fixed, its
+        `stated`: each with its bound, field, scope and match) within its bound as the data states it,
+        counted as `_check` counts it: nothing to judge further."""
+        for constraint, value, field, scope, match in stated:
+            if scope == "self":
+                counts = [self._count_self(constraint, s, field) for s in selections_in(container, False, False)
+                          if match(s)]
+            else:
+                got = self._count_scope(constraint, container, match, field)
+                if got is not None and scope == "parent" and isinstance(container, Selection) \
+                        and container.number > 0 and per_model:
+                    got = got / container.number
+                counts = [got]
+            for got in counts:
+                if got is None or (got > value if constraint["type"] == "max" else got < value):
+                    return False
         return True
 
     def _check(self, constraint: dict, value: float, container, source: dict, match, primary,
@@ -463,11 +466,6 @@ class Validator(CategoryLimits):
         if not isinstance(force, Force) or sum(1 for _f in self.roster.all_forces()) == 1:
             return "the army"
         return force.state.name or force.entry.get("name", "the army")
-
-
-def _unique(holders: tuple[dict, ...]) -> list[dict]:
-    """Each node holding constraints once (holders repeats a node for each of its constraints)."""
-    return list({id(h): h for h in holders}.values())
 
 
 def _base(constraint: dict) -> float:
