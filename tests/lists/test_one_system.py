@@ -15,6 +15,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def other_systems_stored(monkeypatch):
     """A stored imported book of another system that cannot be built: building it fails the test."""
+    RulesFile.objects.create(kind="system", system="bs-elsewhere", slug="bs-elsewhere", version="r1",
+                             name="Elsewhere", content_hash="elsewhere", data={})
     RulesFile.objects.create(kind="book", system="bs-elsewhere", slug="bs-far", version="r1", name="Far",
                              content_hash="far", data={}, imported=True)
 
