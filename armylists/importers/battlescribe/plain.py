@@ -50,7 +50,7 @@ class Reader:
             "schema": root.get("battleScribeVersion", ""), "game_system": root.get("gameSystemId"),
             "library": truth(root.get("library")), "source": self.source,
             "cost_types": {c.get("id"): c.get("name", "") for c in kids(root, "costTypes")},
-            "categories": {c.get("id"): c.get("name", "") for c in kids(root, "categoryEntries")},
+            "categories": {c.get("id"): c.get("name", "") for c in [*kids(root, "categoryEntries"), *_force_categories(root)]},
             "forces": [self.force(f, where) for f in kids(root, "forceEntries")],
             "entries": [self.node(e, "entry", where) for e in kids(root, "selectionEntries", "selectionEntry")]
             + [self.node(e, "link", where) for e in kids(root, "entryLinks")],
@@ -81,6 +81,7 @@ class Reader:
 
     def force(self, element: Element, where: str) -> dict:
         name = element.get("name", "")
+        links = kids(element, "categoryLinks") or [_as_link(c) for c in kids(element, "categoryEntries")]
         return {
             "id": element.get("id"), "name": name, "hidden": truth(element.get("hidden")),
             "constraints": self.constraints(element, f"{where} > {name}"),
@@ -88,10 +89,10 @@ class Reader:
             "categories": [{"target": c.get("targetId"), "name": c.get("name", ""),
                             "constraints": self.constraints(c, f"{where} > {name} > {c.get('name')}"),
                             "modifiers": self.modifiers(c, f"{where} > {name} > {c.get('name')}")}
-                           for c in kids(element, "categoryLinks")],
+                           for c in links],
             "forces": [self.force(f, f"{where} > {name}") for f in kids(element, "forceEntries")],
             "modifier_groups": self.modifier_groups(element, f"{where} > {name}"),
-            "category_links": [self.category(c, f"{where} > {name}") for c in kids(element, "categoryLinks")],
+            "category_links": [self.category(c, f"{where} > {name}") for c in links],
         }
 
     def category(self, element: Element, where: str) -> dict:
@@ -110,6 +111,9 @@ class Reader:
         if kind == "link" and not element.get("targetId"):
             raise BattleScribeInputError(self.source, f"<entryLink id={element.get('id')!r}>", "has no targetId")
         categories = kids(element, "categoryLinks")
+        if not categories and element.get("categoryEntryId") not in (None, "", "(No Category)"):  # 1.16: its one
+            categories = [Element("categoryLink", {"id": f"{element.get('id')}/category", "primary": "true",
+                                                   "targetId": element.get("categoryEntryId")})]
         children = [self.node(e, "entry", here) for e in kids(element, "selectionEntries", "selectionEntry")]
         children += [self.node(g, "group", here) for g in kids(element, "selectionEntryGroups", "selectionEntryGroup")]
         children += [self.node(e, "link", here) for e in kids(element, "entryLinks")]
@@ -215,10 +219,31 @@ def plain_document(document: Any) -> dict:
     return document.plain
 
 
+MODERN = {"selectionEntries", "sharedSelectionEntries", "forceEntries", "categoryEntries", "entryLinks"}
+
+
+def _force_categories(root: Element) -> list[Element]:
+    """The category entries 1.16 declares inside its force entries (2.x links to the root's)."""
+    found, todo = [], list(kids(root, "forceEntries"))
+    while todo:
+        force = todo.pop()
+        found += kids(force, "categoryEntries")
+        todo += kids(force, "forceEntries")
+    return found
+
+
+def _as_link(category: Element) -> Element:
+    """A 1.16 force's own category entry as the category link 2.x writes, with its constraints and modifiers."""
+    link = Element("categoryLink", {**category.attrib, "targetId": category.get("id")})
+    link.extend(list(category))
+    return link
+
+
 def read_plain(source: str, root: Element) -> dict:
     """An XML root as plain data, whichever schema it is written in; `source` names the file in errors."""
     version = root.get("battleScribeVersion", "2")
-    if version.split(".")[0] in ("0", "1"):
+    # 1.16 (BSData Mordheim of 2016) writes 2.x's elements under a 1.x number: read by what it holds
+    if version.split(".")[0] in ("0", "1") and not any(local(c.tag) in MODERN for c in root):
         return LegacyReader(source, root).read()
     return Reader(source, root).read()
 
