@@ -119,7 +119,7 @@ def test_a_name_the_data_has_no_place_for_is_refused_naming_the_line_and_the_clo
 
 @pytest.mark.slow
 def test_the_legal_empire_roster_read_from_its_ros_and_then_from_its_text_is_the_same_list(api_alice, client_alice):
-    """docs/examples/battlescribe/the-old-world-nr/empire-of-man-legal.ros: 15 units, 1,988 pts, legal. Its
+    """docs/examples/battlescribe/the-old-world-nr/empire-of-man-legal.ros: 14 units, 1,988 pts, legal. Its
     text had read back as 1,285 pts and not legal (names only); now the whole list comes back."""
     import_data(EMPIRE)
     created = api_alice.post("/api/v1/lists/import/", EMPIRE_ROS.read_bytes(), content_type="application/xml")
@@ -143,3 +143,14 @@ def test_the_import_page_counts_a_roster_trees_units(client_alice):
     assert response.status_code == 200
     [message] = [str(m) for m in response.context["messages"]]
     assert message.startswith("Imported “Untitled list” (") and ": 10 units, Skaven, limit 2000 pts." in message
+
+
+@pytest.mark.slow
+def test_the_import_page_counts_the_units_of_an_uploaded_ros(client_alice):
+    import_data(EMPIRE)
+    response = client_alice.post(reverse("list-import"), {"file": SimpleUploadedFile("empire.ros",
+                                                                                     EMPIRE_ROS.read_bytes())},
+                                 follow=True)
+    assert response.status_code == 200
+    [message] = [str(m) for m in response.context["messages"]]
+    assert ": 14 units, The Empire of Man, limit 2000 pts." in message   # it had said "0 units"
