@@ -27,6 +27,7 @@ from tests.battlescribe.imported import import_battlescribe
 from tests.battlescribe.test_battlescribe_site_tree import BOOK as HOLDS, SYSTEM as T9A_SYSTEM, T9A, VERSION as HOLDS_VERSION
 from tests.web.test_tree_editor import BOOK as SKAVEN_BOOK, SKAVEN, TOW
 
+from .conftest import SCREENSHOTS
 from .test_build_a_list import Editor
 from .test_event import PASSWORD, log_in
 
@@ -219,3 +220,39 @@ def test_a_player_builds_a_legal_reiklanders_warband_of_bsdatas_mordheim(site, p
     assert titles[:3] == ["Configuration", "Heroes", "Henchmen"]
     shoot(page, f"tree-reiklanders-{width}")
     assert troubles == []
+
+
+@pytest.mark.skipif(not T9A.is_dir(), reason="../shared/external/battlescribe/the-9th-age-2nd is absent")
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_kings_card_of_bsdata_is_no_taller_than_our_books_king(site, player, page, shoot, width, capsys):
+    """The like unit of our format: the King of New Recruit's T9A Dwarven Holds (a book of ours, imported by
+    import_nr_t9a from ../shared/external/new-recruit-t9a), against BSData's King, each as added, opened."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tests.importers.nr_summaries import BUNDLE
+    if not BUNDLE.exists():
+        pytest.skip("../shared/external/new-recruit-t9a is absent")
+    import_battlescribe(T9A / "2nd-theNinthAge-FantasyBattles.gst", T9A / "2nd-dwarvenHolds.cat")
+    call_command("import_nr_t9a", str(BUNDLE), stdout=StringIO())
+    page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+    log_in(page, site, "squeak")
+    editor = Editor(page)
+    hold = new_list(page, site, f"{T9A_SYSTEM}/{HOLDS}/{HOLDS_VERSION}", 4500, "Hold")
+    add(page, editor, "King")
+    tree_height = opened_height(page, tree_units(hold)[0]["id"])
+    page.locator(f"#unit-{tree_units(hold)[0]['id']}").screenshot(path=str(SCREENSHOTS / f"tree-king-card-{width}.png"))
+    page.goto(site + "/lists/new/")
+    ours = page.eval_on_selector("#id_book", "s => [...s.options].find(o => o.text.includes('Dwarven Holds') && "
+                                             "!o.value.startsWith('bs-')).value")
+    page.select_option("#id_book", ours)
+    page.fill("#id_points_limit", "4500")
+    page.fill("#id_name", "Holds")
+    page.click("button:has-text('Create and start adding units')")
+    page.wait_for_url(re.compile(r".*/lists/\d+/edit/$"))
+    editor.add("king")
+    our_height = opened_height(page, "king")
+    with capsys.disabled():
+        print(f"\ncard heights at {width} px: King (BSData tree) {tree_height:.0f} px, King (our book) {our_height:.0f} px")
+    assert tree_height <= our_height
