@@ -121,7 +121,9 @@ def _read_unit(tree, force: Force, printing: TreePrinting, text: str, split: Cal
     if head.number > 1:
         set_count(tree, unit, head.number)
     rest, roles = tokens[1:], []
-    while rest and rest[0].casefold() in (GENERAL.casefold(), BSB.casefold()):
+    # a role only where the data names one (a game we do not map may hold a selection called "General")
+    said = {GENERAL.casefold(): printing.general, BSB.casefold(): printing.battle_standard}
+    while rest and said.get(rest[0].casefold()):
         roles.append(rest.pop(0))
     kept = [_take_role(tree, unit, role, printing) for role in roles]
     if rest:  # a line naming the unit alone (written by hand) is the unit as added
