@@ -79,6 +79,7 @@ urlpatterns = [
     path("game-data/", game_data.game_data, name="game-data"),
     path("game-data/add/", game_data.game_data_add, name="game-data-add"),
     path("game-data/<int:pk>/update/", game_data.game_data_update, name="game-data-update"),
+    path("game-data/<int:pk>/", game_data.game_data_source, name="game-data-source"),
     # API
     path("api/v1/", include("armylists.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -31,15 +31,28 @@ def staff_only(view):
     return login_required(wrapper)
 
 
-def source_rows() -> list[dict]:
+def version_label(version: GameDataVersion) -> str:
+    """A version as staff tell them apart: a release by its tag and date, a commit or an archive by its
+    date, its sha after ("v1.0 of 2026-03-04", "the data of 2026-03-04 (commit 0123456789ab)")."""
+    day = f"{version.date:%Y-%m-%d}" if version.date else ""
+    if version.ref_kind == "release":
+        return f"{version.ref} of {day}" if day else version.ref
+    short = f"{version.ref_kind} {version.ref[:12]}"
+    return f"the data of {day} ({short})" if day else short
+
+
+def source_rows(pk: int | None = None) -> list[dict]:
     """Each source with its versions, newest first, and the one new lists get; an update whose worker died
     is said failed first (`recover_stale`)."""
     recover_stale()
     versions = Prefetch("versions", queryset=GameDataVersion.objects.order_by("-imported_at", "-id"))
     rows = []
-    for source in GameDataSource.objects.select_related("held").prefetch_related(versions):
+    sources = GameDataSource.objects.select_related("held").prefetch_related(versions)
+    for source in sources.filter(pk=pk) if pk is not None else sources:
         all_versions = list(source.versions.all())
-        rows.append({"source": source, "current": current(source), "versions": all_versions,
+        now = current(source)
+        rows.append({"source": source, "current": now, "current_label": version_label(now) if now else "",
+                     "versions": all_versions, "labelled": [(v, version_label(v)) for v in all_versions],
                      "skipped_shown": SKIPPED_SHOWN})
     return rows
 
@@ -77,3 +90,13 @@ def game_data_update(request: HttpRequest, pk: int) -> HttpResponse:
     queue_update(source)
     messages.success(request, f"An update of {source} is queued.")
     return redirect("game-data")
+
+
+@staff_only
+@require_GET
+def game_data_source(request: HttpRequest, pk: int) -> HttpResponse:
+    """One source's part of the page, as it is now: htmx polls it while an update runs (issue 38 item 6)."""
+    rows = source_rows(pk)
+    if not rows:
+        raise Http404("No such game data source.")
+    return render(request, "gamedata/game_data_source.html", {"row": rows[0]})

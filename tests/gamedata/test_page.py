@@ -38,7 +38,8 @@ def test_adding_a_source_queues_its_update_and_the_page_shows_the_version(client
         ("battlescribe", "mordheim", "Imported release v1.0: 1 books; 2 files new, 0 unchanged.")
     page = " ".join(client_staff.get(reverse("game-data")).content.decode().split())
     assert "Added BSData/mordheim; its latest data is being fetched." in page
-    assert "New lists get: <strong>v1.0</strong>." in page
+    assert "New lists get: <strong>v1.0 of 2026-03-04</strong>." in page
+    assert "<td>v1.0 of 2026-03-04</td>" in page
     assert "100.0% of constraints and modifiers checked" in page
     assert "Reiklanders (1a): link to an entry no file defines (164): our engine does not check it" in page
     assert "modifier add of error" not in page  # the tree evaluator adds the error (issue 21 item 6)
@@ -64,3 +65,25 @@ def test_the_form_needs_the_csrf_token(staff):
     client.force_login(staff)
     assert client.post(reverse("game-data-add"), {"where": "BSData/mordheim"}).status_code == 403
     assert GameDataSource.objects.count() == 0
+
+
+def test_a_running_update_is_followed_live_and_a_commit_is_named_by_its_date(client_staff, staff):
+    from datetime import datetime, timezone as dt_timezone
+
+    from django.utils import timezone
+
+    source = GameDataSource.objects.create(repository="BSData/mordheim", busy_since=timezone.now())
+    GameDataVersion.objects.create(source=source, ref="0123456789abcdef0123456789abcdef01234567", ref_kind="commit",
+                                   date=datetime(2026, 3, 4, tzinfo=dt_timezone.utc), status="failed",
+                                   message="Nothing imported. No catalogue (.cat) of a game system (.gst) was read")
+    page = " ".join(client_staff.get(reverse("game-data")).content.decode().split())
+    part = reverse("game-data-source", args=[source.pk])
+    assert f'hx-get="{part}" hx-trigger="every 3s" hx-swap="outerHTML"' in page
+    assert "<strong>An update is running</strong>" in page
+    assert "<td>the data of 2026-03-04 (commit 0123456789ab)</td>" in page
+    GameDataSource.objects.filter(pk=source.pk).update(busy_since=None, last_message="Imported the data.",
+                                                       last_checked=timezone.now())
+    fragment = " ".join(client_staff.get(part).content.decode().split())
+    assert fragment.startswith(f'<section class="game-data-source" id="source-{source.pk}">')  # no more polling
+    assert "Imported the data." in fragment and "hx-trigger" not in fragment
+    assert client_staff.get(reverse("game-data-source", args=[source.pk + 1])).status_code == 404
