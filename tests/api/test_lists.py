@@ -157,7 +157,7 @@ class TestReportAndExport:
 
     def test_an_unknown_export_format_is_400(self, api_alice, alice_list):
         assert_error(api_alice.get(f"/api/v1/lists/{alice_list.pk}/export/?as=docx"), 400,
-                     fields=[{"path": "as", "message": "unknown export format 'docx'; one of: json, text, pdf, ros, rosz."}])
+                     fields=[{"path": "as", "message": "unknown export format 'docx'; one of: json, text, pdf, tts, ros, rosz."}])
 
 
 class TestTextAndPdfAndImport:
