@@ -224,3 +224,12 @@ def test_a_roster_trees_open_part_shows_no_selection_and_no_points_of_a_unit_hol
     assert "Shield" not in page and "235 pts" not in page and "215" not in page
     printed = pdf_text(client.get(reverse("shared-download", args=[tree.share_token, "pdf"])).content)
     assert "King" in printed and "pts hidden" in printed and "Shield" not in printed and "Hidden sheet" not in printed
+
+
+def test_the_open_part_is_offered_where_the_game_has_hidden_lists(client, alice, alice_list, book):
+    """The 9th Age has hidden lists (its system data's `hidden_list`, 000:L133-149): the owner's page offers
+    the open part beside the whole list."""
+    assert book.system.hidden_list
+    client.force_login(alice)
+    page = client.get(reverse("list-detail", args=[alice_list.pk])).content.decode()
+    assert 'value="share-open"' in page and 'value="share"' in page
