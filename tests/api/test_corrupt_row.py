@@ -13,8 +13,8 @@ from armylists.models import ArmyList
 
 pytestmark = pytest.mark.django_db
 
-READS = ["{pk}/", "{pk}/report/", "{pk}/upgrade/", "{pk}/export/?as=json", "{pk}/export/?as=text",
-         "{pk}/export/?as=pdf"]
+READS = ["{pk}/", "{pk}/report/", "{pk}/upgrade/", "{pk}/revisions/", "{pk}/revisions/diff/?from=1&to=1",
+         "{pk}/export/?as=json", "{pk}/export/?as=text", "{pk}/export/?as=pdf"]
 BAD = {"NUL": ("A\x00", "contains a NUL character (at position 1)"),
        "a lone surrogate": ("\ud800", "contains a lone UTF-16 surrogate \\ud800 (at position 0), which is not text")}
 
