@@ -421,7 +421,7 @@ class Validator(CategoryLimits):
             ctx, sources, _container = self._scene
             why = reasons(self.game, ctx, sources, {constraint.get("id")})
             per = repeat_reasons(self.game, ctx, sources, {constraint.get("id")})
-        if self._scene is not None and not why and constraint.get("type") == "max":   # issue 40 item 3: what lifts it
+        if self._scene is not None and not why and constraint.get("type") == "max" and value <= 0:   # issue 40 item 3
             per += needs_words(self.game, self._scene[0], self._scene[1], {constraint.get("id")})
         share = None
         if constraint.get("percent") and self._share is not None:
