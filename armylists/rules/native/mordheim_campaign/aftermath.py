@@ -167,8 +167,8 @@ def gain_experience(wb: Warband, unit: dict[str, Any], gained: int, reasons: lis
             hero_advance(wb, unit, mark)
         else:
             henchman_advance(wb, unit, mark)
-        if wb.unit(unit["id"]) is None:
-            return
+        if wb.unit(unit["id"]) is None or wb.track(unit) != track:
+            return  # gone, or made a hero (a group of one): his heroes' track starts at his experience now
 
 
 def _profile_value(wb: Warband, unit: Mapping[str, Any], name: str) -> int | None:
@@ -289,7 +289,9 @@ def _talent(wb: Warband, unit: dict[str, Any], mark: int, roll: int, choice: Map
         lad = unit
     else:
         unit["size"] = models(unit) - 1
-        taken = {u["id"] for u in wb.units()}
+        # a new id, never one the campaign has known (a fallen lad's id keeps his battles' experience)
+        taken = {u["id"] for u in wb.units()} | set(wb.state["warriors"]) | {f["unit"] for f in wb.state["fallen"]} \
+            | {uid for b in wb.state["battles"] for uid in b.get("experience", {})}
         lad_id = next(f"{unit['id']}-lad{n}" for n in range(1, 100) if f"{unit['id']}-lad{n}" not in taken)
         lad = {k: v for k, v in unit.items() if k not in ("size", "id")}
         lad = {"id": lad_id, **lad}
@@ -298,9 +300,13 @@ def _talent(wb: Warband, unit: dict[str, Any], mark: int, roll: int, choice: Map
     lad_record = wb.record(lad["id"])
     # He keeps the group's characteristic gains (marked inherited: they are no advance of his hero track).
     inherited = [{"at": a["at"], "gain": a["gain"], "inherited": True} for a in lad_record["advances"] if a.get("gain")]
-    lad_record.update(hero=True, skill_lists=picked, starting_experience=lad.get("experience", 0), advances=inherited)
+    # His hero track starts at his experience now (`promoted_at`); a lad split from his group starts the
+    # experience ledger there too (the battles' log has nothing under his new id), a group of one keeps his.
+    lad_record.update(hero=True, skill_lists=picked, promoted_at=lad.get("experience", 0), advances=inherited)
+    if lad is not unit:
+        lad_record["starting_experience"] = lad.get("experience", 0)
     wb.log.append(f"{wb.name(unit)}: advance at {mark} XP, 2D6 {roll}: the lad's got talent! {lad['id']} becomes a "
                   f"hero ({', '.join(picked)}).")
-    hero_advance(wb, lad, lad_record["starting_experience"], talent=True)
+    hero_advance(wb, lad, lad_record["promoted_at"], talent=True)
     if lad is not unit:
         henchman_advance(wb, unit, mark, talent_taken=True)

@@ -92,7 +92,8 @@ def _advances(rule, tables, unit, record) -> Iterator[Violation]:
     if track is None:
         return
     source = tables.track(track)["source"]
-    start = starting_experience(unit, record)
+    # A lad made a hero climbs the heroes' track from the experience he had then.
+    start = record["promoted_at"] if "promoted_at" in record else starting_experience(unit, record)
     have = unit.experience or 0
     marks = tables.advances_earned(track, start, have)
     own = [a for a in record["advances"] if not a.get("inherited")]  # a lad's gains from his group are not his
