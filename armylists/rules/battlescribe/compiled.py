@@ -16,7 +16,7 @@ from typing import Callable
 from armylists.rules.battlescribe.queries import (COMPARE, Context, ancestor_count, count, force_of, group_holds,
                                                   has_id, instance_of, query_value, repeat_times,
                                                   understood)
-from armylists.rules.battlescribe.tree import Roster
+from armylists.rules.battlescribe.tree import Roster, Selection
 
 Holds = Callable[[Context], bool]
 
@@ -135,6 +135,10 @@ def _instance(condition: dict) -> Holds:
     if scope == "ancestor":
         def above(ctx: Context) -> bool:
             element = ctx.container
+            while isinstance(element, Selection):   # has_id of each selection above, inline: the commonest gate
+                if child in element.option.ids or child in element.state.categories:
+                    return True
+                element = element.parent
             while element is not None and not isinstance(element, Roster):
                 if has_id(element, child):
                     return True

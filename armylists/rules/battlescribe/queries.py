@@ -78,6 +78,7 @@ class CountIndex:
 
     def selections(self, element, child_id: str | None, shared: bool, child_selections: bool,
                    child_forces: bool) -> int:
+        element, child_forces = _same_scope(element, child_forces)
         key = (element, shared, child_selections, child_forces)
         table = self._tables.get(key)
         if table is None:
@@ -86,11 +87,23 @@ class CountIndex:
 
     def matching(self, element, match: Match, child_selections: bool, child_forces: bool) -> list[Selection]:
         """The selections in `element` that `match` picks, in the tree's order."""
+        element, child_forces = _same_scope(element, child_forces)
         key = ("matching", element, child_selections, child_forces)
         table = self._tables.get(key)
         if table is None:
             table = self._tables[key] = _members(element, child_selections, child_forces)
         return table.get(None if match.by == "all" else (match.by, match.value), [])
+
+
+def _same_scope(element, child_forces: bool):
+    """The element and flag whose selections (selections_in) are those of `element`, one table for all of
+    them: a roster of one force holds that force's selections, and where there is no child force, counting
+    child forces counts nothing more (a roster and its only force were three tables of the whole tree)."""
+    if isinstance(element, Roster) and len(element.forces) == 1:
+        element = element.forces[0]
+    if child_forces and isinstance(element, Force) and not element.forces:
+        child_forces = False
+    return element, child_forces
 
 
 def _members(element, child_selections: bool, child_forces: bool) -> dict:
