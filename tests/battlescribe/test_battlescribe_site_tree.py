@@ -275,9 +275,10 @@ def test_a_tree_whose_game_data_is_gone_is_said_unavailable_not_an_error(dwarves
     assert b"has no BattleScribe data stored to judge a roster tree; import it again" in page.content
 
 
-def test_a_list_in_the_older_flattened_shape_is_still_judged_by_our_engine(api_alice, alice):
-    """A list of an imported book saved before roster trees (units, no forces) is kept and judged as
-    it was, with the importer's flattened book; it is not converted on read. (No door makes such a list now: a
+def test_a_list_in_the_older_flattened_shape_is_kept_and_never_legal(api_alice, alice):
+    """A list of an imported book saved before roster trees (units, no forces) is kept as it was, and is not
+    converted on read; the flattened rules that judged it are retired, so it is never legal and says why
+    (list.not_a_tree, issue 37). (No door makes such a list now: a
     plain document with units is made its tree, test_a_list_created_through_the_api_with_a_plain_document_is_a_tree,
     and migration 0013 made the stored ones trees, tests/lists/test_unflatten.py.)"""
     from armylists.lists.library.catalogue import get_book, validate_roster
@@ -294,10 +295,8 @@ def test_a_list_in_the_older_flattened_shape_is_still_judged_by_our_engine(api_a
     report = api_alice.get(f"/api/v1/lists/{saved.pk}/report/").json()
     assert (report["total_points"], [v["code"] for v in report["violations"]]) == OLD_WAY
     assert [u["id"] for u in report["units"]] == ["k"]
-# Our engine over the flattened book: the King at 215 pts with its minimums unmet (nothing is
-# selected by itself there: the reason lists of such books are now trees): the Army General (its link's
-# and its shared entry's minimum, said once), its Melee Weapon, Core.
-OLD_WAY = (215, ["tally.min", "tally.min", "tally.min"])
+# The King at 215 pts, and the one error saying the list is not checked by the data's rules.
+OLD_WAY = (215, ["list.not_a_tree"])
 
 
 def test_the_settings_of_a_roster_tree_set_its_limit_and_refuse_a_composition(dwarves, client):

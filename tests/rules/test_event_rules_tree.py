@@ -132,10 +132,11 @@ def test_the_general_is_the_unit_holding_the_entry_the_systems_mapping_names(boo
     rules = """rules:
   - {id: no-king-general, type: count, params: {label: Kings as General, select: {general: true, entry: king}, max: 0}}
 """
-    roster = hold(book, "King", "Thane")
+    # As added, the first character is made the General (issue 40 item 2): the King; taken away, no King is.
+    general = hold(book, "King", "Thane")
+    king = general.forces[0].selections[0].id
+    roster, _ = set_child_number(general, king, GENERAL, 0)
     assert event_violations(checked(book, rules, roster)) == []
-    king = roster.forces[0].selections[0].id
-    general, _ = set_child_number(roster, king, GENERAL, 1)
     assert event_violations(checked(book, rules, general)) == [
         ("count.max", "Kings as General: 1 unit taken; at most 0.", "error", "no-king-general", "event rules")]
     assert [v.unit for v in checked(book, rules, general).violations if v.rule == "no-king-general"] == [king]

@@ -46,7 +46,10 @@ from armylists.rules.reading.roster import Roster, RosterUnit
 TREE_RULE_TYPES = frozenset({
     "points_limit", "points_shortfall", "limit_range", "category_percent", "count", "each_entry_max",
     "duplicates", "tag_max", "requires", "forbids", "ratio", "unit_max_percent", "unit_models_share",
-    "general", "role_max", "items_once_per_army", "min_units", "starting_budget"})
+    "general", "role_max", "items_once_per_army", "min_units", "starting_budget",
+    # a roster tree carries no campaign state (a BSData warband records no battles, issue 41): as for a
+    # warband of our books without one, the rule has nothing to check, which is no guess
+    "campaign_state"})
 
 # Selector keys a tree never answers (selection.py), with what the data lacks, for the message.
 NOT_CARRIED = {"mount": "mounts", "item": "our magic items", "item_category": "magic item categories",
