@@ -89,9 +89,10 @@ def test_the_compact_roster_says_a_trees_units_in_one_line_each_and_the_hidden_o
     choose(client, dwarves, king, SHIELD)
     text, pages = printed(client.get(f"/lists/{dwarves.pk}/download/pdf/?variant=compact").content)
     assert pages == 1 and "235 King, General, Plate Armour, Hand Weapon, Shield" in text
-    # The hidden list's open part names the unit only: the data's selections are not typed as magical items.
+    # The hidden list's open part names the unit only: the data's selections are not typed as magical items,
+    # so neither they nor the unit's points (which would tell their cost) are shown (issue 43).
     text, _ = printed(client.get(f"/lists/{dwarves.pk}/download/pdf/?variant=hidden").content)
-    assert "King General 235 pts Hold ·" in text and "Shield" not in text
+    assert "King General pts hidden Hold ·" in text and "Shield" not in text
 
 
 UNDYING = "2nd-undyingDynasties.cat"

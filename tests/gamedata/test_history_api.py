@@ -91,8 +91,9 @@ def test_a_diff_of_two_revisions_names_units_points_and_problems(changed_data, a
         "verdict": {"before": False, "after": False},
         "violations_gained": [{"code": "points.over_limit", "severity": "error",
                                "message": "Total 95 gc is 15 gc over the 80 gc limit."}],
-        "violations_lost": [{"code": "tally.min", "severity": "error",
-                             "message": "Mercenary Captain: 0 taken in the army; at least 1."}],
+        # a list of units of an imported book is never legal on its own (list.not_a_tree, before and after): the
+        # flattened rules that said the Captain was missing are retired (issue 37)
+        "violations_lost": [],
         "problem": "",
     }
 
