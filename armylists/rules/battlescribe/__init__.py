@@ -15,7 +15,8 @@ each also in a player's words (`words`: the entry, the numbers and which conditi
 bound what it is; the unit cards' reasons come from it too); `evaluate` puts them together (its
 refresh: the categories, BattleScribe's pass, then `cost_order`: costs that read other costs in the order
 of what they read, a loop reported and left out; `plans` reads what each option's modifiers ask of it
-once per game data). What is not understood is named in `Result.unsupported`, and a
+once per game data, and `compiled` makes its modifiers' conditions functions once per game data, both
+kept on the GameData). What is not understood is named in `Result.unsupported`, and a
 result with anything unsupported is never called legal. `document` maps a list document kept as a
 roster tree (rules/reading/selection_tree.py) to and from the evaluator's roster and its verdict to our Report;
 `packed` is how a game system's or catalogue's data is stored (MessagePack, zlib). `profiles` gives

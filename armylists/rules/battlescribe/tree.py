@@ -126,13 +126,10 @@ class Roster:
 
     def find_option(self, container: Force | Selection, entry_id: str) -> Option:
         """The option an action names: by its composite id, then its link's id, then its entry's id."""
-        options = self.options(container)
-        for test in (lambda o: o.entry_id == entry_id,
-                     lambda o: o.link is not None and o.link["id"] == entry_id,
-                     lambda o: o.entry["id"] == entry_id):
-            found = [o for o in options if test(o)]
-            if found:
-                return found[0]
+        for table in _named(self.game, self.options(container)):
+            found = table.get(entry_id)
+            if found is not None:
+                return found
         raise RosterError(f"{entry_id!r} is not selectable in {getattr(container, 'entry_id', container)}")
 
     def siblings(self, selection: Selection) -> list[Selection]:
@@ -141,3 +138,21 @@ class Roster:
 
     def register(self, item: Selection | Force) -> None:
         self.by_uid[item.uid] = item
+
+
+def _named(game: GameData, options: list[Option]) -> tuple[dict[str, Option], dict[str, Option], dict[str, Option]]:
+    """A container's options by composite id, by link id and by entry id, the first of each (find_option
+    asks them in that order), made once per game data: a roster read from a file names one per selection."""
+    per_game = game.memo.setdefault("named", {})
+    found = per_game.get(id(options))
+    if found is None or found[0] is not options:
+        composite: dict[str, Option] = {}
+        linked: dict[str, Option] = {}
+        entry: dict[str, Option] = {}
+        for option in options:
+            composite.setdefault(option.entry_id, option)
+            if option.link is not None:
+                linked.setdefault(option.link["id"], option)
+            entry.setdefault(option.entry["id"], option)
+        found = per_game[id(options)] = (options, (composite, linked, entry))
+    return found[1]
