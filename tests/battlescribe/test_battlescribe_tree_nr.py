@@ -85,7 +85,8 @@ class TestSavedRosters:
         root = parse_roster_file(ROS.format(limit=200, lords=1).replace("se-sword", "se-axe").encode(), "t.ros")
         with pytest.raises(BattleScribeInputError) as exc:
             read_tree(root, self.data(), "t.ros")
-        assert str(exc.value) == "t.ros: <selection name='Sword' entryId='se-axe'>: 'se-axe' is not selectable in se-lord"
+        assert str(exc.value) == ("t.ros: <selection name='Sword' entryId='se-axe'>: is not a choice of Lord in Book (r1); "
+                                  "import the catalogue revision the roster was made with")
 
     def test_it_writes_a_tree_that_reads_back_the_same(self):
         data = self.data()

@@ -83,10 +83,10 @@ class TestListPages:
         ArmyList.objects.filter(pk=alice_list.pk).update(book_version="0.9")
         page = client_alice.get(reverse("my-lists")).content.decode()
         assert '<td data-label="Army book">Empire of Sonnstahl 0.9</td>' in page
-        assert f'<td data-label="System">{T9A}</td>' in page
+        assert f'</span> {T9A}</td>' in page and 'class="system-mark' in page   # the system's mark, then its name
 
     def test_a_mordheim_list_in_my_lists(self, client_alice, alice):
         make_list(alice, json.loads((EXAMPLES / "witch-hunters-legal.json").read_text()))
         page = client_alice.get(reverse("my-lists")).content.decode()
-        assert '<td data-label="System">Mordheim</td>' in page
+        assert '<td data-label="System"><span class="system-mark mark-4" aria-hidden="true">M</span> Mordheim</td>' in page
         assert '<td data-label="Army book">Witch Hunters 1999.2</td>' in page

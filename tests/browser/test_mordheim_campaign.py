@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from armylists.models import ArmyList
 from armylists.rules import parse_roster, validate
 from armylists.lists.library.catalogue import book_for
-from tests.browser.conftest import browser, page, rules_loaded, shoot, site  # noqa: F401 (the browser fixtures)
+
 from tests.campaigns.conftest import WARBAND
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
