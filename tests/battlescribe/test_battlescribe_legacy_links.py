@@ -2,8 +2,6 @@
 (found by the parity checks of our books against the 2016 catalogues, docs/import-battlescribe.md): on small catalogues of our own, each at its boundary."""
 from __future__ import annotations
 
-import pytest
-
 from armylists.importers.battlescribe import check, convert, read_sources
 
 from tests.battlescribe.test_battlescribe_import import judged
@@ -57,9 +55,6 @@ HEROES_OVER = "Heroes has 10% too many pts of Heroes (maximum 20%)"
 PATH_MISSING = "Level 1 Wizard must have 1 more selections of Path (minimum 1)"
 
 
-@pytest.mark.xfail(strict=True, reason="the tree evaluator reads a 1.x repeat over incrementField='percent' "
-                                       "otherwise than the percent of the points limit (Heroes at most 0%, not 20%, "
-                                       "with 30% of Lords); the retired flattened rules read it so: open, issue 37")
 def test_heroes_lose_a_percent_for_every_percent_of_the_lords(tmp_path):
     lords_and_heroes = entry("lord", "Lord", 300, "lords", "model", hi=-1) + entry("hero", "Hero", 100, "heroes",
                                                                                     "model", hi=-1)

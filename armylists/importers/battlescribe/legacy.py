@@ -180,6 +180,7 @@ class LegacyReader:
                                 "scope": self.scope(parent), "child": child,
                                 "value": number(self.source, f"<modifier> of {where}", m.get("incrementValue"), 1),
                                 "percent": step == "percent", "round_up": False,
+                                **({"of_limit": True} if step == "percent" else {}),
                                 "repeats": int(number(self.source, f"<modifier> of {where}", m.get("numRepeats"), 1))})
             out.append({"type": kind, "field": field, "value": value, "when": self.group(m, "and"),
                         "repeats": repeats, "where": where})

@@ -338,6 +338,9 @@ def query_value(query: dict, ctx: Context) -> float:
         return ctx.roster.cost_limits.get(field.split("::", 1)[1], -1)
     targets = scope_targets(query.get("scope", ""), ctx)
     value = sum(count(t, field, query.get("child"), *reach, cost_types) for t in targets)
+    if query.get("percent") and query.get("of_limit"):   # 1.x "percent": of the points limit (legacy.py)
+        limit = ctx.roster.cost_limits.get(field, -1)
+        return 100 * value / limit if limit > 0 else 0
     if query.get("percent"):
         total = sum(count(t, field, None, *reach, cost_types) for t in targets)
         return 100 * value / total if total else 0
