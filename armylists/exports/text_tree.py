@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 from armylists.lists.kinds import kind_for_book, kind_of
-from armylists.lists.trees.tree_lists import evaluator, root_choices, start_tree, with_tree
+from armylists.lists.trees.tree_lists import attached, evaluator, root_choices, start_tree, with_tree
 from armylists.rules import Book, Report, Roster
 from armylists.rules.battlescribe import RosterError, deselect, select, set_count
 from armylists.rules.battlescribe.data import Option
@@ -167,7 +167,7 @@ def _hold(tree, parent: Selection, tokens: list[str], split: Callable[[str], lis
         if id(child) not in keep and not any(id(k) == id(child) or _within(k, child) for k in kept):
             _remove(tree, child)
     for child, inside in wanted:
-        if _attached(tree, child):
+        if attached(tree, child):
             _hold(tree, child, split(inside) if inside else [], split,
                   [k for k in kept if _within(k, child)])
 
@@ -246,17 +246,8 @@ def _within(selection: Selection, holder: Selection) -> bool:
     return False
 
 
-def _attached(tree, selection: Selection) -> bool:
-    element = selection
-    while isinstance(element, Selection):
-        if element not in tree.siblings(element):
-            return False
-        element = element.parent
-    return True
-
-
 def _remove(tree, selection: Selection) -> None:
-    if _attached(tree, selection):
+    if attached(tree, selection):
         set_count(tree, selection, 0)
 
 

@@ -393,7 +393,7 @@ def set_children(roster: Roster, counts: dict[tuple[str, str], int]) -> Roster:
     changed = False
     for (parent_uid, entry), number in counts.items():
         parent = tree.by_uid.get(parent_uid)
-        if not isinstance(parent, Selection) or not _attached(tree, parent):
+        if not isinstance(parent, Selection) or not attached(tree, parent):
             continue
         have = sum(c.amount for c in parent.children if c.entry_id == entry)
         if have != number:
@@ -402,7 +402,7 @@ def set_children(roster: Roster, counts: dict[tuple[str, str], int]) -> Roster:
     return with_tree(roster, tree) if changed else roster
 
 
-def _attached(tree: TreeRoster, selection: Selection) -> bool:
+def attached(tree: TreeRoster, selection: Selection) -> bool:
     """Still in the roster: an action takes a selection out of its parent, not out of `by_uid`."""
     element = selection
     while isinstance(element, Selection):
