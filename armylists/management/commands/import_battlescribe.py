@@ -24,6 +24,7 @@ from armylists.importers.battlescribe import (BattleScribeInputError, Conversion
                                               verify)
 from armylists.importers.storing import battlescribe_files, store_for_command
 from armylists.lists.library.catalogue import our_system_name
+from armylists.management.query_log import no_query_log
 
 
 class Command(BaseCommand):
@@ -65,7 +66,8 @@ class Command(BaseCommand):
             self.stdout.write(f"{len(conversion.books)} books and {len(conversion.systems)} systems are good; "
                               f"nothing written.")
             return
-        self._store(conversion)
+        with no_query_log():   # the books' rows (up to 8 MB of JSON each) not kept as query text under DEBUG
+            self._store(conversion)
 
     def _report(self, conversion: Conversion, verbosity: int) -> None:
         for skipped in conversion.skipped:   # said at any verbosity: a document that made no book, and why
