@@ -10,9 +10,20 @@ import pytest
 from pypdf import PdfReader
 
 from armylists.exports.pdf_style import _covered, printable
-from tests.battlescribe.test_battlescribe_site_tree import T9A, dwarves, imported  # noqa: F401
+from armylists.models import ArmyList
+from tests.battlescribe.test_battlescribe_site_tree import BOOK, SYSTEM, T9A, VERSION, import_dwarven_holds
 
-pytestmark = pytest.mark.django_db   # the Dwarven Holds data is imported for every test (`imported`)
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dwarves(client, alice):
+    """The Dwarven Holds data imported (from ../shared), and a new list of it: only for the test that prints one."""
+    import_dwarven_holds()
+    client.force_login(alice)
+    made = client.post("/lists/new/", {"name": "Hold", "book": f"{SYSTEM}/{BOOK}/{VERSION}", "points_limit": "2000"})
+    assert made.status_code == 302
+    return ArmyList.objects.get(owner=alice)
 
 RUNIC_ITEMS = "sel-4979-45c3-0009-3afd"          # the King's "Runic Special Items"
 RUNE_OF_IRON = "1b0c-a4c6-be7f-037c"             # 2nd-dwarvenHolds.cat:2464, its effect a bulleted list
