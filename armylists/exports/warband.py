@@ -94,7 +94,11 @@ def equipment(entry: Entry, unit: RosterUnit) -> tuple[tuple[str, ...], ...]:
     ends up with the same kit it is given once.
     """
     free = tuple(f"{option_name(entry, e)} ({FREE})" for e in sorted(entry.equipment))
-    kits = [free + tuple(_counted(option_name(entry, o), n) for o, n in unit.options + model)
+    # in the book's order of its options: a stored document's keys need not keep theirs (PostgreSQL's jsonb
+    # orders an object's keys by length), and a sheet must read the same on either database
+    order = {o: i for i, o in enumerate(entry.options)}
+    kits = [free + tuple(_counted(option_name(entry, o), n)
+                         for o, n in sorted(unit.options + model, key=lambda on: order.get(on[0], len(order))))
             for model in (unit.model_options or ((),))]
     if all(kit == kits[0] for kit in kits):
         return (kits[0],)

@@ -60,7 +60,7 @@ def test_a_hero_has_name_profile_equipment_skills_experience_and_cost(library):
            "Equipment Dagger (free), Sword, Pistol, Light armour Skills Experience 20 " in text
     # A second dagger bought is printed beside the free one.
     assert "Youngblood 20 gc Name M WS BS S T W I A Ld 4 2 2 3 3 1 3 1 6 " \
-           "Equipment Dagger (free), Hammer, Dagger Skills Experience 0" in text
+           "Equipment Dagger (free), Dagger, Hammer Skills Experience 0" in text
 
 
 def test_a_henchman_group_has_its_number_kit_experience_and_cost_per_model_and_in_all(library):
