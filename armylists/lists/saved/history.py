@@ -37,13 +37,20 @@ class Checked:
 
 
 def checked(document: dict, source: str) -> Checked:
+    return _found(lambda: parse_roster(document, source), source, check=True)
+
+
+def _found(read, source: str, check: bool) -> Checked:
+    """A document read by `read()` and its book found; checked too when `check`."""
     try:
-        roster = parse_roster(document, source)
+        roster = read()
     except ListDocumentError as exc:
         return Checked(None, None, None, f"Cannot be read: {exc.reason}")
     book = get_book(roster.system, roster.book, roster.book_version)
     if book is None:
         return Checked(roster, None, None, f"{roster.book} {roster.book_version} is not loaded on this site")
+    if not check:
+        return Checked(roster, book, None)
     try:
         return Checked(roster, book, validate_roster(book, roster, source=source))
     except ListDocumentError as exc:
@@ -251,20 +258,8 @@ def _read(army_list: ArmyList, revision: int, read: dict[int, Checked], check: b
 
 
 def _parsed(text: str, source: str, check: bool) -> Checked:
-    """A stored document read and its book found; checked too when `check`."""
-    try:
-        roster = parse_roster_json(text, source)
-    except ListDocumentError as exc:
-        return Checked(None, None, None, f"Cannot be read: {exc.reason}")
-    book = get_book(roster.system, roster.book, roster.book_version)
-    if book is None:
-        return Checked(roster, None, None, f"{roster.book} {roster.book_version} is not loaded on this site")
-    if not check:
-        return Checked(roster, book, None)
-    try:
-        return Checked(roster, book, validate_roster(book, roster, source=source))
-    except ListDocumentError as exc:
-        return Checked(roster, book, None, exc.reason)
+    """A stored document's text read and its book found; checked too when `check`."""
+    return _found(lambda: parse_roster_json(text, source), source, check)
 
 
 def compare_revisions(army_list: ArmyList, first: int, second: int) -> dict | None:
