@@ -66,7 +66,7 @@ def test_all_18_armies_load_through_the_engines_loader(books, conversion):
     for army, book in books.items():
         assert (book.id, book.imported, book.version) == (f"owb-{army}", True, conversion.version)
         assert book.unchecked and "Old World Builder (old-world-builder.com" in book.sources[0]
-    assert conversion.version == "owb-4f78d6b4.r3"  # OWB's commit, from the folder's NOTE.md; our importer's revision 3
+    assert conversion.version == "owb-4f78d6b4.r4"  # OWB's commit, from the folder's NOTE.md; our importer's revision 4
 
 
 def test_each_book_has_one_entry_per_unit_of_the_dataset_plus_its_hired_mercenaries(books, conversion):
@@ -273,7 +273,7 @@ def test_the_database_import_is_all_there_and_idempotent(capsys):
     again = sorted(RulesFile.objects.values_list("kind", "slug", "version", "content_hash"))
     assert again == stored
 
-    book = get_book(SYSTEM, "owb-empire-of-man", "owb-4f78d6b4.r3")
+    book = get_book(SYSTEM, "owb-empire-of-man", "owb-4f78d6b4.r4")
     assert book is not None and book.imported and len(book.entries) == 65
     assert sum(1 for i in book.items.values() if i.common) == 103  # owb-general, and no other item list
     armies = raw("the-old-world-system.json")["armies"]
@@ -284,7 +284,7 @@ def test_the_database_import_is_all_there_and_idempotent(capsys):
 def test_imported_books_are_offered_on_the_site_and_described_by_the_api(client, api_anonymous):
     call_command("import_owb", str(OWB), verbosity=0)
     assert "Empire of Man (Old World Builder)" in client.get("/").content.decode()
-    data = api_anonymous.get("/api/v1/books/the-old-world/owb-empire-of-man/owb-4f78d6b4.r3/").json()
+    data = api_anonymous.get("/api/v1/books/the-old-world/owb-empire-of-man/owb-4f78d6b4.r4/").json()
     assert data["imported"] is True and len(data["entries"]) == 65
     assert len(data["common_items"]) == 103 and len(data["items"]) == 99  # owb-general, then its own
 
@@ -299,7 +299,7 @@ def test_changed_content_under_the_same_version_is_refused_and_nothing_changes()
     before = sorted(RulesFile.objects.values_list("slug", "content_hash"))
     with pytest.raises(CommandError) as caught:
         call_command("import_owb", str(OWB), verbosity=0)
-    assert str(caught.value).startswith("Nothing imported.\nversion owb-4f78d6b4.r3 of book 'owb-skaven' is already "
+    assert str(caught.value).startswith("Nothing imported.\nversion owb-4f78d6b4.r4 of book 'owb-skaven' is already "
                                         "loaded with other content")
     assert sorted(RulesFile.objects.values_list("slug", "content_hash")) == before
 

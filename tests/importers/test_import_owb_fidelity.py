@@ -270,7 +270,7 @@ def test_owbs_source_tree_imports_the_same_books_as_the_flat_folder(tmp_path, li
     flat = convert(read_dataset(OWB), system)
     commit = "0123456789abcdef0123456789abcdef01234567"
     tree = convert(read_dataset(owb_tree(tmp_path / "owb", commit)), system)
-    assert tree.version == "owb-01234567.r3"  # the checkout's commit, as NOTE.md's names the flat folder's
+    assert tree.version == "owb-01234567.r4"  # the checkout's commit, as NOTE.md's names the flat folder's
     assert len(tree.books) == len(flat.books) == 18
 
     def without_version(book):
@@ -281,7 +281,7 @@ def test_owbs_source_tree_imports_the_same_books_as_the_flat_folder(tmp_path, li
 
 def test_a_tree_without_git_is_versioned_by_a_hash_of_its_files(tmp_path, library):
     dataset = read_dataset(owb_tree(tmp_path / "owb"))
-    assert dataset.version.startswith("owb-") and dataset.version.endswith(".r3") and len(dataset.version) == 15
+    assert dataset.version.startswith("owb-") and dataset.version.endswith(".r4") and len(dataset.version) == 15
 
 
 def test_the_import_command_reads_the_tree_and_names_its_files_in_errors(tmp_path, capsys):

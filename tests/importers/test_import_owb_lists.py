@@ -120,7 +120,7 @@ def test_a_saved_list_becomes_our_document_with_every_choice(dataset, empire):
     document = convert_list(data, empire, FILE)
     assert document == {
         "format": "armylist/1", "name": "Reikland muster", "system": "the-old-world", "book": "owb-empire-of-man",
-        "book_version": "owb-4f78d6b4.r3", "modes": ["combined-arms"], "points_limit": 2000, "notes": "for the club",
+        "book_version": "owb-4f78d6b4.r4", "modes": ["combined-arms"], "points_limit": 2000, "notes": "for the club",
         "units": [
             {"id": "k1x", "entry": "captain-of-the-empire", "mount": "empire-warhorse",
              "options": {"halberd": 1, "heavy-armour": 1, "shield": 1, "battle-standard-bearer": 1},
@@ -193,7 +193,7 @@ def test_a_unit_the_book_does_not_have(dataset, empire):
     with pytest.raises(OwbInputError) as caught:
         convert_list(owb_list(characters=[general], core=troops), empire, FILE)
     assert str(caught.value) == (f"{FILE}: core[1].id: unit 'steam-powered-mule' (State Troops) is not in "
-                                 f"Empire of Man (Old World Builder) owb-4f78d6b4.r3")
+                                 f"Empire of Man (Old World Builder) owb-4f78d6b4.r4")
 
 
 def test_an_option_the_entry_does_not_have(dataset, empire):
@@ -203,7 +203,7 @@ def test_an_option_the_entry_does_not_have(dataset, empire):
         convert_list(owb_list(characters=[general], core=troops), empire, FILE)
     at = len(troops[0]["options"]) - 1
     assert str(caught.value) == (f"{FILE}: core[0].options[{at}]: option 'Steam engine' is not an option of "
-                                 f"State Troops in Empire of Man (Old World Builder) owb-4f78d6b4.r3")
+                                 f"State Troops in Empire of Man (Old World Builder) owb-4f78d6b4.r4")
 
 
 def test_an_item_the_book_does_not_have(dataset, empire):
@@ -212,12 +212,12 @@ def test_an_item_the_book_does_not_have(dataset, empire):
     with pytest.raises(OwbInputError) as caught:
         convert_list(owb_list(characters=[general, captain], core=troops), empire, FILE)
     assert str(caught.value) == (f"{FILE}: characters[1].items[0].selected[0]: item 'Sword of Nowhere' is not in "
-                                 f"Empire of Man (Old World Builder) owb-4f78d6b4.r3")
+                                 f"Empire of Man (Old World Builder) owb-4f78d6b4.r4")
 
 
 @pytest.mark.parametrize("change, message", [
     (lambda d: d.update(armyComposition="order-of-the-teapot"),
-     "armyComposition: 'order-of-the-teapot' is not a composition of Empire of Man (Old World Builder) owb-4f78d6b4.r3"),
+     "armyComposition: 'order-of-the-teapot' is not a composition of Empire of Man (Old World Builder) owb-4f78d6b4.r4"),
     (lambda d: d.update(compositionRule="anything-goes"),
      "compositionRule: 'anything-goes' is not one of open-war, grand-melee, combined-arms, grand-melee-combined-arms, "
      "battle-march"),
@@ -288,7 +288,7 @@ def test_the_command_finds_the_book_in_the_database(dataset, tmp_path, capsys):
     capsys.readouterr()
     call_command("import_owb_list", str(source))
     captured = capsys.readouterr()
-    assert json.loads(captured.out)["book_version"] == "owb-4f78d6b4.r3"
+    assert json.loads(captured.out)["book_version"] == "owb-4f78d6b4.r4"
     assert captured.err.startswith(f"{source}: LEGAL")
 
 

@@ -25,7 +25,8 @@ ITEMS_FILE = "magic-items.json"
 CATEGORIES = ("characters", "core", "special", "rare", "mercenaries", "allies")
 CREDIT = "Old World Builder (old-world-builder.com, github.com/nthiebes/old-world-builder), CC BY 4.0"
 # Bump when the importer's output changes for the same OWB data: a version's content never changes.
-IMPORTER_REVISION = 3
+# (4: item names without OWB's asterisk mark, "Sword of Might*" -> "Sword of Might", issue 42 item 5.)
+IMPORTER_REVISION = 4
 
 # OWB's magic item types that are the system's own item categories; every other type (runes, virtues,
 # gifts...) becomes an item category of the book that uses it.
@@ -72,6 +73,17 @@ def name_of(obj: dict) -> str:
     """The English name, else any other language's (OWB's data has a few choices named only in German)."""
     names = [obj.get("name_en"), obj.get("name")] + [v for k, v in sorted(obj.items()) if k.startswith("name_")]
     return display(next((str(n) for n in names if isinstance(n, str) and n.strip()), ""))
+
+
+def unmarked(name: str) -> str:
+    """An item's name without the asterisk OWB marks some items with ("Sword of Might*" -> "Sword of
+    Might"): the mark is OWB's note to itself, not part of the name players read or type (issue 42 item 5)."""
+    return re.sub(r"\s*\*+$", "", name).strip()
+
+
+def item_name(item: dict) -> str:
+    """An OWB magic item's name as players know it (`name_of`, its asterisk mark left off)."""
+    return unmarked(name_of(item))
 
 
 def title(slug_id: str) -> str:

@@ -29,7 +29,8 @@ from typing import Any
 from armylists.rules import Book, ListDocumentError, parse_roster
 from armylists.rules.reading.plain_data import UnstorableData, load_json
 
-from armylists.importers.owb.data import CATEGORIES, SYSTEM_ID, OwbInputError, check_unit, display, item_category, name_of, slug
+from armylists.importers.owb.data import (CATEGORIES, SYSTEM_ID, OwbInputError, check_unit, display, item_category,
+                                         item_name, name_of, slug, unmarked)
 from armylists.importers.owb.units import plan_unit
 
 MODES = {
@@ -254,11 +255,13 @@ class _Unit:
         for j, item in enumerate(selected):
             if not isinstance(item, dict) or not name_of(item):
                 raise self.fail(where + (j,), "is not an item")
-            name, category = name_of(item).lower(), item_category(str(item.get("type", "")))
-            matches = [i for i in self.book.items.values() if display(i.name).lower() == name]
+            # OWB's asterisk left off both sides: a list file keeps it, and books stored before
+            # IMPORTER_REVISION 4 do too.
+            name, category = item_name(item).lower(), item_category(str(item.get("type", "")))
+            matches = [i for i in self.book.items.values() if unmarked(display(i.name)).lower() == name]
             best = [i for i in matches if i.category == category] or matches
             if not best:
-                raise self.fail(where + (j,), f"item {name_of(item)!r} is not in {self.book.name} {self.book.version}")
+                raise self.fail(where + (j,), f"item {item_name(item)!r} is not in {self.book.name} {self.book.version}")
             amount = item.get("amount") or 1
             amount = int(amount) if str(amount).isdigit() and int(amount) > 0 else 1
             found += [best[0].id] * amount

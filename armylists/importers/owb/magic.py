@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from armylists.importers.owb.data import SYSTEM_ITEM_TYPES, compositions_of, item_category, name_of, slug, title
+from armylists.importers.owb.data import SYSTEM_ITEM_TYPES, compositions_of, item_category, item_name, slug, title
 from armylists.importers.owb.units import UnitPlan, points
 
 GENERAL_GROUP = "general"
@@ -27,7 +27,7 @@ STANDARD_TYPES = re.compile(r"banner|icon")
 
 def convert_item(item: dict, used: set[str], group: str) -> dict:
     """An OWB item as ours; its id is its name's slug, made unique with its type, then its group."""
-    base = slug(name_of(item))
+    base = slug(item_name(item))
     iid = base
     for hint in (item["type"], group):
         if iid not in used:
@@ -37,7 +37,7 @@ def convert_item(item: dict, used: set[str], group: str) -> dict:
     while iid in used:
         iid, n = f"{base}-{n}", n + 1
     used.add(iid)
-    out: dict[str, Any] = {"id": iid, "name": name_of(item), "category": item_category(item["type"]),
+    out: dict[str, Any] = {"id": iid, "name": item_name(item), "category": item_category(item["type"]),
                            "cost": points(item)}
     if item.get("onePerArmy") is False or item.get("stackable"):
         out["repeatable"] = True
