@@ -6,6 +6,13 @@ The cache is local memory by default (then gunicorn's preload does the sharing: 
 Library before it forks its workers) and Redis when REDIS_URL is set, shared by every process on every
 machine. The key is a digest of the rules data files and of the engine's source, so a changed book or
 a new release of the code never reads a Library built from something else.
+
+The books built from the database (imported ones: catalogue.get_book) go through the same cache when it
+is shared by processes (Redis; `shared_book`): a worker, a command or a new server reads a book another
+built, unpickling it instead of building it from its stored JSON (issue 39 item 2). Their key is a digest
+of the stored rows' content hashes and of the engine's source, so a book imported again with other content,
+or read by other code, is built again. In local memory they are not copied into the cache (each process
+keeps them in its BuiltBooks already).
 """
 from __future__ import annotations
 
@@ -15,8 +22,11 @@ import os
 import pickle
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from functools import lru_cache
 from pathlib import Path
 
+from django.conf import settings
 from django.core.cache import caches
 
 from armylists.rules import Library, load_tree
@@ -34,6 +44,15 @@ def fingerprint(root: Path) -> str:
         suffixes = (".py",) if base == ENGINE_DIR else (".yaml", ".yml", ".json")
         for path in sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in suffixes):
             digest.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+@lru_cache(maxsize=1)
+def engine_fingerprint() -> str:
+    """A digest of the engine's source alone, read once per process: part of every stored book's key."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in ENGINE_DIR.rglob("*.py") if p.is_file()):
+        digest.update(str(path.relative_to(ENGINE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:32]
 
 
@@ -62,6 +81,62 @@ def load_library(root: Path) -> Library:
     except Exception:
         logger.warning("books cache unreachable; the rules are not shared", exc_info=True)
     return library
+
+
+# Caches that live in one process: a book copied into one of them would be kept twice by that process.
+PER_PROCESS_BACKENDS = ("django.core.cache.backends.locmem.LocMemCache",
+                        "django.core.cache.backends.dummy.DummyCache")
+# A shared stored book not read for this long is dropped by the cache server (Redis expires it): a site
+# that imported every date of a history keeps in Redis only the books in use, not all 1,856.
+SHARED_BOOK_SECONDS = 14 * 24 * 3600
+
+
+def shares_books() -> bool:
+    """Whether the books cache is one that other processes read too (Redis, a file or database cache)."""
+    return settings.CACHES.get(CACHE_ALIAS, {}).get("BACKEND") not in (None, *PER_PROCESS_BACKENDS)
+
+
+def stored_book_key(parts: Iterable[str]) -> str:
+    """The shared cache's key of a book built from the database: what it was built from (the rows' content
+    hashes, the names it was given) and the engine's source."""
+    digest = hashlib.sha256(engine_fingerprint().encode())
+    for part in parts:
+        digest.update(b"\0" + str(part).encode())
+    return f"book:{digest.hexdigest()[:40]}"
+
+
+def shared_book(parts: Iterable[str], build: Callable[[], object]):
+    """The book built from the database, read from the shared books cache when another process built it
+    (`parts`: what it is built from, `stored_book_key`), else `build()`-ed here and stored for the others.
+    Without a shared cache, only `build()`. A cache that cannot be reached or an unreadable entry costs
+    only the build; an error of the build itself (bad stored data) is the caller's, as before."""
+    if not shares_books():
+        return build()
+    cache = caches[CACHE_ALIAS]
+    key = stored_book_key(parts)
+    try:
+        stored = cache.get(key)
+    except Exception:  # an unreachable cache server: build it here
+        logger.warning("books cache unreachable; building %s here", key, exc_info=True)
+        stored = None
+    if stored is not None:
+        try:
+            book = pickle.loads(stored)
+        except Exception:  # a broken entry is rebuilt, never fatal
+            logger.warning("books cache entry %s unreadable; building it again", key, exc_info=True)
+        else:
+            try:  # read again within its lifetime: the server keeps it another full lifetime
+                cache.touch(key, SHARED_BOOK_SECONDS)
+            except Exception:
+                logger.warning("books cache unreachable after reading %s", key, exc_info=True)
+            return book
+    book = build()
+    if book is not None:
+        try:
+            cache.set(key, pickle.dumps(book, protocol=pickle.HIGHEST_PROTOCOL), timeout=SHARED_BOOK_SECONDS)
+        except Exception:
+            logger.warning("books cache unreachable; %s is not shared", key, exc_info=True)
+    return book
 
 
 class BuiltBooks:

@@ -8,7 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import DatabaseError
 
-from armylists.lists.library.books_cache import built_books, load_library
+from armylists.lists.library.books_cache import built_books, load_library, shared_book
 from armylists.lists.kinds import kind_of
 from armylists.rules import Book, Library, ListDocumentError, Report, Roster, Rule, RulesDataError, System
 from armylists.rules.bridges.systems import load_mappings
@@ -109,8 +109,12 @@ def _from_database(system: str, book: str, version: str) -> Book | None:
     for row in item_rows:
         if bool(row.data.get("imported")) != imported or (imported and row.version != version):
             continue
-        latest_items.setdefault(row.slug, row.data)
-    return build_from_stored(system_data, latest_items.values(), book_row.data, f"stored {book} {version}")
+        latest_items.setdefault(row.slug, row)
+    # Built once for every process when the books cache is shared (Redis): keyed by what it is built from.
+    parts = (system, book, version, system_data.get("name", ""), system_row.content_hash, book_row.content_hash,
+             *(f"{slug}:{row.content_hash}" for slug, row in latest_items.items()))
+    return shared_book(parts, lambda: build_from_stored(system_data, [row.data for row in latest_items.values()],
+                                                        book_row.data, f"stored {book} {version}"))
 
 
 def _labelled(system: str, system_data: dict) -> dict:
