@@ -104,7 +104,8 @@ def guess_kind(folder: Path) -> str:
     names = {p.name.lower() for p in folder.rglob("*") if p.is_file()}
     if any(n.endswith((".gst", ".gstz")) for n in names):
         return "battlescribe"
-    if (folder / "the-old-world-system.json").is_file() or (folder / "src/assets/the-old-world.json").is_file():
+    if any((folder / f).is_file() for f in ("the-old-world-system.json", "src/assets/the-old-world.json",
+                                            "src/assets/armies.json")):
         return "owb"
     if "unitstats.json" in names and "ruledefs.json" in names:
         return "nr-t9a"

@@ -21,6 +21,8 @@ ARMY_DIR = "the-old-world"
 # OWB's own source tree (a checkout of github.com/nthiebes/old-world-builder) keeps the same files elsewhere.
 TREE_SYSTEM_FILE = Path("src", "assets", "the-old-world.json")
 TREE_ARMY_DIR = Path("public", "games", "the-old-world")
+# OWB's trees before 2025-04 keep every game's system in one file: a list of {"id": game, "armies": [...]}.
+OLD_TREE_SYSTEM_FILE = Path("src", "assets", "armies.json")
 ITEMS_FILE = "magic-items.json"
 CATEGORIES = ("characters", "core", "special", "rare", "mercenaries", "allies")
 CREDIT = "Old World Builder (old-world-builder.com, github.com/nthiebes/old-world-builder), CC BY 4.0"
@@ -200,10 +202,36 @@ def check_unit(unit: Any, source: str, path: tuple) -> None:
 def layout(folder: Path) -> tuple[Path, Path]:
     """(the system file, the folder of army files): the-old-world-system.json and the-old-world/ in the
     folder (as ../shared/external keeps them), or OWB's source tree as it is (src/assets/the-old-world.json
-    and public/games/the-old-world/)."""
-    if not (folder / SYSTEM_FILE).is_file() and (folder / TREE_SYSTEM_FILE).is_file():
-        return folder / TREE_SYSTEM_FILE, folder / TREE_ARMY_DIR
+    and public/games/the-old-world/), or an older tree's (src/assets/armies.json)."""
+    if not (folder / SYSTEM_FILE).is_file():
+        for system_file in (TREE_SYSTEM_FILE, OLD_TREE_SYSTEM_FILE):
+            if (folder / system_file).is_file():
+                return folder / system_file, folder / TREE_ARMY_DIR
     return folder / SYSTEM_FILE, folder / ARMY_DIR
+
+
+def _this_game(system: Any, source: str) -> Any:
+    """The Old World's system of an older tree's armies.json (a list of every game OWB builds for), else
+    `system` as it is."""
+    if not isinstance(system, list):
+        return system
+    found = [g for g in system if isinstance(g, dict) and g.get("id") == SYSTEM_ID]
+    _expect(bool(found), source, (), f"names no game {SYSTEM_ID!r} (the games it names: "
+                                     f"{', '.join(str(g.get('id')) for g in system if isinstance(g, dict)) or 'none'})")
+    return found[0]
+
+
+def _allies(army: dict, source: str, i: int) -> None:
+    """An army's allies as objects: older trees write each as the allied army's id only ("empire-of-man"),
+    newer ones as {"army": id, "armyComposition": ...}."""
+    allies = army.get("allies")
+    if allies is None:
+        return
+    _expect(isinstance(allies, list), source, ("armies", i, "allies"), "is not a list")
+    for j, ally in enumerate(allies):
+        _expect(isinstance(ally, (str, dict)) and bool(ally), source, ("armies", i, "allies", j),
+                "is neither an army id nor an allied army")
+    army["allies"] = [{"army": a} if isinstance(a, str) else a for a in allies]
 
 
 def _git_commit(folder: Path) -> str | None:
@@ -245,7 +273,7 @@ def read_dataset(folder: Path) -> Dataset:
         raise OwbInputError(str(folder), (), "is not a folder")
     system_path, army_dir = layout(folder)
     system_name = str(system_path)
-    system = _read_json(system_path, system_name)
+    system = _this_game(_read_json(system_path, system_name), system_name)
     _expect(isinstance(system, dict) and isinstance(system.get("armies"), list), system_name, ("armies",),
             "is missing (not an Old World Builder system file)")
     _expect(system.get("id") == SYSTEM_ID, system_name, ("id",), f"is {system.get('id')!r}, not {SYSTEM_ID!r}")
@@ -256,6 +284,7 @@ def read_dataset(folder: Path) -> Dataset:
                 "is missing")
         for key in ("armyComposition", "items"):
             _expect(isinstance(army.get(key, []), list), system_name, ("armies", i, key), "is not a list")
+        _allies(army, system_name, i)
         name = str(army_dir / f"{army['id']}.json")
         data = _read_json(army_dir / f"{army['id']}.json", name)
         _expect(isinstance(data, dict), name, (), "is not an army (an object of unit categories)")
