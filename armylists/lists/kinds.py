@@ -132,6 +132,7 @@ class NativeKind(ListKind):
     engine (rules/native/) and the pure edits (lists/saved/edits.py)."""
 
     name = "native"
+    writes = frozenset({"owb"})  # Old World Builder's list, of a book of The Old World (exports/owb_list.py)
 
     def report(self, book, roster, extra_rules=(), allies=None, source="list"):
         report = validate(book, roster, extra_rules, allies=allies)
