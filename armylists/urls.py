@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from armylists.accounts import token_views as tokens
 from armylists.accounts import views as accounts
+from armylists.campaigns import league_pages as league
 from armylists.campaigns import pages as campaigns
 from armylists.editor import book_pages as books
 from armylists.editor import history_pages as history
@@ -37,7 +38,16 @@ urlpatterns = [
     path("lists/<int:pk>/share/", lists.share_list, name="list-share"),
     path("lists/<int:pk>/campaign/", campaigns.campaign, name="list-campaign"),  # issue 41: a warband's battles
     path("lists/<int:pk>/campaign/undo/", campaigns.undo, name="list-campaign-undo"),
+    path("campaigns/", league.campaign_list, name="campaign-list"),  # issue 41 item 5: campaigns of players
+    path("campaigns/join/", league.campaign_join, name="campaign-join"),
+    path("campaigns/<int:pk>/", league.campaign_detail, name="campaign-detail"),
+    path("campaigns/<int:pk>/warbands/<int:wid>/battle/", league.battle_new, name="campaign-battle-new"),
+    path("campaigns/<int:pk>/battles/<int:bid>/confirm/", league.battle_confirm, name="campaign-battle-confirm"),
+    path("campaigns/<int:pk>/battles/<int:bid>/refuse/", league.battle_refuse, name="campaign-battle-refuse"),
+    path("campaigns/<int:pk>/standings.csv", league.standings_csv, name="campaign-standings-csv"),
+    path("campaigns/<int:pk>/standings.pdf", league.standings_pdf, name="campaign-standings-pdf"),
     path("lists/<int:pk>/history/", history.list_history, name="list-history"),  # issue 24
+    path("lists/<int:pk>/history/restore/", history.list_restore, name="list-restore"),  # issue 39 item 4
     path("lists/<int:pk>/upgrade/", history.list_upgrade, name="list-upgrade"),
     path("lists/<int:pk>/download/<str:fmt>/", lists.download, name="list-download"),
     path("s/<str:token>/", lists.shared_detail, name="shared-list"),

@@ -25,10 +25,11 @@ WRITES = ("signup", "list-new", "list-rename", "list-clone", "list-delete", "lis
           "event-edit", "event-submit", "event-recheck", "event-publish", "submission-review", "tokens",
           "token-revoke", "event-team-new", "event-team-join",
           "event-team-remove", "game-data-add", "game-data-update", "list-upgrade", "shared-copy", "notice-read",
-          "list-campaign", "list-campaign-undo")
+          "list-campaign", "list-campaign-undo", "campaign-list", "campaign-join", "campaign-detail",
+          "campaign-battle-new", "campaign-battle-confirm", "campaign-battle-refuse")
 # Exports count on GET (a download) and on POST (event-muster-start queues the PDF the download serves).
 EXPORTS = ("list-download", "shared-download", "submission-download", "event-csv", "event-muster",
-           "event-players-csv")
+           "event-players-csv", "campaign-standings-csv", "campaign-standings-pdf")
 SITE_SCOPES: dict[tuple[str, str], str] = {
     **{("POST", name): "write" for name in WRITES},
     **{("GET", name): "export" for name in EXPORTS},

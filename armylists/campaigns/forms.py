@@ -111,3 +111,44 @@ class BattleForm(forms.Form):
                     battle["rolls"][f"rarity:{data['buy_searcher']}"] = [data["rarity_roll"]]
             battle["buy"] = [purchase]
         return battle
+
+
+# --- a campaign of several players (campaigns/league.py) -------------------------------------------------
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(max_length=200, label="Campaign name")
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("Give the campaign a name.")
+        return name
+
+
+class WarbandChoiceForm(forms.Form):
+    """One of the player's Mordheim warbands to enter; with `code`, joining a campaign by its code too."""
+
+    army_list = forms.TypedChoiceField(coerce=int, label="Your warband",
+                                       error_messages={"invalid_choice": "Choose one of your Mordheim warbands."})
+
+    def __init__(self, *args: Any, lists: list, code: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["army_list"].choices = [(l.pk, l.name) for l in lists]
+        if code:
+            self.fields["code"] = forms.CharField(max_length=20, label="Join code",
+                                                  widget=forms.TextInput(attrs={"autocomplete": "off"}))
+            self.order_fields(["code", "army_list"])
+
+
+class SideForm(BattleForm):
+    """One warband's side of a campaign battle: the battle form, with the opponent chosen from the
+    campaign's warbands (when entering it) and no opponent's rating (the campaign knows it)."""
+
+    def __init__(self, *args: Any, opponents: list[tuple[int, str]] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["opponent_rating"]
+        self.fields["revision"].required = False
+        if opponents is not None:
+            self.fields["opponent"] = forms.TypedChoiceField(
+                coerce=int, choices=opponents, label="Against",
+                error_messages={"invalid_choice": "Choose a warband of this campaign."})

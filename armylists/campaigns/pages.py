@@ -19,7 +19,7 @@ from armylists.lists.saved.access import get_list_for_user
 from armylists.rules import roster_to_dict, validate
 
 
-def _warriors(loaded) -> list[tuple[str, str, bool]]:
+def warriors(loaded) -> list[tuple[str, str, bool]]:
     document = roster_to_dict(loaded.roster)
     heroes = (document.get("campaign") or {}).get("warriors", {})
     out = []
@@ -38,7 +38,7 @@ def _context(army_list, loaded, form=None, error: str = "") -> dict:
     document = roster_to_dict(loaded.roster)
     campaign = document.get("campaign") or {}
     battles = campaign.get("battles", [])
-    form = form or BattleForm(initial={"revision": army_list.revision, "result": "won"}, warriors=_warriors(loaded))
+    form = form or BattleForm(initial={"revision": army_list.revision, "result": "won"}, warriors=warriors(loaded))
     return {"army_list": army_list, "summary": campaign_summary(document, report), "last": battles[-1] if battles else None,
             "fallen": campaign.get("fallen", []), "form": form, "error": error,
             "violations": [v for v in report.violations if v.code.startswith("campaign.")]}
@@ -59,7 +59,7 @@ def campaign(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "campaigns/not_a_warband.html", {"army_list": army_list, "why": str(exc)}, status=400)
     if request.method == "GET":
         return _page(request, _context(army_list, loaded))
-    form = BattleForm(request.POST, warriors=_warriors(loaded))
+    form = BattleForm(request.POST, warriors=warriors(loaded))
     if not form.is_valid():
         return _page(request, _context(army_list, loaded, form), status=400)
     try:
