@@ -47,6 +47,7 @@ urlpatterns = [
     path("campaigns/<int:pk>/standings.csv", league.standings_csv, name="campaign-standings-csv"),
     path("campaigns/<int:pk>/standings.pdf", league.standings_pdf, name="campaign-standings-pdf"),
     path("lists/<int:pk>/history/", history.list_history, name="list-history"),  # issue 24
+    path("lists/<int:pk>/history/restore/", history.list_restore, name="list-restore"),  # issue 39 item 4
     path("lists/<int:pk>/upgrade/", history.list_upgrade, name="list-upgrade"),
     path("lists/<int:pk>/download/<str:fmt>/", lists.download, name="list-download"),
     path("s/<str:token>/", lists.shared_detail, name="shared-list"),

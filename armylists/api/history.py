@@ -1,5 +1,6 @@
-"""The API's routes for a list's history and its move to newer data: every revision, two compared, and
-the upgrade's preview and accept. Owner only; the same services as the pages (lists/saved/history.py)."""
+"""The API's routes for a list's history and its move to newer data: every revision (with its editing
+session), two compared, one restored, and the upgrade's preview and accept. Owner only; the same services
+as the pages (lists/saved/history.py)."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
@@ -12,7 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armylists.lists.library.data_as_of import data_as_of
-from armylists.lists.saved.history import compare_revisions, history, preview, upgrade_target
+from armylists.lists.saved.history import (SESSION_MINUTES, NotRestorable, compare_revisions, history, preview,
+                                           restore, upgrade_target)
 from armylists.lists.saved.stored import Loaded, Unavailable, load, save_edit
 from armylists.models import MAX_REVISION, ArmyList
 
@@ -37,8 +39,9 @@ class ListRevisionsView(APIView):
                    description="The newest 50 (with `before`, the 50 before that revision); a `Link` header with "
                                "rel=\"next\" names the next, older page while there is one. Each: `revision`, `saved_at`, `book_version`, `data_as_of` (the book and the game "
                                "data version it came from), `verdict` (`valid`, `total_points`, `errors`, `warnings`; "
-                               "null when it cannot be checked) and `changes` (what changed since the one before, in a "
-                               "player's words).")
+                               "null when it cannot be checked), `changes` (what changed since the one before, in a "
+                               "player's words) and `session` (the newest revision of its editing session: saves "
+                               f"less than {SESSION_MINUTES} minutes apart are one session, one entry of the history page).")
     def get(self, request: Request, pk: int) -> Response:
         army_list = _owned(request, pk)
         query = RevisionsPage(data=request.query_params)
@@ -46,7 +49,8 @@ class ListRevisionsView(APIView):
         page = history(army_list, query.validated_data.get("before"))
         response = _with_etag(Response([
             {"revision": s.revision, "saved_at": s.saved_at.isoformat().replace("+00:00", "Z"),
-             "book_version": s.book_version, "data_as_of": s.data_as_of, "verdict": s.verdict, "changes": s.changes}
+             "book_version": s.book_version, "data_as_of": s.data_as_of, "verdict": s.verdict, "changes": s.changes,
+             "session": s.session}
             for s in page.steps]), army_list)
         if page.older is not None:  # the next (older) page, as RFC 8288 links it
             response["Link"] = f'<{request.build_absolute_uri(request.path)}?before={page.older}>; rel="next"'
@@ -86,6 +90,40 @@ class ListRevisionsDiffView(APIView):
         if found is None:
             raise NotFound(f"The list keeps no revision {first} or no revision {second}.")
         return Response({"from": first, "to": second, **found})
+
+
+class RestoreWrite(serializers.Serializer):
+    revision = serializers.IntegerField(min_value=1, max_value=MAX_REVISION, required=False,
+                                        help_text="The list's revision you read (or send If-Match).")
+
+
+class ListRevisionRestoreView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = {"POST": "write"}
+
+    @extend_schema(request=RestoreWrite, parameters=[IF_MATCH],
+                   responses={200: ArmyListSerializer, 412: OpenApiResponse(ErrorSerializer),
+                              428: OpenApiResponse(ErrorSerializer), **_errors(400, 401, 403, 404, 406, 415, 429)},
+                   summary="Make one of my list's revisions the list again",
+                   description="Saves revision `n`'s document as a new revision, checked as any edit; the "
+                               "revisions between stay in the history. 404 when the list keeps no revision `n`, "
+                               "400 when it cannot be opened now (its book is not on the site), 412 when the list "
+                               "changed since the revision you sent; nothing is saved then.")
+    def post(self, request: Request, pk: int, n: int) -> Response:
+        army_list = _owned(request, pk, readable=False)   # an unreadable list is what a restore repairs
+        write = RestoreWrite(data=request.data)
+        write.is_valid(raise_exception=True)
+        expected = _expected_revision(request, write.validated_data.get("revision"))
+        if not army_list.revisions.filter(revision=n).exists():
+            raise NotFound(f"The list keeps no revision {n}.")
+        try:
+            saved = restore(army_list, n, expected)
+        except NotRestorable as exc:
+            raise ValidationError({"revision": [str(exc)]}) from None
+        if saved is None:
+            raise StaleRevision(f"The list is at revision {ArmyList.objects.get(pk=pk).revision}; you sent {expected}. "
+                                f"Nothing was restored.")
+        return _with_etag(Response(ArmyListSerializer(saved[0].army_list).data), saved[0].army_list)
 
 
 class UpgradeWrite(serializers.Serializer):

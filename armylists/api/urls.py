@@ -16,6 +16,8 @@ urlpatterns = [
     path("lists/<int:pk>/report/", views.ListReportView.as_view(), name="api-list-report"),
     path("lists/<int:pk>/revisions/", history.ListRevisionsView.as_view(), name="api-list-revisions"),
     path("lists/<int:pk>/revisions/diff/", history.ListRevisionsDiffView.as_view(), name="api-list-revisions-diff"),
+    path("lists/<int:pk>/revisions/<int:n>/restore/", history.ListRevisionRestoreView.as_view(),
+         name="api-list-revision-restore"),
     path("lists/<int:pk>/upgrade/", history.ListUpgradeView.as_view(), name="api-list-upgrade"),
     path("lists/<int:pk>/export/", views.ListExportView.as_view(), name="api-list-export"),
     path("validate/", views.validate_view, name="api-validate"),

@@ -53,18 +53,19 @@ def test_revisions_give_each_saved_revision_with_its_verdict_and_data(changed_da
                        HTTP_IF_MATCH='"2"').status_code == 200
     response = client.get(f"/api/v1/lists/{army_list.pk}/revisions/")
     assert (response.status_code, response["ETag"]) == (200, '"3"')
+    # Saved within minutes: one editing session, named by its newest revision (tests/web/test_history_sessions.py).
     assert response.json() == [
         {"revision": 3, "saved_at": saved_at(army_list, 3), "book_version": "r11", "data_as_of": R11,
          "verdict": {"valid": False, "total_points": 70, "errors": 1, "warnings": 0},
-         "changes": ["Moved to Reiklanders (1a) r11 (was r10)."]},
+         "changes": ["Moved to Reiklanders (1a) r11 (was r10)."], "session": 3},
         {"revision": 2, "saved_at": saved_at(army_list, 2), "book_version": "r10", "data_as_of": R10,
          "verdict": {"valid": False, "total_points": 60, "errors": 1, "warnings": 0},
-         "changes": ["Added Mercenary Captain."]},
+         "changes": ["Added Mercenary Captain."], "session": 3},
         {"revision": 1, "saved_at": saved_at(army_list, 1), "book_version": "r10", "data_as_of": R10,
          # The verdict the list had when it was saved (issue 39: stored once, not checked again on reading):
          # made as a flattened list, its one error says it is not its tree yet.
          "verdict": {"valid": False, "total_points": 0, "errors": 1, "warnings": 0},
-         "changes": ["Started the list: Reiklanders (1a) r10, 80 points."]},
+         "changes": ["Started the list: Reiklanders (1a) r10, 80 points."], "session": 3},
     ]
 
 

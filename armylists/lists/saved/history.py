@@ -1,6 +1,8 @@
 """A list's history, two of its revisions compared, and moving a list to a newer version of its book.
 
-    history(army_list[, before])    -> a page of saved revisions, newest first: what changed, its verdict, its data
+    history(army_list[, before])    -> a page of saved revisions, newest first: what changed, its verdict, its data,
+                                       grouped into editing sessions (`Session`)
+    restore(army_list, n, expected) -> revision n saved again as the list's newest revision (checked as an edit)
     compare(checked(a), checked(b)) -> the diff of two documents in a player's words (also: two submissions)
     upgrade_target(loaded)          -> the book version new lists get, when it is not the list's
     preview(loaded, book)           -> the list at that version, checked, compared with the list as it is
@@ -10,8 +12,10 @@ page all use these; what changed is said by lists/saved/revision_words.py.
 """
 from __future__ import annotations
 
+import copy
 import difflib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
 
 from django.db.models import TextField
 from django.db.models.functions import Cast
@@ -23,7 +27,7 @@ from armylists.lists.library.catalogue import (disk_library, get_book, imported_
                                                 validate_roster)
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.lists.saved.revision_words import describe, entry_name, unit_changes
-from armylists.lists.saved.stored import Loaded
+from armylists.lists.saved.stored import Loaded, Unavailable, load, save_edit
 from armylists.lists.trees.tree_lists import as_tree
 
 
@@ -168,6 +172,7 @@ class Step:
     verdict: dict | None = None
     data_as_of: dict | None = None
     budget_unit: str = "pts"
+    session: int | None = None  # the newest revision of its editing session (`Session.head`)
 
 
 def _checked_revision(army_list: ArmyList, row: ListRevision) -> Checked:
@@ -175,14 +180,78 @@ def _checked_revision(army_list: ArmyList, row: ListRevision) -> Checked:
 
 
 PAGE = 50  # revisions a page of history shows: the newest, then older ones page by page (issue 39 item 4)
+# Two saves of a list this close together are one editing session, shown as one entry (issue 39 item 4):
+# a player's clicks while building a list, not each on its own. A list is edited by its owner alone
+# (lists/saved/access.py), so consecutive revisions are always one user's. docs/api.md, "A list's history".
+SESSION_MINUTES = 30
+SESSION_GAP = timedelta(minutes=SESSION_MINUTES)
+
+
+@dataclass(frozen=True)
+class Session:
+    """Consecutive revisions each saved within SESSION_MINUTES of the one before: one entry of the history,
+    newest first. `head` (its newest revision) names it on every page; a session longer than a page goes
+    on onto the next (`older_continues`) or came from the one before (`newer_continues`)."""
+    head: int
+    steps: list[Step] = field(default_factory=list)
+    older_continues: bool = False
+    newer_continues: bool = False
+
+    @property
+    def newest(self) -> Step:
+        return self.steps[0]
+
+    @property
+    def oldest(self) -> Step:
+        return self.steps[-1]
 
 
 @dataclass(frozen=True)
 class Page:
     """A page of a list's history, newest first; `older` is the revision to ask for the next page before
-    (`history(army_list, before=older)`), None when nothing older is kept."""
+    (`history(army_list, before=older)`), None when nothing older is kept. `sessions`: the same steps,
+    grouped into editing sessions."""
     steps: list[Step]
     older: int | None
+    sessions: list[Session] = field(default_factory=list)
+
+
+def _one_session(newer_saved, older_saved) -> bool:
+    # A clock set back between two saves (older_saved later) is still one session.
+    return newer_saved - older_saved <= SESSION_GAP
+
+
+def _head_of(army_list: ArmyList, revision: int, saved_at) -> int:
+    """The newest revision of the session `revision` is in: the revisions after it walked while each was
+    saved within the gap of the one before (a page's first row; bounded by that session's length)."""
+    head, last = revision, saved_at
+    newer = (army_list.revisions.filter(revision__gt=revision).order_by("revision")
+             .values_list("revision", "saved_at").iterator(chunk_size=200))
+    for number, saved in newer:
+        if not _one_session(saved, last):
+            break
+        head, last = number, saved
+    return head
+
+
+def _sessions(army_list: ArmyList, steps: list[Step], next_older, first_page: bool) -> list[Session]:
+    """`steps` (a page, newest first) grouped into sessions; `next_older`: the saved_at of the row after
+    the page (None: the page ends the history)."""
+    if not steps:
+        return []
+    head = steps[0].revision if first_page else _head_of(army_list, steps[0].revision, steps[0].saved_at)
+    groups: list[list[Step]] = [[]]
+    heads = [head]
+    for index, step in enumerate(steps):
+        if index and not _one_session(steps[index - 1].saved_at, step.saved_at):
+            groups.append([])
+            heads.append(step.revision)
+        groups[-1].append(replace(step, session=heads[-1]))
+    sessions = [Session(h, g) for h, g in zip(heads, groups)]
+    sessions[0] = replace(sessions[0], newer_continues=sessions[0].head != steps[0].revision)
+    sessions[-1] = replace(sessions[-1], older_continues=next_older is not None
+                           and _one_session(steps[-1].saved_at, next_older))
+    return sessions
 
 
 def history(army_list: ArmyList, before: int | None = None, limit: int = PAGE) -> Page:
@@ -208,7 +277,8 @@ def history(army_list: ArmyList, before: int | None = None, limit: int = PAGE) -
             as_of[key] = data_as_of(*key, imported=summary["imported"], name=summary["name"])
         steps.append(Step(row.revision, row.saved_at, row.book_version, summary["changes"], summary["verdict"],
                           as_of.get(key), summary["budget_unit"]))
-    return Page(steps, older)
+    sessions = _sessions(army_list, steps, found[limit].saved_at if len(found) > limit else None, before is None)
+    return Page([step for session in sessions for step in session.steps], older, sessions)
 
 
 def _summarise(army_list: ArmyList, row: ListRevision, read: dict[int, Checked]) -> dict:
@@ -260,6 +330,27 @@ def _read(army_list: ArmyList, revision: int, read: dict[int, Checked], check: b
 def _parsed(text: str, source: str, check: bool) -> Checked:
     """A stored document's text read and its book found; checked too when `check`."""
     return _found(lambda: parse_roster_json(text, source), source, check)
+
+
+class NotRestorable(Exception):
+    """Why a revision cannot be made the list again (it is not kept, or its book is not on the site)."""
+
+
+def restore(army_list: ArmyList, revision: int, expected: int):
+    """Revision `revision`'s document saved as the list's newest revision, re-checked as any edit is
+    (save_edit); the revisions between stay in the history. None when the list moved on from `expected`
+    (nothing is saved); NotRestorable when the revision is not kept or cannot be opened now."""
+    row = army_list.revisions.filter(revision=revision).only("document").first()
+    if row is None:
+        raise NotRestorable(f"This list keeps no revision {revision}.")
+    then = copy.copy(army_list)   # the list as it was at that revision, to open it with its books
+    then.document = row.document
+    try:
+        loaded = load(then)
+        saved = save_edit(replace(loaded, army_list=army_list), loaded.roster, expected)
+    except (Unavailable, ListDocumentError) as exc:
+        raise NotRestorable(f"Revision {revision} cannot be restored: {getattr(exc, 'reason', exc)}") from None
+    return saved
 
 
 def compare_revisions(army_list: ArmyList, first: int, second: int) -> dict | None:
