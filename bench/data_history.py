@@ -43,7 +43,7 @@ from armylists.lists.library import catalogue  # noqa: E402
 from armylists.lists.library.catalogue import report_for  # noqa: E402
 from armylists.lists.saved.history import preview, upgrade_target  # noqa: E402
 from armylists.lists.saved.stored import Unavailable, load, save_edit  # noqa: E402
-from armylists.models import ArmyList, BookGameData, GameDataSource, GameDataVersion  # noqa: E402
+from armylists.models import ArmyList, GameDataSource, GameDataVersion, RulesFile  # noqa: E402
 from armylists.rules import ListDocumentError, RulesDataError, parse_roster  # noqa: E402
 
 
@@ -68,11 +68,12 @@ def steps(clone: Path, every: str, since: str, until: str) -> list[tuple[str, da
 
 
 def book_ids(version: GameDataVersion) -> dict[str, str]:
-    """book id -> what the data calls the book for good (a BattleScribe catalogue id; else the book id)."""
+    """book id -> what the data calls the book for good (a BattleScribe catalogue id, a New Recruit T9A army
+    code, an OWB army id: RulesFile.lineage; else the book id)."""
     books = {b["book"]: b["book"] for b in version.books}
-    for book, catalogue_id in BookGameData.objects.filter(book__slug__in=list(books), book__kind="book").values_list(
-            "book__slug", "catalogue_id"):
-        books[book] = catalogue_id or book
+    for book, catalogue_id, lineage in RulesFile.objects.filter(slug__in=list(books), kind="book").values_list(
+            "slug", "game_data__catalogue_id", "lineage"):
+        books[book] = catalogue_id or lineage or books[book]
     return books
 
 

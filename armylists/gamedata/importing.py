@@ -171,8 +171,10 @@ def _nr_t9a(folder: Path, name: str, date: str) -> tuple[Outcome, list[StoredFil
     system_file = next(f for f in library.files if f.kind == "system" and f.system == nr_t9a.SYSTEM_ID)
     rows = [StoredFile("system", nr_t9a.SYSTEM_ID, system_file.id, system_file.version, system_file.name,
                        dict(system_file.data), system_file.path)]
+    # A New Recruit army is the same book by its code (its file, dh.json) whatever its name (issue 38 item 2).
     rows += [StoredFile("book", nr_t9a.SYSTEM_ID, book["id"], book["version"], book["name"], book,
-                        f"{name}/{report.army}.json") for book, report in zip(conversion.books, conversion.reports)]
+                        f"{name}/{report.army}.json", lineage=f"nr-t9a:{report.army}")
+             for book, report in zip(conversion.books, conversion.reports)]
     outcome = Outcome("nr-t9a", systems=[f"{nr_t9a.SYSTEM_ID} {system_file.version}"], books=_books(rows))
     outcome.coverage = {"books": {r.book: {"entries": r.entries, "options": r.options,
                                            "not_checked": sum(r.unchecked.values())} for r in conversion.reports}}

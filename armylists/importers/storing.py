@@ -31,6 +31,7 @@ class StoredFile:
     # An imported BattleScribe book: the documents its tree evaluator needs (system, catalogue, linked), packed
     game_data: list = field(default_factory=list, compare=False, repr=False)
     digest: str | None = None  # content_hash(data), where the importer has it already
+    lineage: str = ""  # what the data calls the book for good across renames (RulesFile.lineage)
 
 
 def dated_versions(files: list[StoredFile], date: str) -> list[StoredFile]:
@@ -86,7 +87,7 @@ def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str
             if row is None:
                 row = RulesFile(kind=f.kind, system=f.system, slug=f.slug, version=f.version, name=f.name[:200],
                                 content_hash=digest, data=f.data, source_path=f.where[:300],
-                                imported=bool(f.data.get("imported")))
+                                imported=bool(f.data.get("imported")), lineage=f.lineage[:120])
                 stored[(f.kind, f.system, f.slug, f.version)] = row
                 new.append((row, f.game_data))
                 created.append(f"{f.kind} {f.slug} {f.version}")
@@ -182,5 +183,7 @@ def owb_files(conversion: owb.Conversion, system_file, folder_name: str) -> tupl
     files += [("book", book["id"], book) for book in conversion.books]
     for kind, slug, data in files:
         where = f"{folder_name}/the-old-world/" + ("magic-items.json" if kind == "items" else f"{slug[4:]}.json")
-        rows.append(StoredFile(kind, owb.SYSTEM_ID, slug, data["version"], data["name"], data, where))
+        # An OWB army is the same book by its army id whatever OWB calls it (issue 38 item 2).
+        rows.append(StoredFile(kind, owb.SYSTEM_ID, slug, data["version"], data["name"], data, where,
+                               lineage=f"owb:{slug[4:]}" if kind == "book" else ""))
     return rows, "bump IMPORTER_REVISION in armylists/importers/owb/data.py if the importer changed"

@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 from armylists.gamedata.sources import add_source
 from armylists.gamedata.updating import update
+from armylists.lists.library.listings import imported_listings
 from armylists.lists.library.catalogue import imported_book_keys, listed_books, renamed_books, report_for
 from armylists.lists.saved.history import preview, upgrade_target
 from armylists.lists.saved.stored import load
@@ -43,6 +44,12 @@ def offered(book: str = "bs-reiklanders-1a") -> list[str]:
     return [b.version for b in listed_books() if b.system.id == "bs-mordheim" and b.id == book]
 
 
+def home_listed() -> list[tuple[str, str]]:
+    """The imported Mordheim books the home page lists (lists/library/listings.py), as (book, version)."""
+    listings, _ = imported_listings()
+    return sorted((b.id, b.version) for b in listings if b.system == "bs-mordheim")
+
+
 def test_an_older_release_imported_after_a_newer_one_changes_nothing_for_new_lists(mordheim, alice):
     source = add_source("BSData/mordheim")
     release(mordheim, "v2", "2026-04-01T10:00:00Z", "11")
@@ -51,6 +58,7 @@ def test_an_older_release_imported_after_a_newer_one_changes_nothing_for_new_lis
     assert update(source).books[0]["version"] == "r10"
     assert imported_book_keys("bs-mordheim") == [("bs-mordheim", "bs-reiklanders-1a", "r11")]
     assert offered() == ["r11"]
+    assert home_listed() == [("bs-reiklanders-1a", "r11")]  # the home page too, read from the rows' columns
     # A list built on the older data is offered the newer; one on the newer, nothing.
     assert upgrade_target(load(a_list(alice, "bs-reiklanders-1a", "r10"))).version == "r11"
     assert upgrade_target(load(a_list(alice, "bs-reiklanders-1a", "r11"))) is None
@@ -77,6 +85,7 @@ def test_a_renamed_catalogue_is_the_same_book_and_its_lists_get_the_upgrade(mord
     # New lists are offered the book under its new name only.
     assert [key for key in imported_book_keys("bs-mordheim")] == [
         ("bs-mordheim", "bs-reikland-mercenaries-1a", "r11")]
+    assert home_listed() == [("bs-reikland-mercenaries-1a", "r11")]
     loaded = load(army_list)
     target = upgrade_target(loaded)
     assert (target.id, target.version, target.name) == ("bs-reikland-mercenaries-1a", "r11",

@@ -205,7 +205,8 @@ def imported_book_keys(system: str | None = None) -> list[tuple[str, str, str]]:
 def renamed_books(system: str | None = None) -> dict[tuple[str, str], str]:
     """(system, old book id) -> the book id the data now gives the same book: a BattleScribe catalogue keeps
     its id when the data renames its file and name (Mordheim's "Reikland Mercinaries" became "Reikland
-    Mercenaries"), so the newer book of that catalogue id is its successor (issue 38 item 2)."""
+    Mercenaries"), so the newer book of that catalogue id is its successor (issue 38 item 2); so does a New
+    Recruit T9A army its code and an OWB army its id (RulesFile.lineage)."""
     return _newest_imported(system)[1]
 
 
@@ -240,13 +241,15 @@ def _newest_imported(system: str | None) -> tuple[dict[tuple[str, str], str], di
     if system is not None:
         rows = rows.filter(system=system)
     try:
-        rows = list(rows.values_list("system", "slug", "version", "loaded_at", "id", "game_data__catalogue_id"))
+        rows = list(rows.values_list("system", "slug", "version", "loaded_at", "id", "game_data__catalogue_id",
+                                     "lineage"))
         dates = _data_dates() if rows else {}
     except DatabaseError:
         return {}, {}
     best: dict[tuple[str, str], tuple] = {}
     catalogue_ids: dict[tuple[str, str], str] = {}
-    for found_system, slug, version, loaded_at, pk, catalogue_id in rows:
+    for found_system, slug, version, loaded_at, pk, catalogue_id, lineage in rows:
+        catalogue_id = catalogue_id or lineage  # a New Recruit T9A army code, an OWB army id
         named = DATED_VERSION.search(version)
         day = dates.get((found_system, slug, version)) or (named.group(1) if named else f"{loaded_at:%Y-%m-%d}")
         order = (day, loaded_at, pk)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from django.db import DatabaseError
 
-from armylists.lists.library.catalogue import disk_library, held_book_versions, mapped_systems
+from armylists.lists.library.catalogue import disk_library, imported_book_keys, mapped_systems
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,9 @@ def imported_listings() -> tuple[list[Listing], dict[str, str]]:
     from armylists.models import RulesFile
 
     try:
+        # The newest by the data's date, never by load order, a held source's at its version, and a renamed
+        # book under its new name only: what new lists get (catalogue.imported_book_keys, issue 38 item 3).
+        keys = set(imported_book_keys())
         rows = list(RulesFile.objects.filter(kind="book", imported=True).order_by("-loaded_at", "-id")
                     .values_list("system", "slug", "version", "name"))
         system_rows = list(RulesFile.objects.filter(kind="system").order_by("loaded_at", "id")
@@ -58,15 +61,9 @@ def imported_listings() -> tuple[list[Listing], dict[str, str]]:
     except DatabaseError:
         return [], {}
     newest: dict[tuple[str, str], Listing] = {}
-    every: dict[tuple[str, str, str], Listing] = {}
     for system, slug, version, name in rows:
-        listing = Listing(system, slug, version, name, True)
-        newest.setdefault((system, slug), listing)
-        every.setdefault((system, slug, version), listing)
-    if newest:
-        for (system, slug), version in held_book_versions().items():
-            if (system, slug, version) in every:
-                newest[(system, slug)] = every[(system, slug, version)]
+        if (system, slug, version) in keys:
+            newest.setdefault((system, slug), Listing(system, slug, version, name, True))
     return list(newest.values()), dict(system_rows)
 
 

@@ -76,7 +76,8 @@ class Command(BaseCommand):
                             for line in report.lines():
                                 self.stdout.write(f"      - {line}")
                         rows.append(StoredFile("book", SYSTEM_ID, book["id"], book["version"], book["name"], book,
-                                               f"{source.name}:{snapshot.commit}:{report.army}.json"))
+                                               f"{source.name}:{snapshot.commit}:{report.army}.json",
+                                               lineage=f"nr-t9a:{report.army}"))
                     stored.books += len(rows)
                     if not check:
                         stored.add_all(rows, hint)
