@@ -8,6 +8,16 @@ variant of the legal Empire of Sonnstahl or Ogre Khans example (unit sizes varie
 Then the muster PDF of 200 approved lists as the background worker makes it. Times `check_event` (parse every frozen copy, check it against the ruleset and the team rules, save
 each report, verdict and status in one transaction), then the organiser's page with the whole table
 and the CSV through Django's test client. Prints figures only; docs/benchmarks.md records them.
+
+    python bench/event_check.py --site DB.sqlite3 [--lists 100] [--repeat 5]
+
+The event's pages on a copy of a site's database (bench/real_site.py --keep DIR builds one with every shared
+data set: DIR/real.sqlite3), in a fresh process as a restarted worker meets them (issue 39 item 5: at most
+300 ms with 100 submissions): the events list, the new-event form, the organiser's page with the table, the
+edit form, the CSV and a submission's page, each the first time and then the median of --repeat; and
+`check_event` of the submissions. Also prints how many books were built from the database
+(catalogue.get_book's `_stored_books`): an event's pages name books from columns and build only the books
+its submissions name.
 """
 from __future__ import annotations
 
@@ -57,7 +67,11 @@ def main() -> None:
     parser.add_argument("--lists", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--muster", type=int, default=200, help="approved lists in the muster PDF")
+    parser.add_argument("--site", type=Path, default=None,
+                        help="time the event pages on a copy of this SQLite database (a real site's)")
     args = parser.parse_args()
+    if args.site is not None:
+        return site_pages(args.site, args.lists, args.repeat)
 
     start_site("event")
     from datetime import date, timedelta
@@ -130,6 +144,71 @@ def main() -> None:
     job.refresh_from_db()
     print(f"muster PDF of {len(legal_ids)} approved lists, run as the worker runs it: {took:.1f} s, "
           f"{len(job.pdf) // 1024} KiB, progress at the end {job.done} of {job.total} steps ({job.state})")
+
+
+def site_pages(database: Path, lists: int, repeat: int) -> None:
+    """The event pages on a copy of `database`, the first request and then warm (see the module's doc)."""
+    import os
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="armylists-bench-site-")
+    copy_path = Path(folder) / "site.sqlite3"
+    shutil.copyfile(database, copy_path)
+    os.environ.update(DATABASE_URL=f"sqlite:///{copy_path}", DEBUG="false", SECRET_KEY="bench-event-site",
+                      ALLOWED_HOSTS="testserver", RATE_LIMITS="off")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armylists.settings")
+    import django
+    django.setup()
+    from datetime import date, timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.utils import timezone
+
+    from armylists.events.checking import check_event
+    from armylists.exports import checksum
+    from armylists.lists.library import catalogue
+    from armylists.models import Event, Submission, Team
+    from armylists.rules import parse_roster, roster_to_dict
+
+    try:
+        organiser = get_user_model().objects.create_user("bench-organiser", password="bench-password-1")
+        event = Event.objects.create(organiser=organiser, name="Bench GT", date=date.today() + timedelta(days=30),
+                                     system="t9a-0.11", points_limit=2400, rules_text=RULES,
+                                     deadline=timezone.now() + timedelta(days=20))
+        now = timezone.now()
+        teams = Team.objects.bulk_create([Team(event=event, name=f"Team {t:03d}") for t in range((lists + 1) // 2)])
+        rows = []
+        for i, doc in enumerate(variants(lists)):
+            roster = parse_roster(doc)
+            rows.append(Submission(event=event, player_name=doc["player"], team=teams[i // 2],
+                                   document=roster_to_dict(roster), checksum=checksum(roster), list_name=roster.name,
+                                   book=roster.book, book_version=roster.book_version, submitted_at=now))
+        Submission.objects.bulk_create(rows, batch_size=500)
+        first = Submission.objects.filter(event=event).order_by("pk").first()
+        client = Client()
+        client.force_login(organiser)
+        pages = (("events list", "/events/"), ("new-event form", "/events/new/"),
+                 ("organiser's page with the table", f"/events/{event.pk}/"),
+                 ("edit form", f"/events/{event.pk}/edit/"), ("CSV of the table", f"/events/{event.pk}/lists.csv"),
+                 ("a submission's page", f"/events/{event.pk}/submissions/{first.pk}/"))
+        start = time.perf_counter()
+        check_event(event)
+        print(f"check_event of {lists} submissions, first in this process: {ms(time.perf_counter() - start)}")
+        for name, url in pages:
+            times = []
+            for _ in range(1 + repeat):
+                start = time.perf_counter()
+                response = client.get(url)
+                times.append(time.perf_counter() - start)
+                assert response.status_code == 200, (url, response.status_code)
+            print(f"{name}: first {ms(times[0])}, then median {ms(statistics.median(times[1:]))} "
+                  f"({len(response.content) // 1024} KiB)")
+        print(f"books built from the database: {len(catalogue._stored_books)} "
+              f"(the site holds {len(catalogue.imported_book_keys())} imported books)")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

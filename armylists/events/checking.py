@@ -13,8 +13,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from armylists.lists.library.catalogue import allies_book_for, book_for, book_name, system_name
-from armylists.lists.library.one_system import system_site_library
+from armylists.lists.library.catalogue import allies_book_for, book_for, get_book
+from armylists.lists.library.names import book_label, one_system, shelved_books
 from armylists.lists.kinds import ListKind, kind_of
 from armylists.models import Event, Submission
 from armylists.rules import Book, ListDocumentError, Report, Roster, RulesDataError, parse_roster
@@ -43,7 +43,7 @@ def allowed_books(event: Event) -> dict[str, frozenset[str]]:
               if b["system"] == event.system}
     if pinned:
         if not allowed:  # every book of the system: the pinned ones at their version, the others at any
-            allowed = {b.id: set() for b in system_books(event.system)}
+            allowed = {b.id: set() for b in shelved_books(event.system)}
         for book, version in pinned.items():
             if book in allowed and not allowed[book]:
                 allowed[book] = {version}
@@ -51,18 +51,28 @@ def allowed_books(event: Event) -> dict[str, frozenset[str]]:
 
 
 def system_books(system: str, allowed: dict[str, frozenset[str]] | None = None) -> list[Book]:
-    """The books of `system` an event may use (all of them when `allowed` is empty): that system's alone
-    are built, not every imported book of the site."""
-    return [b for b in system_site_library(system).books.values()
-            if b.system.id == system and (not allowed or (b.id in allowed and (not allowed[b.id] or b.version in allowed[b.id])))]
+    """The books of `system` an event may use (all of them when `allowed` is empty), built: only those, not
+    the system's other books nor any other system's (named from columns first: lists/library/names.py)."""
+    books = []
+    for shelved in shelved_books(system):
+        if allowed and (shelved.id not in allowed or (allowed[shelved.id] and shelved.version not in allowed[shelved.id])):
+            continue
+        try:
+            book = get_book(*shelved.key)
+        except RulesDataError:  # stored by an older importer and no longer valid: not offered
+            continue
+        if book is not None:
+            books.append(book)
+    return books
 
 
 def read_rules(system: str, text: str, allowed: dict[str, frozenset[str]], source: str = "event rules") -> EventRules:
-    """The event rules, checked against the system and the allowed books; a RulesDataError if bad."""
-    library = system_site_library(system)
-    if system not in library.systems:
+    """The event rules, checked against the system and the allowed books; a RulesDataError if bad. The books
+    are built only when there are rules to read: the names they use are the books' (issue 37 item 5)."""
+    found = one_system(system)
+    if found is None:
         raise RulesDataError(source, (), f"unknown game system {system!r}")
-    return parse_event_rules(text, source, library.systems[system], system_books(system, allowed))
+    return parse_event_rules(text, source, found, system_books(system, allowed) if text.strip() else ())
 
 
 def ruleset_for(event: Event) -> Ruleset:
@@ -71,11 +81,12 @@ def ruleset_for(event: Event) -> Ruleset:
         rules = read_rules(event.system, event.rules_text, allowed)
     except RulesDataError as exc:
         raise EventSetupError(f"The event rules cannot be used: {exc}") from None
-    library = system_site_library(event.system)
+    system = one_system(event.system)
+    books = shelved_books(event.system)
     return Ruleset(system=event.system, points_limit=event.points_limit, books=allowed,
                    composition=event.composition or None, modes=tuple(event.modes), event=rules,
-                   system_name=system_name(event.system, library),
-                   book_names={b: book_name(event.system, b, library) for b in allowed})
+                   system_name=system.name if system is not None else event.system,
+                   book_names={b: book_label(event.system, b, books) for b in allowed})
 
 
 def _unreadable(submission: Submission, ruleset: Ruleset, reason: str) -> dict:

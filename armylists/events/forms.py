@@ -7,26 +7,23 @@ from typing import Any
 
 from django import forms
 
-from armylists.lists.library.catalogue import book_name, site_library
+from armylists.lists.library.names import Shelved, book_compositions, book_label, shelved_books, site_systems
 from armylists.lists.saved.edits import MAX_LIMIT, MAX_NAME
 from armylists.lists.library.data_as_of import holds_system, version_label
 from armylists.models import ArmyList, Event, GameDataVersion, Team
-from armylists.rules import RulesDataError
+from armylists.rules import RulesDataError, System
 from armylists.rules.errors import format_path
 
-from armylists.events.checking import allowed_books, read_rules
+from armylists.events.checking import allowed_books, read_rules, system_books
 from armylists.events.rule_builder import KINDS, RuleBuildError, build_rule
 
 
-def _system_choices() -> list[tuple[str, str]]:
-    return [(s.id, s.name) for s in sorted(site_library().systems.values(), key=lambda s: s.name)]
-
-
-def _book_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+# The choices name every system's books from their rows' columns (lists/library/names.py): building each
+# imported book to print its name made the new-event form 20 s and 700 MB on a fresh worker (issue 39).
+def _book_choices(books: list[Shelved]) -> list[tuple[str, list[tuple[str, str]]]]:
     """Allowed-book choices, grouped by system: "system/book" (any version) and "system/book@version"."""
-    library = site_library()
     groups: dict[str, list[tuple[str, str]]] = {}
-    for book in sorted(library.books.values(), key=lambda b: (b.system.name, b.name, b.version)):
+    for book in sorted(books, key=lambda b: (b.system.name, b.name, b.version)):
         choices = groups.setdefault(book.system.name, [])
         any_version = (f"{book.system.id}/{book.id}", f"{book.name} (any version)")
         if any_version not in choices:
@@ -35,25 +32,25 @@ def _book_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return list(groups.items())
 
 
-def _composition_choices() -> list[tuple[str, list[tuple[str, str]]] | tuple[str, str]]:
+def _composition_choices(books: list[Shelved]) -> list[tuple[str, list[tuple[str, str]]] | tuple[str, str]]:
     """Compositions by name, grouped by system: "system/composition" -> "Knightly Order (Empire of Man)"."""
-    library = site_library()
+    compositions = book_compositions(books)
     groups: dict[str, dict[str, tuple[str, list[str]]]] = {}
-    for book in sorted(library.books.values(), key=lambda b: (b.system.name, b.name)):
+    for book in sorted(books, key=lambda b: (b.system.name, b.name)):
         found = groups.setdefault(book.system.name, {})
-        for cid, comp in book.compositions.items():
+        for cid, name in compositions.get(book.key, ()):
             key = f"{book.system.id}/{cid}"
-            name, books = found.setdefault(key, (comp.name, []))
-            if book.name not in books:
-                books.append(book.name)
+            name, names = found.setdefault(key, (name, []))
+            if book.name not in names:
+                names.append(book.name)
     return [("", "Any composition"), *((system, [(key, f"{name} ({', '.join(books)})")
                                                   for key, (name, books) in found.items()])
                                         for system, found in groups.items() if found)]
 
 
-def _mode_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+def _mode_choices(systems: dict[str, System]) -> list[tuple[str, list[tuple[str, str]]]]:
     return [(s.name, [(f"{s.id}/{m.id}", m.name) for m in s.modes.values()])
-            for s in sorted(site_library().systems.values(), key=lambda s: s.name) if s.modes]
+            for s in sorted(systems.values(), key=lambda s: s.name) if s.modes]
 
 
 class EventForm(forms.ModelForm):
@@ -99,10 +96,13 @@ class EventForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["system"].widget.choices = _system_choices()
-        self.fields["allowed_books"].choices = _book_choices()
-        self.fields["play_modes"].choices = _mode_choices()
-        self.fields["composition"].widget.choices = _composition_choices()
+        self._systems = site_systems()  # read once for the form: its choices and its checks
+        self._books = shelved_books()
+        self.fields["system"].widget.choices = [(s.id, s.name) for s in sorted(self._systems.values(),
+                                                                               key=lambda s: s.name)]
+        self.fields["allowed_books"].choices = _book_choices(self._books)
+        self.fields["play_modes"].choices = _mode_choices(self._systems)
+        self.fields["composition"].widget.choices = _composition_choices(self._books)
         self.fields["name"].max_length = MAX_NAME
         # The system first: the books, compositions and matched-play rules offered below follow it
         # (static/armylists/event_form.js hides the other systems').
@@ -122,7 +122,7 @@ class EventForm(forms.ModelForm):
         """Shown again after an error, the form offers the chosen system's books, compositions and
         matched-play rules only (not Mordheim's Campaign for an Old World event): the widgets show them,
         the fields still know every system's, so a choice of another system is refused by name in clean()."""
-        found = site_library().systems.get(system or "")
+        found = self._systems.get(system or "")
         if found is None:
             return
         for name in ("allowed_books", "composition", "play_modes"):
@@ -131,7 +131,7 @@ class EventForm(forms.ModelForm):
 
     def clean_system(self) -> str:
         system = self.cleaned_data["system"]
-        if system not in site_library().systems:
+        if system not in self._systems:
             raise forms.ValidationError("Choose one of the game systems.")
         return system
 
@@ -141,21 +141,22 @@ class EventForm(forms.ModelForm):
         if not system:
             return data
         books, modes = [], []
+        system_name = self._systems[system].name
         for choice in data.get("allowed_books", []):
             chosen_system, _, book = choice.partition("/")
             if chosen_system != system:
-                self.add_error("allowed_books", f"{book_name(chosen_system, book)} is not a book of "
-                                                f"{site_library().systems[system].name}.")
+                self.add_error("allowed_books", f"{book_label(chosen_system, book, self._books)} is not a "
+                                                f"book of {system_name}.")
             books.append(book)
         for choice in data.get("play_modes", []):
             chosen_system, _, mode = choice.partition("/")
             if chosen_system != system:
-                self.add_error("play_modes", f"{mode} is not a matched-play rule of {site_library().systems[system].name}.")
+                self.add_error("play_modes", f"{mode} is not a matched-play rule of {system_name}.")
             modes.append(mode)
         data["books"], data["modes"] = books, modes
         pinned = data.get("data_version")
         if pinned is not None and not holds_system(pinned, system):
-            self.add_error("data_version", f"{version_label(pinned)} holds no book of {site_library().systems[system].name}.")
+            self.add_error("data_version", f"{version_label(pinned)} holds no book of {system_name}.")
         if data.get("add_rule_kind"):
             self._add_built_rule(data, system, books)
         probe = Event(books=books)  # the allowed books read the way the check reads them
@@ -167,11 +168,10 @@ class EventForm(forms.ModelForm):
         if "/" in composition:  # chosen by name: "system/composition"
             chosen_system, _, composition = composition.partition("/")
             if chosen_system != system:
-                self.add_error("composition", f"That composition is not one of "
-                                              f"{site_library().systems[system].name}'s.")
+                self.add_error("composition", f"That composition is not one of {system_name}'s.")
         data["composition"] = composition
-        if composition and not any(composition in b.compositions for b in site_library().books.values()
-                                   if b.system.id == system):
+        offered = book_compositions([b for b in self._books if b.system.id == system])
+        if composition and not any(composition == cid for listed in offered.values() for cid, _ in listed):
             self.add_error("composition", f"No book of this system has a composition {composition!r}.")
         deadline, day = data.get("deadline"), data.get("date")
         if deadline and day and deadline.date() > day:
@@ -180,13 +180,11 @@ class EventForm(forms.ModelForm):
 
     def _add_built_rule(self, data: dict[str, Any], system: str, books: list[str]) -> None:
         """The rule the "Add an event rule" fields describe, appended to the rules text (or their error)."""
-        allowed = {b.partition("@")[0] for b in books}
-        system_books = [b for b in site_library().books.values()
-                        if b.system.id == system and (not allowed or b.id in allowed)]
+        allowed = {b.partition("@")[0]: frozenset() for b in books}  # any version of a named book
         text = data.get("rules_text", "") or ""
-        try:
+        try:  # the rule names a unit or item of the allowed books: those alone are built
             line = build_rule(data["add_rule_kind"], data.get("add_rule_name", ""), data.get("add_rule_number"),
-                              system_books, re.findall(r"\bid:\s*([\w-]+)", text))
+                              system_books(system, allowed), re.findall(r"\bid:\s*([\w-]+)", text))
         except RuleBuildError as exc:
             self.add_error("add_rule_name", str(exc))
             return

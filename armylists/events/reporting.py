@@ -14,7 +14,7 @@ from typing import Iterable, Mapping
 
 from django.db.models import Count
 
-from armylists.lists.library.catalogue import site_library
+from armylists.lists.library.names import one_system
 from armylists.lists.library.data_as_of import data_as_of_texts, site_data_text
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.pdf_muster import Muster, MusterList, render_muster
@@ -67,16 +67,18 @@ def categories_words(categories: Iterable[tuple[str, float, str]]) -> str:
     return "; ".join(f"{name}={percent:.1f}" for name, percent, _ in categories)
 
 
-def shown_violations(event: Event, report: Mapping | None) -> list[dict]:
+def shown_violations(event: Event, report: Mapping | None, system=None) -> list[dict]:
     """A saved report's violations as an event's pages show them: no unit ids, no rule codes, each
-    source in the event's system's words (`plain_words`)."""
+    source in the event's system's words (`plain_words`). `system` is the event's System, read once by a
+    caller showing many (`rows`); else read here, that system alone."""
     report = report or {}
     return plain_violations(report.get("violations", []), [u["id"] for u in report.get("units", [])],
-                            site_library().systems.get(event.system))
+                            system if system is not None else one_system(event.system))
 
 
 def rows(event: Event, submissions: Iterable[Submission]) -> list[Row]:
     texts = data_as_of_texts(event.system)
+    system = one_system(event.system)
     out = []
     for sub in submissions:
         report = sub.report or {}
@@ -89,7 +91,7 @@ def rows(event: Event, submissions: Iterable[Submission]) -> list[Row]:
             valid=sub.valid, status=sub.status,
             errors=sum(v["severity"] == "error" for v in violations),
             warnings=sum(v["severity"] == "warning" for v in violations),
-            violations=violations, problems=tuple(shown_violations(event, report)),
+            violations=violations, problems=tuple(shown_violations(event, report, system)),
             data_as_of=texts.get((sub.book, sub.book_version)) or site_data_text(sub.army_name or sub.book,
                                                                                  sub.book_version),
         ))

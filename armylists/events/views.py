@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armylists.lists.library.catalogue import book_name, site_library, system_name
+from armylists.lists.library.names import book_label, one_system, site_systems
 from armylists.lists.library.data_as_of import newest_data_version, version_label
 from armylists.events.checking import EventSetupError, allowed_books, evaluate, next_status, ruleset_for, system_books
 from armylists.events.forms import EventForm, JoinTeamForm, ReviewForm, SubmitForm, TeamForm, UploadForm
@@ -62,15 +62,18 @@ def _submission_for(request: HttpRequest, event: Event, sid: int) -> Submission:
 
 
 def _system_name(event: Event) -> str:
-    return system_name(event.system)
+    found = one_system(event.system)
+    return found.name if found is not None else event.system
 
 
 def _named(events) -> list[Event]:
-    """The events, each with its system's name as `system_name` for the table (the library read once)."""
-    library = site_library()
+    """The events, each with its system's name as `system_name` for the table (the systems read once, no
+    book built: lists/library/names.py)."""
     events = list(events)
+    systems = site_systems() if events else {}
     for event in events:
-        event.system_name = system_name(event.system, library)
+        found = systems.get(event.system)
+        event.system_name = found.name if found is not None else event.system
     return events
 
 
@@ -126,7 +129,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "event": event, "organiser": organiser, "own": own, "system_name": _system_name(event),
         "data_version": version_label(event.data_version) if event.data_version_id else "",
-        "book_names": [book_name(event.system, b) for b in event.books],
+        "book_names": [book_label(event.system, b) for b in event.books],
         "deadline_passed": deadline_passed(event),
         "submit_form": SubmitForm(request.user, event),
         "own_violations": shown_violations(event, own.report) if own is not None else [],

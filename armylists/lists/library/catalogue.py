@@ -314,18 +314,43 @@ def site_library() -> Library:
 
 def system_name(system: str, library: Library | None = None) -> str:
     """The game system's name as players know it (Warhammer: The Old World); its id if none is loaded.
-    A page naming many passes `library` (site_library(), read once)."""
-    found = (library or site_library()).systems.get(system)
+    Without `library`, ours on disk or the imported system's stored row alone: no imported book built."""
+    found = library.systems.get(system) if library is not None else \
+        disk_library().systems.get(system) or imported_system(system)
     return found.name if found is not None else system
 
 
 def book_name(system: str, book: str, library: Library | None = None) -> str:
     """The army book's name as players know it (Empire of Man), from any version of it loaded; else its id.
-    An event names a book by id, with a version after "@" when it pins one: that version is named too."""
+    An event names a book by id, with a version after "@" when it pins one: that version is named too.
+    Without `library`, an imported book's name is its row's column (the newest version offered): no book built."""
     book_id, _, version = book.partition("@")
-    found = (library or site_library()).latest(system, book_id)
-    name = found.name if found is not None else book_id
+    if library is not None:
+        found = library.latest(system, book_id)
+        name = found.name if found is not None else book_id
+    else:
+        found = disk_library().latest(system, book_id)
+        name = found.name if found is not None else _offered(system)[1].get(book_id, book_id)
     return f"{name} {version}" if version else name
+
+
+def _offered(system: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """The (book, version) of `system` that `site_library()` offers (every version on disk, the newest
+    imported) and each book's name (an imported one's from its row's column), no imported book built."""
+    from armylists.models import RulesFile
+
+    disk = [(b, v) for (s, b, v) in disk_library().books if s == system]
+    imported = [(b, v) for _s, b, v in imported_book_keys(system) if (system, b, v) not in disk_library().books]
+    names = {}
+    if imported:
+        wanted = set(imported)
+        try:
+            names = {slug: name for slug, version, name in RulesFile.objects.filter(
+                kind="book", imported=True, system=system).values_list("slug", "version", "name")
+                if (slug, version) in wanted}
+        except DatabaseError:
+            pass
+    return disk + imported, names
 
 
 def listed_books(system: str | None = None) -> list[Book]:
@@ -360,16 +385,18 @@ def _find(system: str, book_id: str, version: str, source: str, where: tuple) ->
     book = get_book(system, book_id, version)
     if book is not None:
         return book
-    library = site_library()
-    if system not in library.systems:
-        known = ", ".join(sorted(library.systems)) or "none"
-        raise ListDocumentError(source, ("system",), f"unknown game system {system!r}; known: {known}")
+    # What the message lists comes from the columns: a list naming an unknown book builds no book (issue 37).
+    known = {*disk_library().systems, *(key[0] for key in imported_book_keys())}
+    if system not in known:
+        known = sorted(known)
+        raise ListDocumentError(source, ("system",), f"unknown game system {system!r}; known: {', '.join(known) or 'none'}")
     what = "allies book" if where else "army book"
-    versions = sorted(v for (s, b, v) in library.books if s == system and b == book_id)
+    offered, _names = _offered(system)
+    versions = sorted(v for (b, v) in offered if b == book_id)
     if versions:
-        reason = f"{book_name(system, book_id, library)} version {version!r} is not loaded; available: {', '.join(versions)}"
+        reason = f"{book_name(system, book_id)} version {version!r} is not loaded; available: {', '.join(versions)}"
         raise ListDocumentError(source, (*where, "book_version"), f"{what} {reason}" if where else reason)
-    books = sorted({b for (s, b, _) in library.books if s == system})
+    books = sorted({b for (b, _) in offered})
     raise ListDocumentError(source, (*where, "book"), f"unknown {what} {book_id!r} for {system}; "
                                                       f"known: {', '.join(books) or 'none'}")
 
