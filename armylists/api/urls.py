@@ -1,6 +1,6 @@
 from django.urls import path
 
-from armylists.api import battles, game_data, history, tokens, units, views
+from armylists.api import battles, campaigns, game_data, history, tokens, units, views
 
 urlpatterns = [
     path("systems/", views.SystemListView.as_view(), name="api-systems"),
@@ -13,6 +13,14 @@ urlpatterns = [
     path("lists/<int:pk>/units/", units.ListUnitsView.as_view(), name="api-list-units"),
     path("lists/<int:pk>/battles/", battles.ListBattlesView.as_view(), name="api-list-battles"),
     path("lists/<int:pk>/battles/undo/", battles.ListBattleUndoView.as_view(), name="api-list-battles-undo"),
+    path("campaigns/", campaigns.CampaignCollectionView.as_view(), name="api-campaigns"),  # issue 41 item 5
+    path("campaigns/join/", campaigns.CampaignJoinView.as_view(), name="api-campaigns-join"),
+    path("campaigns/<int:pk>/", campaigns.CampaignItemView.as_view(), name="api-campaign"),
+    path("campaigns/<int:pk>/battles/", campaigns.CampaignBattlesView.as_view(), name="api-campaign-battles"),
+    path("campaigns/<int:pk>/battles/<int:bid>/confirm/", campaigns.CampaignBattleConfirmView.as_view(),
+         name="api-campaign-battle-confirm"),
+    path("campaigns/<int:pk>/battles/<int:bid>/refuse/", campaigns.CampaignBattleRefuseView.as_view(),
+         name="api-campaign-battle-refuse"),
     path("lists/<int:pk>/report/", views.ListReportView.as_view(), name="api-list-report"),
     path("lists/<int:pk>/revisions/", history.ListRevisionsView.as_view(), name="api-list-revisions"),
     path("lists/<int:pk>/revisions/diff/", history.ListRevisionsDiffView.as_view(), name="api-list-revisions-diff"),
