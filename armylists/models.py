@@ -32,16 +32,13 @@ class RulesFile(models.Model):
     # New Recruit's Old World data imported: bench/tree_site.py).
     imported = models.BooleanField(default=False, db_index=True)
     source_path = models.CharField(max_length=300, blank=True)
-    # What the data calls an imported book for good, across its renames (issue 38 item 2): a New Recruit T9A
-    # army's code ("nr-t9a:dh"), an OWB army's id ("owb:empire-of-man"); a BattleScribe catalogue's id is
-    # its game data's (BookGameData.catalogue_id). A column, not in `data`: the content stays the data's.
+    # A book's own id in its data across renames: "nr-t9a:dh", "owb:dwarfen-mountain-holds" (issue 38 item 2)
     lineage = models.CharField(max_length=120, blank=True)
     loaded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["kind", "system", "slug", "version"], name="unique_rules_file_version"),
-        ]
+        constraints = [models.UniqueConstraint(fields=["kind", "system", "slug", "version"],
+                                               name="unique_rules_file_version")]
         # Every column the book lists read (lists/library/listings.py, catalogue.imported_book_keys): on SQLite a row's
         # columns after `data` are reached through its JSON's overflow pages, 9 ms a query at 99 books.
         indexes = [models.Index(fields=["kind", "imported", "system", "slug", "version", "loaded_at", "name",

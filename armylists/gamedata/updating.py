@@ -18,7 +18,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import DatabaseError
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -74,10 +74,12 @@ def release(source: GameDataSource, message: str) -> None:
 
 
 def current(source: GameDataSource) -> GameDataVersion | None:
-    """The version new lists get: the held one, else the newest imported."""
+    """The version new lists get: the held one, else the newest imported by the data's date (an older date
+    imported later, for a past event, is not it; issue 38 item 3), on one date the later imported."""
     if source.held_id:
         return source.held
-    return source.versions.filter(status=GameDataVersion.OK).first()
+    return (source.versions.filter(status=GameDataVersion.OK)
+            .order_by(F("date").desc(nulls_last=True), "-imported_at", "-id").first())
 
 
 def update(source: GameDataSource) -> GameDataVersion | None:
