@@ -332,6 +332,11 @@ def _parsed(text: str, source: str, check: bool) -> Checked:
     return _found(lambda: parse_roster_json(text, source), source, check)
 
 
+def checked_text(text: str, source: str) -> Checked:
+    """A stored document's JSON text read and checked (lists/saved/backfill.py)."""
+    return _parsed(text, source, check=True)
+
+
 class NotRestorable(Exception):
     """Why a revision cannot be made the list again (it is not kept, or its book is not on the site)."""
 
