@@ -94,6 +94,17 @@ class TestLimits:
         assert found == [("campaign.skill_not_allowed", "youngblood", "Youngblood (youngblood) took the skill 'haggle', "
                           "which is on none of its lists (combat, shooting, speed).")]
 
+    def test_a_champion_takes_strength_skills_and_not_speed(self, judge):
+        """The rulebook's Mercenary skill table: a Champion has Combat, Shooting and Strength (BSData's
+        Reiklanders.cat agrees; rules_data/mordheim/campaign/warbands.yaml had Speed, the Youngblood's). He
+        starts at 8 experience; 3 more pass the threshold at 11 (mordheim-campaign.md section 1)."""
+        ok = {"champion": {"advances": [{"at": 11, "skill": "mighty-blow"}]}}
+        assert judge(warband({"battles": battles({"champion": 3}), "warriors": ok}, champion=11)) == []
+        bad = {"champion": {"advances": [{"at": 11, "skill": "sprint"}]}}
+        found = judge(warband({"battles": battles({"champion": 3}), "warriors": bad}, champion=11))
+        assert found == [("campaign.skill_not_allowed", "champion", "Champion (champion) took the skill 'sprint', "
+                          "which is on none of its lists (combat, shooting, strength).")]
+
     def test_zombies_never_gain_experience(self, judge, library):
         doc = {"format": "armylist/1", "system": "mordheim", "book": "undead", "book_version":
                library.latest("mordheim", "undead").version, "points_limit": 500, "modes": ["campaign"],
