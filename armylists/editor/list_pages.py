@@ -13,14 +13,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from armylists.lists.saved import edits
 from armylists.campaigns.battles import keeps_campaign
 from armylists.lists.saved.access import get_list_for_user, get_shared_list
-from armylists.lists.library.catalogue import listed_books, validate_roster
+from armylists.lists.library.catalogue import validate_roster
+from armylists.lists.library.names import built, offered_books
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.exports.registry import Listed, download_links, export, file_stem, find, stored_document_json
 from armylists.editor.forms import NewListForm, RenameForm, ShareForm
 from armylists.lists.saved.edits import EditError
 from armylists.models import ArmyList
 from armylists.listfiles.formats import ListFileError
-from armylists.rules import Book, ListDocumentError
+from armylists.rules import ListDocumentError
 
 from armylists.editor.views import unavailable
 from armylists.lists.kinds import kind_for_book
@@ -31,8 +32,11 @@ from armylists.editor import my_lists as my_lists_rows
 from armylists.editor.shared_open import open_download, open_page
 from armylists.events.notices import notice_text, unread
 
-def _books() -> list[Book]:
-    return sorted(listed_books(), key=lambda b: (b.system.name, b.name, b.version))
+def _books() -> list:
+    """The books offered, ours built and the imported ones named from their rows (lists/library/names.py
+    `Offered`): the form built every imported book to print its name, 20 s on a fresh worker of a site
+    with the community data (issue 39 item 2). Only the book chosen is built (`built`)."""
+    return sorted(offered_books(), key=lambda b: (b.system.name, b.name, b.version))
 
 
 # --- my lists -----------------------------------------------------------------------------------
@@ -58,13 +62,15 @@ def new_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = NewListForm(books, request.POST)
         if form.is_valid():
-            book = form.cleaned_data["book_obj"]
+            book, allies_book = built(form.cleaned_data["book_obj"]), built(form.cleaned_data["allies_book"])
             try:
+                if book is None or (form.cleaned_data["allies_book"] is not None and allies_book is None):
+                    raise EditError("That army book can no longer be read; choose another.", "book")
                 # an imported BattleScribe book's new list is a roster tree (lists/kinds.py)
                 roster = kind_for_book(book).start(book, form.cleaned_data["name"], form.cleaned_data["points_limit"],
                                                    form.cleaned_data["composition_id"])
                 if form.cleaned_data["allies_book"] is not None:
-                    roster, _ = edits.set_allies(book, roster, form.cleaned_data["allies_book"],
+                    roster, _ = edits.set_allies(book, roster, allies_book,
                                                       form.cleaned_data["allies_composition"])
             except EditError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)

@@ -41,9 +41,11 @@ def parse_list_text(text: str, books: Iterable[Book], source: str = "list",
                     lookup: Callable[[str, str, str], Book | None] | None = None) -> Roster:
     """Read a list written by `export_text` back into a Roster, or raise `ListTextError`.
 
-    `books` are the books whose names the header may use (every version); `lookup(system, book,
-    version)` finds a version they lack (an older one kept in the database). Units get the ids u1,
-    u2... in the order they are written, as a list document without ids would.
+    `books` are the books whose names the header may use (every version): built Books, or listings of
+    them that are not built (lists/library/names.py `Shelved`: a system with `id` and `name`, and the book's
+    `id`, `name` and `version`), of which only the one the header names is built, by `lookup(system, book,
+    version)`; `lookup` also finds a version they lack (an older one kept in the database). Units get the
+    ids u1, u2... in the order they are written, as a list document without ids would.
     """
     lines = text.splitlines()
     fields, body_start = _read_header(lines, source)
@@ -224,7 +226,9 @@ def _book_named(written: str, number: int, system, field: str, books: list[Book]
     if not same:
         raise ListTextError(source, number, _unknown(f"book \"{name}\"", system.name, name, sorted({b.name for b in ours})))
     found = next((b for b in same if b.version == version), None)
-    if found is None and lookup is not None:
+    if found is not None and not isinstance(found, Book):  # a listing: the one book named is built
+        found = lookup(system.id, found.id, found.version) if lookup is not None else None
+    elif found is None and lookup is not None:
         found = lookup(system.id, same[0].id, version)
     if found is None:
         raise ListTextError(source, number, f"{same[0].name} version \"{version}\" is not loaded; available: "

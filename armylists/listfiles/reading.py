@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from armylists.lists.library.catalogue import book_for, get_book, site_library
+from armylists.lists.library.catalogue import book_for, get_book
+from armylists.lists.library.names import shelved_books
 from armylists.lists.trees.tree_lists import as_tree
 from armylists.exports import parse_list_text
 from armylists.rules import Book, ListDocumentError, Roster, parse_roster_json
@@ -93,7 +94,8 @@ def _read_ours(data: bytes, source: str) -> tuple[Roster, Book, str]:
         problem = text_problem(text)
         if problem:
             raise ListFileError(f"{source}: {problem}")
-        roster = parse_list_text(text, site_library().books.values(), source, lookup=get_book)
+        # the books by name (lists/library/names.py): only the one the header names is built (issue 37 item 5)
+        roster = parse_list_text(text, shelved_books(), source, lookup=get_book)
         return roster, book_for(roster, source), OUR_TEXT
     except ListDocumentError as exc:
         raise ListFileError(str(exc)) from None

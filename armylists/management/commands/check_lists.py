@@ -47,7 +47,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from armylists.lists.library.catalogue import get_book, imported_book_keys, imported_system, site_library, system_library
+from armylists.lists.library.catalogue import get_book, imported_book_keys, imported_system, system_library
+from armylists.lists.library.names import site_systems
 from armylists.events.offline import LineWriter, Outputs, checked_batches, cores
 from armylists.listfiles.reading import ListFileError
 from armylists.management.query_log import no_query_log
@@ -182,7 +183,7 @@ def _ruleset(system_id: str, points: int, composition: str | None, modes: list[s
         def built(b: str, v: str):
             return get_book(system_id, b, v)
     if system is None:
-        known = ", ".join(sorted(site_library().systems))
+        known = ", ".join(sorted(site_systems()))  # named from columns: no book built
         raise UsageError(f"--system: unknown game system {system_id!r}; known: {known}")
     if points <= 0:
         raise UsageError(f"--points: {points} is not a points limit; give a positive number")
