@@ -221,6 +221,14 @@ def envcount(name: str, default: str) -> int:
 # proxies of our own in front of the site (armylists/accounts/client_address.py); 0 ignores it.
 TRUSTED_PROXIES = envcount("TRUSTED_PROXIES", "0")
 
+# Battle Tavern, a desktop simulator, takes a list by a form the player's own browser posts to the game on
+# their own machine, as Old World Builder sends it (exports/owb_list.py); the site never contacts it. The
+# form may post there and nowhere else but this site (the CSP's form-action).
+BATTLE_TAVERN_PORT = envcount("BATTLE_TAVERN_PORT", "47823")
+if not 1 <= BATTLE_TAVERN_PORT <= 65535:
+    raise ImproperlyConfigured(f"BATTLE_TAVERN_PORT must be a port from 1 to 65535, not {BATTLE_TAVERN_PORT}")
+CONTENT_SECURITY_POLICY["DIRECTIVES"]["form-action"] = [SELF, f"http://127.0.0.1:{BATTLE_TAVERN_PORT}"]
+
 # Rate limits (armylists/accounts/rate_limits.py), per user when signed in, else per address. RATE_LIMITS=off
 # turns them all off (a load test from one address); VALIDATE_RATE=off only the validator's.
 RATE_LIMITS = envbool("RATE_LIMITS", "true")

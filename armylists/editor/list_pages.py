@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -16,7 +17,8 @@ from armylists.lists.saved.access import get_list_for_user, get_shared_list
 from armylists.lists.library.catalogue import validate_roster
 from armylists.lists.library.names import built, offered_books
 from armylists.lists.library.data_as_of import data_as_of
-from armylists.exports.registry import Listed, download_links, export, file_stem, find, stored_document_json
+from armylists.exports.registry import (Listed, battle_tavern_form, download_links, export, file_stem, find,
+                                         stored_document_json)
 from armylists.editor.forms import NewListForm, RenameForm, ShareForm
 from armylists.lists.saved.edits import EditError
 from armylists.models import ArmyList
@@ -113,6 +115,8 @@ def _read_only_context(request: HttpRequest, loaded: Loaded, link_base: str) -> 
                               data_as_of=data_as_of(loaded.roster.system, loaded.roster.book, loaded.roster.book_version,
                                                     loaded.book.imported, loaded.book.name)),
         "downloads": download_links(link_base, loaded.book, loaded.roster),
+        # a list of The Old World: sent to Battle Tavern by the player's browser (exports/owb_list.py)
+        "battle_tavern": battle_tavern_form(loaded.book, loaded.roster, settings.BATTLE_TAVERN_PORT),
     }
 
 

@@ -24,13 +24,15 @@ from typing import Callable
 
 from armylists.exports.checksum import document_json
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
+from armylists.exports.owb_list import SYSTEM as OWB_SYSTEM
+from armylists.exports.owb_list import battle_tavern_data, battle_tavern_url, owb_file, writes_owb
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.simulators import tts_cards
 from armylists.exports.text import export_text
 from armylists.lists.library.catalogue import allies_book_for, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.lists.kinds import ListKind, kind_of
-from armylists.listfiles.formats import WRITERS, ListWriter
+from armylists.listfiles.formats import WRITERS, ListFileError, ListWriter
 from armylists.rules import Book, Report, Roster
 
 # The download links' PDF labels, by variant; every list may print the first three, and the system's own
@@ -135,6 +137,19 @@ def _tts(listed: Listed, variant: str, stamp: str) -> str:
                                  listed.kind.printing(listed.roster)))
 
 
+def _owb(listed: Listed, variant: str, stamp: str) -> str:
+    book = listed._book()
+    if not writes_owb(listed.roster, book):  # `export_list` asks any writer: this one writes no other game
+        raise ListFileError(f"{listed.source}: is a list of {book.system.name}; Old World Builder keeps lists of "
+                            f"{OWB_SYSTEM!r} only")
+    return owb_file(book, listed.roster, listed.allies)
+
+
+def _written_as_owb(roster: Roster, book: Book) -> bool:
+    """A list its kind writes as Old World Builder's (lists/kinds.py: `writes`), of The Old World."""
+    return OWB_FILE in kind_of(roster).writes and writes_owb(roster, book)
+
+
 def _prints_warbands(roster: Roster, book: Book) -> bool:
     """A system whose own sheet is the warband's (Mordheim, a BSData Mordheim tree too: its kind says)
     plays its warriors as single models."""
@@ -147,7 +162,11 @@ PDF = Export("pdf", "pdf", "PDF roster", "application/pdf", _pdf, stamped=True, 
 # Simulators (exports/simulators.py): Tabletop Simulator's model cards of a warband
 TTS = Export("tts", "tts.txt", "Tabletop Simulator cards", "text/plain; charset=utf-8", _tts, aliases=("tts.txt",),
              applies=_prints_warbands)
-OURS = (TEXT, JSON, PDF, TTS)  # in the order the download links offer them
+# Old World Builder's saved list, which its Import page reads and Battle Tavern takes (exports/owb_list.py)
+OWB_FILE = "owb"
+OWB = Export(OWB_FILE, "owb.json", "Old World Builder (.owb.json)", "application/json; charset=utf-8", _owb,
+             aliases=("owb.json",), applies=_written_as_owb)
+OURS = (TEXT, JSON, PDF, TTS, OWB)  # in the order the download links offer them
 
 
 def _from_writer(writer: ListWriter) -> Export:
@@ -182,6 +201,15 @@ def export(entry: Export, listed: Listed, variant: str = "") -> str | bytes:
     """The file of `listed` as `entry` writes it, stamped when the entry is (a `ListFileError` from a
     writer that cannot write this list). `variant` is the entry's: `entry.variant(book, asked)`."""
     return entry.write(listed, variant, listed.stamp() if entry.stamped else "")
+
+
+def battle_tavern_form(book: Book | None, roster: Roster | None, port: int) -> dict[str, str] | None:
+    """The form the list page offers to send the list to Battle Tavern, as Old World Builder sends it: a
+    POST from the player's own browser to the game on their own machine (`port`, the BATTLE_TAVERN_PORT
+    setting); None for a list not written as OWB's."""
+    if book is None or roster is None or not OWB.applies(roster, book):
+        return None
+    return {"action": battle_tavern_url(port), "data": battle_tavern_data(book, roster, allies_book_for(roster))}
 
 
 def stored_document_json(document: dict) -> str:
