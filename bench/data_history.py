@@ -9,12 +9,13 @@ month (`--every month`) or every one (`--every commit`); each is made a zip by `
 through the same code as a game-data update after its download (gamedata/updating.store_download), into one
 database made fresh for the run. Per step: the commit's date and sha, stored / refused / failed and why, the
 books, renames seen (the same catalogue id, NR army code or OWB army id under another book id) and how
-many of them the site follows (new lists get the renamed book's successor), the time and the process's
-peak memory so far.
+many of them the site follows (new lists get the renamed book's successor), the books removed (in the step
+before, under no name in this one), the time and the process's peak memory so far.
 
 Then a list: made on the first stored version (the first book, or `--book`, with one unit of its first
 entry), and at each step where a newer version of its book (or its successor) is offered, previewed and
-moved when the preview allows (lists/saved/history.py, what /lists/<id>/upgrade/ does). The last line:
+moved when the preview allows (lists/saved/history.py, what /lists/<id>/upgrade/ does); where its book was
+removed, what its upgrade page says (gamedata/removed.py). The last line:
 `updates S of N stored, refused R, failed F; lists upgraded U of L` (L: the steps that offered one).
 Prints figures only; docs/benchmarks.md records them.
 """
@@ -38,6 +39,7 @@ start_site("data-history")
 
 from django.contrib.auth import get_user_model  # noqa: E402
 
+from armylists.gamedata.removed import removed_book  # noqa: E402
 from armylists.gamedata.updating import store_download  # noqa: E402
 from armylists.lists.library import catalogue  # noqa: E402
 from armylists.lists.library.catalogue import report_for  # noqa: E402
@@ -82,7 +84,7 @@ class Player:
 
     def __init__(self, book_wanted: str) -> None:
         self.book_wanted, self.army_list = book_wanted, None
-        self.offered = self.upgraded = 0
+        self.offered = self.upgraded = self.removed = 0
 
     def start(self, version: GameDataVersion) -> str:
         books = sorted(version.books, key=lambda b: b["book"])
@@ -112,6 +114,10 @@ class Player:
             return f"list cannot be opened: {exc}"
         target = upgrade_target(loaded)
         if target is None:
+            removed = removed_book(loaded.roster.system, loaded.roster.book)
+            if removed is not None:
+                self.removed += 1
+                return f"list stays at {loaded.roster.book} {loaded.roster.book_version}: {removed.sentence}"
             return f"list stays at {loaded.roster.book} {loaded.roster.book_version} (nothing newer offered)"
         self.offered += 1
         try:
@@ -146,7 +152,7 @@ def main() -> None:
 def replay(clone: Path, args) -> None:
     source = GameDataSource.objects.create(repository=f"history/{args.bundle.stem}", kind=args.kind)
     player = Player(args.book)
-    stored = refused = failed = renames = followed = 0
+    stored = refused = failed = renames = followed = removed_total = 0
     todo = steps(clone, args.every, args.since, args.until)
     previous: dict[str, str] = {}  # the data's own id -> book id, at the last stored step
     for sha, date in todo:
@@ -175,6 +181,11 @@ def replay(clone: Path, args) -> None:
             followed += kept
             if moved:
                 line += f"; renamed {len(moved)} (followed {kept}): " + ", ".join(f"{a} -> {b}" for a, b in moved[:4])
+            # removed: a book of the step before that this step has under no name (nor a successor of it)
+            gone = [book for own, book in previous.items() if own not in ids]
+            removed_total += len(gone)
+            if gone:
+                line += f"; removed {len(gone)}: " + ", ".join(gone[:4])
             previous = ids
             if player.army_list is None:
                 line += "\n    " + player.start(version)
@@ -183,7 +194,8 @@ def replay(clone: Path, args) -> None:
         else:
             line += f"\n    {version.message[:400]}"
         print(line, flush=True)
-    print(f"renames seen {renames}, followed {followed}")
+    print(f"renames seen {renames}, followed {followed}; removed books {removed_total}"
+          + (f"; the list's book said removed at {player.removed} steps" if player.removed else ""))
     print(f"updates {stored} of {len(todo)} stored, refused {refused}, failed {failed}; "
           f"lists upgraded {player.upgraded} of {player.offered}")
 

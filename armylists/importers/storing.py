@@ -45,6 +45,7 @@ def dated_versions(files: list[StoredFile], date: str) -> list[StoredFile]:
     changed while the catalogue's revision did not (issue 38 item 1). An imported item list and the
     books of its version are one version together (a book reads the item lists of its own version):
     when one of them is dated, all are."""
+    files = one_system(files)
     stored = _stored_rows(files)
     versions: dict[tuple, dict[str, str]] = {}  # (kind, system, slug) -> version -> content hash
     for row in stored.values():
@@ -79,6 +80,7 @@ def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str
     files' order. Raises django.db.DatabaseError when the database cannot be written (no migrations, say)."""
     created, unchanged, refused = [], 0, []
     with transaction.atomic():
+        files = one_system(files)
         stored = _stored_rows(files)
         new: list[tuple[RulesFile, list]] = []
         for f in files:
@@ -106,6 +108,33 @@ def store_rules_files(files: list[StoredFile], bump_hint: str) -> tuple[list[str
         RulesFile.objects.bulk_create([row for row, _ in new if row.pk is None], batch_size=1)
         keep_game_data(new)
     return created, unchanged, refused
+
+
+def one_system(files: list[StoredFile]) -> list[StoredFile]:
+    """`files`, each game system whose stored row at its version differs from it in its name alone given
+    that row's content: the same data is one system whichever door imported it (issue 38 item 5).
+    import_battlescribe names a system we play by our name ("Mordheim (imported data, BSData)"), a game
+    data update by the data's ("Mordheim (BSData)"); the second door's import was refused, or stored the
+    same system again at a dated version. The first name stays (a source mapped onto ours is shown by
+    our system's name anyway: catalogue.mapped_systems)."""
+    wanted = {(f.system, f.version) for f in files if f.kind == "system"}
+    if not wanted:
+        return files
+    stored = {(r.system, r.version): r for r in RulesFile.objects.filter(
+        kind="system", slug__in=sorted({f.slug for f in files if f.kind == "system"}))
+        if (r.system, r.version) in wanted}
+    out = []
+    for f in files:
+        row = stored.get((f.system, f.version)) if f.kind == "system" else None
+        if row is not None and row.content_hash != (f.digest or content_hash(f.data)) and \
+                _but_name(row.data) == _but_name(f.data):
+            f = replace(f, name=row.name, data=row.data, digest=row.content_hash)
+        out.append(f)
+    return out
+
+
+def _but_name(data: dict) -> dict:
+    return {key: value for key, value in data.items() if key != "name"}
 
 
 def _stored_rows(files: list[StoredFile]) -> dict[tuple, RulesFile]:
