@@ -8,7 +8,9 @@ The imported books (the database's: about 120 on a site with the community data,
 built before listening: in each worker, after the fork, a background thread builds them one by one while
 the worker already answers (issue 39 item 2), pausing between books so a request waits for the GIL at most
 one book's build, and stopping at the built books' size budget (books_cache.BuiltBooks). A request that
-needs a book not built yet builds it itself, as before.
+needs a book not built yet builds it itself, as before. With Redis (REDIS_URL) a book some process built
+before is read from the books cache instead of built (books_cache.shared_book): a fresh worker's warm-up
+then unpickles what the first worker built.
 """
 from __future__ import annotations
 
