@@ -6,9 +6,12 @@ the machine has one, CI's redis stage installs it; else that test skips."""
 from __future__ import annotations
 
 import io
+import json
+import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -20,7 +23,7 @@ from django.core.management import call_command
 from armylists.lists.library import books_cache, catalogue
 from armylists.models import RulesFile
 
-from tests.conftest import FIXTURES, SYSTEM
+from tests.conftest import FIXTURES, ROOT, SYSTEM
 
 pytestmark = pytest.mark.django_db
 BOOK_FILE = FIXTURES / "rules" / SYSTEM / "books" / "test-book.yaml"
@@ -165,3 +168,42 @@ def test_redis_shares_a_book_built_once(settings, redis_url, stored_book, builds
     assert len(keys) == 1 and 0 < shared.ttl(keys[0]) <= books_cache.SHARED_BOOK_SECONDS
     a_new_process()
     assert catalogue.get_book(*KEY) == first and builds == ["stored test-book 1"]
+
+
+PROCESS = """
+import json, django
+django.setup()
+from armylists.lists.library import catalogue
+made, real = [], catalogue.build_from_stored
+def counted(*args):
+    made.append(args[-1])
+    return real(*args)
+catalogue.build_from_stored = counted
+book = catalogue.get_book(%r, %r, %r)
+print("@@" + json.dumps({"built": made, "name": book.name}))
+"""
+
+
+@pytest.mark.slow
+def test_two_processes_on_one_redis_build_a_book_once(redis_url, tmp_path):
+    """Two processes of the site as settings.py makes it with REDIS_URL (no setting overridden): the
+    second reads the book the first built."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/site.sqlite3", "REDIS_URL": redis_url,
+           "DEBUG": "false", "SECRET_KEY": "test-key", "ALLOWED_HOSTS": "127.0.0.1", "RATE_LIMITS": "off"}
+
+    def run(*args: str) -> str:
+        done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    run("manage.py", "migrate", "--verbosity", "0")
+    run("manage.py", "load_rules", "--verbosity", "0")
+    run("manage.py", "shell", "-c", "from armylists.models import RulesFile; import yaml, pathlib; "
+        f"RulesFile.objects.create(kind='book', system={SYSTEM!r}, slug='test-book', version='1', name='Test Book', "
+        f"content_hash='test-book-1', data=yaml.safe_load(pathlib.Path({str(BOOK_FILE)!r}).read_text()))")
+    answers = []
+    for _ in range(2):
+        out = run("-c", PROCESS % KEY)
+        answers.append(json.loads(next(line for line in out.splitlines() if line.startswith("@@"))[2:]))
+    assert answers == [{"built": ["stored test-book 1"], "name": "Test Book"}, {"built": [], "name": "Test Book"}]
