@@ -4,7 +4,7 @@ Three battles recorded on the campaign page (htmx), with the dice entered as rol
 injury with its follow-up roll (Arm wound, D6 2: misses the next game), a hero levelling up (the Captain
 at 24 XP), a henchman's "the lad's got talent", exploration with a double (Straggler) and a triple
 (Tavern), shards sold by the price grid, a rare item bought after a rarity roll; then the warband sheet
-downloaded and read back with pypdf. The campaign of two players (issue 41 item 5) is not built yet.
+downloaded and read back with pypdf. The campaign of two players: test_mordheim_campaign_league.py.
 """
 from __future__ import annotations
 

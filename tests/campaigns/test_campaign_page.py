@@ -36,6 +36,7 @@ def test_the_page_shows_the_warband_and_the_form(client_alice, warband):
     text = response.content.decode()
     assert 'id="campaign-rating">88<' in text and "Record the battle" in text
     assert "Mercenary Captain · captain" in text and "Warriors (5) · warriors" in text
+    assert '<a href="/campaigns/" id="campaigns-link">' in text  # a campaign of several players (league_pages.py)
 
 
 def test_a_battle_from_the_form_is_saved_and_redirects(client_alice, warband):
