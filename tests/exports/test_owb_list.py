@@ -266,3 +266,23 @@ def test_the_api_gives_it_for_a_list_of_the_old_world_and_a_400_for_another(api_
     assert answer.status_code == 200 and json.loads(answer.content) == owb_list(*dwarfs())
     refused = api_alice.get(f"/api/v1/lists/{alice_list.pk}/export/?as=owb")
     assert refused.status_code == 400 and refused.json()["error"]["message"].startswith("as: ")
+
+
+def test_a_port_that_is_no_port_is_refused_when_the_site_starts():
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    for value, message in (("0", "BATTLE_TAVERN_PORT must be a port from 1 to 65535, not 0"),
+                           ("65536", "BATTLE_TAVERN_PORT must be a port from 1 to 65535, not 65536"),
+                           ("port", "BATTLE_TAVERN_PORT must be a whole number, 0 or more, not 'port'")):
+        done = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
+                              env={**env, "BATTLE_TAVERN_PORT": value}, timeout=120)
+        assert done.returncode == 1 and message in done.stderr, (value, done.stderr[-300:])
+    done = subprocess.run([sys.executable, "-c", "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
+                           "'armylists.settings'); django.setup(); from django.conf import settings as s; "
+                           "print(s.CONTENT_SECURITY_POLICY['DIRECTIVES']['form-action'])"],
+                          cwd=ROOT, capture_output=True, text=True, env={**env, "BATTLE_TAVERN_PORT": "65535"},
+                          timeout=120)
+    assert done.stdout.strip() == "[\"'self'\", 'http://127.0.0.1:65535']", done.stderr[-300:]
