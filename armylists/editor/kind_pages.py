@@ -54,6 +54,7 @@ class NativePages:
     """A list of one of our books: units by category (editor/unit_cards.py), the book's catalogue."""
 
     catalogue_follows_list = False   # the book's entries, whatever the list holds
+    cards_read_the_army = False   # a card changes with its unit and what lists/saved/card_states.py says
 
     def sections(self, loaded: Loaded, report: Report, *, editable: bool = False,
                  open_ids: frozenset[str] | set[str] = frozenset(), unit_url: str = "",
@@ -86,6 +87,9 @@ class TreePages:
     # The catalogue greys what the list holds back now ("needs a Plague Priest in the army"): redrawn with
     # the list after every change that redraws it (editor/views.py: render_editor).
     catalogue_follows_list = True
+    # A card's offers and profiles follow what the army holds: an edit its shared state does not settle is
+    # answered by comparing the cards as drawn before and after (editor/changes.py: placed_changes).
+    cards_read_the_army = True
 
     def sections(self, loaded: Loaded, report: Report, *, editable: bool = False,
                  open_ids: frozenset[str] | set[str] = frozenset(), unit_url: str = "",

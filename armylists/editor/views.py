@@ -34,7 +34,7 @@ from armylists.lists.saved.stored import Loaded, Unavailable, load, save_edit
 from armylists.models import ArmyList
 from armylists.rules import ListDocumentError, Report, Roster
 
-from armylists.editor.changes import changed_units
+from armylists.editor.changes import Placed, catalogue_changes, changed_units, placed_changes
 from armylists.editor.kind_pages import pages_for
 from armylists.editor.report_panel import report_panel
 
@@ -49,14 +49,12 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
                    bound_form: UnitForm | None = None, item_errors: Mapping[str, Mapping[str, list[str]]] | None = None,
                    messages: list[str] | None = None, settings_form: ListSettingsForm | None = None,
                    focus: str | None = None, stale: bool = False, scroll_to: str = "",
-                   refresh_catalogue: bool = False, forms_for: set[str] | None = None) -> dict[str, Any]:
+                   refresh_catalogue: bool = False, forms_for: set[str] | None = None,
+                   sections: list | None = None) -> dict[str, Any]:
     roster, book, army_list = loaded.roster, loaded.book, loaded.army_list
-    open_ids = set(open_ids or ())
-    if focus:
-        open_ids.add(focus)
-    unit_url = reverse("unit-update", args=[army_list.pk, "UNIT"]).replace("UNIT", "{unit}")
-    sections = pages_for(loaded).sections(loaded, report, editable=True, open_ids=open_ids, unit_url=unit_url,
-                                          bound_form=bound_form, item_errors=item_errors, forms_for=forms_for)
+    if sections is None:   # else drawn already (answer_edit compared them with the list's before)
+        sections = editor_sections(loaded, report, open_ids, focus, bound_form=bound_form, item_errors=item_errors,
+                                   forms_for=forms_for)
     names = {}
     for u in roster.units:
         entries = loaded.book_of(u).entries
@@ -95,16 +93,39 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
     }
 
 
+def editor_sections(loaded: Loaded, report: Report, open_ids: set[str] | None = None, focus: str | None = None,
+                    **kwargs: Any) -> list:
+    """The list's units by section as the editor draws them (its kind's presenter), `focus` open."""
+    open_ids = set(open_ids or ())
+    if focus:
+        open_ids.add(focus)
+    unit_url = reverse("unit-update", args=[loaded.army_list.pk, "UNIT"]).replace("UNIT", "{unit}")
+    return pages_for(loaded).sections(loaded, report, editable=True, open_ids=open_ids, unit_url=unit_url, **kwargs)
+
+
 def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = None, status: int = 200,
-                  changed: set[str] | None = None, **kwargs: Any) -> HttpResponse:
+                  changed: set[str] | None = None, placed: Placed | None = None, catalogue: list | None = None,
+                  entries: list | None = None, **kwargs: Any) -> HttpResponse:
     """The whole page, or for htmx the part that changes (units, settings, report panel); with `changed`
-    (editor/changes.py), only those units' cards, the headings, the status and the report panel."""
+    (editor/changes.py), only those units' cards, the headings, the status and the report panel; with
+    `placed`, the new cards placed and the removed ones dropped too; with `catalogue`, the catalogue's
+    entries as they are now (what the list holds back changed), with `entries` those of them that changed."""
     report = report or validate_roster(loaded.book, loaded.roster)
+    if placed is not None:
+        changed = placed.changed | set(placed.added)
     context = editor_context(request, loaded, report, forms_for=changed, **kwargs)
     if request.htmx and changed is not None:
-        response = render(request, "lists/editor_changes.html", {**context, "changed": changed}, status=status)
+        if placed is not None:
+            for section in context["sections"]:
+                for card in section.units:
+                    card.placed = placed.added.get(card.id, "")   # where a new card goes (editor_changes.html)
+        response = render(request, "lists/editor_changes.html",
+                          {**context, "changed": changed, "placed": placed or Placed(), "catalogue": catalogue,
+                           "oob_catalogue": catalogue is not None, "entries": entries or []}, status=status)
         response["HX-Reswap"] = "none"  # every part comes out of band; the list itself stays
         response["X-List-Revision"] = str(loaded.army_list.revision)
+        if context["scroll_to"]:
+            response["X-Scroll-To"] = context["scroll_to"]   # a new card: the editor's script scrolls to it
         return response
     if request.htmx:
         # the allies changed (their entries are redrawn too), or the catalogue says what the list allows now
@@ -181,15 +202,29 @@ def answer_edit(request: HttpRequest, before: Loaded, saved: "tuple[Loaded, Repo
     if request.htmx:
         # A unit that is new (added, duplicated) is scrolled to; an edited one stays where it is.
         is_new = bool(focus) and before.kind.unit_of(before.roster, focus) is None
-        changed = None
-        if focus and not is_new and not said:  # one unit changed: answer with what it changed
-            changed = changed_units(after.kind, before.roster, validate_roster(before.book, before.roster), roster,
-                                    report, after.book)
-            if changed is not None:
-                changed.add(focus)  # drawn open, as the player left it
+        changed, placed, sections, catalogue, entries = None, None, None, None, None
+        pages = pages_for(after)
+        if not said and ((focus and not is_new) or pages.cards_read_the_army):
+            before_report = validate_roster(before.book, before.roster)
+            if focus and not is_new:  # one unit changed: answer with what it changed
+                changed = changed_units(after.kind, before.roster, before_report, roster, report, after.book)
+                if changed is not None:
+                    changed.add(focus)  # drawn open, as the player left it
+            if changed is None and pages.cards_read_the_army:
+                # the cards as drawn before and after, compared (editor/changes.py: placed_changes)
+                sections = editor_sections(after, report, focus=focus)
+                placed = placed_changes(editor_sections(before, before_report, focus=focus), sections)
+                if placed is not None and focus and focus not in placed.added:
+                    placed.changed.add(focus)  # drawn open, as the player left it
+            if (changed is not None or placed is not None) and pages.catalogue_follows_list:
+                # what the catalogue greys follows the list: its entries that changed, else the whole of it
+                now, was = pages.catalogue(after), pages.catalogue(before)
+                entries = catalogue_changes(was, now)
+                catalogue = now if entries is None else None
         return render_editor(request, after, report, focus=focus,
                              scroll_to=focus if is_new else "", refresh_catalogue=bool(said.get("refresh_catalogue")),
-                             messages=[said["message"]] if said.get("message") else None, changed=changed)
+                             messages=[said["message"]] if said.get("message") else None, changed=changed,
+                             placed=placed, catalogue=catalogue, entries=entries, sections=sections)
     if said.get("message"):
         django_messages.info(request, said["message"])
     url = reverse("list-edit", args=[army_list.pk])

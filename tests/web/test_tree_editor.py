@@ -146,8 +146,8 @@ def test_a_long_group_is_a_searchable_picker_with_the_allowance_left(rats, api_a
     assert "Magic Items <span class=\"muted\">(up to 100 pts)</span> <span class=\"allowance\">0 of 100 pts · 100 left" \
         in mine
     assert "Add an item… <span class=\"muted\">(57 available)</span>" in mine
-    boxes = re.findall(r'<li data-search="([^"]*)">\s*<label class="choice[^"]*" for="([^"]*)"><input type="(\w+)" '
-                       r'id="[^"]*" name="([^"]*)" value="([^"]*)"', mine)
+    boxes = re.findall(r'<li data-search="([^"]*)">\s*<label class="choice[^"]*"()><input type="(\w+)" '
+                       r'id="[^"]*" name="([^"]*)" value="([^"]*)"', mine)   # each box inside its label
     sword = next(b for b in boxes if "sword of might" in b[0])
     rats.refresh_from_db()
     form = {"revision": rats.revision, "only": sword[3], sword[3]: sword[4] if sword[2] == "radio" else "1"}
@@ -157,7 +157,7 @@ def test_a_long_group_is_a_searchable_picker_with_the_allowance_left(rats, api_a
     spent = int(re.search(r'<span class="allowance">(\d+) of 100 pts · (\d+) left', mine).group(1))
     assert spent > 0 and f"{spent} of 100 pts · {100 - spent} left" in mine
     assert "Sword of Might" in text(mine.split('class="item-picker"')[0])   # taken: above the picker
-    refused = re.findall(r'choice-unavailable" for="[^"]*"><input[^>]*disabled> <span class="choice-name">([^<]*)'
+    refused = re.findall(r'choice-unavailable"><input[^>]*disabled> <span class="choice-name">([^<]*)'
                          r'</span> <span class="cost">\+(\d+) pts</span> <span class="help">\(more than the (\d+) pts '
                          r'left\)</span>', mine)
     assert refused and all(int(cost) > int(left) == 100 - spent for _name, cost, left in refused)

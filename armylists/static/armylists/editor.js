@@ -89,6 +89,9 @@
       // An answer to one unit's change redraws only what changed, not the list that carries the revision.
       if (main()) main().dataset.revision = next;
     }
+    // A new card placed by such an answer is scrolled to, as a redrawn list's data-scroll says.
+    var scrollTo = xhr && xhr.getResponseHeader("X-Scroll-To");
+    if (scrollTo && main()) main().dataset.scroll = scrollTo;
     // More changes are waiting: draw only the last answer, so the page does not flicker back to a
     // state the player has already changed (errors and stale answers are always shown).
     if (pending > 1 && xhr.status < 300) e.detail.shouldSwap = false;
@@ -153,27 +156,33 @@
   if (location.hash.indexOf("#unit-") === 0) openUnit(location.hash.slice(1));
   document.querySelectorAll("details.unit[open]").forEach(function (d) { openUnits.add(d.id); });
 
-  // The entries' search.
-  var search = document.getElementById("entry-search");
-  if (search) {
-    var filter = function () {
-      var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
-      var any = false;
-      document.querySelectorAll("#catalogue-list [data-section]").forEach(function (section) {
-        var shown = 0;
-        section.querySelectorAll("li").forEach(function (li) {
-          var text = li.getAttribute("data-search");
-          var ok = words.every(function (w) { return text.indexOf(w) !== -1; });
-          li.hidden = !ok;
-          if (ok) shown++;
-        });
-        section.hidden = shown === 0;
-        any = any || shown > 0;
+  // The entries' search. The entries are redrawn after an edit of a roster tree (what the list holds back
+  // changed): the filter is applied to them again, from the search field as the player left it.
+  function filterEntries() {
+    var search = document.getElementById("entry-search");
+    if (!search) return;
+    var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var any = false;
+    document.querySelectorAll("#catalogue-list [data-section]").forEach(function (section) {
+      var shown = 0;
+      section.querySelectorAll("li").forEach(function (li) {
+        var text = li.getAttribute("data-search");
+        var ok = words.every(function (w) { return text.indexOf(w) !== -1; });
+        li.hidden = !ok;
+        if (ok) shown++;
       });
-      var none = document.querySelector(".catalogue-none");
-      if (none) none.hidden = any;
-    };
-    search.addEventListener("input", filter);
-    filter();
+      section.hidden = shown === 0;
+      any = any || shown > 0;
+    });
+    var none = document.querySelector(".catalogue-none");
+    if (none) none.hidden = any;
   }
+  document.addEventListener("input", function (e) {
+    if (e.target && e.target.id === "entry-search") filterEntries();
+  });
+  document.body.addEventListener("htmx:oobAfterSwap", function (e) {
+    var swapped = e.detail && e.detail.target;
+    if (swapped && (swapped.id === "catalogue-list" || swapped.id === "catalogue")) filterEntries();
+  });
+  filterEntries();
 })();
