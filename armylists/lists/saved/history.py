@@ -28,6 +28,7 @@ from armylists.lists.library.catalogue import (disk_library, get_book, imported_
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.lists.saved.revision_words import describe, entry_name, unit_changes
 from armylists.lists.saved.stored import Loaded, Unavailable, load, save_edit
+from armylists.lists.saved.upgrades import follow_tree
 from armylists.lists.trees.tree_lists import as_tree
 
 
@@ -422,7 +423,9 @@ def preview(loaded: Loaded, book: Book) -> Preview:
     """The list at `book`'s version, checked, beside the list as it is: what changes, or why it cannot move."""
     before = validate_roster(loaded.book, loaded.roster)
     moved = replace(loaded.roster, book=book.id, book_version=book.version)
-    missing = missing_in(loaded.roster, book, loaded.book)
+    # A roster tree's selections found by entry id, then by name and place; each lost one said (upgrades.py)
+    moved, lost = follow_tree(moved, loaded.book, book)
+    missing = lost + missing_in(loaded.roster, book, loaded.book)
     if missing:
         return Preview(moved, before, None, [], problem=" ".join(missing))
     try:
