@@ -149,7 +149,7 @@ class TestConstructs:
         # under its next revision (source.IMPORTER_REVISION), and a summary's date still chooses by date.
         from armylists.importers.nr_t9a.source import IMPORTER_REVISION, book_version, version_date
         from armylists.importers.nr_t9a.summaries import choose_version
-        assert (IMPORTER_REVISION, book_version("2024 beta1", "2025-10-10")) == (6, "2024 beta1@2025-10-10.i6")
+        assert (IMPORTER_REVISION, book_version("2024 beta1", "2025-10-10")) == (7, "2024 beta1@2025-10-10.i7")
         assert [version_date(v) for v in ("2024 beta1@2025-10-10.i2", "2024 beta1@2025-10-10", "2024 beta1",
                                           "2024@beta@2025-10-1x")] == ["2025-10-10", "2025-10-10", "", ""]
         stored = ["2024 beta1@2025-10-10", "2024 beta1@2025-10-10.i2", "2024 beta1@2026-04-10.i2"]
@@ -344,7 +344,7 @@ class TestConstructs:
         assert judge(book, [{"entry": "harbinger", "options": {"envy-general": 1, "envy-horns": 1, "envy-eye": 1}}])[1] == []
         report, codes = judge(book, [{"entry": "harbinger", "options": {"envy-horns": 1}}])
         assert [v.message for v in report.violations if v.code != "points.under_limit"] == [
-            "Envy Horns (needs general_envy): 1 taken in the army; at most 0."]
+            "Envy Horns (needs a Harbinger with Envy General in the army): 1 taken in the army; at most 0."]
         assert judge(book, [{"entry": "khan", "options": {"crossbow": 1, "bright-bolt": 1}}])[1] == []
         report, codes = judge(book, [{"entry": "khan", "options": {"crossbow": 1, "bright-bolt": 1, "hoardmaster": 1}}])
         assert [v.message for v in report.violations if v.code != "points.under_limit"] == [
@@ -594,7 +594,7 @@ class TestConstructs:
         assert judge(book, [boss, {"entry": "orcs", "size": 100}], limit=1000)[1] == []
         report, codes = judge(book, [boss, {"entry": "orcs", "size": 100}], limit=999)
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "tag_Orc (points, with Darrmu): 100 pts in the army; at most 10% of the 999-pt limit (99.9 pts)."]
+            "Orcs (points, with Darrmu): 100 pts in the army; at most 10% of the 999-pt limit (99.9 pts)."]
         assert judge(book, [{"entry": "boss"}, {"entry": "orcs", "size": 100}], limit=999)[1] == []
 
     def test_an_amount_per_ref_and_an_extra_one_per_points(self):
@@ -613,12 +613,12 @@ class TestConstructs:
         assert judge(book, pharaohs + bows)[1] == []
         report, codes = judge(book, pharaohs[:1] + bows)
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "archer_longbow per pharaoh: 2 taken in the army; at most 1."]
+            "Archers with Longbow per a Pharaoh: 2 taken in the army; at most 1."]
         beasts = [{"id": f"b{i}", "entry": "beast"} for i in range(3)]
         assert judge(book, beasts, limit=1500)[1] == []  # 2 per 750 of 1500, and 1
         report, codes = judge(book, beasts + [{"id": "b3", "entry": "beast"}], limit=1500)
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "legendary_beast per 750 points: 4 taken in the army; at most 3."]
+            "a Beast per 750 points: 4 taken in the army; at most 3."]
 
     def test_it_allows_one_general_and_an_option_only_with_a_ref_in_the_army(self):
         banner = check_option("Warbanner", 40, armyHasOption=[{"refs": ["general"], "amount": 1}])
@@ -752,7 +752,7 @@ class TestConstructs:
         assert codes == []  # 2 launchers with Darrmu; 2 artillery per 750 of 1500
         report, codes = judge(book, [darrmu_boss] + guns, limit=1500)
         assert sorted(v.message for v in report.violations if v.code == "tally.max") == [
-            "art per 750 points: 3 taken in the army; at most 2.", "git_launcher: 3 taken in the army; at most 2."]
+            "an Artillery per 750 points: 3 taken in the army; at most 2.", "an Artillery with Git Launcher: 3 taken in the army; at most 2."]
 
     def test_a_nodes_bound_on_a_ref_holds_where_the_node_is_taken(self):
         # Dwarven Holds' grudges: a King is a grudge; a Runic Smith's Ancient Grudge bounds the army to 3
@@ -836,7 +836,7 @@ class TestSummaryReading:
         assert (report.units[0].points, codes) == (125, [])
         report, codes = judge(book, mages)
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "art_free_ess: 2 taken in the army; at most 1."]
+            "Essence of a Free Mind: 2 taken in the army; at most 1."]
 
     def test_hidden_counts_are_not_solved_around_an_option_the_data_lacks(self):
         # A King naming Trusted Adviser (a leadership skill, not in the data): its runes are not counted
@@ -933,7 +933,7 @@ class TestBundle:
     def test_it_imports_the_commit_as_books_dated_by_it(self, books):
         snapshot, conversion, built = books
         assert (snapshot.commit, snapshot.date) == ("273623d", "2025-10-10")
-        assert built["de"].version == "2024 beta1@2025-10-10.i6"
+        assert built["de"].version == "2024 beta1@2025-10-10.i7"
         assert built["de"].system.id == "t9a-2"
         assert sorted(built) == ["al", "bh", "cl", "de", "df", "dh", "dl", "eos", "er", "he", "hg", "id", "koe",
                                  "ls", "mh", "np", "ok", "ong", "sa", "se", "ud", "vc", "vs", "wdg"]
@@ -981,7 +981,7 @@ def test_the_command_stores_a_commit_once_and_checks_without_writing():
     assert not RulesFile.objects.filter(system="t9a-2").exists()
     call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=io.StringIO())
     assert RulesFile.objects.filter(system="t9a-2", kind="book").count() == 24
-    assert RulesFile.objects.get(system="t9a-2", slug="dread-elves").version == "2024 beta1@2025-10-10.i6"
+    assert RulesFile.objects.get(system="t9a-2", slug="dread-elves").version == "2024 beta1@2025-10-10.i7"
     out = io.StringIO()
     call_command("import_nr_t9a", str(BUNDLE), "--at", COMMIT[:7], "-v", "0", stdout=out)
     assert out.getvalue().splitlines()[-1] == "0 new, 25 unchanged; 24 New Recruit T9A books in the database."

@@ -67,7 +67,7 @@ class TestImportPage:
         response, messages = page_import(client_alice, summary_line(GLENNCON, 1))
         saved = ArmyList.objects.get(owner=alice)
         assert response.redirect_chain == [(reverse("list-edit", args=[saved.pk]), 302)]
-        assert (saved.system, saved.book, saved.book_version) == ("t9a-2", "ogre-khans", "2023 beta2@2025-10-10.i6")
+        assert (saved.system, saved.book, saved.book_version) == ("t9a-2", "ogre-khans", "2023 beta2@2025-10-10.i7")
         assert (saved.name, saved.points_limit, saved.total_points) == ("GlennCon 2025", 4000, 3996)
         assert saved.document["units"] == OGRE_UNITS
         assert saved.valid is True
@@ -76,7 +76,7 @@ class TestImportPage:
             545, 350, 491, 170, 170, 170, 570, 480, 200, 150, 150, 150, 400]
         assert messages == [
             "Imported “GlennCon 2025” (New Recruit tournament summary (JSON line)): 13 units, Ogre Khans, limit 4000 pts.",
-            f"Read against Ogre Khans 2023 beta2@2025-10-10.i6: {DATE_CHOICE}."]
+            f"Read against Ogre Khans 2023 beta2@2025-10-10.i7: {DATE_CHOICE}."]
 
     def test_a_unit_whose_recorded_cost_differs_is_named_with_both_figures(self, client_alice, alice):
         store(COMMIT, "ok.json")
@@ -100,7 +100,7 @@ class TestApi:
         response = api_alice.post("/api/v1/lists/import/", summary_line(ZAMA, 3), content_type="application/json")
         assert response.status_code == 201, response.content
         answer = response.json()
-        assert answer["warnings"] == [f"Read against Empire of Sonnstahl 2024 beta1@2025-10-10.i6: {DATE_CHOICE}."]
+        assert answer["warnings"] == [f"Read against Empire of Sonnstahl 2024 beta1@2025-10-10.i7: {DATE_CHOICE}."]
         saved = ArmyList.objects.get(owner=alice)
         units = saved.document["units"]
         # "General, Imperial Authority, and +1 Cou": New Recruit cuts long names
@@ -125,9 +125,9 @@ class TestApi:
             assert response.status_code == 201, response.content
             return response.json()["book_version"], response.json()["warnings"][0]
 
-        assert version(line) == ("2024 beta1@2025-10-10.i6", f"Read against Dwarven Holds 2024 beta1@2025-10-10.i6: {DATE_CHOICE}.")
+        assert version(line) == ("2024 beta1@2025-10-10.i7", f"Read against Dwarven Holds 2024 beta1@2025-10-10.i7: {DATE_CHOICE}.")
         newest, said = version({k: v for k, v in line.items() if k != "start"})
-        assert newest.endswith("@2026-04-10.i6")
+        assert newest.endswith("@2026-04-10.i7")
         assert said == f"Read against Dwarven Holds {newest}: the newest imported (the summary gives no date)."
         _, said = version({**line, "start": "2025-10-10"})  # the data of that very day came after the start
         assert said == (f"Read against Dwarven Holds {newest}: the newest imported; no version from before the "
@@ -235,7 +235,7 @@ class TestCheckLists:
         store(COMMIT, "ok.json")
         path = self.write(tmp_path, [summary_line(GLENNCON, 1)])
         document = {"format": "armylist/1", "system": "t9a-2", "book": "ogre-khans",
-                    "book_version": "2023 beta2@2025-10-10.i6", "points_limit": 4000, "units": OGRE_UNITS[:1]}
+                    "book_version": "2023 beta2@2025-10-10.i7", "points_limit": 4000, "units": OGRE_UNITS[:1]}
         (tmp_path / "ours.json").write_text(json.dumps(document), encoding="utf-8")
         code, out, _ = self.run(capsys, path, tmp_path / "ours.json", "--system", "t9a-2", "--points", "4000",
                                 "--jobs", "1")

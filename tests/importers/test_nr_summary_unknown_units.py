@@ -19,7 +19,7 @@ from tests.importers.nr_summaries import COMMIT, GLENNCON, needs_data, store, su
 
 pytestmark = [needs_data, pytest.mark.django_db]
 
-VERSION = "2023 beta2@2025-10-10.i6"
+VERSION = "2023 beta2@2025-10-10.i7"
 
 
 def renamed(**names: str) -> str:
@@ -92,11 +92,11 @@ def test_the_import_page_offers_the_stored_dates_and_reads_with_the_one_chosen(c
         return saved.book_version, [m.message for m in get_messages(response.wsgi_request)][1]
 
     version, said = read()
-    assert version == "2024 beta1@2025-10-10.i6" and "the tournament's date (2025-10-18)" in said
+    assert version == "2024 beta1@2025-10-10.i7" and "the tournament's date (2025-10-18)" in said
     version, said = read(data_as_of="2026-04-10")
-    assert version.endswith("@2026-04-10.i6")
+    assert version.endswith("@2026-04-10.i7")
     assert said == f"Read against Dwarven Holds {version}: the data of 2026-04-10 you chose: the newest imported on or before it."
     version, said = read(data_as_of="2025-10-10")  # the day itself is "on or before"
-    assert version == "2024 beta1@2025-10-10.i6"
+    assert version == "2024 beta1@2025-10-10.i7"
     response = client.post(reverse("list-import"), {"text": line, "data_as_of": "1999-01-01"})
     assert response.status_code == 400 and "Select a valid choice" in response.content.decode()

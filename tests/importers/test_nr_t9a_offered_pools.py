@@ -122,7 +122,7 @@ class TestTheRules:
 
     def test_fresh_meat_needs_a_recruiting_officer_in_the_army(self):
         errors, report = judged(CAPTAIN, {"id": "s", "entry": "spearmen", "size": 10, "options": {"fresh-meat": 1}})
-        assert errors == [("tally.max", "Fresh Meat (needs recruiting_officer): 1 taken in the army; at most 0.")]
+        assert errors == [("tally.max", "Fresh Meat (needs Recruiting Officer in the army): 1 taken in the army; at most 0.")]
         assert report.units[1].points == 100 + 10 * 10 + 35
         errors, _ = judged({**CAPTAIN, "options": {"general": 1, "recruiting-officer": 1}},
                            {"id": "s", "entry": "spearmen", "size": 10, "options": {"fresh-meat": 1}})

@@ -162,7 +162,7 @@ class TestUnitRarity:
         book, _ = convert(TEXT_2025, special=[giant])
         leader = {**CHIEF, "options": {"tribe-leader": 1}}
         assert errors(book, [leader] + [{"entry": "giant"}] * 6) == []
-        assert errors(book, [leader] + [{"entry": "giant"}] * 7) == ["giant: 7 taken in the army; at most 6."]
+        assert errors(book, [leader] + [{"entry": "giant"}] * 7) == ["a Giant: 7 taken in the army; at most 6."]
 
     def test_a_unit_without_a_rarity_is_not_bounded_by_one(self):
         # Measured: the 2025 text calls units outside Core Common, but New Recruit's lists take five Nomarchs at

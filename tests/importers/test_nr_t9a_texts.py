@@ -35,3 +35,36 @@ def test_the_forge_guns_table_and_the_runic_smiths_runes_in_a_players_words():
     assert {"Rune of Devouring (only for a Runic Smith)", "Rune of Grounding (only for a Runic Smith)",
             "Runic Standard of Grudges (not for Core units)"} <= labels
     assert not [label for label in labels if "runic_smith" in label or "core_unit" in label]
+
+
+def test_an_army_wide_limit_is_labelled_by_the_words_the_converter_gives():
+    from armylists.importers.nr_t9a.limits import Limits
+    named = Limits(words=lambda refs: " or ".join({"generalEnvy": "a Kuulima's Deceiver with General"}[r] for r in refs))
+    named.army_has(["generalEnvy"], "own", "Piercing Spike")
+    named.army_has_not([{"refs": ["generalEnvy"], "perPoints": 700, "amount": 2}], ["generalEnvy"], "own", "X")
+    assert sorted(limit["label"] for limit in named.limits.values()) == [
+        "Piercing Spike (needs a Kuulima's Deceiver with General in the army)",
+        "a Kuulima's Deceiver with General per 700 points"]
+    bare = Limits()  # no converter: the refs themselves, as before
+    bare.army_has(["generalEnvy"], "own", "Piercing Spike")
+    assert [limit["label"] for limit in bare.limits.values()] == ["Piercing Spike (needs generalEnvy in the army)"]
+
+
+@needs_data
+def test_army_wide_limits_name_the_unit_and_option_not_the_datas_ref():
+    """Daemon Legions' sin items need a General of that sin, a ref (`generalEnvy`) that a Kuulima's
+    Deceiver's General option carries; Dwarven Holds' one General and Gorgons' models (a unit's "Number")."""
+    found = books("dl", "dh", "de")
+
+    def army_labels(book):
+        return {limit["label"] for rule in book.rules if rule.id == "nr-limits"
+                for limit in rule.params["limits"] if limit.get("scope") != "unit"}
+    dl, dh, de = (army_labels(found[a]) for a in ("dl", "dh", "de"))
+    assert {"Piercing Spike (needs a Kuulima's Deceiver with General in the army)",
+            "Digestive Vomit (needs a Maw of Akaan with General in the army)",
+            "Favoured of Pride (needs an Omen of Savar with General in the army)"} <= dl
+    assert "General" in dh and "engines of war per 500 points" in dh
+    assert "Gorgons" in de
+    raw = [label for label in dl | dh | de if any(ref in label for ref in ("generalEnvy", "army_general", "army_bsb",
+                                                                            "gorgon_numbers", "engines_of_war"))]
+    assert raw == []

@@ -177,7 +177,7 @@ class TestWeightedRefs:
         assert judge(book, units, limit=1000)[1] == []  # 10 of 10 per 100 points
         report, codes = judge(book, units, limit=900)
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "hired_guns per 100 points: 10 taken in the army; at most 9."]
+            "hired guns per 100 points: 10 taken in the army; at most 9."]
 
     def test_a_weight_that_is_no_positive_number_up_to_1000_counts_once_and_is_named(self):
         for amount in (1001, 0, -5, "5", float("nan"), float("inf"), True):
@@ -193,7 +193,7 @@ class TestWeightedRefs:
         assert judge(book, units, limit=600)[1] == []  # 5.5 of 6
         report, codes = judge(book, units, limit=500)
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "hired_guns per 100 points: 5.5 taken in the army; at most 5."]
+            "hired guns per 100 points: 5.5 taken in the army; at most 5."]
 
 
 def test_extra_cost_prices_nothing_and_is_not_named():
@@ -274,7 +274,7 @@ class TestModelsInTheArmy:
         assert judge(book, [{"id": "a", "entry": "gorgons", "size": 2}, {"id": "b", "entry": "gorgons", "size": 2}])[1] == []
         report, codes = judge(book, [{"id": "a", "entry": "gorgons", "size": 2}, {"id": "b", "entry": "gorgons", "size": 3}])
         assert sorted(v.message for v in report.violations if v.code == "tally.max") == [
-            "gorgon_numbers: 5 taken in the army; at most 4.", "shots: 10 taken in the army; at most 9."]
+            "Gorgons: 5 taken in the army; at most 4.", "shots: 10 taken in the army; at most 9."]
 
     def test_five_where_the_army_has_the_option(self):
         book, _ = self.book()
@@ -310,14 +310,14 @@ class TestUseUnitMax:
         assert judge(book, units, limit=1500)[1] == []  # 5 and 15: 20 of 20
         report, codes = judge(book, [*units, {"id": "b", "entry": "archers", "size": 5}], limit=1500)
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "queens_bows per 750 points: 25 taken in the army; at most 20."]
+            "queens bows per 750 points: 25 taken in the army; at most 20."]
 
     def test_without_it_the_selections_are_summed(self):
         units = [{"id": "c", "entry": "commander", "options": {"queens-companion": 1, "longbow": 1}},
                  {"id": "a", "entry": "archers", "size": 15}]
         report, codes = judge(self.book(unit_max=False), units, limit=1500)
         assert [v.message for v in report.violations if v.code == "tally.max"] == [
-            "queens_bows per 750 points: 21 taken in the army; at most 20."]
+            "queens bows per 750 points: 21 taken in the army; at most 20."]
 
 
 class TestDragonArmy:
@@ -348,12 +348,12 @@ class TestDragonArmy:
         assert not [c for c in report.unchecked if "override" in c]
         rider = {"entry": "commander", "options": {"dragon": 1}}
         cavalier = {"entry": "commander", "options": {"dragon": 1, "queens-cavalier-with-mountdragon": 1}}
-        assert self.messages(book, [rider, rider]) == ["ancient_allies per 1500 points: 4 taken in the army; at most 2."]
+        assert self.messages(book, [rider, rider]) == ["ancient allies per 1500 points: 4 taken in the army; at most 2."]
         assert self.messages(book, [cavalier, rider]) == []  # one each in a Dragon army: 2 of 2
         assert self.messages(book, [cavalier, rider, {"entry": "phoenix"}]) == [
-            "ancient_allies per 1500 points: 4 taken in the army; at most 2."]  # the Phoenix two there
+            "ancient allies per 1500 points: 4 taken in the army; at most 2."]  # the Phoenix two there
         assert self.messages(book, [rider, {"entry": "phoenix"}]) == [
-            "ancient_allies per 1500 points: 3 taken in the army; at most 2."]  # two and one elsewhere
+            "ancient allies per 1500 points: 3 taken in the army; at most 2."]  # two and one elsewhere
 
     def test_the_cavalier_on_foot_pushes_nothing(self):
         book, _ = self.book()

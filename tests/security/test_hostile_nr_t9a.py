@@ -152,7 +152,7 @@ def test_a_hostile_folder_exits_2_naming_why_and_stores_nothing(tmp_path, case):
 @pytest.mark.django_db
 def test_a_version_of_26_characters_is_stored_on_every_database(tmp_path):
     """The boundary of RulesFile.version (40 characters): the data's version, "@" and the date (11), the
-    converter's revision (".i6"). Found on the way: a longer one was refused by PostgreSQL as "the database
+    converter's revision (".i7"). Found on the way: a longer one was refused by PostgreSQL as "the database
     cannot be written", exit 1. (New Recruit's own are 3 to 11 characters: "3rd ed", "2023 alpha3".)"""
     (tmp_path / "ta.json").write_text(json.dumps(army_data(version="v" * 26)))
     assert run(tmp_path)[0] == 0

@@ -89,7 +89,7 @@ SUMMARY_CASES = [
     # Issue 42: one unit the data lacks is imported as a problem (tests/importers/test_nr_summary_unknown_units.py);
     # a summary of none of the book's units is another army's, refused
     ("no unit of the book", broken(lambda s: [u.update(name="Tribesman Giant") for u in s["units"]]),
-     "units[0].name: Ogre Khans 2023 beta2@2025-10-10.i6 has no unit 'Tribesman Giant'; closest: Tribesmen, Mercenary Giant"),
+     "units[0].name: Ogre Khans 2023 beta2@2025-10-10.i7 has no unit 'Tribesman Giant'; closest: Tribesmen, Mercenary Giant"),
     ("option names that fit too many ways", broken(lambda s: s.update(units=[AMBIGUOUS_KHAN] * 5)),
      "its option names fit the book's options 20480 ways; at most 16384 are tried for one list (the names are "
      "ambiguous, or repeated)"),
@@ -116,7 +116,7 @@ def test_the_bounds_pass_exactly_at_their_limits(client, alice, ogre_khans):
     from armylists.importers.nr_t9a.summary import readings_to_try
     from armylists.lists.library.catalogue import get_book
 
-    book = get_book("t9a-2", "ogre-khans", "2023 beta2@2025-10-10.i6")
+    book = get_book("t9a-2", "ogre-khans", "2023 beta2@2025-10-10.i7")
     assert readings_to_try({"units": [AMBIGUOUS_KHAN] * 4}, book) == 16384  # at the limit: read
     client.force_login(alice)
     text = broken(lambda s: (s["units"][3].update(options=s["units"][3]["options"] * 50),

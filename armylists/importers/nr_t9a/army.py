@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from armylists.importers.nr_t9a.groups import (close_group, condition_swaps, inert_override, make_group, not_condition,
+from armylists.importers.nr_t9a.groups import (close_group, condition_swaps, inert_override, make_group, not_condition, ref_words,
                                                 size_override, size_tag, unheld_condition, unit_amount)
 from armylists.importers.nr_t9a.limits import (Alternatives, Limits, RarityRules, all_refs, army_gates, condition_refs, is_choice,
                                                 listed, norm_ref, percent_of, ref_tag, refs_of, scaled_size, slug, unit_condition)
@@ -94,7 +94,8 @@ class ArmyConverter(ConverterState):
         self.categories = categories  # the system's category ids (None: any)
         # The Special Items: the options of the pools; their rarity is how often an army takes one.
         self.pool_items = {id(item) for items in pools.values() for item in items}
-        self.limits = Limits(data.get("useunitmax") if isinstance(data.get("useunitmax"), list) else ())
+        self.limits = Limits(data.get("useunitmax") if isinstance(data.get("useunitmax"), list) else (),
+                             words=lambda refs: ref_words(self, refs, army=True))  # labels name units, not refs
         self.alternatives = Alternatives()  # refs counted otherwise where the army has an option (weights.py)
         self.following: list[str] = []  # the pools and mounts being expanded, outermost first
         self.short = str(data.get("short") or slug(data.get("name", "army")))

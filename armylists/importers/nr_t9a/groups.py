@@ -272,23 +272,29 @@ def condition_swaps(conv: ConverterState, option: dict, node: dict, own_tag: str
 
 # --- refs in a player's words (issue 40 item 6: "needs runic_smith" named the data's ref, not the unit) ----
 
-def ref_words(conv: ConverterState, refs: list[str], by_unit: bool = True) -> str:
+def ref_words(conv: ConverterState, refs: list[str], by_unit: bool = True, army: bool = False) -> str:
     """What carries `refs` as a player names it: the one unit that does ("a Runic Smith", unless not
     `by_unit`: the unit itself, where a unit's own ref refuses an option), the category all the units that
-    do are in ("Core units"), the one option that does; else the ref in words ("core unit", "light armour"
-    for `tag_Light Armour`)."""
+    do are in ("Core units"), for an `army`-wide count the one option of one unit ("a Kuulima's Deceiver
+    with General": Daemon Legions' `generalEnvy`), the one option ("General", an item of a pool); else the
+    ref in words ("core unit", "light armour" for `tag_Light Armour`). A unit's "Number" carrying a ref is
+    the unit (its models)."""
     carriers = _carriers(conv)
     words = []
     for ref in refs:
-        units = {name for kind, name, _ in carriers.get(ref, ()) if kind == "unit"}
-        options = {name for kind, name, _ in carriers.get(ref, ()) if kind == "option"}
-        cats = {cat for kind, _, cat in carriers.get(ref, ()) if kind == "unit"}
+        found = carriers.get(ref, ())
+        units = {name for kind, name, _, _ in found if kind in ("unit", "models")}
+        options = {name for kind, name, _, _ in found if kind == "option"}
+        cats = {cat for kind, _, cat, _ in found if kind in ("unit", "models")}
+        holders = {unit for kind, _, _, unit in found if kind == "option"}
         if len(units) == 1 and not options and by_unit:
-            words.append(f"{_article(next(iter(units)))} {next(iter(units))}")
+            words.append(_a(next(iter(units))))
         elif len(units) > 1 and not options and len(cats) == 1 and next(iter(cats)):
             words.append(f"{next(iter(cats))} units")
-        elif len(options) == 1 and not units:
-            words.append(next(iter(options)))
+        elif army and len(options) == 1 and not units and len(holders) == 1 and next(iter(holders)):
+            words.append(f"{_a(next(iter(holders)))} with {next(iter(options))}")
+        elif len(options) == 1 and not {kind for kind, _, _, _ in found if kind == "unit"}:
+            words.append(next(iter(options)))  # the option, wherever it is (some units' models besides)
         else:
             words.append(plain_ref(ref))
     return " or ".join(dict.fromkeys(words))
@@ -297,7 +303,7 @@ def ref_words(conv: ConverterState, refs: list[str], by_unit: bool = True) -> st
 def needs_words(conv: ConverterState, refs: list[str]) -> str:
     """`only for a Runic Smith` where a unit carries the refs, else `needs a wizard in the unit`."""
     carriers = _carriers(conv)
-    if all(carriers.get(r) and all(kind == "unit" for kind, _, _ in carriers[r]) for r in refs):
+    if all(carriers.get(r) and all(kind in ("unit", "models") for kind, _, _, _ in carriers[r]) for r in refs):
         return f"only for {ref_words(conv, refs)}"
     return f"needs {ref_words(conv, refs)} in the unit"
 
@@ -308,13 +314,16 @@ def plain_ref(ref: str) -> str:
     return " ".join(text.replace("_", " ").replace("-", " ").split()).lower() or ref
 
 
-def _article(name: str) -> str:
-    return "an" if name[:1].lower() in "aeiou" else "a"
+def _a(name: str) -> str:
+    """A unit's name with its article: "a Runic Smith", "an Omen of Savar"; none for a plural ("Gorgons")."""
+    if name.endswith("s"):
+        return name
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
 def _carriers(conv: ConverterState) -> dict[str, list[tuple[str, str, str]]]:
-    """ref -> (unit or option, its name, the unit's category's name) of every named node of the army's tree
-    carrying it; read once per army."""
+    """ref -> (unit, models (its "Number") or option, its name, the unit's category's name, the unit's
+    name) of every named node of the army's tree and its pools carrying it; read once per army."""
     found = conv.__dict__.get("_ref_carriers")
     if found is None:
         found = conv.__dict__["_ref_carriers"] = {}
@@ -323,19 +332,26 @@ def _carriers(conv: ConverterState) -> dict[str, list[tuple[str, str, str]]]:
             for category in listed(root.get("options") if isinstance(root, dict) else None):
                 if isinstance(category, dict):
                     _walk(category, str(category.get("name") or ""), found)
+        # the items of the pools (magic items, runes), which the army's tree pulls in by `optionsDict`
+        _walk({"options": [i for items in (getattr(conv, "pools", None) or {}).values() for i in listed(items)]}, "", found)
     return found
 
 
-def _walk(node: dict, category: str, found: dict) -> None:
+def _walk(node: dict, category: str, found: dict, unit: str = "") -> None:
     for child in listed(node.get("options")):
         if not isinstance(child, dict):
             continue
         name = child.get("name")
+        kind = "unit" if "unit_id" in child else "option"
+        models = bool(node.get("addToUnitSize") and unit)  # the unit's "Number": its refs are the unit's models'
+        if models:
+            kind, name = "models", unit
         if isinstance(name, str) and name.strip():
-            kind = "unit" if "unit_id" in child else "option"
             refs = child.get("refs")
             for ref in refs if isinstance(refs, list) else [refs] if refs else []:
+                if models and isinstance(ref, dict):
+                    continue  # so many of a ref a model (Gorgons' `shots`, two each) is not the models
                 ref = ref.get("ref") if isinstance(ref, dict) else ref
                 if isinstance(ref, str):
-                    found.setdefault(ref, []).append((kind, name.strip(), category))
-        _walk(child, category, found)
+                    found.setdefault(ref, []).append((kind, name.strip(), category, unit))
+        _walk(child, category, found, str(name or "").strip() if "unit_id" in child else unit)

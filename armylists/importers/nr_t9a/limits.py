@@ -181,8 +181,11 @@ def gated(limit: dict, when: dict | None, unless: list[dict]) -> dict:
 class Limits:
     """The army-wide limits gathered while converting one army, each once, and what was left unread."""
 
-    def __init__(self, unit_max=()):
+    def __init__(self, unit_max=(), words=None):
         self.limits: dict[str, dict] = {}
+        # refs -> what carries them in a player's words ("a Runic Smith", "General"): the converter gives
+        # groups.ref_words over its army; without one the refs themselves (issue 40: "needs general_envy").
+        self.words = words or (lambda refs: " or ".join(refs))
         self.unchecked: Counter = Counter()  # construct -> how many nodes use it
         self.unchecked_tags: dict[str, str] = {}  # tag -> construct, for the "not checked" warnings
         # The army's `useunitmax` refs: a unit counts its largest selection of one, not their sum (a High
@@ -251,7 +254,7 @@ class Limits:
                 extra.append(self.not_understood("armyHasNotOption.amount (not a number)"))
                 continue
             tags = sorted({ref_tag(r) for r in refs})
-            label = f"{' or '.join(refs)}"
+            label = self.words(refs)
             if share and keys.get("lenient") is True and own_tag is not None:
                 # The node refused once the refs' points pass `amount` percent of the limit (`lenient`: reaching
                 # it is allowed): with a Darrmu General, Orcs at most 10% (docs/import-nr-t9a.md).
@@ -283,7 +286,7 @@ class Limits:
                 elif _refs(keys.get("amountRefs")):
                     # `amount` for each of `amountRefs` in the army (Undying Dynasties' Longbows: one per Pharaoh)
                     per = {"tally": {"count": sorted({ref_tag(r) for r in _refs(keys["amountRefs"])})}, "per": 1}
-                    self.add({"label": f"{label} per {' or '.join(_refs(keys['amountRefs']))}", "count": tags, "max": 0,
+                    self.add({"label": f"{label} per {self.words(_refs(keys['amountRefs']))}", "count": tags, "max": 0,
                               "modifiers": [{"target": "max", "op": "increment", "value": amount, "repeat": per}] + mine})
                 else:
                     self.add({"label": label, "count": tags, "max": amount, **({"modifiers": mine} if mine else {})})
@@ -300,7 +303,7 @@ class Limits:
                 continue
             amount = keys.get("amount", 1)
             when = {"tally": {"count": sorted({ref_tag(r) for r in refs})}, "is": "lessThan", "value": amount}
-            self.add({"label": f"{name} (needs {' or '.join(refs)})", "count": [own_tag], "max": -1,
+            self.add({"label": f"{name} (needs {self.words(refs)} in the army)", "count": [own_tag], "max": -1,
                        "modifiers": [{"target": "max", "op": "set", "value": 0, "when": when}]})
 
     def allowance(self, entry: str, tag: str, points: int, label: str, overrides: list[tuple[dict, int]]) -> None:
