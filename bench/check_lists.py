@@ -13,6 +13,16 @@ same character does among an event's players. "Cold" forgets every book's priced
 (`forget_resolved_units`), so every unit is priced on the run (a unit shared by several lists once);
 "warm" checks the same 1,000 again, every unit already priced. Prints
 figures only; docs/benchmarks.md records them.
+
+    python bench/check_lists.py --trees --site DB.sqlite3 [--tree-lists 100] [--command-runs 3]
+
+Roster trees (issue 37's target: `check_lists` over 100 tree lists at most 10 ms of CPU a list, start-up at most
+1.5 s and 250 MB): `manage.py check_lists --jobs 1` on a site's database (DB: one with New Recruit's Old World
+data imported, e.g. bench/real_site.py --keep DIR's DIR/real.sqlite3, which holds every shared data set) over
+folders of the .ros examples of docs/examples/battlescribe/the-old-world-nr (a legal roster and one over its
+points for each of six books, repeated): one list (the start-up: CPU, wall and peak memory), N lists of one
+book, and N lists of six books; a list's CPU is (N lists' CPU - one list's) / (N - 1), which for six books
+includes building the five books more.
 """
 from __future__ import annotations
 
@@ -110,13 +120,63 @@ def command(lists: int, jobs: int) -> tuple[float, float, float, str]:
     return wall, float(user) + float(system), int(peak_kb) / 1024, done.stdout.strip().splitlines()[-1]
 
 
+TREE_EXAMPLES = ROOT / "docs" / "examples" / "battlescribe" / "the-old-world-nr"
+
+
+def tree_command(site: Path, rosters: list[Path]) -> tuple[float, float, float, str]:
+    """`manage.py check_lists --jobs 1` of `rosters` (copied into a folder) on the SQLite database `site`:
+    (wall seconds, CPU seconds, peak memory in MB, its summary line)."""
+    with tempfile.TemporaryDirectory(prefix="check-trees-") as tmp:
+        folder = Path(tmp) / "lists"
+        folder.mkdir()
+        for n, path in enumerate(rosters):
+            (folder / f"list-{n:05d}.ros").write_bytes(path.read_bytes())
+        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+               "DATABASE_URL": f"sqlite:///{site}", "DEBUG": "false", "SECRET_KEY": "bench-check-trees"}
+        start = time.perf_counter()
+        done = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", sys.executable, "manage.py", "check_lists", str(folder),
+                               "--system", "bs-warhammer-the-old-world", "--points", "2000", "--jobs", "1"],
+                              cwd=ROOT, env=env, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"check_lists failed ({done.returncode}): {done.stdout[-2000:]}{done.stderr[-2000:]}")
+    peak_kb, user, system = done.stderr.strip().splitlines()[-1].split()
+    return wall, float(user) + float(system), int(peak_kb) / 1024, done.stdout.strip().splitlines()[-1]
+
+
+def trees(site: Path, lists: int, runs: int) -> None:
+    """The roster trees' figures (see the module's doc), medians of `runs`."""
+    examples = sorted(p for p in TREE_EXAMPLES.glob("*.ros") if p.stem.endswith(("-legal", "-illegal-points")))
+    one_book = [p for p in examples if p.name.startswith("empire-of-man-")]
+    cases = (("one list (start-up)", examples[:1]),
+             (f"{lists} lists of one book", [one_book[n % len(one_book)] for n in range(lists)]),
+             (f"{lists} lists of {len(examples) // 2} books", [examples[n % len(examples)] for n in range(lists)]))
+    start_cpu = None
+    for name, rosters in cases:
+        wall, cpu, peak, summary = sorted(tree_command(site, rosters) for _ in range(runs))[runs // 2]
+        if start_cpu is None:
+            start_cpu = cpu
+            extra = ""
+        else:
+            extra = f"; {(cpu - start_cpu) / (len(rosters) - 1) * 1000:.1f} ms CPU a list past the first"
+        print(f"check_lists of roster trees, {name}: median {wall:.2f} s wall of {runs}, {cpu:.2f} s CPU, "
+              f"peak {peak:.0f} MB{extra}; {summary}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--trees", action="store_true", help="roster trees on --site (see the module's doc)")
+    parser.add_argument("--site", type=Path, default=None, help="--trees: the SQLite database of a site")
+    parser.add_argument("--tree-lists", type=int, default=100)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--command-lists", type=int, default=10_000,
                         help="files for the end-to-end run of manage.py check_lists (0: skip it)")
     parser.add_argument("--command-runs", type=int, default=3)
     args = parser.parse_args()
+    if args.trees:
+        if args.site is None or not args.site.is_file():
+            parser.error("--trees needs --site DB.sqlite3, a site with New Recruit's Old World data imported")
+        return trees(args.site.resolve(), args.tree_lists, args.command_runs)
     if args.command_lists:
         for lists, jobs in ((1000, 0), (args.command_lists, 1), (args.command_lists, 0)):
             runs = sorted(command(lists, jobs) for _ in range(args.command_runs))

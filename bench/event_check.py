@@ -14,7 +14,8 @@ and the CSV through Django's test client. Prints figures only; docs/benchmarks.m
 The event's pages on a copy of a site's database (bench/real_site.py --keep DIR builds one with every shared
 data set: DIR/real.sqlite3), in a fresh process as a restarted worker meets them (issue 39 item 5: at most
 300 ms with 100 submissions): the events list, the new-event form, the organiser's page with the table, the
-edit form, the CSV and a submission's page, each the first time and then the median of --repeat; and
+edit form, the CSV and a submission's page (and the new-list form and the API's systems and books, which also
+list every book), each the first time and then the median of --repeat; and
 `check_event` of the submissions. Also prints how many books were built from the database
 (catalogue.get_book's `_stored_books`): an event's pages name books from columns and build only the books
 its submissions name.
@@ -192,19 +193,24 @@ def site_pages(database: Path, lists: int, repeat: int) -> None:
         pages = (("events list", "/events/"), ("new-event form", "/events/new/"),
                  ("organiser's page with the table", f"/events/{event.pk}/"),
                  ("edit form", f"/events/{event.pk}/edit/"), ("CSV of the table", f"/events/{event.pk}/lists.csv"),
-                 ("a submission's page", f"/events/{event.pk}/submissions/{first.pk}/"))
-        start = time.perf_counter()
+                 ("a submission's page", f"/events/{event.pk}/submissions/{first.pk}/"),
+                 # the other pages that list every book (issue 39 item 2)
+                 ("new-list form", "/lists/new/"), ("API: systems", "/api/v1/systems/"),
+                 ("API: books", "/api/v1/books/"))
+        start, start_cpu = time.perf_counter(), time.process_time()
         check_event(event)
-        print(f"check_event of {lists} submissions, first in this process: {ms(time.perf_counter() - start)}")
+        print(f"check_event of {lists} submissions, first in this process: {ms(time.perf_counter() - start)} "
+              f"({ms(time.process_time() - start_cpu)} CPU)")
         for name, url in pages:
-            times = []
+            times, cpu = [], []
             for _ in range(1 + repeat):
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 response = client.get(url)
                 times.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
                 assert response.status_code == 200, (url, response.status_code)
-            print(f"{name}: first {ms(times[0])}, then median {ms(statistics.median(times[1:]))} "
-                  f"({len(response.content) // 1024} KiB)")
+            print(f"{name}: first {ms(times[0])} ({ms(cpu[0])} CPU), then median {ms(statistics.median(times[1:]))} "
+                  f"({ms(statistics.median(cpu[1:]))} CPU; {len(response.content) // 1024} KiB)")
         print(f"books built from the database: {len(catalogue._stored_books)} "
               f"(the site holds {len(catalogue.imported_book_keys())} imported books)")
     finally:

@@ -237,7 +237,9 @@ def _newest_imported(system: str | None) -> tuple[dict[tuple[str, str], str], di
     has another id."""
     from armylists.models import RulesFile
 
-    rows = RulesFile.objects.filter(kind="book", imported=True)
+    # No order (the newest is chosen below): ordered as the model's Meta says, SQLite walks the unique index
+    # and reads every row's `imported` through its JSON's overflow pages, 64 ms at 127 books where this is 1 ms.
+    rows = RulesFile.objects.filter(kind="book", imported=True).order_by()
     if system is not None:
         rows = rows.filter(system=system)
     try:
@@ -346,7 +348,7 @@ def _offered(system: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
         wanted = set(imported)
         try:
             names = {slug: name for slug, version, name in RulesFile.objects.filter(
-                kind="book", imported=True, system=system).values_list("slug", "version", "name")
+                kind="book", imported=True, system=system).order_by().values_list("slug", "version", "name")
                 if (slug, version) in wanted}
         except DatabaseError:
             pass

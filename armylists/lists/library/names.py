@@ -83,7 +83,7 @@ def shelved_books(system: str | None = None) -> list[Shelved]:
         rows = RulesFile.objects.filter(kind="book", imported=True)
         if system is not None:
             rows = rows.filter(system=system)
-        book_names = {(s, b, v): n for s, b, v, n in rows.values_list("system", "slug", "version", "name")}
+        book_names = {(s, b, v): n for s, b, v, n in rows.order_by().values_list("system", "slug", "version", "name")}
     except DatabaseError:
         book_names = {}
     for key in keys:
@@ -155,11 +155,11 @@ def book_summaries(books: list[Shelved]) -> dict[tuple[str, str, str], Summary]:
     wanted = set(imported)
     try:
         hashes = {(s, b, v): (pk, h) for pk, s, b, v, h in RulesFile.objects.filter(
-            kind="book", imported=True, system__in={k[0] for k in wanted}).values_list(
+            kind="book", imported=True, system__in={k[0] for k in wanted}).order_by().values_list(
             "pk", "system", "slug", "version", "content_hash") if (s, b, v) in wanted}
         missing = {pk: (*key, digest) for key, (pk, digest) in hashes.items() if (*key, digest) not in _summaries}
         if missing:
-            rows = (RulesFile.objects.filter(pk__in=list(missing)).annotate(entry_count=_EntryCount())
+            rows = (RulesFile.objects.filter(pk__in=list(missing)).order_by().annotate(entry_count=_EntryCount())
                     .values_list("pk", "data__compositions", "entry_count", "data__default_limit"))
             for pk, listed, entries, limit in rows:
                 _summaries[missing[pk]] = Summary(tuple((c["id"], c.get("name") or c["id"]) for c in listed or ()
