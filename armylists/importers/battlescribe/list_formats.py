@@ -4,6 +4,7 @@ tree, as .ros and .rosz); roster_files.py finds the imported book a roster names
 from __future__ import annotations
 
 from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data, roster_xml, roster_zip
+from armylists.importers.battlescribe.roster_revision import revision_notices
 from armylists.importers.battlescribe.rosters import looks_like_roster
 from armylists.lists.kinds import kind_of
 from armylists.listfiles.formats import ListFileError, ListFormat, ListWriter, register, register_writer
@@ -17,7 +18,9 @@ def _read(data: bytes, source: str) -> tuple[Roster, Book]:
         raise ListFileError(str(exc)) from None
 
 
-register(ListFormat("BattleScribe / New Recruit roster (.ros, .rosz)", looks_like_roster, _read))
+# A roster made with another game system revision than its book's stored one: read, with a notice.
+register(ListFormat("BattleScribe / New Recruit roster (.ros, .rosz)", looks_like_roster, _read,
+                    notices=revision_notices))
 
 
 def _written_as(extension: str):
