@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import re
 
-from armylists.lists.library.catalogue import get_book, listed_books
+from armylists.lists.library.catalogue import get_book
+from armylists.lists.library.names import shelved_books
 from armylists.exports import parse_list_text
 from armylists.exports.text import COMMAND_NAMES
 from armylists.exports.text_read import ListTextError, split_outside_brackets, suggestion
@@ -130,10 +131,12 @@ def read_owb_text(text: str, source: str) -> tuple[Roster, Book]:
 
 def _book(army: str, source: str, number: int) -> Book:
     """Our book of that army: a hand-written one before one imported from OWB's data."""
-    books = [b for b in listed_books() if b.system.id == SYSTEM_ID]
+    books = shelved_books(SYSTEM_ID)  # by name from columns: only the book the text names is built (issue 39)
     for book in sorted(books, key=lambda b: b.imported):
         if army.casefold() in (book.name.casefold(), book.id) or f"owb-{slug(army)}" == book.id:
-            return book
+            found = get_book(*book.key)
+            if found is not None:
+                return found
     raise ListTextError(source, number, f"no army \"{army}\" among The Old World's books here"
                                         + suggestion(army, sorted({b.name for b in books})))
 
