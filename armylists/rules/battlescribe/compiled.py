@@ -14,9 +14,7 @@ from __future__ import annotations
 from typing import Callable
 
 from armylists.rules.battlescribe.queries import (COMPARE, Context, ancestor_count, count, force_of, group_holds,
-                                                  has_id, instance_of, query_value, repeat_times,
-                                                  understood)
-from armylists.rules.battlescribe.tree import Roster, Selection
+                                                  instance_test, query_value, repeat_times, understood)
 
 Holds = Callable[[Context], bool]
 
@@ -90,7 +88,7 @@ def _condition(condition: dict) -> Holds:
     """One understood condition, as queries.condition_holds decides it."""
     kind = condition.get("type")
     if kind in ("instanceOf", "notInstanceOf"):
-        found = _instance(condition)
+        found = instance_test(condition)   # queries.py's one copy of instanceOf
         if kind == "notInstanceOf":
             return lambda ctx: not found(ctx)
         return found
@@ -127,33 +125,3 @@ def _counted(query: dict) -> Callable[[Context], float]:
             target = ctx.roster
         return 0 + count(target, field, child, *reach, ctx.roster.game.cost_type_ids)
     return counted
-
-
-def _instance(condition: dict) -> Holds:
-    """instanceOf as queries.instance_of reads it; its three common scopes without the dict."""
-    child, scope = condition.get("child"), condition.get("scope", "")
-    if scope == "ancestor":
-        def above(ctx: Context) -> bool:
-            element = ctx.container
-            while isinstance(element, Selection):   # has_id of each selection above, inline: the commonest gate
-                if child in element.option.ids or child in element.state.categories:
-                    return True
-                element = element.parent
-            while element is not None and not isinstance(element, Roster):
-                if has_id(element, child):
-                    return True
-                element = element.parent
-            return False
-        return above
-    if scope == "self":
-        def itself(ctx: Context) -> bool:
-            if ctx.self is None:
-                return ctx.option is not None and child in ctx.option.ids
-            return has_id(ctx.self, child)
-        return itself
-    if scope == "parent":
-        def parent(ctx: Context) -> bool:
-            found = ctx.self.parent if ctx.self is not None else ctx.container
-            return not isinstance(found, Roster) and has_id(found, child)
-        return parent
-    return lambda ctx: instance_of(condition, ctx)

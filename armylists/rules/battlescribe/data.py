@@ -48,6 +48,12 @@ class Option:
         """The groups (and group links) the option sits in, outermost first."""
         return tuple(n for step in self.groups for n in (step.node, step.link) if n is not None)
 
+    @cached_property
+    def group_node_ids(self) -> frozenset[str]:
+        """The own ids of the groups it sits in (a group limit that can only cap is judged where one of
+        them holds a selection: validation.py asks it of every selection)."""
+        return frozenset(g.node["id"] for g in self.groups)
+
     @property
     def group_id(self) -> str | None:
         return self.groups[-1].group_id if self.groups else None

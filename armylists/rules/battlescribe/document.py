@@ -19,7 +19,7 @@ from armylists.rules.battlescribe.actions import place
 from armylists.rules.battlescribe.data import GameData
 from armylists.rules.battlescribe.effective import effective
 from armylists.rules.battlescribe.queries import Context
-from armylists.rules.battlescribe.evaluate import Result, evaluate, refresh
+from armylists.rules.battlescribe.evaluate import Result, categorise, evaluate, refresh
 from armylists.rules.battlescribe.plans import plan
 from armylists.rules.battlescribe.tree import Force, Roster, RosterError, Selection
 from armylists.rules.report import ERROR, WARNING, CategoryLine, Report, UnitLine, Violation
@@ -53,15 +53,34 @@ def settle(tree: Roster) -> None:
     where a category modifier counts (its pass goes top down, so a count may meet selections whose
     categories come after it; an instanceOf reads the selection and what it is in, which come before) or a
     cost reads another (its order, cost_order.py), or a name or hidden flag reads a cost. "A Lance is shown
-    where an ancestor holds a mount" reads the mount's categories, which the categories pass gives first."""
+    where an ancestor holds a mount" reads the mount's categories, which the categories pass gives first.
+
+    Where only category modifiers count (Old World data: every roster), the second refresh is known
+    before it is made: the rest of a refresh reads the tree's shape, numbers and categories (no cost: a
+    cost read is flagged, `_reads_costs`), so if the categories pass gives what the first refresh gave,
+    the second would give every state again; only that pass is run again (a stateless validation built
+    the tree with two whole refreshes). Where it gives other categories, they are put back and the
+    second refresh is made as before."""
     refresh(tree)
-    if any(_reads_ahead(plan(tree.game, s.option)) for s in tree.all_selections()):
-        refresh(tree)
+    plans = [plan(tree.game, s.option) for s in tree.all_selections()]
+    if not any(map(_reads_ahead, plans)):
+        return
+    if not any(map(_reads_costs, plans)):
+        before = [(s, s.state.categories, s.state.primary) for s in tree.all_selections()]
+        categorise(tree, [])   # what it finds unsupported, the first refresh found (roster.found)
+        if all(s.state.categories == c and s.state.primary == p for s, c, p in before):
+            return
+        for selection, categories, primary in before:
+            selection.state.categories, selection.state.primary = categories, primary
+    refresh(tree)
 
 
 def _reads_ahead(found) -> bool:
-    return bool(found.categories_count or found.cost_readers or found.state_reads_costs
-                or found.categories_read_costs)
+    return bool(found.categories_count or _reads_costs(found))
+
+
+def _reads_costs(found) -> bool:
+    return bool(found.cost_readers or found.state_reads_costs or found.categories_read_costs)
 
 
 def _place_force(tree: Roster, node: TreeForce, parent: Force | None) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from armylists.rules.battlescribe.compiled import gated_compiled
-from armylists.rules.battlescribe.queries import COMPARE, COST_READS, Context, Unsupported
+from armylists.rules.battlescribe.queries import COMPARE, COST_READS, Context, Unsupported, understood
 
 DISPLAY_FIELDS = {"page", "publicationId", "description", "annotation", "publication",
                   # how many an editor adds at first: a roster states its own numbers
@@ -98,7 +98,16 @@ def is_category(modifier: dict) -> bool:
 
 
 def not_category(modifier: dict) -> bool:
-    """A `keep` of effective(): every modifier but the category ones (evaluate.py's pass of the rest)."""
+    """A `keep` of effective(): every modifier but the category ones."""
+    return modifier.get("field") != "category"
+
+
+def for_state(modifier: dict) -> bool:
+    """A `keep` of effective(): what a selection's state is made of (evaluate.py's pass after the
+    categories: name, hidden flag, costs, messages). Given as `keep`, it also leaves out the modifiers
+    that only change one of the node's constraint values and can name nothing unsupported (`_limit_only`):
+    a state holds no constraint, and the refresh asked their conditions of every selection for nothing
+    (most of its conditions in Old World data). Called as a plain function it is not_category."""
     return modifier.get("field") != "category"
 
 
@@ -119,9 +128,29 @@ def _as_stated(game, sources: tuple[dict, ...], groups: tuple[dict, ...]):
                   tuple((c, float(c["value"])) for s in sources for c in s.get("constraints", [])),
                   tuple(categories), primary)
         every = tuple((s, made) for s in sources for made in gated_compiled(game, s, gated))
+        others = tuple(p for p in every if not is_category(p[1].modifier))
+        limits = {c.get("id") for s in sources for c in s.get("constraints", [])}
         found = per_game[key] = (nodes, stated, every, tuple(p for p in every if is_category(p[1].modifier)),
-                                 tuple(p for p in every if not is_category(p[1].modifier)))
+                                 others, tuple(p for p in others if not _limit_only(game, p[1], limits)))
     return found[1:]
+
+
+def _limit_only(game, gate, limits: set) -> bool:
+    """A modifier that changes only the value of one of the node's constraints (`limits`: their ids), as
+    `_apply` would apply it (a number, or a word it ignores), whose conditions and repeats can raise no
+    Unsupported (queries.understood, query_problem): leaving it out changes nothing but constraints."""
+    modifier = gate.modifier
+    target, kind = modifier.get("field"), modifier.get("type")
+    if target not in limits or target in game.cost_type_ids or target in ("name", "hidden", "category") \
+            or target in MESSAGE_FIELDS or target in DISPLAY_FIELDS:
+        return False
+    if kind not in ("set", "increment", "decrement", "floor", "ceil"):
+        return False
+    if kind not in ("increment", "decrement") and not _readable(modifier.get("value", "")):
+        return False   # as_number would name it unsupported
+    cost_types = game.cost_type_ids
+    return all(understood(game, g) for g in gate.gates) and \
+        all(query_problem(r, cost_types, repeat=True) is None for r in (x for rl in gate.repeat_lists for x in rl))
 
 
 def applying(sources, ctx: Context, refused: Callable[[dict, Unsupported], None],
@@ -170,12 +199,12 @@ def effective(ctx: Context, sources: tuple[dict, ...], cost_types: set[str], uns
     entry of a hidden group is hidden. `keep`, where given, says which modifiers apply (evaluate.py's
     passes: the categories first; cost_order.py: a loop's modifiers left out)."""
     entry = sources[0]
-    stated, every, category_ones, other_ones = _as_stated(ctx.roster.game, sources, groups)
+    stated, every, category_ones, other_ones, state_ones = _as_stated(ctx.roster.game, sources, groups)
     name, hidden, costs, constraints, categories, primary = stated
     result = Effective(name, hidden, dict(costs), list(constraints), list(categories), primary)
     made = every
-    if keep is is_category or keep is not_category:   # the refresh's two passes: their modifiers sorted once
-        made, keep = (category_ones if keep is is_category else other_ones), None
+    if keep is is_category or keep is not_category or keep is for_state:   # the refresh's passes: sorted once
+        made, keep = {is_category: category_ones, not_category: other_ones, for_state: state_ones}[keep], None
 
     def skip(modifier: dict, gates: list[dict], repeat_lists: list[list[dict]]) -> bool:
         if keep is not None and not keep(modifier):

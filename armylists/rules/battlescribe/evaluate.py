@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from armylists.rules.battlescribe.cost_order import order_costs
-from armylists.rules.battlescribe.effective import effective, is_category, not_category
+from armylists.rules.battlescribe.effective import effective, for_state, is_category
 from armylists.rules.battlescribe.plans import plan
 from armylists.rules.battlescribe.queries import COUNTS, Context, Unsupported, counting
 from armylists.rules.battlescribe.tree import Roster, Selection, State
@@ -48,12 +48,7 @@ def refresh(roster: Roster, unsupported: list[str] | None = None,
     first_unsupported = len(unsupported)
     roster.fresh = True
     cost_types = {c["id"] for c in roster.game.cost_types}
-    token = COUNTS.set(None)   # the categories change in this pass: counts walk the tree as it stands
-    try:
-        for selection in roster.all_selections():
-            _categories(roster, selection, cost_types, unsupported)
-    finally:
-        COUNTS.reset(token)
+    categorise(roster, unsupported)
     found: dict[str, list[tuple[str, str]]] = {}
     with counting():   # from here to the end of the refresh only costs, names and hidden flags change
         for force in roster.all_forces():
@@ -68,6 +63,17 @@ def refresh(roster: Roster, unsupported: list[str] | None = None,
     roster.found = (tuple(said), tuple(unsupported[first_unsupported:]))
     if messages is not None:
         messages.extend(said)
+
+
+def categorise(roster: Roster, unsupported: list[str]) -> None:
+    """The refresh's first pass alone: every selection's categories, top down, from the roster as it stands."""
+    cost_types = {c["id"] for c in roster.game.cost_types}
+    token = COUNTS.set(None)   # the categories change in this pass: counts walk the tree as it stands
+    try:
+        for selection in roster.all_selections():
+            _categories(roster, selection, cost_types, unsupported)
+    finally:
+        COUNTS.reset(token)
 
 
 def _categories(roster: Roster, selection: Selection, cost_types, unsupported) -> None:
@@ -92,7 +98,7 @@ def _refresh_selection(roster, selection: Selection, cost_types, unsupported, fo
         _refresh_selection(roster, child, cost_types, unsupported, found)
     ctx = Context(roster, selection, selection.parent, selection.option)
     eff = effective(ctx, selection.option.sources, cost_types, unsupported, selection.option.group_nodes,
-                    keep=not_category)
+                    keep=for_state)
     number = selection.number
     selection.state = State(name=eff.name, hidden=eff.hidden,
                             costs={t: v * number for t, v in eff.costs.items()},

@@ -14,6 +14,7 @@ from collections import defaultdict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Callable
 
 from armylists.rules.battlescribe.data import Option
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
@@ -93,6 +94,16 @@ class CountIndex:
         if table is None:
             table = self._tables[key] = _members(element, child_selections, child_forces)
         return table.get(None if match.by == "all" else (match.by, match.value), [])
+
+    def matching_number(self, element, match: Match, child_selections: bool, child_forces: bool) -> int:
+        """The selections `matching` gives, counted by their numbers, once per element and match: a bound
+        the data states (validation.py's `_within`) asks it of every container, and needs no list."""
+        key = ("number", element, match.by, match.value, child_selections, child_forces)
+        found = self._totals.get(key)
+        if found is None:
+            found = self._totals[key] = sum(s.number for s in self.matching(element, match, child_selections,
+                                                                             child_forces))
+        return found
 
 
 def _same_scope(element, child_forces: bool):
@@ -348,23 +359,48 @@ def query_value(query: dict, ctx: Context) -> float:
 
 
 def instance_of(query: dict, ctx: Context) -> bool:
-    child = query.get("child")
-    scope = query.get("scope", "")
-    if scope == "ancestor":   # any element above it: its container and up (asked thousands of times an evaluation)
-        element = ctx.container
-        while element is not None and not isinstance(element, Roster):
-            if has_id(element, child):
-                return True
-            element = element.parent
-        return False
+    """Whether the element the instanceOf condition's scope names is (or holds) its childId: the test
+    made once per game data (instance_test), asked here."""
+    memo = ctx.roster.game.memo.setdefault("instance_of", {})
+    found = memo.get(id(query))
+    if found is None or found[0] is not query:
+        found = memo[id(query)] = (query, instance_test(query))
+    return found[1](ctx)
+
+
+def instance_test(query: dict) -> Callable[[Context], bool]:
+    """instanceOf as a function of the context, its dict read once: the one copy of its semantics, which
+    compiled.py's gates call directly and instance_of asks. Its three common scopes are written out (the
+    ancestor one is the commonest gate of all: has_id of each selection above, inline)."""
+    child, scope = query.get("child"), query.get("scope", "")
+    if scope == "ancestor":   # any element above it: its container and up
+        def above(ctx: Context) -> bool:
+            element = ctx.container
+            while isinstance(element, Selection):
+                if child in element.option.ids or child in element.state.categories:
+                    return True
+                element = element.parent
+            while element is not None and not isinstance(element, Roster):
+                if has_id(element, child):
+                    return True
+                element = element.parent
+            return False
+        return above
     if scope == "self":
-        if ctx.self is None:
-            return ctx.option is not None and child in ctx.option.ids
-        return has_id(ctx.self, child)
+        def itself(ctx: Context) -> bool:
+            if ctx.self is None:
+                return ctx.option is not None and child in ctx.option.ids
+            return has_id(ctx.self, child)
+        return itself
     if scope == "parent":
-        parent = ctx.self.parent if ctx.self is not None else ctx.container
-        return not isinstance(parent, Roster) and has_id(parent, child)
-    return any(has_id(t, child) and not isinstance(t, Roster) for t in scope_targets(scope, ctx))
+        def parent(ctx: Context) -> bool:
+            found = ctx.self.parent if ctx.self is not None else ctx.container
+            return not isinstance(found, Roster) and has_id(found, child)
+        return parent
+
+    def elsewhere(ctx: Context) -> bool:
+        return any(has_id(t, child) and not isinstance(t, Roster) for t in scope_targets(scope, ctx))
+    return elsewhere
 
 
 def condition_holds(condition: dict, ctx: Context) -> bool:

@@ -56,8 +56,10 @@ class Validator(CategoryLimits):
         self._entries: set[str] = set()
         self._groups: set[str] = set()
         for selection in self.roster.all_selections():
-            self._entries.add(selection.option.entry["id"])
-            self._groups.update(g.node["id"] for g in selection.option.groups)
+            option = selection.option
+            self._entries.add(option.entry["id"])
+            if option.groups:
+                self._groups |= option.group_node_ids
         for type_id, limit in self.roster.cost_limits.items():
             if type_id not in self.cost_types:   # a roster's limit in a cost type the data does not have
                 self.errors.append(self._unknown_cost_type(type_id, limit))
@@ -75,12 +77,17 @@ class Validator(CategoryLimits):
             self._categories(force)
             self._carried_categories(force)
             self._container(force, self.roster.options(force), self.game.root_groups(force.catalogue_id))
-            for selection in force.walk_selections():
-                if selection.state.hidden:
+            stack = [(s, False) for s in reversed(force.selections)]   # (selection, in a hidden one)
+            while stack:   # each selection before its children, in the tree's order (Selection.walk)
+                selection, above = stack.pop()
+                hidden = selection.state.hidden
+                if hidden:
                     self._hidden(selection)
-                if not self._inside_hidden(selection):
+                if not (hidden or above):   # _inside_hidden, carried down
                     self._container(selection, self.roster.options(selection),
                                     self.game.child_groups(selection.option))
+                if selection.children:
+                    stack.extend((c, hidden or above) for c in reversed(selection.children))
         return self.errors
 
     def _unknown_cost_type(self, type_id: str, limit: float) -> Error:
@@ -104,8 +111,10 @@ class Validator(CategoryLimits):
         groups: set[str] = set()
         for selection in container.walk():
             if selection is not container:
-                entries.add(selection.option.entry["id"])
-                groups.update(g.node["id"] for g in selection.option.groups)
+                option = selection.option
+                entries.add(option.entry["id"])
+                if option.groups:
+                    groups |= option.group_node_ids
         return entries, groups
 
     @staticmethod
@@ -244,7 +253,7 @@ class Validator(CategoryLimits):
                 counts = [self._count_self(constraint, s, field) for s in selections_in(container, False, False)
                           if match(s)]
             else:
-                got = self._count_scope(constraint, container, match, field)
+                got = self._count_scope(constraint, container, match, field, numbers_only=True)
                 if got is not None and scope == "parent" and isinstance(container, Selection) \
                         and container.number > 0 and per_model:
                     got = got / container.number
@@ -328,8 +337,10 @@ class Validator(CategoryLimits):
             got = total = sum(s.state.costs.get(measure, 0) for s in selection.walk())
         return self._percent(constraint, field, got, total) if constraint.get("percent") else got
 
-    def _count_scope(self, constraint: dict, container, match, field: str, primary=None) -> float | None:
-        """The constraint's count in its scope, from `container`; None (and named) if not understood."""
+    def _count_scope(self, constraint: dict, container, match, field: str, primary=None,
+                     numbers_only: bool = False) -> float | None:
+        """The constraint's count in its scope, from `container`; None (and named) if not understood.
+        `numbers_only`: the count alone is wanted, not the selections counted (kept for an error's words)."""
         self._share, self._each = None, False
         scope = constraint.get("scope", "parent")
         children = constraint.get("include_child_selections", False)
@@ -357,19 +368,23 @@ class Validator(CategoryLimits):
                 self.unsupported.append(f"constraint scope {scope!r} ({constraint.get('id')})")
                 return None
             targets = targets[:1]
-        return self._count_in(constraint, field, targets, match, children, child_forces)
+        return self._count_in(constraint, field, targets, match, children, child_forces, numbers_only)
 
     def _count_in(self, constraint: dict, field: str, targets: list, match, children: bool,
-                  child_forces: bool) -> float | None:
+                  child_forces: bool, numbers_only: bool = False) -> float | None:
         """How many selections in `targets` that `match` (or how much of a cost they hold), as the constraint's
         field measures it; a percentage of all in the targets where `percentValue` says. The matched
-        selections are kept for the words."""
+        selections are kept for the words, unless only the number is asked (`numbers_only`)."""
         measure = self._measure(constraint, field)
         if measure is None:
             return None
         got = 0.0
         self._matched = []
         index = COUNTS.get()
+        if numbers_only and index is not None and measure == "selections" and not constraint.get("percent"):
+            for target in targets:   # integers: the same sum as counted one by one below
+                got += index.matching_number(target, match, children, child_forces)
+            return got
         for target in targets:
             chosen = index.matching(target, match, children, child_forces) if index is not None else \
                 [s for s in selections_in(target, children, child_forces) if match(s)]
