@@ -56,6 +56,21 @@ def campaign_summary(document: Mapping[str, Any], report: Report) -> dict[str, A
             "wyrdstone": campaign.get("wyrdstone", 0), "stash": campaign.get("stash", {})}
 
 
+def preview_battle(loaded: Loaded, battle: Mapping[str, Any], seed: int) -> Outcome:
+    """The warband after `battle` with `seed`, nothing saved: what the step-by-step page shows before the
+    battle is committed (the same seed then records the same battle), and what a campaign tries a side
+    with. BattleError as record_battle's."""
+    document = roster_to_dict(loaded.roster)
+    before = validate(loaded.book, loaded.roster)
+    if "campaign" not in document:
+        document = start_campaign(document, before.total_points)
+    return apply_battle(document, loaded.book, battle, seed, before.figures.get("rating", 0))
+
+
+def new_seed() -> int:
+    return secrets.randbits(SEED_BITS)
+
+
 def record_battle(army_list: ArmyList, battle: Mapping[str, Any], expected: int,
                   seed: int | None = None) -> Recorded | None:
     """The warband after `battle`, saved; BattleError for a battle that cannot be applied, NotAWarband,
@@ -89,5 +104,5 @@ def undo_last_battle(army_list: ArmyList, expected: int) -> Recorded | None:
     return None if saved is None else Recorded(saved[0], saved[1])
 
 
-__all__ = ["BattleError", "NotAWarband", "Recorded", "Unavailable", "campaign_summary", "keeps_campaign", "record_battle",
-           "undo_last_battle"]
+__all__ = ["BattleError", "NotAWarband", "Recorded", "Unavailable", "campaign_summary", "keeps_campaign", "new_seed",
+           "preview_battle", "record_battle", "undo_last_battle"]

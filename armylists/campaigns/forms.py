@@ -16,8 +16,28 @@ DICE = re.compile(r"^\s*([1-6](\s+|,\s*|$))*\s*$")
 TABLE_DICE = re.compile(r"^\s*((?:injury|advance|rarity):[A-Za-z0-9_-]+)\s*:?\s*((?:\d{1,2}[\s,]*)+)$")
 
 
+# The post-battle sequence one step at a time (the page's steps, in the rulebook's order): each step's
+# fields; the warriors' own fields are added per warband (`BattleForm.step_fields`). The last step shows
+# the whole battle's log and commits it.
+STEPS = (
+    ("result", "The result and who fought", ("result", "opponent_rating")),
+    ("injuries", "Serious injuries", ()),
+    ("experience", "Experience and advances", ("table_dice",)),
+    ("exploration", "Exploration", ("exploration_dice", "exploration_gold")),
+    ("selling", "Selling shards", ("sell_shards",)),
+    ("buying", "Buying and rarity rolls", ("buy_item", "buy_unit", "buy_price", "buy_rarity", "buy_searcher",
+                                           "rarity_roll")),
+    ("review", "The battle, to record", ()),
+)
+STEP_NAMES = tuple(name for name, _, _ in STEPS)
+INJURY_DICE = re.compile(r"^\s*(\d{1,2}([\s,]+\d{1,2})*)?\s*$")
+
+
 class BattleForm(forms.Form):
     revision = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    # The seed the site rolls the battle's dice from, chosen when the page is first shown: the steps'
+    # previews and the battle recorded then roll the same dice.
+    seed = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**48, required=False)
     result = forms.ChoiceField(choices=[("won", "Won"), ("lost", "Lost"), ("draw", "Draw")], widget=forms.RadioSelect)
     opponent_rating = forms.IntegerField(min_value=0, max_value=100000, required=False,
                                          help_text="The other warband's rating: the lower-rated side gains the underdog bonus.")
@@ -50,6 +70,37 @@ class BattleForm(forms.Form):
             if not hero:
                 self.fields[f"{uid}-down"] = forms.IntegerField(min_value=1, max_value=20, required=False,
                                                                 label="how many down")
+            self.fields[f"{uid}-injury"] = forms.CharField(
+                max_length=40, required=False, label=f"{name}: injury dice",
+                help_text="As rolled: the D66, then any follow-up (23 2); blank: the site rolls them.")
+
+    def step_fields(self, step: str) -> list[str]:
+        """The names of the fields `step` asks (the warriors' per-warrior fields with the first step,
+        their injury dice with the injuries step)."""
+        names = list(dict((n, f) for n, _, f in STEPS)[step])
+        for uid, _, hero in self.warriors:
+            if step == "result":
+                names += [f"{uid}-fought", f"{uid}-ooa", f"{uid}-kills"] + ([] if hero else [f"{uid}-down"])
+            elif step == "injuries":
+                names.append(f"{uid}-injury")
+        return names
+
+    def step_of_first_error(self) -> str | None:
+        for step in STEP_NAMES:
+            if any(name in self.errors for name in self.step_fields(step)):
+                return step
+        return None
+
+    def hidden_for(self, step: str) -> list:
+        """Every field of the other steps, to carry as hidden inputs while `step` is shown."""
+        shown = set(self.step_fields(step)) | {"revision", "seed"}
+        return [self[name] for name in self.fields if name not in shown]
+
+    def out_of_action(self) -> list[tuple[str, Any]]:
+        """(name, injury dice field) of each warrior the first step put out of action."""
+        data = self.cleaned_data if hasattr(self, "cleaned_data") else {}
+        return [(name, self[f"{uid}-injury"]) for uid, name, _ in self.warriors
+                if data.get(f"{uid}-fought") and data.get(f"{uid}-ooa")]
 
     def rows(self) -> list[dict[str, Any]]:
         """The per-warrior fields, a row each, for the template (no logic there)."""
@@ -77,6 +128,12 @@ class BattleForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for uid, _, _ in self.warriors:
+            text = data.get(f"{uid}-injury") or ""
+            if not INJURY_DICE.match(text):
+                self.add_error(f"{uid}-injury", "Write the dice as numbers, the D66 first (23 2).")
+            else:
+                data[f"{uid}-injury"] = [int(d) for d in re.findall(r"\d+", text)]
         if data.get("buy_item") and data.get("buy_rarity") and not data.get("buy_searcher"):
             self.add_error("buy_searcher", "A rare item is looked for by one of the warband's heroes.")
         return data
@@ -93,6 +150,9 @@ class BattleForm(forms.Form):
                 report["models_out_of_action"] = data[f"{uid}-down"]
             models[uid] = report
         battle: dict[str, Any] = {"result": data["result"], "models": models, "rolls": dict(data.get("table_dice") or {})}
+        for uid in models:
+            if models[uid]["out_of_action"] and data.get(f"{uid}-injury"):
+                battle["rolls"][f"injury:{uid}"] = data[f"{uid}-injury"]
         if data.get("opponent_rating") is not None:
             battle["opponent_rating"] = data["opponent_rating"]
         if data.get("exploration_dice"):

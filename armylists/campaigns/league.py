@@ -20,12 +20,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from armylists.campaigns.battles import (BattleError, NotAWarband, Unavailable, campaign_summary, open_warband,
-                                         record_battle)
+                                         preview_battle, record_battle)
 from armylists.exports.pdf_standings import StandingRow, Standings, render_standings
 from armylists.campaigns.models import Campaign, CampaignBattle, CampaignWarband
 from armylists.models import ArmyList
-from armylists.rules import roster_to_dict, validate
-from armylists.rules.native.mordheim_campaign.battle import apply_battle, start_campaign
+from armylists.rules import validate
 
 # What the other side must have said for the two entries to be the same battle.
 OPPOSITE = {"won": "lost", "lost": "won", "draw": "draw"}
@@ -94,12 +93,7 @@ def _try_side(entry: CampaignWarband, side: Mapping[str, Any]) -> None:
     """Apply the side to a copy of the warband now (a fixed seed, nothing saved), so a side naming a unit
     the warband has not, or dice off a table, is refused when entered and not when the other confirms."""
     try:
-        loaded = open_warband(entry.army_list)
-        document = roster_to_dict(loaded.roster)
-        before = validate(loaded.book, loaded.roster)
-        if "campaign" not in document:
-            document = start_campaign(document, before.total_points)
-        apply_battle(document, loaded.book, side, 0, before.figures.get("rating", 0))
+        preview_battle(open_warband(entry.army_list), side, 0)
     except BattleError as exc:
         raise CampaignError(f"{entry.army_list.name}: {exc.message}") from None
     except (NotAWarband, Unavailable) as exc:

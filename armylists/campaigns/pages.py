@@ -1,9 +1,17 @@
-"""A warband's campaign page: its state, its last battle's log, and the form for the next battle.
+"""A warband's campaign page: its state, its last battle's log, and the next battle, a step at a time.
 
-`GET /lists/<pk>/campaign/` shows it; `POST` records a battle (armylists/campaigns/battles.py) and
-redirects back to the page (with htmx: answers the page's campaign panel alone); `POST .../undo/`
-undoes the last battle. A battle that cannot be applied re-shows the form with why, 400; a stale one
-(the list changed in another window) says so, 409, and saves nothing.
+`GET /lists/<pk>/campaign/` shows it at the first step of the post-battle sequence (forms.STEPS: the
+result and who fought, injuries, experience and advances, exploration, selling, buying, the review).
+Each step is its own form, posted with `go=next` or `go=back` and the step shown; the other steps'
+answers ride along as hidden fields, so nothing is kept on the server and Back (or the browser's) loses
+nothing until the battle is committed. After each step the battle so far is applied to a copy of the
+warband with the page's seed, and its log shown: the dice the site rolls are the ones it then records.
+With htmx a step answers the campaign panel alone; without JavaScript the whole page.
+
+`POST` with `go=record` (or without `go`: the whole battle at once, as before) records it
+(armylists/campaigns/battles.py) and redirects back to the page; `POST .../undo/` undoes the last
+battle. A battle that cannot be applied re-shows its step with why, 400; a stale one (the list changed
+in another window) says so, 409, and saves nothing.
 """
 from __future__ import annotations
 
@@ -12,9 +20,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from armylists.campaigns.battles import (BattleError, NotAWarband, Unavailable, campaign_summary, open_warband,
-                                         record_battle, undo_last_battle)
-from armylists.campaigns.forms import BattleForm
+from armylists.campaigns.battles import (BattleError, NotAWarband, Unavailable, campaign_summary, new_seed, open_warband,
+                                         preview_battle, record_battle, undo_last_battle)
+from armylists.campaigns.forms import STEP_NAMES, STEPS, BattleForm
 from armylists.lists.saved.access import get_list_for_user
 from armylists.rules import roster_to_dict, validate
 
@@ -33,15 +41,40 @@ def warriors(loaded) -> list[tuple[str, str, bool]]:
     return out
 
 
-def _context(army_list, loaded, form=None, error: str = "") -> dict:
+def _context(army_list, loaded, form=None, error: str = "", step: str = "result", preview=None) -> dict:
     report = validate(loaded.book, loaded.roster)
     document = roster_to_dict(loaded.roster)
     campaign = document.get("campaign") or {}
     battles = campaign.get("battles", [])
-    form = form or BattleForm(initial={"revision": army_list.revision, "result": "won"}, warriors=warriors(loaded))
+    form = form or BattleForm(initial={"revision": army_list.revision, "result": "won", "seed": new_seed()},
+                              warriors=warriors(loaded))
+    at = STEP_NAMES.index(step)
     return {"army_list": army_list, "summary": campaign_summary(document, report), "last": battles[-1] if battles else None,
             "fallen": campaign.get("fallen", []), "form": form, "error": error,
-            "violations": [v for v in report.violations if v.code.startswith("campaign.")]}
+            "violations": [v for v in report.violations if v.code.startswith("campaign.")],
+            "step": step, "step_number": at + 1, "step_title": STEPS[at][1], "steps": STEPS,
+            "hidden": form.hidden_for(step), "preview": preview,
+            "out_of_action": form.out_of_action() if step == "injuries" else []}
+
+
+def _step(request: HttpRequest, army_list, loaded, form: BattleForm, go: str, shown: str) -> HttpResponse:
+    """The step after (or before) `shown`, the battle so far previewed; an invalid step, or one the
+    battle cannot be applied with, is shown again with why (400)."""
+    at = STEP_NAMES.index(shown)
+    if go == "back":
+        form.is_valid()  # the answers so far, kept as typed; nothing is said of them going back
+        return _page(request, _context(army_list, loaded, form, step=STEP_NAMES[max(0, at - 1)]))
+    if not form.is_valid():
+        return _page(request, _context(army_list, loaded, form, step=form.step_of_first_error() or shown), status=400)
+    seed = form.cleaned_data.get("seed")
+    try:
+        preview = preview_battle(loaded, form.battle(), new_seed() if seed is None else seed)
+    except BattleError as exc:
+        where = ".".join(map(str, exc.path))
+        return _page(request, _context(army_list, loaded, form, error=f"{where}: {exc.message}" if where else exc.message,
+                                       step=shown), status=400)
+    return _page(request, _context(army_list, loaded, form, step=STEP_NAMES[min(len(STEPS) - 1, at + 1)],
+                                   preview=preview))
 
 
 def _page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
@@ -60,13 +93,17 @@ def campaign(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "GET":
         return _page(request, _context(army_list, loaded))
     form = BattleForm(request.POST, warriors=warriors(loaded))
+    go, shown = request.POST.get("go", "record"), request.POST.get("step", "review")
+    if go in ("next", "back") and shown in STEP_NAMES:
+        return _step(request, army_list, loaded, form, go, shown)
     if not form.is_valid():
-        return _page(request, _context(army_list, loaded, form), status=400)
+        return _page(request, _context(army_list, loaded, form, step=form.step_of_first_error() or "review"),
+                     status=400)
     try:
-        recorded = record_battle(army_list, form.battle(), form.cleaned_data["revision"])
+        recorded = record_battle(army_list, form.battle(), form.cleaned_data["revision"], form.cleaned_data.get("seed"))
     except BattleError as exc:
         form.add_error(None, f"{'.'.join(map(str, exc.path))}: {exc.message}" if exc.path else exc.message)
-        return _page(request, _context(army_list, loaded, form), status=400)
+        return _page(request, _context(army_list, loaded, form, step="review"), status=400)
     if recorded is None:
         army_list.refresh_from_db()
         return _page(request, _context(army_list, open_warband(army_list), error=(

@@ -1,6 +1,7 @@
 """Issue 41's browser test: a Reikland warband in its campaign, in a real Chromium at 1366 and 390 px.
 
-Three battles recorded on the campaign page (htmx), with the dice entered as rolled at the table: an
+Three battles recorded on the campaign page (htmx), each through its steps (the result, injuries,
+experience, exploration, selling, buying, the review), with the dice entered as rolled at the table: an
 injury with its follow-up roll (Arm wound, D6 2: misses the next game), a hero levelling up (the Captain
 at 24 XP), a henchman's "the lad's got talent", exploration with a double (Straggler) and a triple
 (Tavern), shards sold by the price grid, a rare item bought after a rarity roll; then the warband sheet
@@ -33,8 +34,16 @@ def log_in(page, site: str) -> None:
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
-def battle(page, number: int, result: str, *, exploration: str, table_dice: str = "", sit_out=(), out_of_action=(),
-           kills=None, sell: int | None = None, buy: dict | None = None) -> str:
+def next_step(page, name: str) -> None:
+    """Next, and wait for the step `name` the campaign panel swaps in (htmx)."""
+    page.click("#step-next")
+    expect(page.locator(f"#step-{name}")).to_be_visible()
+
+
+def battle(page, number: int, result: str, *, exploration: str, table_dice: str = "", injuries=None, sit_out=(),
+           out_of_action=(), kills=None, sell: int | None = None, buy: dict | None = None) -> str:
+    """One battle through the page's steps, in the rulebook's order (forms.STEPS), then recorded."""
+    expect(page.locator("#step-result")).to_be_visible()
     page.check(f"#id_result_{['won', 'lost', 'draw'].index(result)}")
     for uid in sit_out:
         page.uncheck(f"[id='id_{uid}-fought']")
@@ -42,18 +51,29 @@ def battle(page, number: int, result: str, *, exploration: str, table_dice: str 
         page.check(f"[id='id_{uid}-ooa']")
     for uid, n in (kills or {}).items():
         page.fill(f"[id='id_{uid}-kills']", str(n))
-    page.fill("#id_exploration_dice", exploration)
+    next_step(page, "injuries")
+    for uid, dice in (injuries or {}).items():
+        page.fill(f"[id='id_{uid}-injury']", dice)
+    next_step(page, "experience")
     page.fill("#id_table_dice", table_dice)
+    next_step(page, "exploration")
+    page.fill("#id_exploration_dice", exploration)
+    next_step(page, "selling")
     if sell:
         page.fill("#id_sell_shards", str(sell))
+    next_step(page, "buying")
     for field, value in (buy or {}).items():
         if field in ("buy_unit", "buy_searcher"):
             page.select_option(f"#id_{field}", value)
         else:
             page.fill(f"#id_{field}", str(value))
+    next_step(page, "review")
+    preview = page.inner_text("#battle-preview")
     page.click("#record-battle")
     expect(page.locator("#battle-log h2")).to_have_text(f"Battle {number}: {result}")
-    return page.inner_text("#battle-log")
+    log = page.inner_text("#battle-log")
+    assert all(line in log for line in preview.splitlines()[1:] if line.strip())  # recorded as previewed
+    return log
 
 
 def test_a_reikland_warband_through_three_battles(site, page, shoot, django_user_model):
@@ -69,7 +89,7 @@ def test_a_reikland_warband_through_three_battles(site, page, shoot, django_user
     # 1. Won; the Champion put out of action: D66 23 (Arm wound), D6 2 (misses the next game). Three heroes
     # standing and the winner's die: four exploration dice, a double of fours (Straggler), 11: 2 shards.
     log = battle(page, 1, "won", out_of_action=["champion"], kills={"captain": 1}, exploration="4 4 1 2",
-                 table_dice="injury:champion 23 2")
+                 injuries={"champion": "23 2"})
     assert "Champion (champion) out of action: D66 23, Arm wound; D6 2: Light arm wound, misses the next game." in log
     assert "Exploration: 4 dice, 4 4 1 2 = 11: 2 shards; Straggler (fours x2)." in log
     shoot(page, "campaign-battle-1")
@@ -116,6 +136,6 @@ def test_a_reikland_warband_through_three_battles(site, page, shoot, django_user
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{site}/lists/{warband.pk}/campaign/")
     expect(page.locator("#campaign-rating")).to_be_visible()
-    expect(page.locator("#record-battle")).to_be_visible()
+    expect(page.locator("#step-next")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shoot(page, "campaign-390", full_page=True)

@@ -34,7 +34,8 @@ def test_the_page_shows_the_warband_and_the_form(client_alice, warband):
     response = client_alice.get(f"/lists/{warband.pk}/campaign/")
     assert response.status_code == 200
     text = response.content.decode()
-    assert 'id="campaign-rating">88<' in text and "Record the battle" in text
+    assert 'id="campaign-rating">88<' in text and 'id="step-result"><h3>1. The result and who fought</h3>' in text
+    assert 'id="step-next"' in text and 'id="record-battle"' not in text  # one step at a time (test_battle_steps.py)
     assert "Mercenary Captain · captain" in text and "Warriors (5) · warriors" in text
     assert '<a href="/campaigns/" id="campaigns-link">' in text  # a campaign of several players (league_pages.py)
 
