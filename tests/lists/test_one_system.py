@@ -1,12 +1,12 @@
 """An event's books are its system's alone (issue 39 item 2): the books of every other system stored on the
-site are not built to check, name or read the rules of an event (lists/library/one_system.py)."""
+site are not built to check, name or read the rules of an event (lists/library/names.py names them from columns)."""
 from __future__ import annotations
 
 import pytest
 
 from armylists.events.checking import ruleset_for, system_books
 from armylists.lists.library import catalogue
-from armylists.lists.library.one_system import system_site_library
+from armylists.lists.library.names import one_system, shelved_books
 from armylists.models import Event, RulesFile
 
 pytestmark = pytest.mark.django_db
@@ -26,11 +26,14 @@ def other_systems_stored(monkeypatch):
     monkeypatch.setattr(catalogue, "build_from_stored", no_build)
 
 
-def test_a_systems_library_holds_its_books_and_no_other_systems(other_systems_stored):
-    library = system_site_library("t9a-0.11")
-    assert sorted(library.books) == [("t9a-0.11", "empire-of-sonnstahl", "0.11.1"), ("t9a-0.11", "ogre-khans", "0.11.0")]
-    assert list(library.systems) == ["t9a-0.11"]
-    assert system_site_library("no-such-system").systems == {}
+def test_a_systems_books_are_its_own_and_no_other_systems(other_systems_stored):
+    assert sorted(b.key for b in shelved_books("t9a-0.11")) == [
+        ("t9a-0.11", "empire-of-sonnstahl", "0.11.1"), ("t9a-0.11", "ogre-khans", "0.11.0")]
+    assert [b.id for b in system_books("t9a-0.11")] == ["empire-of-sonnstahl", "ogre-khans"]
+    assert one_system("t9a-0.11").name == "The 9th Age: Fantasy Battles v0.11.9.3"
+    assert (one_system("no-such-system"), shelved_books("no-such-system")) == (None, [])
+    # The other system's book is named without being built (its row's columns).
+    assert [(b.name, b.imported) for b in shelved_books("bs-elsewhere")] == [("Far", True)]
 
 
 def test_an_event_is_set_up_without_building_other_systems_books(other_systems_stored, alice):

@@ -51,10 +51,19 @@ def site_systems(keys: list[tuple[str, str, str]] | None = None) -> dict[str, Sy
     `imported_book_keys()` when the caller read it already."""
     systems = dict(disk_library().systems)
     for system in sorted({key[0] for key in (imported_book_keys() if keys is None else keys)} - set(systems)):
-        found = imported_system(system)
+        found = _stored_system(system)
         if found is not None:
             systems[system] = found
     return systems
+
+
+def _stored_system(system: str) -> System | None:
+    """`imported_system`, None where its stored row no longer builds (stored by an older importer): its
+    books are then named by the system's id, as a page names an unknown system."""
+    try:
+        return imported_system(system)
+    except RulesDataError:
+        return None
 
 
 def one_system(system: str) -> System | None:
@@ -62,7 +71,7 @@ def one_system(system: str) -> System | None:
     found = disk_library().systems.get(system)
     if found is not None:
         return found
-    return imported_system(system) if any(key[0] == system for key in imported_book_keys(system)) else None
+    return _stored_system(system) if any(key[0] == system for key in imported_book_keys(system)) else None
 
 
 def shelved_books(system: str | None = None) -> list[Shelved]:
@@ -78,7 +87,7 @@ def shelved_books(system: str | None = None) -> list[Shelved]:
     keys = [key for key in newest if key not in disk.books]
     if not keys:
         return shelved
-    systems = site_systems(newest) if system is None else {system: disk.systems.get(system) or imported_system(system)}
+    systems = site_systems(newest) if system is None else {system: disk.systems.get(system) or _stored_system(system)}
     try:
         rows = RulesFile.objects.filter(kind="book", imported=True)
         if system is not None:
