@@ -1,7 +1,7 @@
 """Replay a game data repository's history into one fresh database, as a site that updates would meet it.
 
     python bench/data_history.py BUNDLE [--kind battlescribe|owb|nr-t9a] [--every month] [--since 2024-02]
-                                        [--until 2026-08] [--book SLUG]
+                                        [--until 2026-08] [--book SLUG] [--tree]
 
 BUNDLE is a git bundle (or a folder holding a clone), e.g. ../shared/external/data-history/nr-tow.bundle. It
 is cloned into a temporary folder; its default branch's first-parent commits are walked, the last of each
@@ -13,7 +13,7 @@ many of them the site follows (new lists get the renamed book's successor), the 
 before, under no name in this one), the time and the process's peak memory so far.
 
 Then a list: made on the first stored version (the first book, or `--book`, with one unit of its first
-entry), and at each step where a newer version of its book (or its successor) is offered, previewed and
+entry; `--tree`: as the roster tree the new-list form makes of it), and at each step where a newer version of its book (or its successor) is offered, previewed and
 moved when the preview allows (lists/saved/history.py, what /lists/<id>/upgrade/ does); where its book was
 removed, what its upgrade page says (gamedata/removed.py). The last line:
 `updates S of N stored, refused R, failed F; lists upgraded U of L` (L: the steps that offered one).
@@ -45,6 +45,7 @@ from armylists.lists.library import catalogue  # noqa: E402
 from armylists.lists.library.catalogue import report_for  # noqa: E402
 from armylists.lists.saved.history import preview, upgrade_target  # noqa: E402
 from armylists.lists.saved.stored import Unavailable, load, save_edit  # noqa: E402
+from armylists.lists.trees.tree_lists import as_tree  # noqa: E402
 from armylists.models import ArmyList, GameDataSource, GameDataVersion, RulesFile  # noqa: E402
 from armylists.rules import ListDocumentError, RulesDataError, parse_roster  # noqa: E402
 
@@ -82,8 +83,8 @@ def book_ids(version: GameDataVersion) -> dict[str, str]:
 class Player:
     """One list, made on the first version, moved along as the site offers."""
 
-    def __init__(self, book_wanted: str) -> None:
-        self.book_wanted, self.army_list = book_wanted, None
+    def __init__(self, book_wanted: str, tree: bool = False) -> None:
+        self.book_wanted, self.army_list, self.tree = book_wanted, None, tree
         self.offered = self.upgraded = self.removed = 0
 
     def start(self, version: GameDataVersion) -> str:
@@ -98,6 +99,11 @@ class Player:
                     "book_version": chosen["version"], "points_limit": 2000, "name": "history",
                     "units": [{"id": "u1", "entry": entry}] if entry else []}
         roster = parse_roster(document)
+        if self.tree:  # as the new-list form makes it: a BattleScribe book's list is a roster tree
+            try:
+                roster = as_tree(book, roster)
+            except ListDocumentError as exc:
+                return f"no roster tree of {chosen['name']} {chosen['version']}: {exc.reason}"
         army_list = ArmyList(owner=get_user_model().objects.get_or_create(username="history")[0])
         army_list.set_document(roster, report_for(roster))
         army_list.save()
@@ -140,6 +146,9 @@ def main() -> None:
     parser.add_argument("--since", default="", help="YYYY-MM: the first month replayed")
     parser.add_argument("--until", default="", help="YYYY-MM: the last month replayed")
     parser.add_argument("--book", default="", help="the book id the list is built on (default: the first)")
+    parser.add_argument("--tree", action="store_true",
+                        help="make the list a roster tree, as the new-list form does for a BattleScribe book "
+                             "(default: our document with one unit, moved to its tree by the preview)")
     args = parser.parse_args()
     if not args.bundle.exists():
         sys.exit(f"{args.bundle} is not here")
@@ -151,7 +160,7 @@ def main() -> None:
 
 def replay(clone: Path, args) -> None:
     source = GameDataSource.objects.create(repository=f"history/{args.bundle.stem}", kind=args.kind)
-    player = Player(args.book)
+    player = Player(args.book, args.tree)
     stored = refused = failed = renames = followed = removed_total = 0
     todo = steps(clone, args.every, args.since, args.until)
     previous: dict[str, str] = {}  # the data's own id -> book id, at the last stored step

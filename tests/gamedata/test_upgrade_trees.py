@@ -78,3 +78,19 @@ def test_a_list_whose_selections_all_survive_moves(warband, mordheim):
 def add_source_again():
     from armylists.models import GameDataSource
     return GameDataSource.objects.get(repository="BSData/mordheim")
+
+
+def test_each_lost_option_is_named_under_its_unit_and_every_lost_one_is_said(warband, mordheim):
+    """The Captain's Leader (a link of Reiklanders.cat to data.cat's entry) given a new link id and name, and
+    the Youngblood gone as above: both said, the option under its unit."""
+    def change(cat: bytes) -> bytes:
+        cat = cat.replace(b'name="Leader" hidden="false" id="6cb9-3cb5-0e62-ee09"',
+                          b'name="Warband Leader" hidden="false" id="c0ffee00-0000-4000-8000-0000leader01"')
+        return new_ids(cat)
+    release(mordheim, "v11", "2026-04-01T10:00:00Z", change)
+    update(add_source_again())
+    loaded = load(warband)
+    shown = preview(loaded, upgrade_target(loaded))
+    assert shown.problem == ("Mercenary Captain: Leader is no longer an option (the closest is Warband Leader), "
+                             "2 times. "
+                             "Youngblood is no longer in Reiklanders (1a) r11 (the closest is Young Blood).")

@@ -41,7 +41,15 @@ def follow_tree(roster: Roster, old_book: Book | None, book: Book) -> tuple[Rost
         forces = tuple(follower.force(f) for f in roster.forces)
     except GameDataError:  # data the evaluator cannot expand: the check after says what it can
         return roster, []
-    return replace(roster, forces=forces), follower.lost
+    return replace(roster, forces=forces), _once(follower.lost)
+
+
+def _once(sentences: list[str]) -> list[str]:
+    """Each sentence once, in order, with how often it was said where more than once (two Captains)."""
+    counts: dict[str, int] = {}
+    for sentence in sentences:
+        counts[sentence] = counts.get(sentence, 0) + 1
+    return [s if n == 1 else f"{s[:-1]}, {n} times." for s, n in counts.items()]
 
 
 def _by_id(options: list[Option], wanted: str) -> Option | None:
