@@ -141,9 +141,16 @@ def confirm_battle(battle: CampaignBattle, user, side: Mapping[str, Any]) -> Cam
                 if recorded is None:
                     raise CampaignError(f"“{army_list.name}” changed while the battle was recorded; try again.")
                 done.append(recorded.loaded.army_list.revision)
-            battle.second_side, battle.status, battle.note = dict(side), CampaignBattle.RECORDED, ""
-            battle.first_revision, battle.second_revision, battle.decided = done[0], done[1], timezone.now()
-            battle.save()
+            # Decided only if still pending: a second confirmation (or a refusal) racing this one updates
+            # nothing here, and both warbands' new revisions roll back with it (an UPDATE's row lock on
+            # PostgreSQL, SQLite's one writer).
+            decided = CampaignBattle.objects.filter(pk=battle.pk, status=CampaignBattle.PENDING).update(
+                second_side=dict(side), status=CampaignBattle.RECORDED, note="", first_revision=done[0],
+                second_revision=done[1], decided=timezone.now())
+            if not decided:
+                raise CampaignError("This battle was decided meanwhile (in another window); nothing more was "
+                                    "recorded.")
+            battle.refresh_from_db()
     except BattleError as exc:
         raise CampaignError(f"The battle could not be applied: {exc.message}") from None
     except (NotAWarband, Unavailable) as exc:
@@ -159,9 +166,11 @@ def refuse_battle(battle: CampaignBattle, user, why: str = "") -> CampaignBattle
     if battle.status != CampaignBattle.PENDING:
         raise CampaignError(f"This battle is {battle.status} already.")
     side = battle.second if battle.second.player_id == user.pk else battle.first
-    battle.status, battle.decided = CampaignBattle.REFUSED, timezone.now()
-    battle.note = f"Refused by {side.army_list.name}'s player" + (f": {why.strip()}" if why.strip() else ".")
-    battle.save(update_fields=["status", "decided", "note"])
+    note = f"Refused by {side.army_list.name}'s player" + (f": {why.strip()}" if why.strip() else ".")
+    if not CampaignBattle.objects.filter(pk=battle.pk, status=CampaignBattle.PENDING).update(
+            status=CampaignBattle.REFUSED, decided=timezone.now(), note=note):
+        raise CampaignError("This battle was decided meanwhile (in another window).")
+    battle.refresh_from_db()
     return battle
 
 

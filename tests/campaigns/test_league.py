@@ -304,3 +304,25 @@ def test_the_standings_pdf(client_bob, setup, alice, bob):
     assert f"1 alice Reiklanders Reikland Mercenaries 101 1 1-0-0 {gold[0]} gc" in text
     assert f"2 bob Marienburgers Reikland Mercenaries 100 1 0-0-1 {gold[1]} gc" in text
     assert reader.metadata.title == "Autumn in Mordheim: standings"
+
+
+def test_a_confirmation_racing_another_records_nothing_more(setup, alice, bob, monkeypatch):
+    """Two confirmations at once (two windows): the one that finds the battle decided when it writes rolls
+    both warbands back; each warband keeps one battle."""
+    campaign, a, b = setup
+    battle = league.enter_battle(campaign, alice, a, b, body("won"))
+    real = league.record_battle
+    calls = []
+
+    def and_meanwhile(army_list, *args, **kwargs):
+        calls.append(army_list.pk)
+        if len(calls) == 2:  # the other window's confirmation lands between this one's two warbands
+            CampaignBattle.objects.filter(pk=battle.pk).update(status=CampaignBattle.RECORDED)
+        return real(army_list, *args, **kwargs)
+
+    monkeypatch.setattr(league, "record_battle", and_meanwhile)
+    with pytest.raises(league.CampaignError, match="This battle was decided meanwhile"):
+        league.confirm_battle(battle, bob, body("lost"))
+    a.army_list.refresh_from_db()
+    b.army_list.refresh_from_db()
+    assert (a.army_list.revision, b.army_list.revision) == (1, 1)
