@@ -7,6 +7,9 @@ card is no taller than our own book's for a like unit.
   greyed, for a Plague Priest (Skaven.cat, the Plague Monks entry link's max 0 raised per Plague Priest);
   the Warlord's Magic Items are a picker; his card, opened, against our Empire of Man's General of the
   Empire (rules_data/the-old-world/books/empire-of-man.yaml), both with their magic items picker closed.
+  Each edit's answer is what it changed (editor/changes.py): the Priest removed, the Monks' card and their
+  catalogue entry wait for him again, the search typed before still applied; a duplicate is placed after
+  its unit.
 - A Dwarven Holds 4500 list of BSData's The 9th Age 2nd-edition catalogues (../shared/external/battlescribe/
   the-9th-age-2nd): twenty-five units, each legal as added; a unit of Clan Warriors grown to 18 models brings
   it within our system's 40 pts under the limit (rules_data/t9a-2/system.yaml: points-shortfall).
@@ -25,7 +28,7 @@ from armylists.models import ArmyList
 from armylists.rules import parse_roster
 from tests.battlescribe.imported import import_battlescribe
 from tests.battlescribe.test_battlescribe_site_tree import BOOK as HOLDS, SYSTEM as T9A_SYSTEM, T9A, VERSION as HOLDS_VERSION
-from tests.web.test_tree_editor import BOOK as SKAVEN_BOOK, SKAVEN, TOW
+from tests.web.test_tree_editor import BOOK as SKAVEN_BOOK, MONKS_HELD, SKAVEN, TOW
 
 from .conftest import SCREENSHOTS
 from .test_build_a_list import Editor
@@ -71,6 +74,12 @@ def tree_units(army_list: ArmyList) -> list[dict]:
 
 def unit_problems(page, uid: str) -> list[str]:
     return page.locator(f"#unit-{uid} .unit-problem").all_text_contents()
+
+
+def open_card(page, uid: str) -> None:
+    card = page.locator(f"#unit-{uid}")
+    if card.get_attribute("open") is None:
+        card.locator("summary.unit-summary").click()
 
 
 def opened_height(page, uid: str) -> float:
@@ -123,6 +132,36 @@ def test_a_player_builds_a_legal_skaven_list_of_new_recruits_data(site, player, 
     report = report_for(parse_roster(rats.document))
     assert [v.code for v in report.violations if v.severity == "error"] == []
     assert report.valid and rats.total_points == report.total_points
+    expect(editor.report()).to_contain_text("Legal")
+
+    # The catalogue follows each edit (its greying, the cards it changes), answered without the list:
+    # with the Plague Priest gone the Monks wait for him again, on their card and in the catalogue, and the
+    # search typed before stays applied; a duplicate is placed after its unit, open.
+    named = {page.locator(f"#unit-{u['id']} .unit-name").inner_text(): u["id"] for u in units}
+    priest, plague_monks = named["Plague Priest"], named["Plague Monks"]
+    expect(monks.locator(".entry-detail")).to_have_text("at most 1 in the army, 1 taken")
+    page.fill("#entry-search", "plague")
+    shown = page.locator("#catalogue-list li:visible").count()
+    open_card(page, priest)
+    editor.change(page.click, f"#u-{priest}-remove")
+    expect(page.locator(f"#unit-{priest}")).to_have_count(0)
+    expect(page.locator(f"#unit-{plague_monks} .unit-problem")).to_have_text([MONKS_HELD])
+    expect(monks).to_have_class(re.compile("entry-unavailable"))
+    expect(monks.locator(".entry-detail")).to_have_text("needs a Plague Priest in the army")
+    expect(page.locator("#catalogue-list li:visible")).to_have_count(shown)
+    add(page, editor, "Plague Priest")
+    expect(page.locator(f"#unit-{plague_monks} .unit-problem")).to_have_count(0)
+    expect(monks.locator(".entry-detail")).to_have_text("at most 1 in the army, 1 taken")
+    page.fill("#entry-search", "")
+    clanrats = tree_units(rats)[-6]["id"]
+    assert page.locator(f"#unit-{clanrats} .unit-name").inner_text() == "Clanrats"
+    open_card(page, clanrats)
+    editor.change(page.click, f"#u-{clanrats}-duplicate")
+    copy = tree_units(rats)[[u["id"] for u in tree_units(rats)].index(clanrats) + 1]["id"]
+    expect(page.locator(f"#unit-{clanrats} + details.unit")).to_have_attribute("id", f"unit-{copy}")
+    expect(page.locator(f"#unit-{copy}")).to_have_attribute("open", "")
+    editor.change(page.click, f"#u-{copy}-remove")
+    expect(page.locator(f"#unit-{copy}")).to_have_count(0)
     expect(editor.report()).to_contain_text("Legal")
 
     # The list by category with its bars, as our books' list.
