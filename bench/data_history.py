@@ -191,7 +191,8 @@ def replay(clone: Path, args) -> None:
             if moved:
                 line += f"; renamed {len(moved)} (followed {kept}): " + ", ".join(f"{a} -> {b}" for a, b in moved[:4])
             # removed: a book of the step before that this step has under no name (nor a successor of it)
-            gone = [book for own, book in previous.items() if own not in ids]
+            gone = [book for own, book in previous.items() if own not in ids
+                    and removed_book(system, book) is not None]  # not a file this data could not read
             removed_total += len(gone)
             if gone:
                 line += f"; removed {len(gone)}: " + ", ".join(gone[:4])

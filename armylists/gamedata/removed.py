@@ -11,11 +11,12 @@ its data (catalogue.renamed_books) is followed, not removed. A few indexed queri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from django.db import DatabaseError
 
 from armylists.lists.library.catalogue import renamed_books
-from armylists.models import GameDataBook, GameDataSource, GameDataVersion
+from armylists.models import GameDataBook, GameDataSource, GameDataVersion, RulesFile
 
 from armylists.gamedata.updating import current
 
@@ -46,10 +47,14 @@ def removed_book(system: str, book: str) -> Removed | None:
         brought: dict[int, set[int]] = {}
         for source_id, version_id in rows:
             brought.setdefault(source_id, set()).add(version_id)
+        files = {PurePath(p).stem for p in RulesFile.objects.filter(kind="book", system=system, slug=book)
+                 .values_list("source_path", flat=True) if p}
         for source in GameDataSource.objects.filter(pk__in=list(brought)).order_by("pk"):
             now = current(source)
             if now is None or now.pk in brought[source.pk]:
                 return None  # a source new lists get it from still has it
+            if any(row.get("what") == "catalogue" and row.get("book") in files for row in now.skipped or ()):
+                return None  # its file could not be read in that data: kept at its version, not removed
         for source in GameDataSource.objects.filter(pk__in=list(brought)).order_by("pk"):
             had = GameDataVersion.objects.filter(pk__in=brought[source.pk])
             last = max(had, key=lambda v: (_day(v), v.imported_at, v.pk))

@@ -63,3 +63,17 @@ def test_its_page_and_its_lists_upgrade_say_it_was_removed(dropped, alice, clien
     upgrade = client.get(reverse("list-upgrade", args=[army_list.pk])).content.decode().replace("&#x27;", "'")
     assert f'id="upgrade-removed">Reiklanders (1a) {version}: {SENTENCE}</p>' in upgrade
     assert 'id="upgrade-none"' not in upgrade
+
+
+def test_a_book_whose_file_the_newest_data_cannot_read_is_not_removed(mordheim):
+    """BSData Mordheim's Pirates.cat of 2025-11 was broken: that book stays at its version, not removed."""
+    source = add_source("BSData/mordheim")
+    release(mordheim, "v1", "2026-03-01T10:00:00Z", ["Reiklanders.cat", "Averlanders.cat"])
+    update(source)
+    files = files_from(MORDHEIM, ["Mordheim.gst", "Reiklanders.cat", "Averlanders.cat"])
+    files["Reiklanders.cat"] = files["Reiklanders.cat"][:300]  # cut short: not well-formed XML
+    mordheim.release, mordheim.date = "v2", "2026-04-01T10:00:00Z"
+    mordheim.archive = zip_of(files, "BSData-mordheim-v2")
+    version = update(source)
+    assert [row["book"] for row in version.skipped if row["what"] == "catalogue"] == ["Reiklanders"]
+    assert removed_book("bs-mordheim", "bs-reiklanders-1a") is None
