@@ -183,3 +183,18 @@ def test_the_names_are_the_built_books_names(builds):
             (c.id, c.name) for c in book.compositions.values())
         assert (offered[listing.id].default_limit, list(offered[listing.id].compositions)) == (
             book.default_limit, list(book.compositions))
+
+
+def test_a_book_of_a_system_only_the_database_holds_reads_none_of_our_books(builds):
+    key = (SYSTEM, "bs-test-knights", version("bs-test-knights"))
+    caches = (catalogue.disk_library, catalogue._book_file, catalogue._system_part)
+    for cache in caches:
+        cache.cache_clear()
+    try:
+        book = get_book(*key)
+        assert (book.key, book.name, builds) == (key, "Test Knights", ["bs-test-knights"])
+        assert catalogue.disk_library.cache_info().currsize == 0     # not one book of rules_data read
+        assert catalogue._book_file.cache_info().currsize == 0
+    finally:
+        for cache in caches:
+            cache.cache_clear()
