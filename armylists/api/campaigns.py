@@ -101,7 +101,7 @@ class CampaignCollectionView(APIView):
     throttle_scope = {"POST": "write"}
 
     @extend_schema(responses={200: OpenApiResponse(description="[{id, name, owner, join_code}]"), **_errors(401, 403)},
-                   summary="The campaigns I run or play in")
+                   summary="The campaigns I run or play in", operation_id="v1_campaigns_list")
     def get(self, request: Request) -> Response:
         return Response([_campaign_data(c, request, full=False) for c in league.campaigns_of(request.user)])
 
