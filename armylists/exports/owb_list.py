@@ -23,8 +23,8 @@ on. So the list importer (importers/owb/lists.py) reads a list of a book importe
 same list; tests/exports/test_owb_list.py checks it. A list of one of our own Old World books is written
 the same way, with our names.
 
-Not written: OWB's translations, rules text and notes (the dataset's, which the game has already), and
-a roster tree of New Recruit's Old World data (its selections are not entries of a book).
+Not written: OWB's translations, rules text and notes (the dataset's, which the game has already). A
+roster tree of New Recruit's Old World data is first made a list of a book of its army (owb_tree.py).
 """
 from __future__ import annotations
 
@@ -62,10 +62,10 @@ WEAPONS, ARMOUR, TOP_CHOICE, COMMAND_CHOICE = "weapons", "armour", "options", "c
 COMPOSITION_MARK = re.compile(r"^(.*) \(([a-z0-9-]+(?:, [a-z0-9-]+)*)\)$")
 
 
-def writes_owb(roster: Roster, book: Book) -> bool:
-    """A list of The Old World is written as OWB keeps it, where its kind writes OWB's list (the registry
-    asks the kind: a book's list, ours or imported from OWB, not a roster tree)."""
-    return roster.system == SYSTEM and book.system.id == SYSTEM
+def writes_owb(plays: str) -> bool:
+    """A list of The Old World (`plays`: the game its kind says it is, lists/kinds.py) is written as OWB
+    keeps it, where its kind writes OWB's list."""
+    return plays == SYSTEM
 
 
 def army_id(book: Book) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Callable
 
@@ -26,12 +26,13 @@ from armylists.exports.checksum import document_json
 from armylists.exports.pdf import VARIANTS, default_variant, render_pdf
 from armylists.exports.owb_list import SYSTEM as OWB_SYSTEM
 from armylists.exports.owb_list import battle_tavern_data, battle_tavern_url, owb_file, writes_owb
+from armylists.exports.owb_tree import as_book_list, target_book
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.simulators import tts_cards
 from armylists.exports.text import export_text
-from armylists.lists.library.catalogue import allies_book_for, validate_roster
+from armylists.lists.library.catalogue import allies_book_for, listed_books, validate_roster
 from armylists.lists.library.data_as_of import data_as_of
-from armylists.lists.kinds import ListKind, kind_of
+from armylists.lists.kinds import ListKind, kind_for_book, kind_of
 from armylists.listfiles.formats import WRITERS, ListFileError, ListWriter
 from armylists.rules import Book, Report, Roster
 
@@ -137,17 +138,33 @@ def _tts(listed: Listed, variant: str, stamp: str) -> str:
                                  listed.kind.printing(listed.roster)))
 
 
-def _owb(listed: Listed, variant: str, stamp: str) -> str:
-    book = listed._book()
-    if not writes_owb(listed.roster, book):  # `export_list` asks any writer: this one writes no other game
-        raise ListFileError(f"{listed.source}: is a list of {book.system.name}; Old World Builder keeps lists of "
+def _as_owb(book: Book, roster: Roster, kind: ListKind, source: str) -> tuple[Book, Roster]:
+    """The book and list OWB's list is written of: the list itself, or for a roster tree the list of our
+    book of its army (ours or imported from OWB) that its units map to (exports/owb_tree.py)."""
+    if not writes_owb(kind.plays(book, roster)):  # `export_list` asks any writer: this one writes no other game
+        raise ListFileError(f"{source}: is a list of {book.system.name}; Old World Builder keeps lists of "
                             f"{OWB_SYSTEM!r} only")
-    return owb_file(book, listed.roster, listed.allies)
+    printing = kind.printing(roster)
+    if printing is None:
+        return book, roster
+    books = [b for b in listed_books(OWB_SYSTEM) if OWB_FILE in kind_for_book(b).writes and kind_for_book(b) != kind]
+    target = target_book(book, books)
+    if target is None:
+        raise ListFileError(f"{source}: no book of this site is {book.name}'s army, so its units have no Old World "
+                            f"Builder names; load that army's book (`manage.py import_owb`) first")
+    mapped = as_book_list(printing, roster, target)
+    return target, replace(mapped.roster, notes=mapped.description(roster.notes))
+
+
+def _owb(listed: Listed, variant: str, stamp: str) -> str:
+    book, roster = _as_owb(listed._book(), listed.roster, listed.kind, listed.source)
+    return owb_file(book, roster, listed.allies if roster is listed.roster else None)
 
 
 def _written_as_owb(roster: Roster, book: Book) -> bool:
     """A list its kind writes as Old World Builder's (lists/kinds.py: `writes`), of The Old World."""
-    return OWB_FILE in kind_of(roster).writes and writes_owb(roster, book)
+    kind = kind_of(roster)
+    return OWB_FILE in kind.writes and writes_owb(kind.plays(book, roster))
 
 
 def _prints_warbands(roster: Roster, book: Book) -> bool:
@@ -209,7 +226,12 @@ def battle_tavern_form(book: Book | None, roster: Roster | None, port: int) -> d
     setting); None for a list not written as OWB's."""
     if book is None or roster is None or not OWB.applies(roster, book):
         return None
-    return {"action": battle_tavern_url(port), "data": battle_tavern_data(book, roster, allies_book_for(roster))}
+    try:
+        written, as_written = _as_owb(book, roster, kind_of(roster), "list")
+    except ListFileError:  # a roster tree of an army no book of the site is
+        return None
+    allies = allies_book_for(roster) if as_written is roster else None
+    return {"action": battle_tavern_url(port), "data": battle_tavern_data(written, as_written, allies)}
 
 
 def stored_document_json(document: dict) -> str:

@@ -115,12 +115,23 @@ class ListKind:
         """What the PDF needs besides the Report (exports/pdf.py: render_pdf's `tree`)."""
         return None
 
+    def plays(self, book: Book, roster: Roster) -> str:
+        """The id of our system whose game the list is (the other tools' files of one game ask it)."""
+        return book.system.id
+
     def roster_tree(self, roster: Roster, source: str = "list") -> TreeRoster | None:
         """The evaluator's roster of the list, to read (a .ros is written from it); None if it has none."""
         return None
 
     def not_evaluated(self, book: Book) -> list[str]:
         """What the check of this kind's lists of `book` does not evaluate (the book's page)."""
+        return []
+
+    def army_rules(self, book: Book, roster: Roster) -> list[dict[str, Any]]:
+        """The army's own rules, said once on the army rather than on a unit (the editor shows them under the
+        list's header, names first, each text folded open on demand): [{name, text}]. A roster tree's
+        would be its catalogue's own rules and rule links; its game data keeps none apart from the rules its
+        entries link (importers/battlescribe/plain.py reads both into one table), so it names none yet."""
         return []
 
     def __repr__(self) -> str:
@@ -177,6 +188,14 @@ class NativeKind(ListKind):
     def unit_document(self, roster, unit_id):
         return unit_to_dict(edits.get_unit(roster, unit_id))
 
+    def army_rules(self, book, roster):
+        # Our books' `special_rules` are the army's (rules_data/<system>/books/*.yaml); an imported book's are
+        # the texts of the rules its units name (New Recruit's ruledefs.json), shown on those units' cards.
+        if book.imported:
+            return []
+        return [{"name": r["name"], "text": r.get("text", "")}
+                for r in book.data.get("special_rules", ()) if isinstance(r, dict) and r.get("name")]
+
 
 def native_entry(book: Book, wanted: str) -> str:
     """The id of `book`'s entry `wanted` (an id, else an exact name); an EditError naming the closest."""
@@ -200,7 +219,7 @@ class TreeKind(ListKind):
     has_compositions = False
     takes_allies = False
     checked_by_its_data = True
-    writes = frozenset({"ros", "rosz"})
+    writes = frozenset({"ros", "rosz", "owb"})  # OWB's list of its units that map to a book (exports/owb_tree.py)
 
     def open(self, roster, source="list"):
         tree_lists.game_for(roster, source)  # its book's stored game data must be there to judge it
@@ -254,6 +273,9 @@ class TreeKind(ListKind):
 
     def printing(self, roster):
         return tree_lists.tree_printing(roster)
+
+    def plays(self, book, roster):
+        return tree_lists.our_system(roster) or book.system.id
 
     def roster_tree(self, roster, source="list"):
         return tree_lists.evaluator(roster, source)

@@ -239,13 +239,6 @@ def test_a_list_of_another_game_offers_neither(client_alice, alice_list):
     assert client_alice.get(f"/lists/{alice_list.pk}/download/owb.json/").status_code == 404
 
 
-def test_a_roster_tree_is_not_written_as_owbs_list():
-    """Its kind writes BattleScribe's files only (lists/kinds.py: `writes`)."""
-    from armylists.lists.kinds import NATIVE, TREE
-    assert registry.OWB_FILE in NATIVE.writes and registry.OWB_FILE not in TREE.writes
-
-
-
 def test_the_command_writes_it_for_a_list_of_the_old_world_and_refuses_another_game(capsys):
     from django.core.management import call_command
 

@@ -176,6 +176,15 @@ def tree_printing(roster: Roster) -> TreePrinting | None:
     return TreePrinting(tree, mapping.general, mapping.battle_standard)
 
 
+def our_system(roster: Roster) -> str | None:
+    """The id of our system that rules_data/battlescribe_systems.yaml maps the tree's game onto (New
+    Recruit's Old World data: `the-old-world`), or None for a game we do not map."""
+    if not roster.is_tree:
+        return None
+    mapping = _mapping(evaluated(roster).game)
+    return mapping.system if mapping is not None else None
+
+
 def our_print_variant(roster: Roster) -> str | None:
     """The sheet of our system that rules_data/battlescribe_systems.yaml maps the tree's game onto (Mordheim:
     `warband`), or None for a game we do not map."""
