@@ -326,3 +326,16 @@ def test_a_confirmation_racing_another_records_nothing_more(setup, alice, bob, m
     a.army_list.refresh_from_db()
     b.army_list.refresh_from_db()
     assert (a.army_list.revision, b.army_list.revision) == (1, 1)
+
+
+def test_an_opponent_outside_the_choices_is_400_with_why(client_alice, setup):
+    campaign, a, _ = setup
+    response = client_alice.post(f"/campaigns/{campaign.pk}/warbands/{a.pk}/battle/", side("won", opponent=a.pk))
+    assert response.status_code == 400 and "Choose a warband of this campaign." in response.content.decode()
+    assert CampaignBattle.objects.count() == 0
+
+
+def test_a_battle_is_entered_only_for_ones_own_warband(client_alice, setup):
+    campaign, a, b = setup
+    assert client_alice.get(f"/campaigns/{campaign.pk}/warbands/{b.pk}/battle/").status_code == 404
+    assert client_alice.get(f"/campaigns/{campaign.pk}/warbands/{a.pk}/battle/").status_code == 200
