@@ -135,7 +135,8 @@ def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = 
         response["X-List-Revision"] = str(loaded.army_list.revision)  # the editor's script sends it next
         return response
     query = request.GET.get("q", "").strip()
-    context.update(catalogue=_catalogue_of(loaded, query), query=query)
+    context.update(catalogue=_catalogue_of(loaded, query), query=query,
+                   army_rules=loaded.kind.army_rules(loaded.book, loaded.roster))   # the book's: drawn once
     return render(request, "lists/editor.html", context, status=status)
 
 
