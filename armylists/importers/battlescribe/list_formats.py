@@ -3,11 +3,14 @@ files part (armylists/listfiles/formats.py) when the app starts, and written (a 
 tree, as .ros and .rosz); roster_files.py finds the imported book a roster names."""
 from __future__ import annotations
 
+from django.db import DatabaseError
+
 from armylists.importers.battlescribe.roster_files import RosterFileError, read_roster_data, roster_xml, roster_zip
-from armylists.importers.battlescribe.roster_revision import revision_notices
-from armylists.importers.battlescribe.rosters import looks_like_roster
+from armylists.importers.battlescribe.elements import BattleScribeInputError
+from armylists.importers.battlescribe.rosters import looks_like_roster, parse_roster_file
 from armylists.lists.kinds import kind_of
 from armylists.listfiles.formats import ListFileError, ListFormat, ListWriter, register, register_writer
+from armylists.models import BattleScribeDocument, BookGameData
 from armylists.rules import Book, Roster
 
 
@@ -18,7 +21,39 @@ def _read(data: bytes, source: str) -> tuple[Roster, Book]:
         raise ListFileError(str(exc)) from None
 
 
-# A roster made with another game system revision than its book's stored one: read, with a notice.
+# A roster's game system revision checked against the one its book is stored with (issue 38 item 5): the
+# same catalogue revision may be stored with another system revision (a data update dates it:
+# importers/storing.dated_versions). A roster made with another one is read all the same, with a notice.
+def stored_system_revision(book: Book) -> tuple[int, str] | None:
+    """(revision, name) of the game system the book's BattleScribe data is stored with, or None."""
+    try:
+        row = BookGameData.objects.filter(book__kind="book", book__system=book.system.id, book__slug=book.id,
+                                          book__version=book.version).values_list("documents", flat=True).first()
+        if not row:
+            return None
+        found = BattleScribeDocument.objects.filter(digest=row[0], kind="system").values_list("revision", "name").first()
+    except DatabaseError:
+        return None
+    return found
+
+
+def revision_notices(data: bytes, source: str, roster: Roster, book: Book) -> list[str]:
+    """What the player should know when the roster's game system revision is not the stored one."""
+    try:
+        said = parse_roster_file(data, source).get("gameSystemRevision")
+    except BattleScribeInputError:
+        return []
+    if said is None or not str(said).strip().isdigit():
+        return []
+    stored = stored_system_revision(book)
+    if stored is None or stored[0] == int(said):
+        return []
+    revision, name = stored
+    return [f"The roster was made with revision {int(said)} of the game system {name}; this site checks it "
+            f"with revision {revision}, the one {book.name} {book.version} is stored with. Rules that changed "
+            f"between the two may judge the list otherwise than the tool that wrote it."]
+
+
 register(ListFormat("BattleScribe / New Recruit roster (.ros, .rosz)", looks_like_roster, _read,
                     notices=revision_notices))
 
