@@ -16,6 +16,7 @@ differ (issue 40: an edit answers at most 40 kB; the whole list of an Empire of 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from armylists.editor.unit_cards import Section
@@ -32,6 +33,9 @@ def changed_units(kind: ListKind, before: Roster, before_report: Report, after: 
     if shared_before != shared_after:
         return None
     return {uid for uid, card in new.items() if old.get(uid) != card}
+
+
+PLAIN_ID = re.compile(r"[A-Za-z0-9_-]+")
 
 
 @dataclass
@@ -54,8 +58,8 @@ def placed_changes(before: list[Section], after: list[Section]) -> Placed | None
         return None
     old = {c.id: c for s in before for c in s.units}
     new = {c.id for s in after for c in s.units}
-    if not old or not new:
-        return None
+    if not old or not new or not all(PLAIN_ID.fullmatch(uid) for uid in old.keys() | new):
+        return None   # an id a CSS selector cannot name as it stands ("afterend:#unit-<id>"): drawn whole
     placed = Placed()
     for was, now in zip(before, after):
         if [c.id for c in was.units if c.id in new] != [c.id for c in now.units if c.id in old]:

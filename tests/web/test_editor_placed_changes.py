@@ -84,3 +84,11 @@ def test_the_catalogue_s_changed_entries_are_swapped_by_their_buttons():
     assert catalogue_changes(after, after) == []
     gone = [{"id": "s", "entries": [entry("rats")], "allied": False}]
     assert catalogue_changes(before, gone) is None   # an entry went: the whole catalogue drawn again
+
+
+def test_a_unit_id_a_selector_cannot_name_redraws_the_list():
+    """A roster read from a .ros keeps the file's selection ids; one with a dot or a colon would make the
+    answer's "afterend:#unit-<id>" a broken selector."""
+    assert placed_changes([section("core", card("a.1"))], [section("core", card("a.1"), card("b"))]) is None
+    assert placed_changes([section("core", card("a-1_x"))], [section("core", card("a-1_x"), card("b"))]) == \
+        Placed(added={"b": "afterend:#unit-a-1_x"})
