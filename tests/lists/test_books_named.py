@@ -198,3 +198,33 @@ def test_a_book_of_a_system_only_the_database_holds_reads_none_of_our_books(buil
     finally:
         for cache in caches:
             cache.cache_clear()
+
+
+def event_form(**changes) -> dict:
+    day = timezone.now().date() + timedelta(days=30)
+    data = {"name": "Knights open", "date": day.isoformat(), "system": SYSTEM, "points_limit": "2000",
+            "composition": "", "deadline": f"{(day - timedelta(days=7)).isoformat()}T18:00",
+            "allowed_books": [f"{SYSTEM}/bs-test-knights"], "rules_text": ""}
+    data.update(changes)
+    return data
+
+
+def test_an_event_of_an_imported_system_is_set_up_and_refused_by_name_without_a_book_built(client_alice, builds):
+    # A composition no book of the system has: refused with the form's message (the books' compositions read
+    # from their rows, not built), and a book of another system named from its row.
+    refused = client_alice.post(reverse("event-new"), event_form(composition="nope",
+                                                                 allowed_books=["t9a-0.11/ogre-khans"]))
+    page = refused.content.decode()
+    assert refused.status_code == 400
+    assert "No book of this system has a composition &#x27;nope&#x27;." in page
+    assert f"Ogre Khans is not a book of {SYSTEM_NAME}." in page
+    made = client_alice.post(reverse("event-new"), event_form())
+    assert made.status_code == 302
+    event = Event.objects.get()
+    assert (event.system, event.books) == (SYSTEM, ["bs-test-knights"])
+    assert builds == []
+    # With rules to read, the allowed book alone is built to read them.
+    rules = "- {id: captains, type: count, params: {label: Captains, select: {entry: captain}, max: 1}}"
+    again = client_alice.post(reverse("event-edit", args=[event.pk]), event_form(rules_text=rules))
+    assert again.status_code == 302, again.content.decode()[:2000]
+    assert builds == ["bs-test-knights"]
