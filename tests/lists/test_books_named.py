@@ -228,3 +228,16 @@ def test_an_event_of_an_imported_system_is_set_up_and_refused_by_name_without_a_
     again = client_alice.post(reverse("event-edit", args=[event.pk]), event_form(rules_text=rules))
     assert again.status_code == 302, again.content.decode()[:2000]
     assert builds == ["bs-test-knights"]
+
+
+def test_check_lists_looks_for_a_composition_in_the_books_rows_without_building_them(tmp_path, capsys, builds):
+    (tmp_path / "squires.json").write_text(json.dumps(squires_tree()))
+    builds.clear()
+    catalogue._stored_books.clear()
+    with pytest.raises(SystemExit) as stop:
+        call_command("check_lists", str(tmp_path / "squires.json"), "--system", SYSTEM, "--points", "2000",
+                     "--composition", "grand-army", "--jobs", "1")
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.strip() == ("--composition: no book of the event has the composition "
+                                               "'grand-army'; known: none")
+    assert builds == []

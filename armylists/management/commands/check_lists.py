@@ -48,7 +48,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from armylists.lists.library.catalogue import get_book, imported_book_keys, imported_system, system_library
-from armylists.lists.library.names import site_systems
+from armylists.lists.library.names import book_compositions, shelved_books, site_systems
 from armylists.events.offline import LineWriter, Outputs, checked_batches, cores
 from armylists.listfiles.reading import ListFileError
 from armylists.management.query_log import no_query_log
@@ -192,14 +192,17 @@ def _ruleset(system_id: str, points: int, composition: str | None, modes: list[s
             raise UsageError(f"--mode: {system_id} has no mode {mode!r}; known: "
                              f"{', '.join(sorted(system.modes)) or 'none'}")
     allowed = _allowed_books(book_args, system_id, versions)
-    # The event's books are built only where a --composition or --event-rules needs them: the lists are
-    # checked against the books they name (get_book), one each.
+    # The event's books are built only where --event-rules needs them (the rules name their units): the
+    # lists are checked against the books they name (get_book), one each; a --composition is looked for in
+    # the books' rows (lists/library/names.py), none built.
     chosen = [(b, v) for (b, v) in sorted(versions)
               if not allowed or (b in allowed and (not allowed[b] or v in allowed[b]))]
     event_books = [found for b, v in chosen for found in [built(b, v)] if found is not None] \
-        if composition or rules_file is not None else []
-    if composition and not any(composition in book.compositions for book in event_books):
-        known = sorted({c for book in event_books for c in book.compositions})
+        if rules_file is not None else []
+    offered = book_compositions([b for b in shelved_books(system_id) if (b.id, b.version) in set(chosen)]) \
+        if composition else {}
+    if composition and not any(composition == cid for listed in offered.values() for cid, _ in listed):
+        known = sorted({cid for listed in offered.values() for cid, _ in listed})
         raise UsageError(f"--composition: no book of the event has the composition {composition!r}; known: "
                          f"{', '.join(known) or 'none'}")
     event = EventRules()
