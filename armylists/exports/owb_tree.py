@@ -18,6 +18,7 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
@@ -36,10 +37,11 @@ def key(name: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9]+", " ", re.sub(r"['’`]", "", text)).split())
 
 
-def target_book(tree_book: Book, books: list[Book]) -> Book | None:
+def target_book(tree_book: Book, books: list) -> Any:
     """The book of the tree's army among `books` (our own books of the game, and those imported from OWB):
     the one whose name the tree book's name begins with ("The Empire of Man - City-State of Nuln" is Empire
-    of Man's), the longest such name; an OWB import before our own book of the same army."""
+    of Man's), the longest such name; an OWB import before our own book of the same army. `books` are
+    anything with a `name` and an `id` (the registry names imported books without building them)."""
     wanted = key(tree_book.name).removeprefix("the ")
     found = [b for b in books if wanted.startswith(key(b.name).removeprefix("the "))]
     found.sort(key=lambda b: (-len(key(b.name)), not b.id.startswith("owb-")))

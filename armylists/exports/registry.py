@@ -30,7 +30,8 @@ from armylists.exports.owb_tree import as_book_list, target_book
 from armylists.exports.pdf_list import PrintedList
 from armylists.exports.simulators import tts_cards
 from armylists.exports.text import export_text
-from armylists.lists.library.catalogue import allies_book_for, listed_books, validate_roster
+from armylists.lists.library.catalogue import (allies_book_for, book_name, disk_library, get_book, imported_book_keys,
+                                               validate_roster)
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.lists.kinds import ListKind, kind_for_book, kind_of
 from armylists.listfiles.formats import WRITERS, ListFileError, ListWriter
@@ -147,13 +148,31 @@ def _as_owb(book: Book, roster: Roster, kind: ListKind, source: str) -> tuple[Bo
     printing = kind.printing(roster)
     if printing is None:
         return book, roster
-    books = [b for b in listed_books(OWB_SYSTEM) if OWB_FILE in kind_for_book(b).writes and kind_for_book(b) != kind]
-    target = target_book(book, books)
+    target = _army_book(book, kind)
     if target is None:
         raise ListFileError(f"{source}: no book of this site is {book.name}'s army, so its units have no Old World "
                             f"Builder names; load that army's book (`manage.py import_owb`) first")
     mapped = as_book_list(printing, roster, target)
     return target, replace(mapped.roster, notes=mapped.description(roster.notes))
+
+
+@dataclass(frozen=True)
+class _Named:
+    """A book of the site by its name only: the imported ones are not built to be chosen among."""
+    name: str
+    id: str
+    version: str
+
+
+def _army_book(tree_book: Book, kind: ListKind) -> Book | None:
+    """The site's book of a tree book's army (owb_tree.target_book), of another kind than the tree's: among
+    our books on disk and the newest imported ones by name, and only the chosen one built."""
+    disk = [b for b in disk_library().books.values() if b.system.id == OWB_SYSTEM and kind_for_book(b) != kind]
+    imported = [_Named(book_name(system, bid), bid, version) for system, bid, version in imported_book_keys(OWB_SYSTEM)]
+    found = target_book(tree_book, [*disk, *imported])
+    if isinstance(found, _Named):
+        found = get_book(OWB_SYSTEM, found.id, found.version)
+    return found if found is not None and kind_for_book(found) != kind else None
 
 
 def _owb(listed: Listed, variant: str, stamp: str) -> str:
