@@ -88,6 +88,7 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
         "messages_": messages or [], "focus": focus or "", "stale": stale, "scroll_to": scroll_to,
         # Counted by the list's kind: a roster tree keeps its units in forces, not in `roster.units`.
         "unit_count": loaded.kind.unit_count(roster), "refresh_catalogue": refresh_catalogue,
+        "army_rules": loaded.kind.army_rules(book, roster),   # said once on the army, under its header
         # One hidden CSRF field, made once: the editor has a hundred forms (Django's tag builds each anew).
         "csrf_input": format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request)),
     }
@@ -135,8 +136,7 @@ def render_editor(request: HttpRequest, loaded: Loaded, report: Report | None = 
         response["X-List-Revision"] = str(loaded.army_list.revision)  # the editor's script sends it next
         return response
     query = request.GET.get("q", "").strip()
-    context.update(catalogue=_catalogue_of(loaded, query), query=query,
-                   army_rules=loaded.kind.army_rules(loaded.book, loaded.roster))   # the book's: drawn once
+    context.update(catalogue=_catalogue_of(loaded, query), query=query)
     return render(request, "lists/editor.html", context, status=status)
 
 

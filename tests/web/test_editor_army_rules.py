@@ -37,8 +37,8 @@ def test_a_book_s_army_rules_are_named_under_the_list_s_header(client_alice):
     stated = [(r["name"], r["text"].replace("'", "&#x27;")) for r in book.data["special_rules"]]
     assert [name for name, _text in stated] == ["Runic items", "Runic tattoos"]
     assert army_rules(page) == stated
-    # under the header, before the first section of units
-    assert page.index('id="army-rules"') < page.index('class="units-section"')
+    # under the list's header and status, before the first section of units
+    assert page.index('id="editor-status"') < page.index('id="army-rules"') < page.index('class="units-section"')
 
 
 def test_a_book_stating_no_army_rules_shows_none(client_alice):
