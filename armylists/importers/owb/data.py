@@ -211,8 +211,8 @@ def layout(folder: Path) -> tuple[Path, Path]:
 
 
 def _this_game(system: Any, source: str) -> Any:
-    """The Old World's system of an older tree's armies.json (a list of every game OWB builds for), else
-    `system` as it is."""
+    """The Old World's system of an older tree's armies.json (a list of every game OWB builds for); `system`
+    as it is when it is no list (the checks after say what is wrong)."""
     if not isinstance(system, list):
         return system
     found = [g for g in system if isinstance(g, dict) and g.get("id") == SYSTEM_ID]
@@ -273,7 +273,9 @@ def read_dataset(folder: Path) -> Dataset:
         raise OwbInputError(str(folder), (), "is not a folder")
     system_path, army_dir = layout(folder)
     system_name = str(system_path)
-    system = _this_game(_read_json(system_path, system_name), system_name)
+    system = _read_json(system_path, system_name)
+    if system_path.name == OLD_TREE_SYSTEM_FILE.name:  # only the older tree's file holds every game
+        system = _this_game(system, system_name)
     _expect(isinstance(system, dict) and isinstance(system.get("armies"), list), system_name, ("armies",),
             "is missing (not an Old World Builder system file)")
     _expect(system.get("id") == SYSTEM_ID, system_name, ("id",), f"is {system.get('id')!r}, not {SYSTEM_ID!r}")
