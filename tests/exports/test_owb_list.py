@@ -279,3 +279,19 @@ def test_a_port_that_is_no_port_is_refused_when_the_site_starts():
                           cwd=ROOT, capture_output=True, text=True, env={**env, "BATTLE_TAVERN_PORT": "65535"},
                           timeout=120)
     assert done.stdout.strip() == "[\"'self'\", 'http://127.0.0.1:65535']", done.stderr[-300:]
+
+
+@needs_owb
+def test_a_detachment_is_written_inside_its_regiment_as_owb_keeps_it(owb_books):
+    book = owb_books["empire-of-man"]
+    roster = parse_roster({"format": "armylist/1", "system": "the-old-world", "book": book.id,
+                           "book_version": book.version, "points_limit": 2000, "units": [
+                               {"id": "main", "entry": "state-troops", "size": 20, "options": {"detachment": 1}},
+                               {"id": "det", "entry": "state-missile-troops", "size": 5, "accompanies": "main"}]})
+    written = owb_list(book, roster)
+    assert [u["id"] for u in written["core"]] == ["state-troops.main"]
+    assert [(d["id"], d["strength"]) for d in written["core"][0]["detachments"]] == [("state-missile-troops.det", 5)]
+    back = parse_roster(convert_list(written, book, "t")).units
+    assert [(u.id, u.entry, u.accompanies, u.label) for u in back] == [
+        ("main", "state-troops", None, ""),
+        ("det", "state-missile-troops", "main", "detachment of State Troops (main)")]
