@@ -182,7 +182,7 @@ class ListUpgradeView(APIView):
         shown = preview(loaded, target)
         if shown.problem:
             raise ValidationError({"book_version": [f"The list cannot move to {target.version}: {shown.problem}"]})
-        saved = save_edit(Loaded(army_list, shown.roster, target, loaded.allies), shown.roster, expected)
+        saved = save_edit(Loaded(army_list, shown.roster, target, loaded.allies), shown.roster, expected, was=loaded)
         if saved is None:
             raise StaleRevision(f"The list is at revision {ArmyList.objects.get(pk=pk).revision}; you sent {expected}. "
                                 f"Nothing was moved: look at the preview again.")

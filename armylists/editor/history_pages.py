@@ -102,7 +102,7 @@ def list_upgrade(request: HttpRequest, pk: int) -> HttpResponse:
             status = 400
         else:
             saved = save_edit(Loaded(army_list, shown.roster, target, loaded.allies), shown.roster,
-                              form.cleaned_data["revision"])
+                              form.cleaned_data["revision"], was=loaded)
             if saved is None:
                 messages.error(request, "The list changed since you looked; nothing was moved. Look again.")
                 return redirect("list-upgrade", pk)

@@ -111,8 +111,12 @@ def test_a_saved_revision_keeps_the_verdict_it_was_saved_with_and_is_not_checked
     save_edit(loaded, replace(loaded.roster, points_limit=1500), 1)
     saved = {r.revision: r.summary for r in ListRevision.objects.filter(army_list=army_list)}
     # An empty Empire list: illegal, four errors (under the limit, Core, too few units, no General), each saved.
-    assert saved == {1: {"verdict": {"valid": False, "total_points": 0, "errors": 4, "warnings": 0}},
-                     2: {"verdict": {"valid": False, "total_points": 0, "errors": 4, "warnings": 0}}}
+    four = {"valid": False, "total_points": 0, "errors": 4, "warnings": 0}
+    # The edit's revision is said against the list it changed as it is saved (issue 39 item 4): its whole
+    # entry; the list's first revision keeps its verdict, its entry made when first shown.
+    assert saved == {1: {"verdict": four},
+                     2: {"changes": ["Points limit 1010 -> 1500."], "verdict": four, "key": [SYSTEM, BOOK, VERSION],
+                         "imported": False, "name": "Empire of Sonnstahl", "budget_unit": "pts"}}
 
     def no_check(*args, **kwargs):
         raise AssertionError("a revision saved with its verdict was checked again")
@@ -121,4 +125,24 @@ def test_a_saved_revision_keeps_the_verdict_it_was_saved_with_and_is_not_checked
     steps = history(army_list).steps
     assert [(s.revision, s.changes, s.verdict["errors"]) for s in steps] == [
         (2, ["Points limit 1010 -> 1500."], 4), (1, ["Started the list: Empire of Sonnstahl 0.11.1, 1010 points."], 4)]
-    assert "changes" in ListRevision.objects.get(army_list=army_list, revision=2).summary
+    assert "changes" in ListRevision.objects.get(army_list=army_list, revision=1).summary
+
+
+def test_a_saved_revisions_entry_is_shown_without_reading_a_document(alice, monkeypatch):
+    from dataclasses import replace
+
+    from armylists.lists.saved.stored import load, save_edit
+
+    army_list = make_list(alice, document(1))
+    for n in range(1, 4):
+        loaded = load(army_list)
+        save_edit(loaded, replace(loaded.roster, points_limit=2000 + n), n)
+        army_list.refresh_from_db()
+    history(army_list, before=2)   # the first revision's entry, made once
+
+    def no_read(*args, **kwargs):
+        raise AssertionError("a document was read to show a revision saved with its entry")
+    monkeypatch.setattr(history_module, "_read", no_read)
+    assert [s.changes for s in history(army_list).steps] == [
+        ["Points limit 2002 -> 2003."], ["Points limit 2001 -> 2002."], ["Points limit 1010 -> 2001."],
+        ["Started the list: Empire of Sonnstahl 0.11.1, 1010 points."]]

@@ -26,7 +26,8 @@ from armylists.rules import Book, ListDocumentError, Report, Roster, parse_roste
 from armylists.lists.library.catalogue import (disk_library, get_book, imported_book_keys, renamed_books,
                                                 validate_roster)
 from armylists.lists.library.data_as_of import data_as_of
-from armylists.lists.saved.revision_words import describe, entry_name, unit_changes
+from armylists.lists.saved.revision_words import (UNFLATTENED, changes_between as _changes, entry_name, revision_summary,
+                                                  unit_changes)
 from armylists.lists.saved.stored import Loaded, Unavailable, load, save_edit
 from armylists.lists.saved.upgrades import follow_tree
 from armylists.lists.trees.tree_lists import as_tree
@@ -133,18 +134,6 @@ def compare(before: Checked | None, after: Checked) -> dict:
         diff["violations_gained"] = [v for key, v in new_problems.items() if key not in old_problems]
         diff["violations_lost"] = [v for key, v in old_problems.items() if key not in new_problems]
     return diff
-
-
-UNFLATTENED = "Made the roster tree the same list is: judged by the book's BattleScribe data from now on."
-
-
-def _changes(before: Roster | None, after: Roster, book_before: Book | None, book: Book | None) -> list[str]:
-    """`describe`, but for a flattened list made its tree (migration 0013, an upgrade): its units are the
-    tree's selections now, not removed (issue 37 item 2); what else changed is said as for any list."""
-    if before is None or before.is_tree or not after.is_tree:
-        return describe(before, after, book_before, book)
-    same_units = replace(after, units=before.units, forces=None, composition=before.composition)
-    return [s for s in describe(before, same_units, book_before, book) if s != "No change to the list."] + [UNFLATTENED]
 
 
 def diff_sentences(diff: dict) -> list[str]:
@@ -302,13 +291,8 @@ def _summarise(army_list: ArmyList, row: ListRevision, read: dict[int, Checked])
         if before.roster is not None:
             break
         before = None
-    roster = found.roster
-    summary = {"changes": _changes(before.roster if before else None, roster, before.book if before else None,
-                                   found.book),
-               "verdict": saved if saved is not None else verdict(found),
-               "key": [roster.system, roster.book, roster.book_version],
-               "imported": found.book.imported if found.book else True, "name": found.book.name if found.book else "",
-               "budget_unit": found.book.system.budget_unit if found.book else "pts"}
+    summary = revision_summary(before.roster if before else None, before.book if before else None, found.roster,
+                               found.book, saved if saved is not None else verdict(found))
     if found.book is not None and (saved is not None or found.report is not None) \
             and (before is None or before.book is not None):
         ListRevision.objects.filter(pk=row.pk).update(summary=summary)
@@ -353,10 +337,16 @@ def restore(army_list: ArmyList, revision: int, expected: int):
     then.document = row.document
     try:
         loaded = load(then)
-        saved = save_edit(replace(loaded, army_list=army_list), loaded.roster, expected)
-    except (Unavailable, ListDocumentError) as exc:
-        raise NotRestorable(f"Revision {revision} cannot be restored: {getattr(exc, 'reason', exc)}") from None
-    return saved
+    except Unavailable as exc:
+        raise NotRestorable(f"Revision {revision} cannot be restored: {exc}") from None
+    try:
+        now = load(army_list)   # what the restore is said against in the history
+    except Unavailable:
+        now = None
+    try:
+        return save_edit(replace(loaded, army_list=army_list), loaded.roster, expected, was=now)
+    except ListDocumentError as exc:
+        raise NotRestorable(f"Revision {revision} cannot be restored: {exc.reason}") from None
 
 
 def compare_revisions(army_list: ArmyList, first: int, second: int) -> dict | None:

@@ -7,6 +7,8 @@ the move to newer data, and an organiser's view of a player's successive submiss
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from armylists.rules import Book, Roster
 from armylists.rules.reading.roster import RosterUnit
 
@@ -99,3 +101,26 @@ def describe(before: Roster | None, after: Roster, book_before: Book | None, boo
     if not out and (before.notes != after.notes or before.player != after.player or before.team != after.team):
         out.append("Notes, player or team changed.")
     return out or ["No change to the list."]
+
+
+UNFLATTENED = "Made the roster tree the same list is: judged by the book's BattleScribe data from now on."
+
+
+def changes_between(before: Roster | None, after: Roster, book_before: Book | None, book: Book | None) -> list[str]:
+    """`describe`, but for a flattened list made its tree (migration 0013, an upgrade): its units are the
+    tree's selections now, not removed (issue 37 item 2); what else changed is said as for any list."""
+    if before is None or before.is_tree or not after.is_tree:
+        return describe(before, after, book_before, book)
+    same_units = replace(after, units=before.units, forces=None, composition=before.composition)
+    return [s for s in describe(before, same_units, book_before, book) if s != "No change to the list."] + [UNFLATTENED]
+
+
+def revision_summary(before: Roster | None, book_before: Book | None, roster: Roster, book: Book | None,
+                     verdict: dict | None) -> dict:
+    """What a revision's history entry says (ListRevision.summary): what changed since `before`, its
+    verdict and the book it was read with. Made when the revision is saved (lists/saved/stored.py) or,
+    for one saved without it, when its history is first read (lists/saved/history.py)."""
+    return {"changes": changes_between(before, roster, book_before, book), "verdict": verdict,
+            "key": [roster.system, roster.book, roster.book_version],
+            "imported": book.imported if book else True, "name": book.name if book else "",
+            "budget_unit": book.system.budget_unit if book else "pts"}

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from armylists.lists.kinds import ListKind, kind_of
 from armylists.lists.library.catalogue import allies_book_for, book_for, validate_roster
-from armylists.models import ArmyList
+from armylists.lists.saved.revision_words import revision_summary
+from armylists.models import ArmyList, ListRevision
 from armylists.rules import Book, ListDocumentError, Report, Roster, RosterUnit, parse_roster, roster_to_dict
 
 
@@ -32,6 +33,9 @@ class Loaded:
         return self.allies if unit.allied and self.allies is not None else self.book
 
 
+DEFAULT = object()  # save_edit's `was` not given: the list it was loaded as
+
+
 class Unavailable(Exception):
     """The stored list cannot be opened in the editor (its book is not loaded, say)."""
 
@@ -49,11 +53,14 @@ def load(army_list: ArmyList) -> Loaded:
             from None
 
 
-def save_edit(loaded: Loaded, roster: Roster, expected: int) -> tuple[Loaded, Report] | None:
+def save_edit(loaded: Loaded, roster: Roster, expected: int, was: Loaded | None = DEFAULT) -> tuple[Loaded, Report] | None:
     """Re-check the edited `roster` and store it, if the stored list is still at revision `expected`.
 
     Returns the list as saved with its report, or None when another edit was saved first (nothing is
-    written). A document that would not read back is a `ListDocumentError`, and nothing is written."""
+    written). A document that would not read back is a `ListDocumentError`, and nothing is written.
+    `was`: the list as stored when the change began, `loaded` itself unless the caller says (an upgrade,
+    a restore; None: not known). The new revision's history entry is said against it once, here, so a
+    long history's first reading reads no documents (issue 39 item 4)."""
     army_list = loaded.army_list
     parse_roster(roster_to_dict(roster))  # what is saved must read back
     allies = allies_book_for(roster, f"list {army_list.pk}")
@@ -61,4 +68,11 @@ def save_edit(loaded: Loaded, roster: Roster, expected: int) -> tuple[Loaded, Re
     army_list.set_document(roster, report)
     if not army_list.save_if_revision(expected):
         return None
+    was = loaded if was is DEFAULT else was
+    if was is not None:
+        errors = len(report.errors)
+        verdict = {"valid": report.valid, "total_points": report.total_points, "errors": errors,
+                   "warnings": len(report.violations) - errors}
+        ListRevision.objects.filter(army_list_id=army_list.pk, revision=army_list.revision).update(
+            summary=revision_summary(was.roster, was.book, roster, loaded.book, verdict))
     return Loaded(army_list, roster, loaded.book, allies, kind_of(roster)), report
