@@ -11,6 +11,9 @@ text between `[RRGGBB]` and `[-]` (its BBCode):
 The file holds every warrior's card after a line naming it (the name the model gets in Tabletop
 Simulator): a hero one card, a group of henchmen one card for each of its models, said once with their
 number. It is laid out from the warband sheet (exports/warband.py), so it names what the PDF sheet names.
+
+Battle Tavern takes Old World Builder's list (exports/owb_list.py). Warhall's import format was not found
+in any public description (docs/exports.md says what was searched), so nothing is written for it.
 """
 from __future__ import annotations
 
