@@ -295,3 +295,16 @@ def test_a_detachment_is_written_inside_its_regiment_as_owb_keeps_it(owb_books):
     assert [(u.id, u.entry, u.accompanies, u.label) for u in back] == [
         ("main", "state-troops", None, ""),
         ("det", "state-missile-troops", "main", "detachment of State Troops (main)")]
+
+
+@pytest.mark.django_db
+def test_a_link_to_the_open_part_neither_sends_nor_downloads_owbs_list(client, alice):
+    """OWB's list names every item: the open part of a hidden list (issue 43) offers neither."""
+    army_list = make_list(alice, json.loads((EXAMPLES / "dwarfen-mountain-holds-legal.json").read_text()))
+    token = army_list.share(open_part=True)
+    page = client.get(reverse("shared-list", args=[token]))
+    assert page.status_code == 200 and 'id="battle-tavern"' not in page.content.decode()
+    assert "Master Rune of Smiting" not in page.content.decode()
+    assert client.get(reverse("shared-download", args=[token, "owb.json"])).status_code == 404
+    whole = army_list.share()  # the whole list, shared: sent as the owner's page sends it
+    assert 'id="battle-tavern"' in client.get(reverse("shared-list", args=[whole])).content.decode()
