@@ -20,7 +20,9 @@ and a change in the machine's load falls on all of them; medians):
    count of the roster tree), through Django's test client;
 3. `check_lists` of one roster tree (.ros): CPU and peak memory of the command;
 4. the list's history page and `GET /api/v1/lists/{id}/revisions/` at N revisions of the tree (1,000;
-   --small 100): the first page, twice (first and second read), seconds;
+   --small 100): the first page and an older one (`?before=` the middle), each twice (first and second
+   read), seconds; then `backfill_revisions` (migration 0020's) of a tenth of them saved without a
+   verdict, as before revisions kept theirs: CPU, peak memory and the history's older page read after;
 5. the home page: seconds and size.
 Ratios are real / bare (the tree figures: real / tree). Prints figures only; docs/benchmarks.md records
 them. `--small` is a sample quick enough for CI (one BattleScribe folder besides the tree's, OWB's data,
@@ -38,6 +40,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +51,7 @@ TREE_DATA = SHARED / "battlescribe" / "the-old-world-nr"
 TREE_ROS = ROOT / "docs" / "examples" / "battlescribe" / "the-old-world-nr" / "orc-and-goblin-tribes-legal.ros"
 NATIVE_LIST = ROOT / "docs" / "examples" / "empire-of-man-legal.json"
 MARK = "@@"  # a worker's answers are the lines starting with it (Django may print other lines)
+FAILED: dict[str, str] = {}  # job -> why, for the jobs that failed on some site (the run exits 1)
 
 
 # --- building the sites ----------------------------------------------------------------------
@@ -87,8 +91,9 @@ def build(folder: Path, small: bool) -> dict[str, Path]:
         env = site_env(db)
         manage(env, "migrate", "migrate", "--verbosity", "0")
         manage(env, "load_rules", "load_rules", "--verbosity", "0")
-        if name == "tree":
-            manage(env, "import_battlescribe the-old-world-nr", "import_battlescribe", str(TREE_DATA), "--verbosity", "0")
+        if name == "tree":   # with the README's settings (DEBUG on), as issue 39's target is set
+            manage({**env, "DEBUG": "true"}, "import_battlescribe the-old-world-nr, DEBUG on (README's settings)",
+                   "import_battlescribe", str(TREE_DATA), "--verbosity", "0")
         if name != "real":
             continue
         folders = sorted(p for p in (SHARED / "battlescribe").iterdir() if p.is_dir() and p.name != "schema")
@@ -115,6 +120,7 @@ def serve(db: Path, revisions: int) -> None:
 
     from armylists.listfiles.importing import import_list
     from armylists.lists.library.catalogue import book_for, validate_roster
+    from armylists.lists.saved.revision_words import revision_summary
     from armylists.lists.trees.tree_lists import evaluated
     from armylists.models import ArmyList, ListRevision
     from armylists.rules import parse_roster
@@ -149,18 +155,22 @@ def serve(db: Path, revisions: int) -> None:
         field = f"sel-{model.entry_id}"
         # The history's list: the roster tree grown to ten times its units (190 of the 200 a tree may have),
         # the size of the largest lists players keep; N revisions of it, each another document (its name),
-        # written as saving them does (each with the verdict of its save).
+        # written as saving them does (each with its entry: what changed since the one before, the verdict
+        # of its save; lists/saved/stored.py save_edit).
         document = grown(roster_to_dict(tree), 10)
         big = parse_roster(document)
         history_list = stored(big, tree_book)
+        verdict = history_list._saved_verdict()["verdict"]
         answer.update(tree=tree_list.share_token, system=tree.system, points=tree.points_limit,
                       tree_kb=round(len(json.dumps(document)) / 1024),
                       units=sum(len(f["selections"]) for f in document["forces"]))
-        rows = []
+        rows, before = [], None
         for n in range(1, revisions + 1):
+            roster = replace(big, name=f"Orcs revision {n}")
             rows.append(ListRevision(army_list=history_list, revision=n, book_version=tree.book_version,
-                                     document={**document, "name": f"Orcs revision {n}"},
-                                     summary=history_list._saved_verdict()))
+                                     document={**document, "name": roster.name},
+                                     summary=revision_summary(before, tree_book, roster, tree_book, verdict)))
+            before = roster
         ListRevision.objects.filter(army_list=history_list).delete()
         ListRevision.objects.bulk_create(rows, batch_size=50)
         ArmyList.objects.filter(pk=history_list.pk).update(revision=revisions)
@@ -182,6 +192,10 @@ def serve(db: Path, revisions: int) -> None:
         return edit(tree_list, f"/lists/{tree_list.pk}/units/{tree_unit.uid}/",
              {"only": field, field: model.amount + next(counter) % 2})
 
+    def unsummarised() -> int:
+        """The oldest tenth of the history as revisions saved before each kept its verdict: no summary."""
+        return ListRevision.objects.filter(army_list=history_list, revision__lte=revisions // 10).update(summary=None)
+
     def get(who, url: str) -> int:
         response = who.get(url)
         assert response.status_code == 200, (url, response.status_code, response.content[:300])
@@ -190,11 +204,21 @@ def serve(db: Path, revisions: int) -> None:
     jobs = {"edit native": native_edit, "edit tree": tree_edit,
             "home": lambda: get(anonymous, "/"),
             "history page": lambda: get(client, f"/lists/{history_list.pk}/history/"),
-            "history api": lambda: get(client, f"/api/v1/lists/{history_list.pk}/revisions/")}
+            "history api": lambda: get(client, f"/api/v1/lists/{history_list.pk}/revisions/"),
+            "history older page": lambda: get(client, f"/lists/{history_list.pk}/history/?before={revisions // 2}"),
+            "history older api": lambda: get(client, f"/api/v1/lists/{history_list.pk}/revisions/?before={revisions // 2}"),
+            "history unsummarised": unsummarised,
+            "history oldest page": lambda: get(client, f"/lists/{history_list.pk}/history/?before={revisions // 10 + 1}")}
     for line in sys.stdin:
         name = json.loads(line)["job"]
         cpu, wall = time.process_time(), time.perf_counter()
-        size = jobs[name]()
+        try:
+            size = jobs[name]()
+        except Exception as exc:  # noqa: BLE001 -- said as the job's figure; the other jobs still run
+            import traceback
+            traceback.print_exc()
+            print(MARK + json.dumps({"error": f"{type(exc).__name__}: {str(exc)[:200]}"}), flush=True)
+            continue
         print(MARK + json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
                                  "bytes": size}), flush=True)
 
@@ -221,10 +245,17 @@ class Worker:
                 return json.loads(line[len(MARK):])
         raise SystemExit("a site's worker stopped")
 
-    def run(self, job: str) -> dict:
+    def run(self, job: str) -> dict | None:
+        """The job's figures; None when it failed (said once per job, and the run ends with exit 1)."""
         self.child.stdin.write(json.dumps({"job": job}) + "\n")
         self.child.stdin.flush()
-        return self._answer()
+        answer = self._answer()
+        if "error" in answer:
+            if job not in FAILED:
+                print(f"FAILED {job}: {answer['error']}", flush=True)
+            FAILED.setdefault(job, answer["error"])
+            return None
+        return answer
 
     def close(self) -> None:
         self.child.stdin.close()
@@ -329,6 +360,8 @@ def main() -> None:
             dbs = build(folder, args.small)
         report(dbs, rounds, restarts, revisions)
     print(f"whole run: {time.perf_counter() - started:.0f} s")
+    if FAILED:
+        raise SystemExit(f"failed: {', '.join(FAILED)}")
 
 
 def report(dbs: dict[str, Path], rounds: int, restarts: int, revisions: int) -> None:
@@ -369,9 +402,13 @@ def report(dbs: dict[str, Path], rounds: int, restarts: int, revisions: int) -> 
         for _ in range(rounds):
             for job, sites in plan:
                 for name in sites:
-                    figures.setdefault((job, name), []).append(workers[name].run(job))
+                    if job not in FAILED:
+                        figures.setdefault((job, name), []).append(workers[name].run(job))
         for job, sites in plan:
             key = "wall" if job == "home" else "cpu"
+            if job in FAILED:
+                print(f"{job}: failed ({FAILED[job]})")
+                continue
             a, b = (median([f[key] for f in figures[(job, s)]]) * 1000 for s in sites)
             size = median([f["bytes"] for f in figures[(job, sites[1])]]) / 1024
             print(f"{job}: {sites[0]} {a:.1f} ms {'CPU' if key == 'cpu' else ''}, {sites[1]} {b:.1f} ms "
@@ -379,10 +416,22 @@ def report(dbs: dict[str, Path], rounds: int, restarts: int, revisions: int) -> 
 
         # 4. the history at N revisions
         for name in ("tree", "real"):
-            for job in ("history page", "history api"):
+            for job in ("history page", "history api", "history older page", "history older api"):
                 reads = [workers[name].run(job) for _ in range(2)]
+                if None in reads:
+                    continue
                 print(f"{job} at {revisions} revisions, {name}: first read {reads[0]['wall']:.2f} s, "
                       f"second {reads[1]['wall']:.2f} s ({reads[1]['bytes'] / 1024:.0f} kB)")
+        # ... and its oldest tenth backfilled, as migration 0020 does after an upgrade (a command of its own,
+        # while the site's worker waits), then that page read
+        cleared = (workers["real"].run("history unsummarised") or {"bytes": 0})["bytes"]
+        backfill = manage(site_env(dbs["real"]), f"backfill_revisions of {cleared} revisions of the tree, real",
+                          "backfill_revisions")
+        print(f"backfill: {backfill['cpu'] / max(cleared, 1) * 1000:.0f} ms CPU a revision")
+        reads = [workers["real"].run("history oldest page") for _ in range(2)]
+        if None not in reads:
+                print(f"history oldest page after the backfill, real: first read {reads[0]['wall']:.2f} s, "
+                  f"second {reads[1]['wall']:.2f} s ({reads[1]['bytes'] / 1024:.0f} kB)")
     finally:
         for w in workers.values():
             w.close()
