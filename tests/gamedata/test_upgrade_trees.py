@@ -94,3 +94,29 @@ def test_each_lost_option_is_named_under_its_unit_and_every_lost_one_is_said(war
     assert shown.problem == ("Mercenary Captain: Leader is no longer an option (the closest is Warband Leader), "
                              "2 times. "
                              "Youngblood is no longer in Reiklanders (1a) r11 (the closest is Young Blood).")
+
+
+def test_a_list_kept_flattened_is_followed_as_its_tree(mordheim, alice):
+    """A list of the older flattened shape names its unit by the name's slug (`mercenary-captain`); the data
+    renaming the entry under the same id ("Mercenary Leader") kept the unit, as BSData Mordheim's
+    "Beastmen Gors" -> "Beastmen" did: the list moves, as its tree (was "no longer in ... (the closest is ...)")."""
+    from armylists.lists.library.catalogue import get_book
+    from tests.gamedata.test_newest import a_list
+
+    source = add_source("BSData/mordheim")
+    release(mordheim, "v10", "2026-03-01T10:00:00Z")
+    update(source)
+    book = get_book("bs-mordheim", "bs-reiklanders-1a", "r10")
+    captain = next(e.id for e in book.entries.values() if e.name == "Mercenary Captain")
+    army_list = a_list(alice, "bs-reiklanders-1a", "r10")
+    document = {**army_list.document, "units": [{"id": "u1", "entry": captain}]}
+    ArmyList.objects.filter(pk=army_list.pk).update(document=document)
+    release(mordheim, "v11", "2026-04-01T10:00:00Z",
+            lambda cat: cat.replace(b'name="Mercenary Captain"', b'name="Mercenary Leader"'))
+    update(source)
+    loaded = load(ArmyList.objects.get(pk=army_list.pk))
+    assert not loaded.roster.is_tree and loaded.roster.units[0].entry == "mercenary-captain"
+    shown = preview(loaded, upgrade_target(loaded))
+    assert shown.problem == "" and shown.roster.is_tree
+    [force] = shown.roster.forces
+    assert [s.entry for s in force.selections].count(CAPTAIN.decode()) >= 1

@@ -415,7 +415,7 @@ def preview(loaded: Loaded, book: Book) -> Preview:
     moved = replace(loaded.roster, book=book.id, book_version=book.version)
     # A roster tree's selections found by entry id, then by name and place; each lost one said (upgrades.py)
     moved, lost = follow_tree(moved, loaded.book, book)
-    missing = lost + missing_in(loaded.roster, book, loaded.book)
+    missing = lost + ([] if moved.is_tree else missing_in(loaded.roster, book, loaded.book))
     if missing:
         return Preview(moved, before, None, [], problem=" ".join(missing))
     try:

@@ -9,7 +9,10 @@ entry id, as the evaluator finds it: rules/battlescribe/tree.py), else by its na
 (the same force, under the same parent selection: "Champion" under "Marauders"), and then saved under
 the new id. A selection found neither way is lost: a sentence names it, where it is and the closest name
 the new data offers in that place, and every one is said, not only the first. What is under a lost
-selection is not looked at (it goes with it). A list of our own books' kind is not a tree: nothing done.
+selection is not looked at (it goes with it). A list of a BattleScribe book kept in the older flattened
+shape is made its tree at its own version first (BSData Mordheim's "Beastmen Gors" was flattened as
+`beastmen-gors`, and its entry is "Beastmen" in later data under the same id). A list of our own books
+is no tree: nothing done.
 """
 from __future__ import annotations
 
@@ -17,7 +20,8 @@ import difflib
 from dataclasses import replace
 
 from armylists.lists.trees.battlescribe_data import GameDataUnavailable, game_data_for
-from armylists.rules import Book, Roster
+from armylists.lists.trees.tree_lists import as_tree
+from armylists.rules import Book, ListDocumentError, Roster
 from armylists.rules.battlescribe import GameData, GameDataError
 from armylists.rules.battlescribe.data import Option
 from armylists.rules.reading.selection_tree import TreeForce, TreeSelection
@@ -27,8 +31,16 @@ def follow_tree(roster: Roster, old_book: Book | None, book: Book) -> tuple[Rost
     """`roster` (already naming `book`'s version) with its selections found in `book`'s data, and a
     sentence for each that is not; unchanged, with nothing said, for a list that is no roster tree or a
     book whose data is not kept."""
-    if not roster.is_tree or old_book is None:
+    if old_book is None:
         return roster, []
+    if not roster.is_tree:  # a list kept flattened: its tree at its own version, then followed as a tree
+        try:
+            tree = as_tree(old_book, replace(roster, book=old_book.id, book_version=old_book.version))
+        except ListDocumentError:
+            return roster, []
+        if not tree.is_tree:
+            return roster, []
+        roster = replace(tree, book=book.id, book_version=book.version)
     try:
         old = game_data_for(old_book.system.id, old_book.id, old_book.version)
         new = game_data_for(book.system.id, book.id, book.version)
