@@ -107,6 +107,8 @@ class Roster:
         self.loops: list[tuple[str, str]] = []   # the cost loops it found: (first selection's uid, text)
         # the messages (severity, uid, text) and unsupported constructs the last refresh found
         self.found: tuple[tuple[tuple[str, str, str], ...], tuple[str, ...]] | None = None
+        # the last validation's judgements of local selection containers (rules/battlescribe/kept.py)
+        self.kept: dict = {}
 
     def new_uid(self, kind: str) -> str:
         return f"{kind}-{next(self._ids)}"

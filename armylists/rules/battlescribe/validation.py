@@ -17,12 +17,13 @@ from armylists.rules.battlescribe.categories import CategoryLimits
 from armylists.rules.battlescribe.data import GroupStep, Option
 from armylists.rules.battlescribe.effective import effective, shown
 from armylists.rules.battlescribe.errors import Error
+from armylists.rules.battlescribe.kept import judge_container
 from armylists.rules.battlescribe.plans import container_limits
 from armylists.rules.battlescribe.queries import (COUNTS, CategoryScope, Context, Match, Unsupported, count, force_of,
                                                   forces_in, has_id, ids_of, root_selection, selections_in)
 from armylists.rules.battlescribe.tree import Force, Roster, Selection
 from armylists.rules.battlescribe.words import (hidden_words, limit_words, needs_words, over_limit_words, reasons,
-                                                   repeat_reasons, unknown_cost_type_words)
+                                                   repeat_reasons, stated_bound, unit_name, unknown_cost_type_words)
 
 __all__ = ["Error", "Validator"]
 
@@ -72,6 +73,7 @@ class Validator(CategoryLimits):
                                          words=over_limit_words(totals.get(type_id, 0), limit, unit.strip()),
                                          kind="limit"))
         self._force_entries(self.roster, self._top_force_entries())
+        kept: dict = {}   # this evaluation's kept judgements (kept.py), for the next
         for force in self.roster.all_forces():
             self._force_entries(force, force.entry.get("forces", []))
             self._categories(force)
@@ -84,10 +86,10 @@ class Validator(CategoryLimits):
                 if hidden:
                     self._hidden(selection)
                 if not (hidden or above):   # _inside_hidden, carried down
-                    self._container(selection, self.roster.options(selection),
-                                    self.game.child_groups(selection.option))
+                    judge_container(self, selection, kept)
                 if selection.children:
                     stack.extend((c, hidden or above) for c in reversed(selection.children))
+        self.roster.kept = kept
         return self.errors
 
     def _unknown_cost_type(self, type_id: str, limit: float) -> Error:
@@ -134,7 +136,7 @@ class Validator(CategoryLimits):
         where = parent.state.name if isinstance(parent, Selection) else selection.force.state.name
         ctx = Context(self.roster, selection, selection.parent, selection.option)
         why = reasons(self.game, ctx, selection.option.sources + tuple(selection.option.group_nodes), {"hidden"})
-        place = _unit_name(parent) if isinstance(parent, Selection) else self._army(selection.force)
+        place = unit_name(parent) if isinstance(parent, Selection) else self._army(selection.force)
         self.errors.append(Error(owner_type, ids, selection.option.entry["id"], "hidden",
                                  f"{where} cannot have any selections of {selection.state.name} (hidden)",
                                  where=selection.uid, words=hidden_words(selection.state.name, place, why),
@@ -432,7 +434,7 @@ class Validator(CategoryLimits):
         unit = {"selections": "taken", "forces": "forces"}.get(measure) or self.game.cost_type_name(measure).strip()
         why: list[str] = []
         per: list[str] = []
-        if self._scene is not None and value != _base(constraint):
+        if self._scene is not None and value != stated_bound(constraint):
             ctx, sources, _container = self._scene
             why = reasons(self.game, ctx, sources, {constraint.get("id")})
             per = repeat_reasons(self.game, ctx, sources, {constraint.get("id")})
@@ -464,13 +466,13 @@ class Validator(CategoryLimits):
         if scope == "force":
             return self._army(force_of(container) or owner)
         if scope == "root-entry":
-            return _unit_name(container) if isinstance(container, Selection) else self._army(container)
+            return unit_name(container) if isinstance(container, Selection) else self._army(container)
         if scope == "primary-category":
             root = root_selection(container)
             primary = root.state.primary if root is not None else None
             return self.game.name_of(primary) if primary else self._army(force_of(container))
         if scope == "parent":
-            return _unit_name(container) if isinstance(container, Selection) else self._army(container)
+            return unit_name(container) if isinstance(container, Selection) else self._army(container)
         if scope in self.game.categories:
             return self.game.name_of(scope)
         above = next((a for a in _ancestors_inclusive(container) if scope in ids_of(a)), None)
@@ -481,20 +483,6 @@ class Validator(CategoryLimits):
         if not isinstance(force, Force) or sum(1 for _f in self.roster.all_forces()) == 1:
             return "the army"
         return force.state.name or force.entry.get("name", "the army")
-
-
-def _base(constraint: dict) -> float:
-    try:
-        return float(constraint.get("value", 0))
-    except (TypeError, ValueError):
-        return -1.0
-
-
-def _unit_name(selection: Selection) -> str:
-    """The unit a selection is in (its root selection), by its name after modifiers."""
-    while isinstance(selection.parent, Selection):
-        selection = selection.parent
-    return selection.state.name or selection.option.entry.get("name", "")
 
 
 def _ancestors_inclusive(element):

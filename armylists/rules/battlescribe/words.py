@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from armylists.rules.battlescribe.effective import gated, shown
 from armylists.rules.battlescribe.queries import Context, Unsupported, condition_holds, group_holds, repeat_times
+from armylists.rules.battlescribe.tree import Selection
 
 COMPARE_WORDS = {"equalTo": "exactly", "notEqualTo": "other than", "atLeast": "at least", "atMost": "at most",
                  "greaterThan": "more than", "lessThan": "fewer than"}
@@ -213,3 +214,19 @@ def _per_repeat(game, repeat: dict) -> str:
         return ""
     every = float(repeat.get("value", 1) or 1)
     return f"needs {'a' if every == 1 else shown(every)} {game.name_of(child)} in {_where(game, repeat.get('scope', ''))}"
+
+
+def stated_bound(constraint: dict) -> float:
+    """A constraint's bound as the data states it (-1 where it is no number): the words say why a bound
+    differs from it."""
+    try:
+        return float(constraint.get("value", 0))
+    except (TypeError, ValueError):
+        return -1.0
+
+
+def unit_name(selection: Selection) -> str:
+    """The unit a selection is in (its root selection), by its name after modifiers."""
+    while isinstance(selection.parent, Selection):
+        selection = selection.parent
+    return selection.state.name or selection.option.entry.get("name", "")
