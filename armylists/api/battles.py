@@ -93,10 +93,12 @@ def _expected(request: Request, army_list) -> int:
 
 def _answer(recorded, status_code: int) -> Response:
     loaded, report = recorded.loaded, recorded.report
-    body = {"revision": loaded.army_list.revision, "campaign": campaign_summary(loaded.army_list.document, report),
-            "report": report.to_dict()}
+    body = {"revision": loaded.army_list.revision,
+            "campaign": recorded.summary or campaign_summary(loaded.army_list.document, report), "report": report.to_dict()}
     if recorded.outcome is not None:
-        body.update(log=list(recorded.outcome.log), experience=dict(recorded.outcome.experience),
+        # As the saved list names its warriors (a BSData warband's new lad by the id his selection got).
+        body.update(log=list(recorded.log or recorded.outcome.log),
+                    experience=dict(loaded.army_list.document["campaign"]["battles"][-1]["experience"]),
                     seed=recorded.outcome.battle.get("seed"))
     return _with_etag(Response(body, status=status_code), loaded.army_list)
 

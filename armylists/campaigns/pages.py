@@ -24,26 +24,28 @@ from armylists.campaigns.battles import (BattleError, NotAWarband, Unavailable, 
                                          preview_battle, record_battle, undo_last_battle)
 from armylists.campaigns.forms import STEP_NAMES, STEPS, BattleForm
 from armylists.lists.saved.access import get_list_for_user
-from armylists.rules import roster_to_dict, validate
 
 
-def warriors(loaded) -> list[tuple[str, str, bool]]:
-    document = roster_to_dict(loaded.roster)
+def warriors(opened) -> list[tuple[str, str, bool]]:
+    """(unit id, name, hero) of each warrior, as the campaign reads the warband (a BSData tree's selections
+    under their ids, named as the tree names them)."""
+    document = opened.document
     heroes = (document.get("campaign") or {}).get("warriors", {})
     out = []
     for unit in document["units"]:
-        entry = loaded.book.entries.get(unit["entry"])
+        entry = opened.book.entries.get(unit["entry"])
         if entry is None:
             continue
         size = unit.get("size", 1)
-        name = f"{entry.name}{f' ({size})' if size > 1 else ''} · {unit['id']}"
+        shown = opened.warband.names.get(unit["id"], entry.name)
+        name = f"{shown}{f' ({size})' if size > 1 else ''} · {unit['id']}"
         out.append((unit["id"], name, bool(entry.character or heroes.get(unit["id"], {}).get("hero"))))
     return out
 
 
 def _context(army_list, loaded, form=None, error: str = "", step: str = "result", preview=None) -> dict:
-    report = validate(loaded.book, loaded.roster)
-    document = roster_to_dict(loaded.roster)
+    report = loaded.report()
+    document = loaded.document
     campaign = document.get("campaign") or {}
     battles = campaign.get("battles", [])
     form = form or BattleForm(initial={"revision": army_list.revision, "result": "won", "seed": new_seed()},
@@ -54,6 +56,10 @@ def _context(army_list, loaded, form=None, error: str = "", step: str = "result"
             "violations": [v for v in report.violations if v.code.startswith("campaign.")],
             "step": step, "step_number": at + 1, "step_title": STEPS[at][1], "steps": STEPS,
             "hidden": form.hidden_for(step), "preview": preview,
+            # a BSData warband: what it is read as, its root selections no warrior, what its campaign lacks
+            "read_as": None if loaded.book.id == loaded.loaded.book.id else
+            f"{loaded.warband.catalogue} (BSData), read as our {loaded.book.name}",
+            "not_read": loaded.warband.not_read, "lacks": loaded.warband.lacks,
             "out_of_action": form.out_of_action() if step == "injuries" else []}
 
 
@@ -110,7 +116,7 @@ def campaign(request: HttpRequest, pk: int) -> HttpResponse:
             "This warband was changed in another window since this page was loaded; nothing was recorded. "
             "Enter the battle again.")), status=409)
     if request.headers.get("HX-Request"):
-        return _page(request, _context(recorded.loaded.army_list, recorded.loaded))
+        return _page(request, _context(recorded.loaded.army_list, open_warband(recorded.loaded.army_list)))
     return redirect("list-campaign", pk=pk)
 
 
@@ -128,5 +134,5 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         return _page(request, _context(army_list, loaded, error="The warband changed meanwhile; nothing was undone."),
                      status=409)
     if request.headers.get("HX-Request"):
-        return _page(request, _context(recorded.loaded.army_list, recorded.loaded))
+        return _page(request, _context(recorded.loaded.army_list, open_warband(recorded.loaded.army_list)))
     return redirect("list-campaign", pk=pk)

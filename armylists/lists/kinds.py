@@ -29,7 +29,9 @@ from armylists.rules.battlescribe import Roster as TreeRoster
 from armylists.rules.battlescribe.sheet import TreePrinting
 from armylists.rules.event_rules.ruleset import Ruleset, check_list
 from armylists.rules.native.army import Army
-from armylists.rules.reading.roster import unit_to_dict
+from armylists.rules.native.mordheim_campaign import trees as campaign_trees
+from armylists.rules.native.mordheim_campaign.tables import campaign_tables
+from armylists.rules.reading.roster import parse_roster, roster_to_dict, unit_to_dict
 from armylists.rules.reading.selection_tree import tree_to_list
 
 
@@ -134,6 +136,23 @@ class ListKind:
         entries link (importers/battlescribe/plain.py reads both into one table), so it names none yet."""
         return []
 
+    # --- a Mordheim campaign (issue 41) ---
+    def campaign_warband(self, book: Book, roster: Roster) -> campaign_trees.Projection | None:
+        """The list as the post-battle sequence reads a warband of one of our books (its document in our
+        shape, mordheim_campaign/trees.py); None when it is no warband the campaign knows."""
+        return None
+
+    def not_a_warband(self, book: Book, roster: Roster) -> str:
+        """Why the list records no battles, in a player's words."""
+        return (f"Battles are recorded for Mordheim warbands of our books; {book.name} is not one the campaign tables "
+                f"know.")
+
+    def campaign_settled(self, book: Book, roster: Roster, warband: campaign_trees.Projection,
+                         outcome: Mapping[str, Any], log: list[str]) -> tuple[Roster, list[str]]:
+        """The list after a battle whose `outcome` is `warband`'s document after it; the log as it names
+        the warriors now."""
+        raise NotImplementedError
+
     def __repr__(self) -> str:
         return f"<ListKind {self.name}>"
 
@@ -187,6 +206,15 @@ class NativeKind(ListKind):
 
     def unit_document(self, roster, unit_id):
         return unit_to_dict(edits.get_unit(roster, unit_id))
+
+    def campaign_warband(self, book, roster):
+        if not campaign_tables().has_warband(book.id):
+            return None
+        names = {u.id: book.entries[u.entry].name for u in roster.units if u.entry in book.entries}
+        return campaign_trees.Projection(book.id, book.version, book.name, roster_to_dict(roster), names, {})
+
+    def campaign_settled(self, book, roster, warband, outcome, log):
+        return parse_roster(outcome, "battle"), log  # the sequence changed our document itself
 
     def army_rules(self, book, roster):
         # Our books' `special_rules` are the army's (rules_data/<system>/books/*.yaml); an imported book's are
@@ -282,6 +310,34 @@ class TreeKind(ListKind):
 
     def not_evaluated(self, book):
         return tree_coverage.not_evaluated(book)
+
+    def campaign_warband(self, book, roster):
+        document = roster_to_dict(roster)
+        if campaign_trees.catalogue_of(document) is None:  # no warband of ours: the tree is not evaluated for it
+            return None
+        # the tree's names of its selections (the document keeps ids only), for the page's words
+        names = {s.uid: s.state.name for s in tree_lists.evaluated(roster).all_selections()}
+        return campaign_trees.project(document, names)
+
+    def not_a_warband(self, book, roster):
+        return campaign_trees.unmapped_reason(roster_to_dict(roster))
+
+    def campaign_settled(self, book, roster, warband, outcome, log):
+        # The battle told back as tree edits, BattleScribe's own (lists/trees/tree_lists.py): the fallen
+        # removed, a group's model number set, a lad split off his group as a copy of it of one model.
+        settled = campaign_trees.settle(warband, outcome)
+        state = settled.state
+        for lad, group in settled.lads.items():
+            roster, twin = tree_lists.duplicate_selection(roster, group)
+            roster = tree_lists.set_children(roster, {(twin, warband.models_entry[group]): 1})
+            state, log = campaign_trees.renamed(state, log, lad, twin)
+        for uid, size in settled.sizes.items():
+            roster = tree_lists.set_children(roster, {(uid, warband.models_entry[uid]): size})
+        for uid in settled.removed:
+            roster = tree_lists.remove_selection(roster, uid)
+        document = roster_to_dict(roster)
+        document["campaign"] = state
+        return parse_roster(document, "battle"), log
 
 
 def _root_selections(force: dict):
