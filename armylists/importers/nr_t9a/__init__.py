@@ -21,7 +21,7 @@ from armylists.importers.nr_t9a.army import MAPPING, ArmyConverter, ArmyReport
 from armylists.importers.nr_t9a.profiles import army_profiles
 from armylists.importers.nr_t9a.rarity import read_rules
 from armylists.importers.nr_t9a.source import SHARED_FILES, NrSourceError, Snapshot, open_source
-from armylists.importers.nr_t9a.texts import add_texts
+from armylists.importers.nr_t9a.texts import add_texts, spell_paths
 
 TEXT_FILES = ("unitstats.json", "ruledefs.json", "spells.json")  # profiles, rule texts, spells: no points
 
@@ -62,8 +62,8 @@ def convert_army(snapshot: Snapshot, name: str, categories: frozenset[str] | Non
     texts = {n: snapshot.json(n) for n in TEXT_FILES if n in snapshot.keys}  # each file read once
     book, report = ArmyConverter(data, pools, snapshot.date, categories, heads=heads,
                                  rarity_rules=read_rules(texts.get("ruledefs.json")),
-                                 profiles=army_profiles(texts.get("unitstats.json"), str(data.get("short", "")).lower())
-                                 ).convert()
+                                 profiles=army_profiles(texts.get("unitstats.json"), str(data.get("short", "")).lower()),
+                                 paths=spell_paths(texts.get("spells.json"))).convert()
     add_texts(book, data, pools, texts)
     return book, report
 

@@ -27,6 +27,7 @@ from armylists.importers.nr_t9a.profiles import height_of, height_rule, stat_ove
 from armylists.importers.nr_t9a.rarity import (cap_raises, item_rarity, rarity_limit, rarity_override, shared_loosest,
                                                 unit_cost_limit)
 from armylists.importers.nr_t9a.source import NrSourceError, book_version
+from armylists.importers.nr_t9a.spells import spell_choice
 from armylists.importers.nr_t9a.state import ConverterState
 from armylists.importers.nr_t9a.variants import category_override, number_limits, option_prices, override_variants, share_options
 from armylists.importers.nr_t9a.weights import ref_weights
@@ -43,8 +44,7 @@ QUIET_KEYS = {
     "boundSpells", "spells", "replaceSpells", "hereditary", "definesType", "keepMaxSize", "costParentMult",
     "hasOption", "hasNotOption", "armyHasOption", "armyHasNotOption", "leafMaxCost", "ignoreCost",
     "countAsLeaf", "extraCategories", "override", "rarity", "sharedRarity", "shared", "translation",
-    "unit_id", "basesize", "height", "size", "category", "invisible", "indicators", "minAmount",
-}
+    "unit_id", "basesize", "height", "size", "category", "invisible", "indicators", "minAmount"}
 
 
 @dataclass
@@ -83,13 +83,13 @@ class ArmyConverter(ConverterState):
 
     def __init__(self, data: dict, pools: dict[str, list[dict]], date: str, categories: frozenset[str] | None = None,
                  system: str = MAPPING["system"], heads: dict[str, dict] | None = None,
-                 rarity_rules: RarityRules | None = None, profiles: dict | None = None):
+                 rarity_rules: RarityRules | None = None, profiles: dict | None = None, paths: dict | None = None):
         # How often a unit or option may be taken, what a unit may cost: the data's rule text (rarity.py)
         self.rarity_rules, self.rarity_max = rarity_rules or RarityRules(), MAPPING["rarity_max"]  # the latter: 2024's
         self.profiles = profiles or {}  # unit_id -> its profile in unitstats.json (a Height: profiles.py)
         self.shared_max = shared_loosest(self, pools)  # an item of two pools: one item, its loosest rarity
         pools = merge_shared(pools, data)  # a shared item the army's file does not price is not offered
-        self.data, self.pools, self.date, self.system = data, pools, date, system
+        self.data, self.pools, self.date, self.system, self.paths = data, pools, date, system, paths or {}
         self.heads = heads or {}  # a pool's ref -> its own node, for the pools offered unasked (offered_nodes)
         self.categories = categories  # the system's category ids (None: any)
         # The Special Items: the options of the pools; their rarity is how often an army takes one.
@@ -174,8 +174,7 @@ class ArmyConverter(ConverterState):
             "version": self.version, "imported": True,
             "sources": [f"New Recruit's T9A data (vflam/nr-t9a), {self.short}.json version "
                         f"{self.data.get('version')} of {self.date}"],
-            "entries": entries, "rules": rules + self.limits.rules(),
-        }
+            "entries": entries, "rules": rules + self.limits.rules()}
         if not any(o.get("role") == "general" for e in entries for o in e.get("options", ())):
             # New Recruit names it by leadership skills, absent here: not checked rather than always missing.
             book["replace_rules"] = ["general"]
@@ -397,6 +396,7 @@ class ArmyConverter(ConverterState):
             self.priced_otherwise.add(id(node))
         self.children(node, Ctx(oid, per_model, ctx.factor, "" if node.get("optionsDict") else ctx.suffix, None,
                                 ctx.allowance))
+        spell_choice(self, node, option, lambda child, gid: self.option(child, Ctx(oid, False, 1, "", gid, ctx.allowance)))
 
     def allowance(self, node: dict, ctx: Ctx) -> None:
         """`leafMaxCost`: the leaves below the node (and `countAsLeaf` nodes) that are not `ignoreCost` are

@@ -33,7 +33,7 @@ from armylists.rules.reading.plain_data import UnstorableData, load_json
 # otherwise (2: Keys to the Citadel, untyped mounts; 3: the pools offered unasked, Fresh Meat; 4: rarity and the
 # unit cost cap; 5: group minimums, a unit's own bounds; 6: an allowance raised by either of two refs, an option
 # taken once per spell it gives) is another version of the same data and date.
-IMPORTER_REVISION = 7  # 7: the army-wide limits named in a player's words (units, options), not by ref
+IMPORTER_REVISION = 7  # 7: army-wide limits named in a player's words, not by ref; a Battle Rune chosen
 _VERSION = re.compile(r"(?P<data>.*)@(?P<date>\d{4}-\d{2}-\d{2})(?:\.i(?P<revision>\d+))?")
 
 

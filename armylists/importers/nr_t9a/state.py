@@ -39,6 +39,8 @@ class ConverterState:
     extra_cats: dict[str, str]
     # unit_id -> the node of a unit in a mount category, which a `refopt` brings (`convert`)
     mounts: dict[str, dict]
+    # spells.json's Paths by ref: the spells an option offers a choice of (spells.spell_choice)
+    paths: dict
     # every ref some unit of the army or some pool item may carry, but the profiles' (`convert`)
     army_refs: set[str]
 

@@ -83,10 +83,10 @@ def counted_spells(magic: object, paths: dict) -> list[str]:
     Smith's Battle Rune(s), a numeric option, knows as many Battle Runes as it is taken)."""
     if not isinstance(magic, dict) or magic.get("amount") != "x" or not isinstance(magic.get("spells"), list):
         return []
-    return [name for names in _spells(magic, paths).values() for name in names]
+    return [name for names in spells_by_path(magic, paths).values() for name in names]
 
 
-def _spells(magic: dict, paths: dict) -> dict[str, list[str]]:
+def spells_by_path(magic: dict, paths: dict) -> dict[str, list[str]]:
     by_path: dict[str, list[str]] = {}
     for spell in magic["spells"]:
         if not isinstance(spell, dict):
@@ -98,11 +98,17 @@ def _spells(magic: dict, paths: dict) -> dict[str, list[str]]:
     return by_path
 
 
+def spell_paths(spells: object) -> dict:
+    """spells.json's Paths by ref (its `paths`, a list or a dict of them)."""
+    raw = (spells or {}).get("paths") or {} if isinstance(spells, dict) else {}
+    return {p.get("ref"): p for p in (raw.values() if isinstance(raw, dict) else raw) if isinstance(p, dict)}
+
+
 def spells_text(magic: object, paths: dict) -> str:
     """The spells an option's `magic` offers, by Path: "Battle Runes (1): Rune of Revocation, ..."."""
     if not isinstance(magic, dict) or not isinstance(magic.get("spells"), list):
         return ""
-    by_path = _spells(magic, paths)
+    by_path = spells_by_path(magic, paths)
     amount = magic.get("amount")
     how = f" ({amount})" if isinstance(amount, int) or (isinstance(amount, str) and amount.isdigit()) else ""
     return "; ".join(f"{path}{how}: {', '.join(names)}" for path, names in by_path.items())[:MAX_TEXT]
@@ -123,9 +129,7 @@ def add_texts(book: dict, data: dict, pools: dict[str, list[dict]], shared: dict
     `shared` holds the snapshot's unitstats.json, ruledefs.json and spells.json (those it has)."""
     stats = army_profiles(shared.get("unitstats.json"), str(data.get("short", "")).lower())
     defs = (shared.get("ruledefs.json") or {}).get("rules") or {}
-    raw_paths = (shared.get("spells.json") or {}).get("paths") or {}
-    paths = {p.get("ref"): p for p in (raw_paths.values() if isinstance(raw_paths, dict) else raw_paths)
-             if isinstance(p, dict)}
+    paths = spell_paths(shared.get("spells.json"))
     by_name = {s.get("name"): s for s in stats.values() if isinstance(s, dict)} if isinstance(stats, dict) else {}
     # What an option's node says: its spells, or a Special Item's description (pool items first, by name).
     notes: dict[str, str] = {}
