@@ -156,3 +156,34 @@ def test_a_tree_of_a_catalogue_not_mapped_is_no_warband_and_says_why():
     assert project(document) is None
     assert "Reiklanders (1a)" in unmapped_reason(document)
     assert "which of its warriors are heroes, their skill lists and race are not known here" in unmapped_reason(document)
+
+
+@needs_data
+@pytest.mark.django_db
+def test_a_henchman_lost_and_the_lads_got_talent_change_the_tree_by_its_own_edits(api_alice, tree_warband):
+    """Three Warriors: one out of action, D6 1 dead (henchmen D6 1-2, section 3): the group's model number
+    2; survived +1 and +1 scenario = 2 XP, a henchmen's advance (2D6 10: the lad's got talent): one Warrior is
+    split off as a copy of the group of one model, a hero (2D6 7: +1 WS), the rest re-roll (10 again, then 5:
+    +1 S). The lad's experience and record are kept under his new selection's id."""
+    warriors = roots(tree_warband.document)[WARRIORS]
+    response = post(api_alice, f"/api/v1/lists/{tree_warband.pk}/battles/", {
+        "result": "won", "models": {warriors: {"out_of_action": True, "models_out_of_action": 1,
+                                               "scenario_experience": 1}},
+        "rolls": {f"injury:{warriors}": [1], f"advance:{warriors}": [10, 10, 5], f"advance:{warriors}-lad1": [7],
+                  "exploration": [3]}})
+    assert response.status_code == 201, response.content
+    tree_warband.refresh_from_db()
+    groups = [s for f in tree_warband.document["forces"] for s in f["selections"] if s["entry"] == WARRIORS]
+    assert [s["id"] for s in groups][0] == warriors and len(groups) == 2
+    lad = groups[1]["id"]
+    assert [[c["number"] for c in s["selections"] if c["entry"] == "dcf4-03d3-8222-1f12"] for s in groups] == [[1], [1]]
+    body = response.json()
+    assert body["experience"] == {warriors: 2}
+    assert f"Warriors ({warriors}): advance at 2 XP, 2D6 10: the lad's got talent! {lad} becomes a hero " \
+           f"(combat, shooting)." in body["log"]
+    assert f"Warriors ({lad}): advance at 2 XP, 2D6 7: +1 WS." in body["log"]
+    assert f"Warriors ({warriors}): advance at 2 XP, 2D6 5: +1 S for the whole group." in body["log"]
+    state = tree_warband.document["campaign"]
+    assert state["warriors"][lad]["hero"] is True and state["warriors"][lad]["experience"] == 2
+    assert f"{warriors}-lad1" not in state["warriors"] and state["warriors"][warriors]["experience"] == 2
+    assert [(a["gain"], a.get("talent")) for a in state["warriors"][lad]["advances"]] == [("WS", True)]
