@@ -187,3 +187,29 @@ def test_a_henchman_lost_and_the_lads_got_talent_change_the_tree_by_its_own_edit
     assert state["warriors"][lad]["hero"] is True and state["warriors"][lad]["experience"] == 2
     assert f"{warriors}-lad1" not in state["warriors"] and state["warriors"][warriors]["experience"] == 2
     assert [(a["gain"], a.get("talent")) for a in state["warriors"][lad]["advances"]] == [("WS", True)]
+
+
+@needs_data
+@pytest.mark.django_db
+def test_the_campaign_page_records_a_bsdata_warbands_battle_and_undoes_it(client_alice, tree_warband):
+    """The page's form (all at once, without JavaScript): the Champion out of action, D66 13 dead (11-15);
+    the others survive (+1, the Captain +1 more as the winning leader); three heroes' dice and the winner's."""
+    ids = roots(tree_warband.document)
+    champion = ids[CHAMPION]
+    data = {"revision": tree_warband.revision, "result": "won", "exploration_dice": "1 2 3",
+            f"{champion}-ooa": "on", f"{champion}-injury": "13"}
+    for entry in (CAPTAIN, CHAMPION, YOUNGBLOOD, WARRIORS):
+        data[f"{ids[entry]}-fought"] = "on"
+    response = client_alice.post(f"/lists/{tree_warband.pk}/campaign/", data)
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    tree_warband.refresh_from_db()
+    assert CHAMPION not in roots(tree_warband.document)
+    battle = tree_warband.document["campaign"]["battles"][0]
+    assert battle["experience"] == {ids[CAPTAIN]: 2, ids[YOUNGBLOOD]: 1, ids[WARRIORS]: 1}
+    page = client_alice.get(f"/lists/{tree_warband.pk}/campaign/").content.decode()
+    assert f"Champion ({champion}) out of action: D66 13, Dead: dead, his equipment lost." in page
+    assert 'id="campaign-treasury">315 gc<' in page  # 1 2 3 = 6: 2 shards found, none sold
+    undo = client_alice.post(f"/lists/{tree_warband.pk}/campaign/undo/", {"revision": tree_warband.revision})
+    assert undo.status_code == 302
+    tree_warband.refresh_from_db()
+    assert roots(tree_warband.document)[CHAMPION] == champion and "campaign" not in tree_warband.document
