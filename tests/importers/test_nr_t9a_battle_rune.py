@@ -1,7 +1,8 @@
 """New Recruit T9A: a Battle Rune chosen as a Wizard's Path is (issue 40 item 6). Dwarven Holds' King and
 Engineer may take "Battle Rune" (dh.json: `magic: {amount: "1", spells: [six Battle Runes]}`), whose rule
 says "Select a single Battle Rune and write it on your Army List" (the data's own text, dh.json and
-ruledefs.json). It had been one checkbox whose text listed the six; now the six are a "choose one" group
+ruledefs.json; as a Path "must be noted on the army list", 000:L263-264, and a Lore chosen "when writing
+your muster list", 001:L599). It had been one checkbox whose text listed the six; now the six are a "choose one" group
 under it, one needed where it is taken. The Runic Smith's "Battle Runes" (`amount: "x"`: as many runes as
 it is taken) stays a count. Dwarven Holds at the bundle's head (b543015), read from ../shared at run time;
 the first test needs no data."""

@@ -259,6 +259,26 @@ class TestTheEditor:
         assert "<summary>Ancient Grudge (1)</summary>" in card  # a long text, folded
         assert "<strong>Shield</strong>: " in card  # a short one, in line
 
+    def test_the_battle_rune_is_chosen_on_the_card_as_a_path(self, client, alice, dh_list):
+        """One of six Battle Runes under the King's Battle Rune (tests/importers/test_nr_t9a_battle_rune.py):
+        offered as one group of the card, saved as the one chosen, the report's problem gone."""
+        client.force_login(alice)
+        url = reverse("unit-update", args=[dh_list.pk, "k"])
+        options = dwarven_holds().entries[KING].options
+        taken, group = options["battle-rune"].group, options["rune-of-resolve"].group  # its own group, then the runes'
+        client.post(url, {"revision": dh_list.revision, "only": f"grp-{taken}", f"grp-{taken}": "battle-rune"})
+        dh_list.refresh_from_db()
+        page = client.get(reverse("list-edit", args=[dh_list.pk])).content.decode()
+        card = page[page.index('id="unit-k"'):]
+        assert "Battle Rune: which (choose 1): 0 taken in King; at least 1." in page
+        for rune in ("rune-of-revocation", "rune-of-resolve", "rune-of-resilience"):
+            assert f'name="grp-{group}" value="{rune}"' in card
+        client.post(url, {"revision": dh_list.revision, "only": f"grp-{group}", f"grp-{group}": "rune-of-resolve"})
+        dh_list.refresh_from_db()
+        chosen = dh_list.document["units"][0]["options"]
+        assert chosen.get("rune-of-resolve") == 1 and chosen.get("battle-rune") == 1
+        assert "Battle Rune: which" not in client.get(reverse("list-edit", args=[dh_list.pk])).content.decode()
+
 
 class TestConstructs:
     """The same, on small armies in the data's shape (tests/importers/test_import_nr_t9a.py's builders)."""
