@@ -259,8 +259,7 @@ class ListExportView(APIView):
         roster = parse_roster(army_list.document, f"list {pk}")
         book = book_for(roster) if entry.needs_book else None
         if book is not None and not entry.applies(roster, book):
-            raise ValidationError({"as": [f"only a list of an imported BattleScribe book kept as a roster "
-                                          f"tree can be written as .{entry.extension}"]})
+            raise ValidationError({"as": [f"only {entry.only} can be written as .{entry.extension}"]})
         try:
             content = registry.export(entry, registry.Listed(book, roster), entry.variant(book) if book else "")
         except ListFileError as exc:

@@ -98,6 +98,7 @@ class Export:
     variants: tuple[str, ...] = ()  # the PDF's layouts; none for any other export
     needs_book: bool = True  # False: the Roster alone is enough (a list whose book is gone still exports)
     applies: Callable[[Roster, Book], bool] = _always  # may this list be downloaded so? Cheap
+    only: str = "a list"  # the lists `applies` takes, in words: a refusal says "only {only} ..."
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -197,11 +198,11 @@ JSON = Export("json", "json", "JSON", "application/json; charset=utf-8", _json, 
 PDF = Export("pdf", "pdf", "PDF roster", "application/pdf", _pdf, stamped=True, variants=VARIANTS)
 # Simulators (exports/simulators.py): Tabletop Simulator's model cards of a warband
 TTS = Export("tts", "tts.txt", "Tabletop Simulator cards", "text/plain; charset=utf-8", _tts, aliases=("tts.txt",),
-             applies=_prints_warbands)
+             applies=_prints_warbands, only="a Mordheim warband")
 # Old World Builder's saved list, which its Import page reads and Battle Tavern takes (exports/owb_list.py)
 OWB_FILE = "owb"
 OWB = Export(OWB_FILE, "owb.json", "Old World Builder (.owb.json)", "application/json; charset=utf-8", _owb,
-             aliases=("owb.json",), applies=_written_as_owb)
+             aliases=("owb.json",), applies=_written_as_owb, only="a list of The Old World")
 OURS = (TEXT, JSON, PDF, TTS, OWB)  # in the order the download links offer them
 
 
@@ -209,7 +210,7 @@ def _from_writer(writer: ListWriter) -> Export:
     def write(listed: Listed, variant: str, stamp: str) -> bytes:
         return writer.write(listed.roster, listed.book, listed.report.total_points)
     return Export(writer.extension, writer.extension, writer.label, writer.content_type, write,
-                  applies=writer.applies)
+                  applies=writer.applies, only="a list of an imported BattleScribe book kept as a roster tree")
 
 
 def exports() -> list[Export]:

@@ -157,7 +157,17 @@ class TestReportAndExport:
 
     def test_an_unknown_export_format_is_400(self, api_alice, alice_list):
         assert_error(api_alice.get(f"/api/v1/lists/{alice_list.pk}/export/?as=docx"), 400,
-                     fields=[{"path": "as", "message": "unknown export format 'docx'; one of: json, text, pdf, tts, ros, rosz."}])
+                     fields=[{"path": "as", "message": "unknown export format 'docx'; one of: json, text, pdf, tts, owb, ros, rosz."}])
+
+    @pytest.mark.parametrize("name, message", [
+        ("tts", "only a Mordheim warband can be written as .tts.txt"),
+        ("owb", "only a list of The Old World can be written as .owb.json"),
+        ("ros", "only a list of an imported BattleScribe book kept as a roster tree can be written as .ros"),
+    ])
+    def test_an_export_for_other_lists_says_which_lists_it_takes(self, api_alice, alice_list, name, message):
+        # a list of our T9A 0.11 book: neither a warband, nor The Old World, nor a roster tree
+        assert_error(api_alice.get(f"/api/v1/lists/{alice_list.pk}/export/?as={name}"), 400,
+                     fields=[{"path": "as", "message": message}])
 
 
 class TestTextAndPdfAndImport:
