@@ -4,6 +4,11 @@
 unless the caller gives one, and saves the result over the revision it read; `undo_last_battle` saves
 the document as it was before the last battle (its campaign's last record names that revision), as a
 new revision, so history only grows. Both return None when another write landed first.
+
+The list's kind says how it is a warband (lists/kinds.py: `campaign_warband`): one of our Mordheim books'
+is its own document; a BSData Mordheim tree is read as one of ours (mordheim_campaign/trees.py,
+rules_data/mordheim/campaign/bsdata.yaml), and its kind tells the outcome back as tree edits
+(`campaign_settled`).
 """
 from __future__ import annotations
 
