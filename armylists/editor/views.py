@@ -37,6 +37,7 @@ from armylists.rules import ListDocumentError, Report, Roster
 from armylists.editor.changes import Placed, catalogue_changes, changed_units, placed_changes
 from armylists.editor.kind_pages import pages_for
 from armylists.editor.report_panel import report_panel
+from armylists.exports.registry import download_links
 
 
 def unavailable(request: HttpRequest, army_list: ArmyList, reason: str) -> HttpResponse:
@@ -89,6 +90,8 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
         # Counted by the list's kind: a roster tree keeps its units in forces, not in `roster.units`.
         "unit_count": loaded.kind.unit_count(roster), "refresh_catalogue": refresh_catalogue,
         "army_rules": loaded.kind.army_rules(book, roster),   # said once on the army, under its header
+        # the Download menu: every export offered for this list, as its page offers them
+        "downloads": download_links(reverse("list-download", args=[army_list.pk, "x"])[:-2], book, roster),
         # One hidden CSRF field, made once: the editor has a hundred forms (Django's tag builds each anew).
         "csrf_input": format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request)),
     }
