@@ -45,7 +45,7 @@ def test_a_list_of_our_book_and_a_new_list_of_it_are_native(empire):
     book, roster = empire
     assert kind_of(roster) is NATIVE and kind_for_book(book) is NATIVE and KINDS["native"] is NATIVE
     assert (NATIVE.has_compositions, NATIVE.takes_allies, NATIVE.checked_by_its_data, NATIVE.writes) == (
-        True, True, False, frozenset())
+        True, True, False, frozenset({"owb"}))
 
 
 def test_the_native_kind_reports_and_checks_at_an_event(empire):
@@ -101,7 +101,7 @@ def dwarven_holds():
 def test_a_new_list_of_an_imported_book_is_a_tree(dwarven_holds, empire):
     assert kind_for_book(dwarven_holds) is TREE and KINDS["tree"] is TREE
     assert (TREE.has_compositions, TREE.takes_allies, TREE.checked_by_its_data, TREE.writes) == (
-        False, False, True, frozenset({"ros", "rosz"}))
+        False, False, True, frozenset({"ros", "rosz", "owb"}))
     tree = TREE.start(dwarven_holds, "Hold", 2000)
     assert kind_of(tree) is TREE and (len(tree.forces), tree.units, tree.points_limit) == (1, (), 2000)
     assert (TREE.unit_count(tree), TREE.report(dwarven_holds, tree).total_points) == (0, 0)
