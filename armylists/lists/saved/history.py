@@ -299,6 +299,14 @@ def _summarise(army_list: ArmyList, row: ListRevision, read: dict[int, Checked])
     return summary
 
 
+def summarise_stored(list_id: int, pk: int, revision: int, read: dict[int, Checked]) -> dict:
+    """A revision without an entry given its entry and stored, as a history page does when it shows one
+    (lists/saved/backfill.py). `read`: what was read for the list's revision before it, kept by the caller
+    (the revision read here is put in it). Nothing but the two revisions' rows is read: the list's own row
+    is not (a migration may run this with the table older than the model)."""
+    return _summarise(ArmyList(pk=list_id), ListRevision(pk=pk, revision=revision, summary=None), read)
+
+
 def _read(army_list: ArmyList, revision: int, read: dict[int, Checked], check: bool) -> Checked:
     """Revision `revision` read (and checked when `check`), once a page. Its document is read from the
     column's JSON text by the typed reader: a large tree's decoding and plain-data walk took two thirds
@@ -315,11 +323,6 @@ def _read(army_list: ArmyList, revision: int, read: dict[int, Checked], check: b
 def _parsed(text: str, source: str, check: bool) -> Checked:
     """A stored document's text read and its book found; checked too when `check`."""
     return _found(lambda: parse_roster_json(text, source), source, check)
-
-
-def checked_text(text: str, source: str) -> Checked:
-    """A stored document's JSON text read and checked (lists/saved/backfill.py)."""
-    return _parsed(text, source, check=True)
 
 
 class NotRestorable(Exception):

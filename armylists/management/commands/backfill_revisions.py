@@ -1,5 +1,5 @@
-"""Store the verdict of every saved revision that has none (revisions saved before each kept its own;
-lists/saved/backfill.py). Migration 0020 runs it once on `migrate`; run it again after loading the books
+"""Store the history entry (what changed, the verdict) of every saved revision that has none (revisions
+saved before each kept its own; lists/saved/backfill.py). Migration 0020 runs it once on `migrate`; run it again after loading the books
 a list's old revisions need (it reads only the revisions still without one, so a second run is cheap)."""
 from __future__ import annotations
 
