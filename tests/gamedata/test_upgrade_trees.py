@@ -120,3 +120,23 @@ def test_a_list_kept_flattened_is_followed_as_its_tree(mordheim, alice):
     assert shown.problem == "" and shown.roster.is_tree
     [force] = shown.roster.forces
     assert [s.entry for s in force.selections].count(CAPTAIN.decode()) >= 1
+
+
+def test_a_lost_option_under_a_unit_that_survives_is_left_out_and_said(warband, mordheim):
+    """Issue 38's "upgraded at every step where its units survive, and told which do not": the Captain's
+    Leader given a new link id and name while every unit survives; the list moves without it, and says so."""
+    def change(cat: bytes) -> bytes:
+        return cat.replace(b'name="Leader" hidden="false" id="6cb9-3cb5-0e62-ee09"',
+                           b'name="Warband Leader" hidden="false" id="c0ffee00-0000-4000-8000-0000leader01"')
+    release(mordheim, "v11", "2026-04-01T10:00:00Z", change)
+    update(add_source_again())
+    loaded = load(warband)
+    shown = preview(loaded, upgrade_target(loaded))
+    assert shown.problem == "" and shown.after is not None
+    assert shown.changes[0] == ("Mercenary Captain: Leader is no longer an option (the closest is Warband Leader), "
+                                "2 times. It is left out.")
+    def leaders(roster) -> list[str]:  # the Captains' Leader selections, by the id they are saved under
+        return [c.entry for s in roster.forces[0].selections if s.entry == CAPTAIN.decode() for c in s.selections
+                if "6cb9-3cb5-0e62-ee09" in c.entry]
+    assert len(leaders(loaded.roster)) == 2 and leaders(shown.roster) == []
+    assert len(shown.roster.forces[0].selections) == len(loaded.roster.forces[0].selections)

@@ -417,9 +417,9 @@ def preview(loaded: Loaded, book: Book) -> Preview:
     before = validate_roster(loaded.book, loaded.roster)
     moved = replace(loaded.roster, book=book.id, book_version=book.version)
     # A roster tree's selections found by entry id, then by name and place; each lost one said (upgrades.py)
-    moved, lost = follow_tree(moved, loaded.book, book)
+    moved, lost, dropped = follow_tree(moved, loaded.book, book)
     missing = lost + ([] if moved.is_tree else missing_in(loaded.roster, book, loaded.book))
-    if missing:
+    if missing:  # a unit lost: the list stays (every loss said, the options' too)
         return Preview(moved, before, None, [], problem=" ".join(missing))
     try:
         # A flattened list moving to a version whose lists are roster trees becomes its tree there (issue 37
@@ -429,5 +429,5 @@ def preview(loaded: Loaded, book: Book) -> Preview:
     except ListDocumentError as exc:
         return Preview(moved, before, None, [], problem=exc.reason)
     diff = compare(Checked(loaded.roster, loaded.book, before), Checked(moved, book, after))
-    changes = diff_sentences(diff)
+    changes = [f"{sentence} It is left out." for sentence in dropped] + diff_sentences(diff)
     return Preview(moved, before, after, changes or ["Nothing changes for this list."], diff=diff)
