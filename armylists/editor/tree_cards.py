@@ -12,7 +12,7 @@ from armylists.editor.forms import TreeUnitForm, tree_choice, tree_field
 from armylists.editor.unit_cards import Section, UnitCard, bounds_text, cost_text
 from armylists.lists.saved.stored import Loaded
 from armylists.rules.battlescribe.profiles import card_extras
-from armylists.lists.trees.tree_lists import evaluated, root_choices, tree_printing, unit_offers
+from armylists.lists.trees.tree_lists import evaluated, remembered, root_choices, tree_printing, unit_offers
 from armylists.lists.trees.tree_offers import as_added, needs_a_pick, root_unavailable
 from armylists.rules import Report
 from armylists.rules.battlescribe.sheet import BSB, GENERAL, TreePrinting
@@ -22,7 +22,15 @@ from armylists.rules.battlescribe.tree import Selection
 def tree_catalogue(loaded: Loaded, query: str = "") -> list[dict[str, Any]]:
     """The unit entries of each force by category, as our books' catalogue lays them out: the force's own
     categories in its order, then any other, each entry with its price as added (what its minimums and
-    defaults select with it: lists/trees/tree_offers.py), filtered by name."""
+    defaults select with it: lists/trees/tree_offers.py), filtered by name. The whole of it is kept with the
+    document (tree_lists.remembered): an edit compares it with the one before, drawn by the request before."""
+    unit = loaded.book.system.budget_unit
+    if not query.strip():
+        return remembered(loaded.roster, ("catalogue", unit), lambda _tree: _catalogue(loaded, ""))
+    return _catalogue(loaded, query)
+
+
+def _catalogue(loaded: Loaded, query: str) -> list[dict[str, Any]]:
     tree = evaluated(loaded.roster)
     words = query.lower().split()
     unit = loaded.book.system.budget_unit

@@ -13,14 +13,20 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from armylists.lists.trees.tree_lists import evaluated
+from armylists.lists.trees.tree_lists import evaluated, remembered
 from armylists.rules import Report, Roster
 from armylists.rules.battlescribe.queries import COMPARE, ids_of
 from armylists.rules.battlescribe.reach import reach
 
 
 def tree_cards(roster: Roster, report: Report) -> tuple[tuple, dict[str, tuple]]:
-    """(what every card depends on, each card's state by unit id)."""
+    """(what every card depends on, each card's state by unit id). Kept with the document and its Report
+    (tree_lists.remembered): an edit's cards before are those the request that saved the document made."""
+    made = remembered(roster, ("cards", id(report)), lambda _tree: (report, _tree_cards(roster, report)))
+    return made[1] if made[0] is report else _tree_cards(roster, report)   # an id the memo had for another
+
+
+def _tree_cards(roster: Roster, report: Report) -> tuple[tuple, dict[str, tuple]]:
     tree = evaluated(roster)
     wide = reach(tree.game)
     lines = {line.id: line for line in report.units}

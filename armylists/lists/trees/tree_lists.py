@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 from dataclasses import replace
 
 from django.conf import settings
@@ -90,14 +90,25 @@ def _check_book_is_its_forces(game: GameData, roster: Roster, source: str) -> No
 
 # A few documents' evaluator rosters (and Reports) kept per process, keyed by the document's value: one
 # request's report, cards, catalogue and forms read the same one, and an edit's answer reads the tree its
-# action left (with_tree) instead of building it from the new document again.
-_evaluated: OrderedDict[Roster, list] = OrderedDict()   # document -> [evaluator roster, {rules dir: Report}]
+# action left (with_tree) instead of building it from the new document again. What the pages read of it
+# (`remembered`: the catalogue, the cards) is kept with it, so an edit's "before" is what the request that
+# saved that document drew of it, not drawn again (issue 37: the tree editor's edit at 2.6x the native one's).
+_evaluated: OrderedDict[Roster, list] = OrderedDict()   # document -> [evaluator roster, {rules dir: Report}, memo]
 _evaluated_lock = threading.Lock()
 
 
 def evaluated(roster: Roster, source: str = "list") -> TreeRoster:
     """The evaluator's roster of a tree list, to read and never to change."""
     return _entry(roster, source)[0]
+
+
+def remembered(roster: Roster, key: tuple, make: Callable[[TreeRoster], Any], source: str = "list") -> Any:
+    """`make(evaluator roster)` of a tree list, made once per kept document and `key` (what else the answer
+    depends on: the rules folder, the book's budget unit...). The answer is shared: never change it."""
+    _tree, _reports, memo = entry = _entry(roster, source)
+    if key not in memo:
+        memo[key] = make(entry[0])
+    return memo[key]
 
 
 def _entry(roster: Roster, source: str) -> list:
@@ -115,7 +126,7 @@ def keep_evaluated(roster: Roster, tree: TreeRoster) -> None:
 
 
 def _keep(roster: Roster, tree: TreeRoster) -> list:
-    entry = [tree, {}]
+    entry = [tree, {}, {}]
     with _evaluated_lock:
         _evaluated[roster] = entry
         while len(_evaluated) > 8:
@@ -126,7 +137,7 @@ def _keep(roster: Roster, tree: TreeRoster) -> list:
 def tree_validate(roster: Roster, source: str = "list") -> Report:
     """The list's Report, from the tree evaluator, with our system's rules where the game is mapped (the
     same document's Report made once per process, per rules folder: our rules are read from it)."""
-    tree, reports = _entry(roster, source)
+    tree, reports, _memo = _entry(roster, source)
     rules_dir = str(settings.RULES_DATA_DIR)
     if rules_dir not in reports:
         reports[rules_dir] = tree_report(tree, roster.system, roster.book, roster.book_version, our_rules(tree.game))
