@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from armylists.lists.saved import edits
 from armylists.lists.saved.access import get_list_for_user
 from armylists.lists.library.catalogue import listed_books, validate_roster
-from armylists.lists.library.data_as_of import data_as_of
+from armylists.lists.library.data_as_of import book_data_as_of
 from armylists.editor.forms import (
     AddUnitForm, ItemForm, ListSettingsForm, MoveUnitForm, RevisionForm, TreeUnitForm, UnitForm, allies_key,
     ally_label, ally_options,
@@ -80,8 +80,7 @@ def editor_context(request: HttpRequest, loaded: Loaded, report: Report, *, open
     return {
         "army_list": army_list, "book": book, "roster": roster, "revision": army_list.revision,
         "sections": sections, "panel": report_panel(report, names, system=book.system,
-                                                     data_as_of=data_as_of(roster.system, roster.book, roster.book_version,
-                                                                           book.imported, book.name)),
+                                                     data_as_of=book_data_as_of(book)),
         "settings": settings,
         "compositions": [(cid, c.name) for cid, c in book.compositions.items()] if loaded.kind.has_compositions else [],
         "mode_choices": [(mid, m.name) for mid, m in book.system.modes.items()],

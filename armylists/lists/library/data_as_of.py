@@ -12,6 +12,9 @@ site's own rules data (rules_data/) has no data version.
 """
 from __future__ import annotations
 
+import threading
+import weakref
+
 from django.db import DatabaseError
 
 from armylists.models import GameDataBook, GameDataVersion
@@ -43,6 +46,30 @@ def data_as_of(system: str, book: str, version: str, imported: bool = True, name
     data_version, _, date = label.rpartition(" of ")
     return {"book": book, "book_version": version, "data_version": data_version, "date": date,
             "text": f"{name or book} {version}, from {label}"}
+
+
+# A book version's data version, once found, per Book object this process built (the book caches of
+# lists/library/catalogue.py give one per stored book, dropped with it): the first import that brought a
+# version never moves, so the editor asks the database once per book, not once per edit (issue 37). Not
+# found is not kept: a later import may bring the version.
+_found_for_book: dict[int, tuple[weakref.ref, dict]] = {}   # id(book) -> (the book, weakly: never kept alive)
+_found_lock = threading.Lock()
+
+
+def book_data_as_of(book) -> dict:
+    """`data_as_of` of a Book (`book.system.id`, `book.id`, `book.version`), a found data version kept
+    with the Book object. The answer is shared: never change it."""
+    with _found_lock:
+        kept = _found_for_book.get(id(book))
+    if kept is not None and kept[0]() is book:
+        return kept[1]
+    found = data_as_of(book.system.id, book.id, book.version, book.imported, book.name)
+    if found["data_version"] is not None:
+        with _found_lock:
+            if len(_found_for_book) >= 256:   # books come and go with the caches: never more than a few hundred
+                _found_for_book.clear()
+            _found_for_book[id(book)] = (weakref.ref(book), found)
+    return found
 
 
 def holds_system(version: GameDataVersion, system: str) -> bool:
