@@ -258,7 +258,10 @@ class _Layout:
                 leaf.update(disabled=True, unavailable=f"more than the {_number(max(left, 0))} {self.unit} left")
             section = sections.setdefault(id(owner), {
                 "legend": owner["legend"], "limit": owner["limit"], "options": [], "unavailable": owner.get("unavailable", ""),
-                "none": owner if owner["kind"] == "choice" and owner["none"] else None})
+                # the choice's own "none" radio: its name and state only (the owner itself may be the node
+                # whose picker this is: a cycle the card comparison of editor/changes.py cannot walk)
+                "none": ({"id": owner["id"], "name": owner["name"], "none_checked": owner["none_checked"]}
+                         if owner["kind"] == "choice" and owner["none"] else None)})
             section["options"].append({"one": [leaf], "search": leaf["label"].lower()})
         node["picker"] = {
             "taken": [leaf for _s, leaf in leaves if leaf["checked"]], "sections": list(sections.values()),

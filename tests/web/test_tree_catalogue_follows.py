@@ -151,3 +151,27 @@ def test_a_duplicate_and_a_count_change_answer_with_what_they_changed(client, al
     selections = [s["id"] for f in army_list.document["forces"] for s in f["selections"]]
     assert selections[selections.index(unit.uid) + 1] == copy
 
+
+
+ORCS = ("Warhammer_Old_World.gst", "Orc and Goblin Tribes.cat", "Common Magic Items.cat", "The Lores of Magic.cat",
+        "Giant Library.cat", "Mercenaries.cat", "Orcs and Goblins - Arcane Journal.cat")
+ORCS_ROS = ROOT / "docs" / "examples" / "battlescribe" / "the-old-world-nr" / "orc-and-goblin-tribes-legal.ros"
+
+
+def test_a_card_whose_picker_offers_none_is_compared_after_an_edit(client, alice):
+    """The Orc Bigboss's long groups are drawn as a picker whose section offers the choice's own "none":
+    the section held the choice itself, a cycle inside the card, and comparing the cards before and after
+    an edit (editor/changes.py) ran out of stack: every edit of this roster answered 500."""
+    import_battlescribe(*(TOW / name for name in ORCS))
+    tree, book, _format, _warnings = import_list(ORCS_ROS.read_bytes(), ORCS_ROS.name)
+    army_list = ArmyList(owner=alice)
+    army_list.set_document(tree, validate_roster(book, tree))
+    army_list.save()
+    client.force_login(alice)
+    evaluated_tree = evaluated(parse_roster(army_list.document))
+    boss = next(u for f in evaluated_tree.all_forces() for u in f.selections if u.state.name == "Orc Bigboss")
+    duplicated = post(client, army_list, f"units/{boss.uid}/duplicate/")
+    html = duplicated.content.decode()
+    army_list.refresh_from_db()
+    bosses = [s for s in army_list.document["forces"][0]["selections"] if s["entry"] == boss.entry_id]
+    assert len(bosses) == 2 and f"afterend:#unit-{boss.uid}" in swaps(html) and cards(html) == 1
