@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armylists.gamedata.removed import removed_book
 from armylists.lists.library.data_as_of import data_as_of
 from armylists.lists.saved.history import (SESSION_MINUTES, NotRestorable, compare_revisions, history, preview,
                                            restore, upgrade_target)
@@ -140,8 +141,10 @@ class ListUpgradeView(APIView):
         target = upgrade_target(loaded)
         roster = loaded.roster
         answer = {"book": roster.book, "book_version": roster.book_version, "revision": loaded.army_list.revision,
-                  "offered": None, "problem": "", "changes": [], "diff": None}
+                  "offered": None, "problem": "", "changes": [], "diff": None, "removed": None}
         if target is None:
+            removed = removed_book(roster.system, roster.book)  # the data dropped it: no newer one will come
+            answer["removed"] = removed.sentence if removed is not None else None
             return answer
         shown = preview(loaded, target)
         answer.update(offered={"book_version": target.version, "name": target.name,
@@ -152,7 +155,8 @@ class ListUpgradeView(APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, **_errors(400, 401, 403, 404, 406)},
                    summary="Newer data for one of my lists: what moving to it would change",
-                   description="`offered` is null when the list's book version is the one new lists get. Else "
+                   description="`offered` is null when the list's book version is the one new lists get, or "
+                               "when the data no longer has its book (`removed` then says so, with the dates). Else "
                                "`changes` (sentences), `diff` (as the revisions' diff) and `problem` (why it cannot "
                                "move: a unit or option the newer version no longer has, with the closest name).")
     def get(self, request: Request, pk: int) -> Response:

@@ -129,6 +129,7 @@ def test_the_upgrade_preview_names_every_cost_that_changed_and_the_new_verdict(c
                  "categories": [{"id": "heroes", "name": "Heroes", "before": 60, "after": 70}],
                  "total_points": {"before": 60, "after": 70}, "verdict": {"before": False, "after": False},
                  "violations_gained": [OVER], "violations_lost": [], "problem": ""},
+        "removed": None,
     }
 
 

@@ -77,3 +77,12 @@ def test_a_book_whose_file_the_newest_data_cannot_read_is_not_removed(mordheim):
     version = update(source)
     assert [row["book"] for row in version.skipped if row["what"] == "catalogue"] == ["Reiklanders"]
     assert removed_book("bs-mordheim", "bs-reiklanders-1a") is None
+
+
+def test_the_apis_upgrade_says_it_was_removed(dropped, alice, api_alice):
+    [(_, _, version)] = [k for k in imported_book_keys("bs-mordheim") if k[1] == "bs-reiklanders-1a"]
+    army_list = a_list(alice, "bs-reiklanders-1a", version)
+    answer = api_alice.get(f"/api/v1/lists/{army_list.pk}/upgrade/").json()
+    assert (answer["offered"], answer["removed"]) == (None, SENTENCE)
+    kept = a_list(alice, "bs-averlanders-1a", "r4")
+    assert api_alice.get(f"/api/v1/lists/{kept.pk}/upgrade/").json()["removed"] is None
