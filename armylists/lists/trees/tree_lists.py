@@ -64,8 +64,11 @@ def game_for(roster: Roster, source: str = "list") -> GameData:
 
 def evaluator(roster: Roster, source: str = "list") -> TreeRoster:
     """The evaluator's roster of a tree list; a force or selection the data does not know is a
-    ListDocumentError naming it."""
-    game = game_for(roster, source)
+    ListDocumentError naming it. A new one for an action to change, of a document judged before (kept), is
+    built over the game data that judged it, not asked of the database again (issue 37: an edit asked twice)."""
+    with _evaluated_lock:
+        kept = _evaluated.get(roster)
+    game = kept[0].game if kept is not None else game_for(roster, source)
     _check_book_is_its_forces(game, roster, source)
     try:
         return tree_roster(game, roster)
