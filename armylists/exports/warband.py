@@ -9,10 +9,12 @@ category is a character category (Mordheim's `heroes`), a group otherwise, so no
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
-from armylists.rules import Book, Violation
+from armylists.lists.kinds import kind_of
+from armylists.lists.library.catalogue import get_book
+from armylists.rules import Book, Roster, Violation, parse_roster
 from armylists.rules.native.book import Entry, Rule
 from armylists.rules.report import UnitLine
 from armylists.rules.reading.roster import RosterUnit
@@ -57,7 +59,7 @@ class WarbandSheet:
         self.printed = printed
         book, report = printed.book, printed.report
         # The warband's campaign (treasury, shards, stash, battles) and each warrior's, when it keeps one.
-        self.campaign: CampaignSheet | None = campaign_sheet(book, printed.roster)
+        self.campaign: CampaignSheet | None = campaign_sheet(book, printed.roster) or tree_campaign(book, printed.roster)
         characters = {c.id for c in book.system.categories if c.character}
         self.sections: list[tuple[str, str, list[Warrior]]] = []
         for title, _, units in printed.by_category():
@@ -73,16 +75,38 @@ class WarbandSheet:
             self.models, self.maximum = counted_warriors(counted, report.units, self.maximum)
 
 
+def tree_campaign(book: Book, roster: Roster) -> CampaignSheet | None:
+    """A BSData warband's campaign (a roster tree): the tree read as the warband of our book its catalogue
+    maps onto (its kind's `campaign_warband`, rules_data/mordheim/campaign/bsdata.yaml), whose warriors keep
+    the tree's selection ids, as the sheet's boxes do; None for any other list or a book not loaded."""
+    warband = kind_of(roster).campaign_warband(book, roster)
+    if warband is None:
+        return None
+    ours = parse_roster(warband.document)
+    our_book = get_book(ours.system, warband.book, warband.book_version)
+    sheet = campaign_sheet(our_book, ours) if our_book is not None else None
+    if sheet is None:
+        return None
+    # the tree's own units carry no experience: each warrior's is the projection's (the tree's Experience
+    # selection at the founding, the campaign state's since)
+    experience = {unit.id: unit.experience for unit in ours.units if unit.experience is not None}
+    return replace(sheet, warriors={uid: replace(w, experience=experience.get(uid))
+                                    for uid, w in sheet.warriors.items()})
+
+
 def warrior(book: Book, unit: PrintedUnit, hero: bool, violations: tuple[Violation, ...],
             campaign: WarriorCampaign | None = None) -> Warrior:
     entry, roster_unit = unit.words.entry, unit.words.unit
     campaign = campaign or WarriorCampaign()
     if entry is None:
         return Warrior(unit, unit.words.name, roster_unit.label, roster_unit.size or 1, hero, (),
-                       (tuple(unit.words.options),), "", roster_unit.experience or 0, None, violations, campaign)
+                       (tuple(unit.words.options),), "",
+                       campaign.experience if campaign.experience is not None else roster_unit.experience or 0,
+                       None, violations, campaign)
     return Warrior(
         unit, entry.name, roster_unit.label, unit.line.models if unit.line else entry.size_min, hero,
         tuple(entry.profiles), equipment(entry, roster_unit), spells(book, entry, roster_unit),
+        campaign.experience if campaign.experience is not None else
         roster_unit.experience if roster_unit.experience is not None else entry.experience,
         unit.line.points if unit.line else None, violations, campaign)
 

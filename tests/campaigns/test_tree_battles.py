@@ -213,3 +213,24 @@ def test_the_campaign_page_records_a_bsdata_warbands_battle_and_undoes_it(client
     assert undo.status_code == 302
     tree_warband.refresh_from_db()
     assert roots(tree_warband.document)[CHAMPION] == champion and "campaign" not in tree_warband.document
+
+
+@needs_data
+@pytest.mark.django_db
+def test_the_sheet_of_a_bsdata_warband_prints_its_campaign(api_alice, client_alice, tree_warband):
+    """The warband sheet of the tree after a battle (exports/warband.py: tree_campaign): the header's
+    treasury, shards, battles and stash, and the Captain's experience since the founding (20 + 3)."""
+    from tests.exports.test_pdf import pages
+    ids = roots(tree_warband.document)
+    captain, champion, youngblood, warriors = (ids[e] for e in (CAPTAIN, CHAMPION, YOUNGBLOOD, WARRIORS))
+    before = pages(client_alice.get(f"/lists/{tree_warband.pk}/download/pdf/?variant=warband").content)
+    assert "Treasury" not in before[0]  # not in a campaign yet: nothing to say
+    battle = post(api_alice, f"/api/v1/lists/{tree_warband.pk}/battles/", {
+        "result": "won",
+        "models": {captain: {"enemies_out_of_action": 1}, champion: {}, youngblood: {}, warriors: {}},
+        "rolls": {"exploration": [1, 2, 4, 6]}, "sell_shards": 3, "buy": [{"item": "sword", "price": 10}]})
+    assert battle.status_code == 201, battle.content
+    text = pages(client_alice.get(f"/lists/{tree_warband.pk}/download/pdf/?variant=warband").content)
+    assert "Treasury Wyrdstone Battles" in text[0] and "375 gc 0 1 (1 won)" in text[0]
+    assert "Stash sword" in text[0]
+    assert "Experience 23" in " ".join(text)

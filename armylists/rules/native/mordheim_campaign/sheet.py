@@ -21,6 +21,7 @@ class WarriorCampaign:
     injuries: tuple[str, ...] = ()
     state: str = ""
     promoted: bool = False  # a henchman the lad's got talent made a hero
+    experience: int | None = None  # a roster tree's warrior's, kept in its campaign state (None: the unit's own)
 
 
 @dataclass(frozen=True)
