@@ -24,7 +24,7 @@ WRITES = ("signup", "list-new", "list-rename", "list-clone", "list-delete", "lis
           "unit-update", "unit-remove", "unit-duplicate", "unit-move", "item-add", "item-remove", "event-new",
           "event-edit", "event-submit", "event-recheck", "event-publish", "submission-review", "tokens",
           "token-revoke", "event-team-new", "event-team-join",
-          "event-team-remove", "game-data-add", "game-data-update", "list-upgrade", "shared-copy", "notice-read",
+          "event-team-remove", "game-data-add", "game-data-update", "list-upgrade", "list-restore", "shared-copy", "notice-read",
           "list-campaign", "list-campaign-undo", "campaign-list", "campaign-join", "campaign-detail",
           "campaign-battle-new", "campaign-battle-confirm", "campaign-battle-refuse")
 # Exports count on GET (a download) and on POST (event-muster-start queues the PDF the download serves).
