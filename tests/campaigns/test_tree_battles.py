@@ -234,3 +234,35 @@ def test_the_sheet_of_a_bsdata_warband_prints_its_campaign(api_alice, client_ali
     assert "Treasury Wyrdstone Battles" in text[0] and "375 gc 0 1 (1 won)" in text[0]
     assert "Stash sword" in text[0]
     assert "Experience 23" in " ".join(text)
+
+
+@needs_data
+@pytest.mark.django_db
+def test_a_bsdata_warband_fights_one_of_ours_in_a_campaign_of_two_players(tree_warband, alice, bob, library):
+    """Issue 41 items 4 and 5 together: Alice's BSData Reiklanders tree and Bob's Reikland warband of our book
+    in one campaign; Alice enters a win, Bob confirms his loss, and both warbands are recorded once: the
+    tree's Captain 20 + 3 (survived, the winning leader, one put out of action), the standings' battles."""
+    from armylists.campaigns import league
+    from armylists.rules import parse_roster, validate
+    from tests.campaigns.conftest import WARBAND
+    roster = parse_roster(dict(WARBAND, name="Marienburgers"))
+    theirs = ArmyList(owner=bob)
+    theirs.set_document(roster, validate(library.book("mordheim", "reikland-mercenaries", "1999.2"), roster))
+    theirs.save()
+    campaign = league.create_campaign(alice, "Two kinds")
+    mine = league.enter_warband(campaign, alice, tree_warband)
+    other = league.enter_warband(campaign, bob, theirs)
+    ids = roots(tree_warband.document)
+    captain, champion, youngblood, warriors = (ids[e] for e in (CAPTAIN, CHAMPION, YOUNGBLOOD, WARRIORS))
+    battle = league.enter_battle(campaign, alice, mine, other, {
+        "result": "won", "models": {captain: {"enemies_out_of_action": 1}, champion: {}, youngblood: {}, warriors: {}},
+        "rolls": {"exploration": [1, 2, 4, 6]}})
+    units = ("captain", "champion", "youngblood", "warriors", "marksmen", "youngblood-2")
+    league.confirm_battle(battle, bob, {"result": "lost", "models": {uid: {} for uid in units},
+                                        "rolls": {"exploration": [1, 1, 2, 3]}})
+    tree_warband.refresh_from_db()
+    assert tree_warband.document["campaign"]["warriors"][captain]["experience"] == 23
+    assert "forces" in tree_warband.document  # still a tree
+    rows = league.standings(campaign)
+    assert [(r.player, r.warband, r.battles, r.won, r.lost) for r in rows] == [
+        ("alice", "Reik", 1, 1, 0), ("bob", "Marienburgers", 1, 0, 1)]
