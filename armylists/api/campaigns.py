@@ -169,6 +169,14 @@ class CampaignBattlesView(APIView):
         return Response(_battle_data(battle), status=201)
 
 
+def _battle(request: Request, pk: int, bid: int) -> CampaignBattle:
+    """A battle of a campaign the user is in (404 otherwise)."""
+    battle = CampaignBattle.objects.filter(pk=bid, campaign=_campaign(request, pk)).first()
+    if battle is None:
+        raise NotFound("No such battle.")
+    return battle
+
+
 class CampaignBattleConfirmView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_scope = {"POST": "write"}
@@ -178,10 +186,7 @@ class CampaignBattleConfirmView(APIView):
                                                          **_errors(400, 401, 403, 404, 429)},
                    summary="Confirm my side of a pending battle: it is recorded for both warbands")
     def post(self, request: Request, pk: int, bid: int) -> Response:
-        campaign = _campaign(request, pk)
-        battle = CampaignBattle.objects.filter(pk=bid, campaign=campaign).first()
-        if battle is None:
-            raise NotFound("No such battle.")
+        battle = _battle(request, pk, bid)
         write = ConfirmSerializer(data=request.data)
         write.is_valid(raise_exception=True)
         try:
@@ -199,10 +204,7 @@ class CampaignBattleRefuseView(APIView):
                                                         **_errors(400, 401, 403, 404, 429)},
                    summary="Refuse (or withdraw) a pending battle; nothing is applied")
     def post(self, request: Request, pk: int, bid: int) -> Response:
-        campaign = _campaign(request, pk)
-        battle = CampaignBattle.objects.filter(pk=bid, campaign=campaign).first()
-        if battle is None:
-            raise NotFound("No such battle.")
+        battle = _battle(request, pk, bid)
         write = RefuseSerializer(data=request.data)
         write.is_valid(raise_exception=True)
         try:

@@ -33,3 +33,14 @@ def judge(library):
         report = validate(library.book(roster.system, roster.book, roster.book_version), roster)
         return sorted((v.code, v.unit, v.message) for v in report.violations if v.code.startswith("campaign."))
     return run
+
+
+@pytest.fixture
+def stored_warband(alice, library):
+    """Alice's Reikland warband (the example), stored as a list."""
+    from armylists.models import ArmyList
+    roster = parse_roster(WARBAND)
+    army_list = ArmyList(owner=alice)
+    army_list.set_document(roster, validate(library.book("mordheim", "reikland-mercenaries", "1999.2"), roster))
+    army_list.save()
+    return army_list

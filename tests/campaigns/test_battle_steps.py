@@ -8,9 +8,6 @@ import re
 import pytest
 
 from armylists.campaigns.forms import STEP_NAMES
-from armylists.models import ArmyList
-from armylists.rules import parse_roster, validate
-from tests.campaigns.conftest import WARBAND
 
 pytestmark = pytest.mark.django_db
 
@@ -19,12 +16,8 @@ SEED = 4141
 
 
 @pytest.fixture
-def warband(alice, library):
-    roster = parse_roster(WARBAND)
-    army_list = ArmyList(owner=alice)
-    army_list.set_document(roster, validate(library.book("mordheim", "reikland-mercenaries", "1999.2"), roster))
-    army_list.save()
-    return army_list
+def warband(stored_warband):
+    return stored_warband
 
 
 def answers(**extra):

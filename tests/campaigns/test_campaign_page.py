@@ -6,7 +6,6 @@ import pytest
 
 from armylists.models import ArmyList
 from armylists.rules import parse_roster, validate
-from tests.campaigns.conftest import WARBAND
 
 pytestmark = pytest.mark.django_db
 
@@ -14,12 +13,8 @@ UNITS = ["captain", "champion", "youngblood", "warriors", "marksmen", "youngbloo
 
 
 @pytest.fixture
-def warband(alice, library):
-    roster = parse_roster(WARBAND)
-    army_list = ArmyList(owner=alice)
-    army_list.set_document(roster, validate(library.book("mordheim", "reikland-mercenaries", "1999.2"), roster))
-    army_list.save()
-    return army_list
+def warband(stored_warband):
+    return stored_warband
 
 
 def form(revision, **extra):
