@@ -319,21 +319,6 @@ def common_item_lists(book: Book) -> list[dict]:
         return []
 
 
-def site_library() -> Library:
-    """The rules data on disk together with the latest imported books (and their systems, which for
-    BattleScribe data live only in the database): what the site, the API, events and check_lists offer."""
-    disk = disk_library()
-    imported = imported_books()
-    if not imported:
-        return disk
-    library = Library(systems=dict(disk.systems), books=dict(disk.books), files=disk.files,
-                      common_items=disk.common_items)
-    for book in imported:
-        library.systems.setdefault(book.system.id, book.system)
-        library.books.setdefault(book.key, book)
-    return library
-
-
 def system_name(system: str, library: Library | None = None) -> str:
     """The game system's name as players know it (Warhammer: The Old World); its id if none is loaded.
     Without `library`, ours on disk or the imported system's stored row alone: no imported book built."""
@@ -357,7 +342,7 @@ def book_name(system: str, book: str, library: Library | None = None) -> str:
 
 
 def _offered(system: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
-    """The (book, version) of `system` that `site_library()` offers (every version on disk, the newest
+    """The (book, version) of `system` that the site offers (every version on disk, the newest
     imported) and each book's name (an imported one's from its row's column), no imported book built."""
     from armylists.models import RulesFile
 

@@ -5,8 +5,8 @@ and the imported ones from their rows' columns, no imported book built (issue 39
     shelved_books("t9a-0.11")           -> [Shelved(system=SystemName("t9a-0.11", ...), id="empire-of-sonnstahl", ...)]
     book_label("t9a-0.11", "ogre-khans@0.11.0") -> "Ogre Khans 0.11.0"
 
-`catalogue.site_library()` builds the newest version of every imported book: on a site with the community
-data that is about 120 books, 20 s of CPU and 700 MB on a fresh worker, for a form that prints their names
+Building the newest version of every imported book (the retired `site_library()`): on a site with the
+community data that is about 120 books, 20 s of CPU and 700 MB on a fresh worker, for a form that prints their names
 or a page that names one system. A system is small (its stored row built alone: `imported_system`); a
 book's name, id and version are columns. What only a built book knows (its units, its event rules'
 names) is asked of `get_book` for the books a caller names.
@@ -46,7 +46,7 @@ class Shelved:
 
 
 def site_systems(keys: list[tuple[str, str, str]] | None = None) -> dict[str, System]:
-    """Every system a list may be built in, as `site_library().systems` gives them: ours on disk, then each
+    """Every system a list may be built in, as the site offers them: ours on disk, then each
     system of an imported book (its latest stored row, named as the book pages name it). `keys` is
     `imported_book_keys()` when the caller read it already."""
     systems = dict(disk_library().systems)
@@ -75,7 +75,7 @@ def one_system(system: str) -> System | None:
 
 
 def shelved_books(system: str | None = None) -> list[Shelved]:
-    """The books of `site_library()` (every system when `system` is None): every version of ours on disk,
+    """The books the site offers (every system when `system` is None): every version of ours on disk,
     the newest version of each imported book (`imported_book_keys`), named from their rows' columns."""
     from armylists.models import RulesFile
 
